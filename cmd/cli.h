@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The layoutctl front end: command table, global options, exit codes. */
+#ifndef LCTL_CLI_H
+#define LCTL_CLI_H
+
+#include "layoutctl.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * Exit status of every command. Documented in layoutctl(8), EXIT STATUS; keep both in sync.
+ */
+enum lctl_exit {
+	EXIT_CLEAN = 0,		/* success; for scan: the volume is clean */
+	EXIT_PROBLEMS = 1,	/* finished, but found problems (scan) or some items failed (fix) */
+	EXIT_USAGE = 2,		/* bad command line */
+	EXIT_CANTRUN = 3,	/* could not run: connection, permission, volume missing, internal */
+	EXIT_INTERRUPTED = 130, /* interrupted (SIGINT/SIGTERM) after a clean shutdown */
+};
+
+enum out_format {
+	FMT_TEXT = 1 << 0,
+	FMT_JSON = 1 << 1,
+	FMT_XML = 1 << 2,
+	FMT_PROMETHEUS = 1 << 3,
+};
+
+enum cmd_flags {
+	CMD_HIDDEN = 1 << 8,
+	CMD_NEEDS_VOLUME = 1 << 9,	/* first operand is a volume name */
+};
+
+/* Options that come before the subcommand. Filled once by main(); read-only afterwards. */
+struct global_opts {
+	const char **servers;	/* --server, in order */
+	size_t nservers;
+	const char *transport;
+	const char *log_file;
+	int log_level;		/* gfapi's */
+	int verbosity;		/* 0 quiet, 1 default, 2 info, 3 verbose, 4 debug */
+	enum out_format format;
+	const char *progress;	/* auto|always|never */
+};
+
+extern struct global_opts gopts;
+
+struct cmd {
+	const char *name;
+	int (*fn)(const struct cmd *cmd, int argc, char **argv);
+	const char *const *usage;	/* synopsis, summary, "", option lines */
+	const struct option *options;	/* the command's long options (for help and completion) */
+	unsigned flags;			/* enum out_format bits | enum cmd_flags */
+};
+
+extern const struct cmd commands[];
+
+/* Helpers every command uses. */
+void usage_print(const struct cmd *cmd, FILE *f, bool full);
+/* Print "try 'layoutctl CMD --help'" and return EXIT_USAGE. */
+int usage_error(const struct cmd *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Handle -h/--help and reject unknown options in a command's getopt loop. */
+#define CMD_COMMON_SHORT "+h"
+#define CMD_HELP_OPTION { "help", no_argument, NULL, 'h' }
+/* Open the volume named by the operand, printing a one-line error on failure. */
+int open_volume(const char *name, bool subvol_graphs, struct lctl_volume **out);
+/* Map a library error to an exit code. */
+int exit_for_error(int lctl_code);
+/* Flush stdout and turn a write error into EXIT_CANTRUN. */
+int finish_stdout(int code);
+
+extern volatile sig_atomic_t interrupted;
+
+/* Subcommands: one file each. */
+int cmd_info(const struct cmd *cmd, int argc, char **argv);
+extern const char *const cmd_info_usage[];
+extern const struct option cmd_info_options[];
+int cmd_scan(const struct cmd *cmd, int argc, char **argv);
+extern const char *const cmd_scan_usage[];
+extern const struct option cmd_scan_options[];
+
+#endif

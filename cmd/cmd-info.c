@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* layoutctl info VOLUME: the DHT topology, commit hash and the options that matter. */
+#include "cli.h"
+#include "msg.h"
+#include "output.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const cmd_info_usage[] = {
+	"layoutctl [GLOBAL OPTIONS] info VOLUME",
+	"Show the DHT subvolumes, their bricks, the commit hash and the DHT options.",
+	"",
+	"Lists the subvolumes in DHT's order (the order of the client volfile), the bricks",
+	"behind each, whether each is reachable, the volume commit hash (0 = never",
+	"rebalanced) and the options that decide placement and lookups.",
+	"Exit status: 0 all subvolumes up, 1 some subvolume down, 3 could not run.",
+	"",
+	"-h, --help     show this help",
+	NULL,
+};
+
+const struct option cmd_info_options[] = {
+	CMD_HELP_OPTION,
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char *kind_name(enum lctl_subvol_kind k)
+{
+	switch (k) {
+	case LCTL_SUBVOL_BRICK:
+		return "brick";
+	case LCTL_SUBVOL_REPLICATE:
+		return "replicate";
+	case LCTL_SUBVOL_DISPERSE:
+		return "disperse";
+	default:
+		return "other";
+	}
+}
+
+static const char *onoff(bool b)
+{
+	return b ? "on" : "off";
+}
+
+static struct json_object *options_json(const struct lctl_dht_options *o)
+{
+	struct json_object *j = json_object_new_object();
+
+	json_object_object_add(j, "lookup_optimize", json_object_new_boolean(o->lookup_optimize));
+	json_object_object_add(j, "lookup_unhashed", json_object_new_string(o->lookup_unhashed));
+	json_object_object_add(j, "weighted_rebalance",
+			       json_object_new_boolean(o->weighted_rebalance));
+	json_object_object_add(j, "rsync_hash_regex",
+			       json_object_new_string(o->rsync_hash_regex ? o->rsync_hash_regex
+									  : "(default)"));
+	json_object_object_add(j, "extra_hash_regex",
+			       json_object_new_string(o->extra_hash_regex ? o->extra_hash_regex
+									  : "(none)"));
+	json_object_object_add(j, "min_free_disk", json_object_new_string(o->min_free_disk));
+	json_object_object_add(j, "randomize_hash_range_by_gfid",
+			       json_object_new_boolean(o->randomize_by_gfid));
+	return j;
+}
+
+static struct json_object *subvol_json(const struct lctl_subvol *sv, size_t idx)
+{
+	struct json_object *j = json_object_new_object(), *b = json_object_new_array();
+	size_t i;
+
+	json_object_object_add(j, "index", json_object_new_int((int)idx));
+	json_object_object_add(j, "name", json_object_new_string(sv->name));
+	json_object_object_add(j, "type", json_object_new_string(kind_name(sv->kind)));
+	json_object_object_add(j, "up", json_object_new_boolean(sv->up));
+	if (!sv->up)
+		json_object_object_add(j, "down_reason",
+				       json_object_new_string(strerror(sv->down_errno)));
+	json_object_object_add(j, "decommissioned", json_object_new_boolean(sv->decommissioned));
+	json_object_object_add(j, "commit_hash", json_object_new_int64(sv->commit));
+	json_object_object_add(j, "size_bytes", json_object_new_int64((int64_t)sv->size_bytes));
+	json_object_object_add(j, "free_bytes", json_object_new_int64((int64_t)sv->free_bytes));
+	for (i = 0; i < sv->nbricks; i++) {
+		struct json_object *br = json_object_new_object();
+
+		json_object_object_add(br, "host", json_object_new_string(sv->bricks[i].host));
+		json_object_object_add(br, "path", out_name(sv->bricks[i].path));
+		json_object_object_add(br, "client", json_object_new_string(sv->bricks[i].xlator));
+		json_object_array_add(b, br);
+	}
+	json_object_object_add(j, "bricks", b);
+	return j;
+}
+
+static void print_text(struct lctl_volume *vol, uint32_t commit, bool consistent)
+{
+	const struct lctl_dht_options *o = lctl_volume_dht_options(vol);
+	size_t i, j, n = lctl_volume_nsubvols(vol);
+
+	printf("Volume:          %s\n", lctl_volume_name(vol));
+	printf("Type:            %s, %zu DHT subvolume%s\n", lctl_volume_type(vol), n,
+	       n == 1 ? "" : "s");
+	printf("Distribute:      %s\n", lctl_volume_dht_name(vol));
+	printf("Volfile server:  %s\n", lctl_volume_server(vol));
+	if (commit)
+		printf("Commit hash:     %u (0x%08x)%s\n", commit, commit,
+		       consistent ? "" : "  [bricks disagree]");
+	else
+		printf("Commit hash:     0 (never rebalanced)%s\n",
+		       consistent ? "" : "  [bricks disagree]");
+	printf("\nOptions:\n");
+	printf("  lookup-optimize             %s\n", onoff(o->lookup_optimize));
+	printf("  lookup-unhashed             %s\n", o->lookup_unhashed);
+	printf("  weighted-rebalance          %s\n", onoff(o->weighted_rebalance));
+	printf("  rsync-hash-regex            %s\n",
+	       o->rsync_hash_regex ? o->rsync_hash_regex : "(default ^\\.(.+)\\.[^.]+$)");
+	printf("  extra-hash-regex            %s\n", o->extra_hash_regex ? o->extra_hash_regex : "(none)");
+	printf("  min-free-disk               %s\n", o->min_free_disk);
+	printf("  randomize-hash-range-by-gfid %s\n", onoff(o->randomize_by_gfid));
+	printf("\nSubvolumes (DHT order):\n");
+	printf("  %-3s %-28s %-10s %-6s %-12s %s\n", "#", "NAME", "TYPE", "STATE", "COMMIT", "BRICKS");
+	for (i = 0; i < n; i++) {
+		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
+		char state[16];
+
+		snprintf(state, sizeof(state), "%s", sv->up ? (sv->decommissioned ? "decom" : "up")
+							  : "DOWN");
+		printf("  %-3zu %-28s %-10s %-6s %-12u", i, sv->name, kind_name(sv->kind), state,
+		       sv->commit);
+		for (j = 0; j < sv->nbricks; j++) {
+			char *p = out_name_dup(sv->bricks[j].path);
+
+			printf(" %s:%s", sv->bricks[j].host, p);
+			free(p);
+		}
+		printf("\n");
+	}
+}
+
+int cmd_info(const struct cmd *cmd, int argc, char **argv)
+{
+	struct lctl_volume *vol = NULL;
+	struct out *o;
+	uint32_t commit;
+	bool consistent;
+	size_t i, down = 0;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, CMD_COMMON_SHORT, cmd_info_options, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage_print(cmd, stdout, true);
+			return finish_stdout(EXIT_CLEAN);
+		default:
+			return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return usage_error(cmd, optind >= argc ? "missing VOLUME" : "too many arguments");
+	ret = open_volume(argv[optind], true, &vol);
+	if (ret)
+		return ret;
+	commit = lctl_volume_commit_hash(vol, &consistent);
+	for (i = 0; i < lctl_volume_nsubvols(vol); i++)
+		down += !lctl_volume_subvol(vol, i)->up;
+
+	if (gopts.format == FMT_TEXT) {
+		print_text(vol, commit, consistent);
+	} else {
+		struct json_object *v = json_object_new_object();
+
+		o = out_open(gopts.format, stdout, "info");
+		json_object_object_add(v, "name", json_object_new_string(lctl_volume_name(vol)));
+		json_object_object_add(v, "type", json_object_new_string(lctl_volume_type(vol)));
+		json_object_object_add(v, "distribute", json_object_new_string(lctl_volume_dht_name(vol)));
+		json_object_object_add(v, "volfile_server", json_object_new_string(lctl_volume_server(vol)));
+		json_object_object_add(v, "commit_hash", json_object_new_int64(commit));
+		json_object_object_add(v, "commit_hash_consistent", json_object_new_boolean(consistent));
+		json_object_object_add(v, "subvolume_count",
+				       json_object_new_int((int)lctl_volume_nsubvols(vol)));
+		json_object_object_add(v, "subvolumes_down", json_object_new_int((int)down));
+		json_object_object_add(v, "options", options_json(lctl_volume_dht_options(vol)));
+		out_member(o, "volume", v);
+		out_list_begin(o, "subvolumes");
+		for (i = 0; i < lctl_volume_nsubvols(vol); i++)
+			out_item(o, subvol_json(lctl_volume_subvol(vol, i), i));
+		out_list_end(o);
+		out_close(o, 0, 0, NULL);
+	}
+	if (down)
+		error("%zu of %zu subvolumes of '%s' are down", down, lctl_volume_nsubvols(vol),
+		      lctl_volume_name(vol));
+	lctl_volume_close(vol, false);
+	return finish_stdout(down ? EXIT_PROBLEMS : EXIT_CLEAN);
+}

@@ -1,0 +1,542 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* layoutctl scan VOLUME: a parallel, read-only health check of layouts and placement. */
+#include "cli.h"
+#include "msg.h"
+#include "output.h"
+#include "parse.h"
+#include "progress.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const char *const cmd_scan_usage[] = {
+	"layoutctl [GLOBAL OPTIONS] scan [OPTIONS] VOLUME",
+	"Check every directory's layout and every entry's placement, read-only.",
+	"",
+	"Reads each directory from every DHT subvolume's own view and reports directories whose",
+	"layout does not match the volume (missing, incomplete, hole, overlap, commit-mixed,",
+	"unstamped, decommissioned-range, malformed-layout) and entries away from their hashed",
+	"subvolume (misplaced, stale-linkto, orphan-linkto, duplicate, migration-leftover).",
+	"Changes nothing. Exit status: 0 clean, 1 not clean, 2 usage error, 3 could not run,",
+	"130 interrupted.",
+	"",
+	"-p, --parallel N      worker threads (default: 4 per core, at most 32)",
+	"    --path SUBTREE    scan only this directory and what is below it",
+	"    --max-depth N     do not descend more than N levels below the start",
+	"    --layout PLANNER  layout a fix would write, for the work estimate: gluster, min-move",
+	"    --all             list clean directories and placed entries too (json, xml, -v)",
+	"-h, --help            show this help",
+	"",
+	"Global -v lists every directory and entry that is not clean, with the reason.",
+	"--format prometheus writes node_exporter textfile metrics.",
+	NULL,
+};
+
+enum {
+	OPT_PATH = 256,
+	OPT_MAX_DEPTH,
+	OPT_LAYOUT,
+	OPT_ALL,
+};
+
+const struct option cmd_scan_options[] = {
+	{ "parallel", required_argument, NULL, 'p' },
+	{ "path", required_argument, NULL, OPT_PATH },
+	{ "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
+	{ "layout", required_argument, NULL, OPT_LAYOUT },
+	{ "all", no_argument, NULL, OPT_ALL },
+	CMD_HELP_OPTION,
+	{ NULL, 0, NULL, 0 },
+};
+
+struct scan_cli {
+	struct lctl_scan_opts o;
+	bool all;
+	const char *volume;
+};
+
+static const char *subvol_name(struct lctl_volume *vol, int i)
+{
+	const struct lctl_subvol *sv = i >= 0 ? lctl_volume_subvol(vol, (size_t)i) : NULL;
+
+	return sv ? sv->name : NULL;
+}
+
+static struct json_object *jsubvol(struct lctl_volume *vol, int i)
+{
+	const char *n = subvol_name(vol, i);
+
+	return n ? json_object_new_string(n) : NULL;
+}
+
+static const char *layout_state(int err)
+{
+	switch (err) {
+	case 0:
+		return "ok";
+	case ENOENT:
+		return "missing";
+	case ENODATA:
+		return "no-layout";
+	case ENOTCONN:
+		return "down";
+	case EINVAL:
+		return "malformed";
+	case ENOTDIR:
+		return "not-a-directory";
+	default:
+		return "error";
+	}
+}
+
+static struct json_object *problems_json(unsigned problems)
+{
+	struct json_object *a = json_object_new_array();
+	unsigned b;
+
+	for (b = 0; b < LCTL_DIR_PROBLEM_COUNT; b++)
+		if (problems & (1u << b))
+			json_object_array_add(a, json_object_new_string(lctl_dir_problem_name(1u << b)));
+	return a;
+}
+
+static struct json_object *range_json(struct lctl_volume *vol, size_t i, const char *state,
+				      const struct lctl_range *r)
+{
+	struct json_object *j = json_object_new_object();
+
+	json_object_object_add(j, "subvolume", jsubvol(vol, (int)i));
+	json_object_object_add(j, "state", json_object_new_string(state));
+	json_object_object_add(j, "commit", json_object_new_int64(r->commit));
+	json_object_object_add(j, "type", json_object_new_int64(r->type));
+	json_object_object_add(j, "start", json_object_new_int64(r->start));
+	json_object_object_add(j, "stop", json_object_new_int64(r->stop));
+	return j;
+}
+
+static struct json_object *dir_json(struct lctl_volume *vol, const struct lctl_dir_report *r)
+{
+	struct json_object *j = json_object_new_object(), *a;
+	size_t i;
+	int s;
+
+	json_object_object_add(j, "path", out_name(r->path));
+	json_object_object_add(j, "clean", json_object_new_boolean(lctl_dir_report_clean(r)));
+	json_object_object_add(j, "problems", problems_json(r->problems));
+	if (r->notes & LCTL_DIR_NOTE_USER_LAYOUT)
+		json_object_object_add(j, "user_layout", json_object_new_boolean(true));
+	if (r->err)
+		json_object_object_add(j, "error", json_object_new_string(strerror(r->err)));
+	json_object_object_add(j, "commit", json_object_new_int64(r->commit));
+	json_object_object_add(j, "files", json_object_new_int64((int64_t)r->nfiles));
+	json_object_object_add(j, "subdirectories", json_object_new_int64((int64_t)r->nsubdirs));
+	json_object_object_add(j, "bytes", json_object_new_int64((int64_t)r->bytes));
+	a = json_object_new_object();
+	for (s = 0; s < LCTL_ENTRY_STATE_COUNT; s++)
+		json_object_object_add(a, lctl_entry_state_name(s),
+				       json_object_new_int64((int64_t)r->count[s]));
+	json_object_object_add(j, "entry_counts", a);
+	if (r->layout) {
+		a = json_object_new_array();
+		for (i = 0; i < r->nsubvols; i++)
+			json_object_array_add(a, range_json(vol, i, layout_state(r->layout[i].err),
+							    &r->layout[i].r));
+		json_object_object_add(j, "layout", a);
+	}
+	if (r->layout_changes) {
+		a = json_object_new_array();
+		for (i = 0; i < r->nsubvols; i++)
+			json_object_array_add(a, range_json(vol, i, "planned", &r->planned[i]));
+		json_object_object_add(j, "planned_layout", a);
+		json_object_object_add(j, "moved_fraction", json_object_new_double(r->moved_fraction));
+	}
+	a = json_object_new_array();
+	for (i = 0; i < r->nentries; i++) {
+		const struct lctl_entry_report *e = &r->entries[i];
+		struct json_object *je = json_object_new_object();
+
+		json_object_object_add(je, "name", out_name(e->name));
+		json_object_object_add(je, "state", json_object_new_string(lctl_entry_state_name(e->state)));
+		json_object_object_add(je, "hashed", jsubvol(vol, e->hashed));
+		json_object_object_add(je, "cached", jsubvol(vol, e->cached));
+		json_object_object_add(je, "linkto_on", jsubvol(vol, e->linkto_subvol));
+		json_object_object_add(je, "linkto_target", jsubvol(vol, e->linkto_target));
+		json_object_object_add(je, "target", jsubvol(vol, e->target));
+		json_object_object_add(je, "size", json_object_new_int64((int64_t)e->size));
+		json_object_array_add(a, je);
+	}
+	json_object_object_add(j, "entries", a);
+	return j;
+}
+
+static void print_dir_text(struct lctl_volume *vol, const struct lctl_dir_report *r, bool all)
+{
+	char *p = out_name_dup(r->path);
+	size_t i;
+	unsigned b;
+
+	if (!lctl_dir_report_clean(r) || all) {
+		printf("%s %s:", lctl_dir_report_clean(r) ? "clean" : "DIR", p);
+		for (b = 0; b < LCTL_DIR_PROBLEM_COUNT; b++)
+			if (r->problems & (1u << b))
+				printf(" %s", lctl_dir_problem_name(1u << b));
+		if (r->err)
+			printf(" (%s)", strerror(r->err));
+		if (!r->problems && !r->err)
+			printf(" %llu entr%s not placed", (unsigned long long)r->nentries,
+			       r->nentries == 1 ? "y" : "ies");
+		printf("\n");
+	}
+	for (i = 0; i < r->nentries; i++) {
+		const struct lctl_entry_report *e = &r->entries[i];
+		char *n = out_name_dup(e->name);
+		const char *c = subvol_name(vol, e->cached), *h = subvol_name(vol, e->hashed);
+		const char *lt = subvol_name(vol, e->linkto_target);
+
+		if (e->state == LCTL_ENTRY_LINKED && !all && gopts.verbosity < 3) {
+			free(n);
+			continue;
+		}
+		printf("  %-18s %s%s%s (data on %s, hashed %s", lctl_entry_state_name(e->state), p,
+		       strcmp(r->path, "/") ? "/" : "", n, c ? c : "-", h ? h : "-");
+		if (e->linkto_subvol >= 0)
+			printf(", linkto on %s -> %s", subvol_name(vol, e->linkto_subvol),
+			       lt ? lt : "?");
+		printf(")\n");
+		free(n);
+	}
+	free(p);
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 100.0;
+}
+
+/* Expected brick LOOKUPs per missed name, averaged over directories and over files. */
+static void amplification(const struct lctl_scan_summary *s, double *per_dir, double *per_file)
+{
+	double fan = (double)s->nsubvols + 1.0;
+
+	*per_dir = s->dirs ? ((double)s->dirs_optimized + fan * (double)(s->dirs - s->dirs_optimized)) /
+				     (double)s->dirs
+			   : 1.0;
+	*per_file = s->files ? ((double)s->files_optimized +
+				fan * (double)(s->files - s->files_optimized)) /
+				       (double)s->files
+			     : *per_dir;
+}
+
+static struct json_object *summary_json(struct lctl_volume *vol, const struct lctl_scan_summary *s,
+					double elapsed)
+{
+	struct json_object *j = json_object_new_object(), *a, *o;
+	double ad, af;
+	size_t i, k, n = s->nsubvols;
+	unsigned b;
+
+	amplification(s, &ad, &af);
+	json_object_object_add(j, "clean", json_object_new_boolean(s->dirs == s->dirs_clean &&
+								   !s->interrupted));
+	json_object_object_add(j, "interrupted", json_object_new_boolean(s->interrupted));
+	json_object_object_add(j, "seconds", json_object_new_double(elapsed));
+	json_object_object_add(j, "volume_commit", json_object_new_int64(s->volume_commit));
+	json_object_object_add(j, "lookup_optimize", json_object_new_boolean(s->lookup_optimize));
+	json_object_object_add(j, "directories", json_object_new_int64((int64_t)s->dirs));
+	json_object_object_add(j, "directories_clean", json_object_new_int64((int64_t)s->dirs_clean));
+	json_object_object_add(j, "files", json_object_new_int64((int64_t)s->files));
+	json_object_object_add(j, "bytes", json_object_new_int64((int64_t)s->bytes));
+	o = json_object_new_object();
+	for (b = 0; b < LCTL_DIR_PROBLEM_COUNT; b++)
+		json_object_object_add(o, lctl_dir_problem_name(1u << b),
+				       json_object_new_int64((int64_t)s->dir_problem[b]));
+	json_object_object_add(j, "directory_problems", o);
+	json_object_object_add(j, "directories_user_layout",
+			       json_object_new_int64((int64_t)s->dirs_user_layout));
+	o = json_object_new_object();
+	for (b = 0; b < LCTL_ENTRY_STATE_COUNT; b++)
+		json_object_object_add(o, lctl_entry_state_name((int)b),
+				       json_object_new_int64((int64_t)s->entry[b]));
+	json_object_object_add(j, "entries", o);
+	o = json_object_new_object();
+	json_object_object_add(o, "directories_optimized",
+			       json_object_new_int64((int64_t)s->dirs_optimized));
+	json_object_object_add(o, "files_optimized", json_object_new_int64((int64_t)s->files_optimized));
+	json_object_object_add(o, "directory_share", json_object_new_double(pct(s->dirs_optimized, s->dirs) / 100));
+	json_object_object_add(o, "file_share", json_object_new_double(pct(s->files_optimized, s->files) / 100));
+	json_object_object_add(o, "lookups_per_miss_by_directory", json_object_new_double(ad));
+	json_object_object_add(o, "lookups_per_miss_by_file", json_object_new_double(af));
+	json_object_object_add(j, "lookup_optimize_coverage", o);
+	a = json_object_new_array();
+	for (i = 0; i < n; i++) {
+		o = json_object_new_object();
+		json_object_object_add(o, "name", jsubvol(vol, (int)i));
+		json_object_object_add(o, "files", json_object_new_int64((int64_t)s->subvol_files[i]));
+		json_object_object_add(o, "bytes", json_object_new_int64((int64_t)s->subvol_bytes[i]));
+		json_object_object_add(o, "hash_share",
+				       json_object_new_double(s->dirs ? s->subvol_hash_share[i] / (double)s->dirs : 0));
+		json_object_object_add(o, "target_hash_share",
+				       json_object_new_double(s->dirs ? s->subvol_target_share[i] / (double)s->dirs : 0));
+		json_object_object_add(o, "data_share",
+				       json_object_new_double(pct(s->subvol_bytes[i], s->bytes) / 100));
+		json_object_array_add(a, o);
+	}
+	json_object_object_add(j, "subvolumes", a);
+	a = json_object_new_array();
+	for (i = 0; i < n; i++)
+		for (k = 0; k < n; k++) {
+			if (!s->move_files[i * n + k])
+				continue;
+			o = json_object_new_object();
+			json_object_object_add(o, "from", jsubvol(vol, (int)i));
+			json_object_object_add(o, "to", jsubvol(vol, (int)k));
+			json_object_object_add(o, "files", json_object_new_int64((int64_t)s->move_files[i * n + k]));
+			json_object_object_add(o, "bytes", json_object_new_int64((int64_t)s->move_bytes[i * n + k]));
+			json_object_array_add(a, o);
+		}
+	json_object_object_add(j, "moves", a);
+	return j;
+}
+
+static void print_summary_text(struct lctl_volume *vol, const struct lctl_scan_summary *s,
+			       double elapsed)
+{
+	uint64_t tf = 0, tb = 0;
+	char b1[32], b2[32];
+	double ad, af;
+	size_t i, k, n = s->nsubvols;
+	unsigned b;
+
+	amplification(s, &ad, &af);
+	printf("Volume %s: %zu subvolumes, commit hash %u, lookup-optimize %s\n",
+	       lctl_volume_name(vol), n, s->volume_commit, s->lookup_optimize ? "on" : "off");
+	printf("Directories: %llu scanned in %.1f s, %llu clean, %llu not clean%s\n",
+	       (unsigned long long)s->dirs, elapsed, (unsigned long long)s->dirs_clean,
+	       (unsigned long long)(s->dirs - s->dirs_clean),
+	       s->interrupted ? " (interrupted: partial)" : "");
+	for (b = 0; b < LCTL_DIR_PROBLEM_COUNT; b++)
+		if (s->dir_problem[b])
+			printf("  %-22s %llu\n", lctl_dir_problem_name(1u << b),
+			       (unsigned long long)s->dir_problem[b]);
+	if (s->dirs_user_layout)
+		printf("  %-22s %llu (left alone)\n", "user-layout",
+		       (unsigned long long)s->dirs_user_layout);
+	printf("Entries: %llu files, %s\n", (unsigned long long)s->files,
+	       human_bytes(s->bytes, b1, sizeof(b1)));
+	for (b = 0; b < LCTL_ENTRY_STATE_COUNT; b++)
+		if (s->entry[b])
+			printf("  %-22s %llu\n", lctl_entry_state_name((int)b),
+			       (unsigned long long)s->entry[b]);
+	printf("Lookup-optimize: misses answered by one LOOKUP in %.1f%% of directories (%.1f%% of files);\n"
+	       "  elsewhere a miss costs %zu LOOKUPs: %.2f per miss by directory, %.2f by file\n",
+	       pct(s->dirs_optimized, s->dirs), pct(s->files_optimized, s->files), n + 1, ad, af);
+	printf("Subvolumes:\n  %-28s %10s %12s %9s %9s %9s\n", "NAME", "FILES", "BYTES", "HASH NOW",
+	       "TARGET", "DATA");
+	for (i = 0; i < n; i++)
+		printf("  %-28s %10llu %12s %8.1f%% %8.1f%% %8.1f%%\n", subvol_name(vol, (int)i),
+		       (unsigned long long)s->subvol_files[i],
+		       human_bytes(s->subvol_bytes[i], b1, sizeof(b1)),
+		       s->dirs ? 100.0 * s->subvol_hash_share[i] / (double)s->dirs : 0.0,
+		       s->dirs ? 100.0 * s->subvol_target_share[i] / (double)s->dirs : 0.0,
+		       pct(s->subvol_bytes[i], s->bytes));
+	for (i = 0; i < n * n; i++) {
+		tf += s->move_files[i];
+		tb += s->move_bytes[i];
+	}
+	if (tf) {
+		printf("A fix (--mode migrate) would move %llu files, %s:\n", (unsigned long long)tf,
+		       human_bytes(tb, b2, sizeof(b2)));
+		for (i = 0; i < n; i++)
+			for (k = 0; k < n; k++)
+				if (s->move_files[i * n + k])
+					printf("  %-28s -> %-28s %8llu files %12s\n", subvol_name(vol, (int)i),
+					       subvol_name(vol, (int)k),
+					       (unsigned long long)s->move_files[i * n + k],
+					       human_bytes(s->move_bytes[i * n + k], b1, sizeof(b1)));
+	}
+	printf("Verdict: %s\n", s->interrupted ? "INTERRUPTED"
+				: s->dirs == s->dirs_clean ? "clean" : "NOT CLEAN");
+}
+
+/* node_exporter textfile format: one metric family per block, HELP and TYPE first. */
+static void print_prometheus(struct lctl_volume *vol, const struct lctl_scan_summary *s,
+			     double elapsed)
+{
+	const char *v = lctl_volume_name(vol);
+	double ad, af;
+	size_t i, k, n = s->nsubvols;
+	unsigned b;
+
+	amplification(s, &ad, &af);
+#define FAMILY(name, type, help) printf("# HELP layoutctl_" name " " help "\n# TYPE layoutctl_" name " " type "\n")
+	FAMILY("scan_success", "gauge", "1 if the last scan ran to its end");
+	printf("layoutctl_scan_success{volume=\"%s\"} %d\n", v, !s->interrupted);
+	FAMILY("scan_clean", "gauge", "1 if every directory was clean");
+	printf("layoutctl_scan_clean{volume=\"%s\"} %d\n", v, s->dirs == s->dirs_clean);
+	FAMILY("scan_timestamp_seconds", "gauge", "when the scan ended");
+	printf("layoutctl_scan_timestamp_seconds{volume=\"%s\"} %lld\n", v, (long long)time(NULL));
+	FAMILY("scan_duration_seconds", "gauge", "how long the scan took");
+	printf("layoutctl_scan_duration_seconds{volume=\"%s\"} %.3f\n", v, elapsed);
+	FAMILY("scan_directories", "gauge", "directories scanned");
+	printf("layoutctl_scan_directories{volume=\"%s\"} %llu\n", v, (unsigned long long)s->dirs);
+	FAMILY("scan_directories_clean", "gauge", "directories with no problem");
+	printf("layoutctl_scan_directories_clean{volume=\"%s\"} %llu\n", v, (unsigned long long)s->dirs_clean);
+	FAMILY("scan_directory_problems", "gauge", "directories with each problem");
+	for (b = 0; b < LCTL_DIR_PROBLEM_COUNT; b++)
+		printf("layoutctl_scan_directory_problems{volume=\"%s\",problem=\"%s\"} %llu\n", v,
+		       lctl_dir_problem_name(1u << b), (unsigned long long)s->dir_problem[b]);
+	FAMILY("scan_entries", "gauge", "entries by placement state");
+	for (b = 0; b < LCTL_ENTRY_STATE_COUNT; b++)
+		printf("layoutctl_scan_entries{volume=\"%s\",state=\"%s\"} %llu\n", v,
+		       lctl_entry_state_name((int)b), (unsigned long long)s->entry[b]);
+	FAMILY("scan_bytes", "gauge", "data bytes seen");
+	printf("layoutctl_scan_bytes{volume=\"%s\"} %llu\n", v, (unsigned long long)s->bytes);
+	FAMILY("scan_lookup_optimized_ratio", "gauge", "share of directories whose misses cost one LOOKUP");
+	printf("layoutctl_scan_lookup_optimized_ratio{volume=\"%s\"} %.6f\n", v, pct(s->dirs_optimized, s->dirs) / 100);
+	FAMILY("scan_lookups_per_miss", "gauge", "expected brick LOOKUPs per missed name, by file");
+	printf("layoutctl_scan_lookups_per_miss{volume=\"%s\"} %.6f\n", v, af);
+	FAMILY("scan_subvolume_files", "gauge", "data files per subvolume");
+	for (i = 0; i < n; i++)
+		printf("layoutctl_scan_subvolume_files{volume=\"%s\",subvolume=\"%s\"} %llu\n", v,
+		       subvol_name(vol, (int)i), (unsigned long long)s->subvol_files[i]);
+	FAMILY("scan_subvolume_bytes", "gauge", "data bytes per subvolume");
+	for (i = 0; i < n; i++)
+		printf("layoutctl_scan_subvolume_bytes{volume=\"%s\",subvolume=\"%s\"} %llu\n", v,
+		       subvol_name(vol, (int)i), (unsigned long long)s->subvol_bytes[i]);
+	FAMILY("scan_fix_move_files", "gauge", "files a fix would move, per source and target");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < n; k++)
+			if (s->move_files[i * n + k])
+				printf("layoutctl_scan_fix_move_files{volume=\"%s\",from=\"%s\",to=\"%s\"} %llu\n",
+				       v, subvol_name(vol, (int)i), subvol_name(vol, (int)k),
+				       (unsigned long long)s->move_files[i * n + k]);
+#undef FAMILY
+}
+
+static int parse_scan_args(const struct cmd *cmd, int argc, char **argv, struct scan_cli *sc)
+{
+	int c;
+
+	sc->o.max_depth = -1;
+	while ((c = getopt_long(argc, argv, "+p:h", cmd_scan_options, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (parse_int(optarg, 1, 64, (int *)&sc->o.parallel))
+				return usage_error(cmd, "--parallel wants 1-64, not '%s'", optarg);
+			break;
+		case OPT_PATH:
+			sc->o.path = optarg;
+			break;
+		case OPT_MAX_DEPTH:
+			if (parse_int(optarg, 0, 100000, &sc->o.max_depth))
+				return usage_error(cmd, "--max-depth wants a number, not '%s'", optarg);
+			break;
+		case OPT_LAYOUT:
+			if (!strcmp(optarg, "gluster"))
+				sc->o.planner = LCTL_PLANNER_GLUSTER;
+			else if (!strcmp(optarg, "min-move"))
+				sc->o.planner = LCTL_PLANNER_MINMOVE;
+			else
+				return usage_error(cmd, "--layout wants gluster or min-move, not '%s'", optarg);
+			break;
+		case OPT_ALL:
+			sc->all = true;
+			break;
+		case 'h':
+			usage_print(cmd, stdout, true);
+			exit(finish_stdout(EXIT_CLEAN));
+		default:
+			return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return usage_error(cmd, optind >= argc ? "missing VOLUME" : "too many arguments");
+	sc->volume = argv[optind];
+	if (sc->o.path && sc->o.path[0] != '/')
+		return usage_error(cmd, "--path wants an absolute path inside the volume, not '%s'",
+				   sc->o.path);
+	sc->o.all_entries = sc->all && gopts.verbosity >= 2;
+	return -1;
+}
+
+int cmd_scan(const struct cmd *cmd, int argc, char **argv)
+{
+	struct scan_cli sc = { 0 };
+	struct lctl_volume *vol = NULL;
+	struct lctl_scan *scan = NULL;
+	struct lctl_error err = { 0 };
+	struct progress_line pl;
+	struct lctl_progress p;
+	const struct lctl_scan_summary *sum;
+	struct out *o = NULL;
+	bool fin = false, stopping = false;
+	int ret;
+
+	ret = parse_scan_args(cmd, argc, argv, &sc);
+	if (ret >= 0)
+		return ret;
+	ret = open_volume(sc.volume, true, &vol);
+	if (ret)
+		return ret;
+	ret = lctl_scan_start(vol, &sc.o, &scan, &err);
+	if (ret) {
+		error("cannot scan '%s': %s", sc.volume, err.msg);
+		lctl_volume_close(vol, false);
+		return exit_for_error(ret);
+	}
+	progress_init(&pl);
+	if (gopts.format == FMT_JSON || gopts.format == FMT_XML) {
+		struct json_object *v = json_object_new_object();
+
+		o = out_open(gopts.format, stdout, "scan");
+		json_object_object_add(v, "name", json_object_new_string(sc.volume));
+		json_object_object_add(v, "path", out_name(sc.o.path ? sc.o.path : "/"));
+		json_object_object_add(v, "subvolume_count",
+				       json_object_new_int((int)lctl_volume_nsubvols(vol)));
+		out_member(o, "volume", v);
+		out_list_begin(o, "directories");
+	}
+	while (!fin) {
+		struct lctl_dir_report *r = lctl_scan_next(scan, 200, &fin);
+
+		if (interrupted && !stopping) {
+			stopping = true;
+			lctl_scan_cancel(scan);
+		}
+		if (r) {
+			bool show = !lctl_dir_report_clean(r) || sc.all;
+
+			if (o && show) {
+				out_item(o, dir_json(vol, r));
+			} else if (gopts.format == FMT_TEXT && gopts.verbosity >= 2 && show) {
+				progress_clear(&pl);
+				print_dir_text(vol, r, sc.all);
+			}
+			lctl_dir_report_free(r);
+		}
+		lctl_scan_progress(scan, &p);
+		progress_update(&pl, "scanning", &p);
+	}
+	progress_clear(&pl);
+	lctl_scan_progress(scan, &p);
+	sum = lctl_scan_summary(scan);
+	if (o) {
+		out_list_end(o);
+		out_member(o, "summary", summary_json(vol, sum, p.elapsed));
+		out_close(o, 0, 0, NULL);
+	} else if (gopts.format == FMT_PROMETHEUS) {
+		print_prometheus(vol, sum, p.elapsed);
+	} else if (gopts.verbosity >= 1) {
+		print_summary_text(vol, sum, p.elapsed);
+	}
+	ret = sum->interrupted ? EXIT_INTERRUPTED
+	      : sum->dirs == sum->dirs_clean ? EXIT_CLEAN : EXIT_PROBLEMS;
+	if (sum->interrupted)
+		error("scan interrupted: the report covers %llu directories only",
+		      (unsigned long long)sum->dirs);
+	lctl_scan_free(scan);
+	lctl_volume_close(vol, false);
+	return finish_stdout(ret);
+}

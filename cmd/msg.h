@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Diagnostics on stderr: error(), warning(), verbose(). Results go to stdout only. */
+#ifndef LCTL_MSG_H
+#define LCTL_MSG_H
+
+void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void verbose(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Library log callback that forwards to verbose()/warning(). */
+void msg_lib_log(void *data, int level, const char *msg);
+
+#endif

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "parse.h"
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s || !isdigit((unsigned char)s[0]))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_int(const char *s, int min, int max, int *out)
+{
+	uint64_t v;
+
+	if (min < 0 || parse_u64(s, (uint64_t)min, (uint64_t)max, &v))
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	unsigned fmt;
+} formats[] = {
+	{ "text", FMT_TEXT },
+	{ "json", FMT_JSON },
+	{ "xml", FMT_XML },
+	{ "prometheus", FMT_PROMETHEUS },
+};
+
+unsigned parse_format(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (!strcmp(s, formats[i].name))
+			return formats[i].fmt;
+	return 0;
+}
+
+const char *format_name(unsigned fmt)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (formats[i].fmt == fmt)
+			return formats[i].name;
+	return "?";
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Strict parsers for command-line values: the whole string, a range check, errno. */
+#ifndef LCTL_PARSE_H
+#define LCTL_PARSE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* 0 on success; -1 (and nothing written) when @s is not an integer in [min, max]. */
+int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+int parse_int(const char *s, int min, int max, int *out);
+/* A format name: text, json, xml, prometheus. 0 when unknown. */
+unsigned parse_format(const char *s);
+const char *format_name(unsigned fmt);
+
+#endif

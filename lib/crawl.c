@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The parallel directory walker.
+ *
+ * Data structures:
+ *   - a bounded FIFO of directory items (ring buffer of struct item, capacity cfg.queue_cap),
+ *     shared by all workers;
+ *   - per worker, a LIFO "spill" stack: when the shared FIFO is full, children found by a
+ *     worker go there and the worker walks them itself, depth first. Memory is therefore
+ *     bounded by the directories in flight (queued + spilled + being visited), never by the
+ *     number of files, and a full queue can never deadlock the workers;
+ *   - a bounded FIFO of results, drained by the caller's thread only (lctl_crawl_next()).
+ *     A worker that finds it full waits, which is the back-pressure on a slow consumer.
+ *
+ * Termination: `pending` counts items queued, spilled or being visited. The worker that
+ * brings it to zero broadcasts; everybody then sees pending == 0 with an empty queue and
+ * leaves. Cancellation is a flag checked between items; pause parks workers between items.
+ *
+ * Locking: one mutex (c->lock) protects everything in struct lctl_crawl below the "locked"
+ * comment; three condition variables: work (items or state changes), room (result queue has
+ * space), results (a result or the end is available). Spill stacks are private to their worker.
+ * Counters read by progress snapshots are updated under the lock too: they change once per
+ * directory, which is rare next to the I/O a directory costs.
+ */
+#include "internal.h"
+#include "crawl.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct item {
+	char *path;
+	unsigned depth;
+};
+
+struct spill {
+	struct item *v;
+	size_t n, cap;
+};
+
+struct worker {
+	struct lctl_crawl *c;
+	unsigned idx;
+	pthread_t tid;
+	struct spill spill;
+	char state[LCTL_WORKER_STATE_LEN];	/* locked: what it is doing, for the dashboard */
+};
+
+struct lctl_crawl {
+	struct lctl_crawl_cfg cfg;
+	pthread_mutex_t lock;
+	pthread_cond_t work, room, results;
+
+	/* locked */
+	struct item *q;
+	size_t qhead, qlen;
+	void **res;
+	size_t rhead, rlen;
+	size_t pending;
+	unsigned active;	/* workers allowed to take items (the rest sleep) */
+	unsigned nworkers;	/* threads started */
+	bool cancel, paused, done;
+	uint64_t dirs_seen, dirs_done;
+	struct worker *workers[LCTL_CRAWL_MAX_WORKERS];
+};
+
+static void set_state(struct worker *w, const char *what, const char *path)
+{
+	pthread_mutex_lock(&w->c->lock);
+	snprintf(w->state, sizeof(w->state), "%s%s%s", what, path ? " " : "", path ? path : "");
+	pthread_mutex_unlock(&w->c->lock);
+}
+
+/* Called with the lock held. */
+static bool queue_push_locked(struct lctl_crawl *c, struct item it)
+{
+	if (c->qlen == c->cfg.queue_cap)
+		return false;
+	c->q[(c->qhead + c->qlen) % c->cfg.queue_cap] = it;
+	c->qlen++;
+	return true;
+}
+
+int lctl_crawl_push(struct lctl_crawl_worker *cw, const char *path, unsigned depth)
+{
+	struct worker *w = (struct worker *)cw;
+	struct lctl_crawl *c = w->c;
+	struct item it = { strdup(path), depth };
+	bool queued;
+
+	if (!it.path)
+		return -LCTL_ENOMEM;
+	pthread_mutex_lock(&c->lock);
+	c->pending++;
+	c->dirs_seen++;
+	queued = queue_push_locked(c, it);
+	if (queued)
+		pthread_cond_signal(&c->work);
+	pthread_mutex_unlock(&c->lock);
+	if (queued)
+		return 0;
+	if (w->spill.n == w->spill.cap) {
+		size_t cap = w->spill.cap ? w->spill.cap * 2 : 64;
+		struct item *v = realloc(w->spill.v, cap * sizeof(*v));
+
+		if (!v) {
+			free(it.path);
+			pthread_mutex_lock(&c->lock);
+			c->pending--;
+			c->dirs_seen--;
+			pthread_mutex_unlock(&c->lock);
+			return -LCTL_ENOMEM;
+		}
+		w->spill.v = v;
+		w->spill.cap = cap;
+	}
+	w->spill.v[w->spill.n++] = it;
+	return 0;
+}
+
+/* Hand a result to the consumer; waits while the result queue is full. */
+static void put_result(struct lctl_crawl *c, void *r)
+{
+	pthread_mutex_lock(&c->lock);
+	while (c->rlen == c->cfg.result_cap)
+		pthread_cond_wait(&c->room, &c->lock);
+	c->res[(c->rhead + c->rlen) % c->cfg.result_cap] = r;
+	c->rlen++;
+	pthread_cond_signal(&c->results);
+	pthread_mutex_unlock(&c->lock);
+}
+
+/*
+ * Take the next item: own spill stack first (moving what fits to the shared queue so idle
+ * workers get some), then the shared queue. Returns false when the walk is over.
+ */
+static bool take_item(struct worker *w, struct item *out)
+{
+	struct lctl_crawl *c = w->c;
+
+	pthread_mutex_lock(&c->lock);
+	for (;;) {
+		if (c->cancel)
+			break;
+		if (!c->paused && w->idx < c->active) {
+			/* share the bottom of the spill stack (the shallowest items) */
+			while (w->spill.n > 1 && c->qlen < c->cfg.queue_cap) {
+				queue_push_locked(c, w->spill.v[0]);
+				memmove(w->spill.v, w->spill.v + 1, (w->spill.n - 1) * sizeof(*w->spill.v));
+				w->spill.n--;
+				pthread_cond_signal(&c->work);
+			}
+			if (w->spill.n) {
+				*out = w->spill.v[--w->spill.n];
+				pthread_mutex_unlock(&c->lock);
+				return true;
+			}
+			if (c->qlen) {
+				*out = c->q[c->qhead];
+				c->qhead = (c->qhead + 1) % c->cfg.queue_cap;
+				c->qlen--;
+				pthread_mutex_unlock(&c->lock);
+				return true;
+			}
+		}
+		if (c->pending == 0)
+			break;
+		snprintf(w->state, sizeof(w->state), "%s",
+			 c->paused ? "paused" : w->idx >= c->active ? "parked" : "idle");
+		pthread_cond_wait(&c->work, &c->lock);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return false;
+}
+
+static void finish_item(struct lctl_crawl *c)
+{
+	pthread_mutex_lock(&c->lock);
+	c->dirs_done++;
+	if (--c->pending == 0) {
+		pthread_cond_broadcast(&c->work);
+		pthread_cond_broadcast(&c->results);
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct lctl_crawl *c = w->c;
+	struct item it;
+
+	while (take_item(w, &it)) {
+		void *r;
+
+		set_state(w, "visiting", it.path);
+		r = c->cfg.visit(c->cfg.arg, (struct lctl_crawl_worker *)w, it.path, it.depth);
+		if (r)
+			put_result(c, r);
+		free(it.path);
+		finish_item(c);
+	}
+	/* cancelled: drop what is left on the spill stack */
+	pthread_mutex_lock(&c->lock);
+	while (w->spill.n) {
+		free(w->spill.v[--w->spill.n].path);
+		c->pending--;
+	}
+	snprintf(w->state, sizeof(w->state), "done");
+	pthread_mutex_unlock(&c->lock);
+	return NULL;
+}
+
+unsigned lctl_crawl_worker_index(const struct lctl_crawl_worker *cw)
+{
+	return ((const struct worker *)cw)->idx;
+}
+
+/* Called with the lock held. */
+static int spawn_locked(struct lctl_crawl *c, unsigned upto)
+{
+	while (c->nworkers < upto) {
+		struct worker *w = calloc(1, sizeof(*w));
+
+		if (!w)
+			return -LCTL_ENOMEM;
+		w->c = c;
+		w->idx = c->nworkers;
+		snprintf(w->state, sizeof(w->state), "starting");
+		if (pthread_create(&w->tid, NULL, worker_main, w)) {
+			free(w);
+			return -LCTL_ENOMEM;
+		}
+		c->workers[c->nworkers++] = w;
+	}
+	return 0;
+}
+
+int lctl_crawl_start(const struct lctl_crawl_cfg *cfg, const char *root, struct lctl_crawl **out,
+		     struct lctl_error *err)
+{
+	struct lctl_crawl *c;
+	sigset_t all, old;
+	int ret;
+
+	*out = NULL;
+	if (!cfg->visit || !cfg->nworkers || cfg->nworkers > LCTL_CRAWL_MAX_WORKERS)
+		return lctl_seterr(err, LCTL_EINVAL, 0, "invalid crawler configuration");
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+	c->cfg = *cfg;
+	if (!c->cfg.queue_cap)
+		c->cfg.queue_cap = 4096;
+	if (!c->cfg.result_cap)
+		c->cfg.result_cap = 256;
+	c->q = calloc(c->cfg.queue_cap, sizeof(*c->q));
+	c->res = calloc(c->cfg.result_cap, sizeof(*c->res));
+	if (!c->q || !c->res) {
+		free(c->q);
+		free(c->res);
+		free(c);
+		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+	}
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->work, NULL);
+	pthread_cond_init(&c->room, NULL);
+	pthread_cond_init(&c->results, NULL);
+	c->q[0] = (struct item){ strdup(root), 0 };
+	if (!c->q[0].path) {
+		lctl_crawl_free(c);
+		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+	}
+	c->qlen = 1;
+	c->pending = 1;
+	c->dirs_seen = 1;
+	c->active = cfg->nworkers;
+	/* workers never take signals: the caller's thread turns them into a cancel */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	pthread_mutex_lock(&c->lock);
+	ret = spawn_locked(c, cfg->nworkers);
+	pthread_mutex_unlock(&c->lock);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret) {
+		lctl_crawl_cancel(c);
+		lctl_crawl_free(c);
+		return lctl_seterr(err, -ret, 0, "cannot start worker threads");
+	}
+	*out = c;
+	return 0;
+}
+
+void *lctl_crawl_next(struct lctl_crawl *c, int timeout_ms, bool *finished)
+{
+	struct timespec ts;
+	void *r = NULL;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += timeout_ms / 1000;
+	ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&c->lock);
+	while (!c->rlen && c->pending && !c->cancel) {
+		if (timeout_ms >= 0 &&
+		    pthread_cond_timedwait(&c->results, &c->lock, &ts) == ETIMEDOUT)
+			break;
+		if (timeout_ms < 0)
+			pthread_cond_wait(&c->results, &c->lock);
+	}
+	if (c->rlen) {
+		r = c->res[c->rhead];
+		c->rhead = (c->rhead + 1) % c->cfg.result_cap;
+		c->rlen--;
+		pthread_cond_signal(&c->room);
+	}
+	*finished = !c->rlen && (!c->pending || c->cancel);
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+/*
+ * The result queue must keep being drained after a cancel, or a worker blocked in
+ * put_result() would never see the flag; lctl_crawl_free() hands leftovers to cfg.drop.
+ */
+void lctl_crawl_cancel(struct lctl_crawl *c)
+{
+	pthread_mutex_lock(&c->lock);
+	c->cancel = true;
+	pthread_cond_broadcast(&c->work);
+	pthread_cond_broadcast(&c->results);
+	pthread_mutex_unlock(&c->lock);
+}
+
+void lctl_crawl_pause(struct lctl_crawl *c, bool pause)
+{
+	pthread_mutex_lock(&c->lock);
+	c->paused = pause;
+	pthread_cond_broadcast(&c->work);
+	pthread_mutex_unlock(&c->lock);
+}
+
+int lctl_crawl_set_workers(struct lctl_crawl *c, unsigned n)
+{
+	int ret = 0;
+
+	if (!n || n > LCTL_CRAWL_MAX_WORKERS)
+		return -LCTL_EINVAL;
+	pthread_mutex_lock(&c->lock);
+	if (!c->cancel)
+		ret = spawn_locked(c, n);
+	if (!ret)
+		c->active = n;
+	pthread_cond_broadcast(&c->work);
+	pthread_mutex_unlock(&c->lock);
+	return ret;
+}
+
+void lctl_crawl_stats(struct lctl_crawl *c, struct lctl_crawl_stats *st)
+{
+	unsigned i;
+
+	pthread_mutex_lock(&c->lock);
+	st->dirs_seen = c->dirs_seen;
+	st->dirs_done = c->dirs_done;
+	st->queued = c->qlen;
+	st->pending = c->pending;
+	st->active_workers = c->active;
+	st->paused = c->paused;
+	st->nworkers = c->nworkers;
+	for (i = 0; i < c->nworkers && i < LCTL_CRAWL_MAX_WORKERS; i++)
+		memcpy(st->worker_state[i], c->workers[i]->state, LCTL_WORKER_STATE_LEN);
+	pthread_mutex_unlock(&c->lock);
+}
+
+void lctl_crawl_free(struct lctl_crawl *c)
+{
+	unsigned i;
+	bool fin;
+	void *r;
+
+	if (!c)
+		return;
+	/* keep draining so no worker stays blocked on a full result queue */
+	for (;;) {
+		r = lctl_crawl_next(c, 50, &fin);
+		if (r && c->cfg.drop)
+			c->cfg.drop(c->cfg.arg, r);
+		if (!r && fin)
+			break;
+	}
+	for (i = 0; i < c->nworkers; i++) {
+		pthread_join(c->workers[i]->tid, NULL);
+		free(c->workers[i]->spill.v);
+		free(c->workers[i]);
+	}
+	/* results a cancelled worker still handed over after the last drain */
+	while (c->rlen) {
+		if (c->cfg.drop)
+			c->cfg.drop(c->cfg.arg, c->res[c->rhead]);
+		c->rhead = (c->rhead + 1) % c->cfg.result_cap;
+		c->rlen--;
+	}
+	while (c->qlen) {
+		free(c->q[c->qhead].path);
+		c->qhead = (c->qhead + 1) % c->cfg.queue_cap;
+		c->qlen--;
+	}
+	pthread_mutex_destroy(&c->lock);
+	pthread_cond_destroy(&c->work);
+	pthread_cond_destroy(&c->room);
+	pthread_cond_destroy(&c->results);
+	free(c->q);
+	free(c->res);
+	free(c);
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The parallel directory walker (see crawl.c for the design). Internal to lib/. */
+#ifndef LCTL_CRAWL_H
+#define LCTL_CRAWL_H
+
+#include "layoutctl.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+
+#define LCTL_CRAWL_MAX_WORKERS 64
+#define LCTL_WORKER_STATE_LEN 96
+
+struct lctl_crawl;
+struct lctl_crawl_worker;
+
+struct lctl_crawl_cfg {
+	unsigned nworkers;
+	size_t queue_cap;	/* shared directory FIFO; 0 = 4096 */
+	size_t result_cap;	/* result FIFO; 0 = 256 */
+	/*
+	 * Visit one directory, from a worker thread. Push subdirectories with lctl_crawl_push().
+	 * Returns a result for the consumer, or NULL. Must not call back into the crawl
+	 * otherwise.
+	 */
+	void *(*visit)(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth);
+	/* Release a result the consumer never took (after a cancel). */
+	void (*drop)(void *arg, void *result);
+	void *arg;
+};
+
+struct lctl_crawl_stats {
+	uint64_t dirs_seen, dirs_done;
+	size_t queued, pending;
+	unsigned active_workers, nworkers;
+	bool paused;
+	char worker_state[LCTL_CRAWL_MAX_WORKERS][LCTL_WORKER_STATE_LEN];
+};
+
+int lctl_crawl_start(const struct lctl_crawl_cfg *cfg, const char *root, struct lctl_crawl **out,
+		     struct lctl_error *err);
+/* From visit(): queue a subdirectory. */
+int lctl_crawl_push(struct lctl_crawl_worker *w, const char *path, unsigned depth);
+unsigned lctl_crawl_worker_index(const struct lctl_crawl_worker *w);
+/*
+ * Consumer side: the next result, waiting up to @timeout_ms (-1 = forever). NULL on timeout
+ * or at the end; *finished is true once no result will come any more.
+ */
+void *lctl_crawl_next(struct lctl_crawl *c, int timeout_ms, bool *finished);
+void lctl_crawl_cancel(struct lctl_crawl *c);
+void lctl_crawl_pause(struct lctl_crawl *c, bool pause);
+int lctl_crawl_set_workers(struct lctl_crawl *c, unsigned n);
+void lctl_crawl_stats(struct lctl_crawl *c, struct lctl_crawl_stats *st);
+/* Join the workers (cancel first to stop early) and free everything. */
+void lctl_crawl_free(struct lctl_crawl *c);
+
+#endif

@@ -1,0 +1,598 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Inspect one directory from every subvolume's own view.
+ *
+ * For each DHT subvolume we open the directory through that subvolume's graph (so DHT does
+ * not hide or merge anything), read its raw layout xattr and list it with readdirplus. Every
+ * name seen on a subvolume becomes a "sighting" (subvolume, kind, size, mode, linkto target);
+ * sorting the sightings by name groups the copies of one entry, and each group gets a verdict
+ * from the layout as it is on disk:
+ *
+ *	data on the hashed subvolume                     placed
+ *	data elsewhere, linkto on hashed -> data          linked
+ *	data elsewhere, no linkto on hashed               misplaced (invisible in a clean dir)
+ *	linkto that names a subvolume without the data    stale linkto
+ *	linkto(s), no data anywhere                       orphan linkto
+ *	data on two or more subvolumes                    duplicate
+ *	data with setgid+sticky (phase 1)                 migration leftover
+ *
+ * A linkto is a regular file whose permission bits are exactly S_ISVTX (DHT's
+ * IS_DHT_LINKFILE_MODE) and which carries the linkto xattr; only those are read further, so a
+ * directory costs two calls per subvolume plus one per linkto file.
+ *
+ * Memory: the sightings of the directory being inspected, freed before the next one; the
+ * report keeps only the entries that are not placed (unless all_entries).
+ */
+#include "internal.h"
+#include "inspect.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum sight_kind {
+	S_DIR,
+	S_DATA,
+	S_LINKTO,
+	S_PHASE1,
+};
+
+struct sighting {
+	char *name;
+	int subvol;
+	enum sight_kind kind;
+	int target;	/* linkto: subvolume named, -1 unknown */
+	uint64_t size;
+	mode_t mode;
+	nlink_t nlink;
+};
+
+struct sightings {
+	struct sighting *v;
+	size_t n, cap;
+};
+
+static const char *const problem_names[LCTL_DIR_PROBLEM_COUNT] = {
+	"missing",	 "not-a-directory", "incomplete", "hole",	   "overlap",
+	"commit-mixed",	 "unstamped",	    "decommissioned-range", "malformed-layout",
+	"subvolume-down", "unreadable",
+};
+
+const char *lctl_dir_problem_name(unsigned bit)
+{
+	unsigned i;
+
+	for (i = 0; i < LCTL_DIR_PROBLEM_COUNT; i++)
+		if (bit == 1u << i)
+			return problem_names[i];
+	return NULL;
+}
+
+static const char *const state_names[LCTL_ENTRY_STATE_COUNT] = {
+	[LCTL_ENTRY_PLACED] = "placed",
+	[LCTL_ENTRY_LINKED] = "linked",
+	[LCTL_ENTRY_MISPLACED] = "misplaced",
+	[LCTL_ENTRY_STALE_LINKTO] = "stale-linkto",
+	[LCTL_ENTRY_ORPHAN_LINKTO] = "orphan-linkto",
+	[LCTL_ENTRY_DUPLICATE] = "duplicate",
+	[LCTL_ENTRY_MIGRATION_LEFTOVER] = "migration-leftover",
+	[LCTL_ENTRY_UNHASHED] = "unhashed",
+};
+
+const char *lctl_entry_state_name(int state)
+{
+	if (state < 0 || state >= LCTL_ENTRY_STATE_COUNT)
+		return NULL;
+	return state_names[state];
+}
+
+bool lctl_entry_state_ok(int state)
+{
+	return state == LCTL_ENTRY_PLACED || state == LCTL_ENTRY_LINKED;
+}
+
+bool lctl_dir_report_clean(const struct lctl_dir_report *r)
+{
+	int s;
+
+	if (r->problems || r->err)
+		return false;
+	for (s = 0; s < LCTL_ENTRY_STATE_COUNT; s++)
+		if (!lctl_entry_state_ok(s) && r->count[s])
+			return false;
+	return true;
+}
+
+void lctl_dir_report_free(struct lctl_dir_report *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nentries; i++)
+		free(r->entries[i].name);
+	free(r->entries);
+	free(r->layout);
+	free(r->planned);
+	free(r->subvol_files);
+	free(r->subvol_bytes);
+	free(r->move_files);
+	free(r->move_bytes);
+	free(r->path);
+	free(r);
+}
+
+static void sightings_release(struct sightings *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->v[i].name);
+	free(s->v);
+	s->v = NULL;
+	s->n = s->cap = 0;
+}
+
+static int sightings_add(struct sightings *s, const struct sighting *x)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 256;
+		struct sighting *v = realloc(s->v, cap * sizeof(*v));
+
+		if (!v)
+			return -LCTL_ENOMEM;
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->n] = *x;
+	s->v[s->n].name = strdup(x->name);
+	if (!s->v[s->n].name)
+		return -LCTL_ENOMEM;
+	s->n++;
+	return 0;
+}
+
+static int cmp_sighting(const void *a, const void *b)
+{
+	const struct sighting *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : x->subvol - y->subvol;
+}
+
+int lctl_join_path(char *buf, size_t n, const char *dir, const char *name)
+{
+	int len = snprintf(buf, n, "%s/%s", strcmp(dir, "/") ? dir : "", name);
+
+	return len < 0 || (size_t)len >= n ? -1 : 0;
+}
+
+/* Which subvolume a linkto value names; -1 when none (a garbage or foreign value). */
+static int linkto_target(const struct lctl_volume *vol, const char *val, ssize_t n)
+{
+	char name[256];
+
+	if (n <= 0 || (size_t)n >= sizeof(name))
+		return -1;
+	memcpy(name, val, (size_t)n);
+	name[n] = '\0';
+	/* the value carries its NUL; without it, or with bytes after it, it is not DHT's */
+	if (strlen(name) != (size_t)n - 1)
+		return -1;
+	return lctl_volume_subvol_index(vol, name);
+}
+
+/* Read one subvolume's copy of @path: its layout entry and its listing. */
+static int read_subvol(struct lctl_inspector *in, size_t i, const char *path,
+		       struct sightings *out, struct lctl_layout_entry *le, unsigned *problems)
+{
+	const struct lctl_subvol *sv = lctl_volume_subvol(in->vol, i);
+	glfs_t *fs = lctl_volume_subvol_fs(in->vol, i);
+	unsigned char buf[64];
+	struct dirent de, *res;
+	glfs_fd_t *fd;
+	struct stat st;
+	ssize_t n;
+	int ret = 0;
+
+	le->subvol = (int)i;
+	le->err = 0;
+	memset(&le->r, 0, sizeof(le->r));
+	if (!sv->up || !fs) {
+		le->err = ENOTCONN;
+		*problems |= LCTL_DIR_SUBVOL_DOWN;
+		return 0;
+	}
+	fd = glfs_opendir(fs, path);
+	if (!fd) {
+		le->err = errno;
+		if (errno == ENOENT)
+			*problems |= LCTL_DIR_MISSING;
+		else if (errno == ENOTDIR)
+			*problems |= LCTL_DIR_NOT_DIR;
+		else if (errno == ENOTCONN)
+			*problems |= LCTL_DIR_SUBVOL_DOWN;
+		else
+			*problems |= LCTL_DIR_UNREADABLE;
+		return 0;
+	}
+	n = glfs_getxattr(fs, path, in->layout_key, buf, sizeof(buf));
+	if (n < 0) {
+		le->err = errno == ENODATA ? ENODATA : errno;
+		if (le->err != ENODATA)
+			*problems |= LCTL_DIR_UNREADABLE;
+	} else if (lctl_layout_decode(buf, (size_t)n, &le->r)) {
+		le->err = EINVAL;
+		*problems |= LCTL_DIR_MALFORMED;
+	}
+	for (;;) {
+		struct sighting s = { 0 };
+		char child[4096];
+
+		errno = 0;
+		if (glfs_readdirplus_r(fd, &st, &de, &res) || !res) {
+			if (errno) {
+				*problems |= LCTL_DIR_UNREADABLE;
+				le->err = le->err ? le->err : errno;
+			}
+			break;
+		}
+		if (!strcmp(de.d_name, ".") || !strcmp(de.d_name, ".."))
+			continue;
+		s.name = de.d_name;
+		s.subvol = (int)i;
+		s.target = -1;
+		s.size = (uint64_t)st.st_size;
+		s.mode = st.st_mode;
+		s.nlink = st.st_nlink;
+		if (S_ISDIR(st.st_mode)) {
+			s.kind = S_DIR;
+		} else if (S_ISREG(st.st_mode) && (st.st_mode & 07777) == S_ISVTX) {
+			char val[512];
+
+			s.kind = S_DATA; /* a sticky-only file without the xattr is plain data */
+			if (!lctl_join_path(child, sizeof(child), path, de.d_name)) {
+				n = glfs_lgetxattr(fs, child, in->linkto_key, val, sizeof(val));
+				if (n >= 0) {
+					s.kind = S_LINKTO;
+					s.target = linkto_target(in->vol, val, n);
+				}
+			}
+		} else if (S_ISREG(st.st_mode) &&
+			   (st.st_mode & (S_ISGID | S_ISVTX)) == (S_ISGID | S_ISVTX)) {
+			s.kind = S_PHASE1;
+		} else {
+			s.kind = S_DATA;
+		}
+		ret = sightings_add(out, &s);
+		if (ret)
+			break;
+	}
+	glfs_closedir(fd);
+	return ret;
+}
+
+static int add_entry(struct lctl_dir_report *r, const struct lctl_entry_report *e)
+{
+	struct lctl_entry_report *v;
+
+	if ((r->nentries & (r->nentries - 1)) == 0) {
+		v = realloc(r->entries, (r->nentries ? r->nentries * 2 : 1) * sizeof(*v));
+		if (!v)
+			return -LCTL_ENOMEM;
+		r->entries = v;
+	}
+	r->entries[r->nentries] = *e;
+	r->entries[r->nentries].name = strdup(e->name);
+	if (!r->entries[r->nentries].name)
+		return -LCTL_ENOMEM;
+	r->nentries++;
+	return 0;
+}
+
+static int search(const struct lctl_layout_entry *le, size_t n, uint32_t hash)
+{
+	return lctl_layout_search(le, n, hash);
+}
+
+/* Judge one entry from its sightings g[0..k) (all with the same name). */
+static int judge(struct lctl_inspector *in, struct lctl_dir_report *r, const struct sighting *g,
+		 size_t k, const struct lctl_layout_entry *planned)
+{
+	struct lctl_entry_report e = { 0 };
+	size_t j, ndata = 0, n = r->nsubvols;
+	int linkto_on_hashed = -2, other_linkto = 0;
+	uint32_t hash;
+
+	e.name = g[0].name;
+	e.cached = -1;
+	e.linkto_subvol = -1;
+	e.linkto_target = -1;
+	hash = lctl_name_hash(&in->munge, g[0].name);
+	e.hashed = search(r->layout, n, hash);
+	e.target = search(planned, n, hash);
+	for (j = 0; j < k; j++) {
+		if (g[j].kind == S_DATA || g[j].kind == S_PHASE1) {
+			ndata++;
+			e.cached = g[j].subvol;
+			e.size = g[j].size;
+			e.mode = g[j].mode;
+			e.nlink = g[j].nlink;
+			r->subvol_files[g[j].subvol]++;
+			r->subvol_bytes[g[j].subvol] += g[j].size;
+		} else if (g[j].subvol == e.hashed) {
+			linkto_on_hashed = g[j].target;
+			e.linkto_subvol = g[j].subvol;
+			e.linkto_target = g[j].target;
+		} else {
+			other_linkto++;
+			if (e.linkto_subvol < 0) {
+				e.linkto_subvol = g[j].subvol;
+				e.linkto_target = g[j].target;
+			}
+		}
+	}
+	r->nfiles++;
+	if (ndata > 1)
+		e.cached = -1;
+	for (j = 0; j < k; j++)
+		if (g[j].kind == S_PHASE1)
+			break;
+	if (j < k)
+		e.state = LCTL_ENTRY_MIGRATION_LEFTOVER;
+	else if (ndata > 1)
+		e.state = LCTL_ENTRY_DUPLICATE;
+	else if (ndata == 0)
+		e.state = LCTL_ENTRY_ORPHAN_LINKTO;
+	else if (e.hashed < 0)
+		e.state = LCTL_ENTRY_UNHASHED;
+	else if (e.cached == e.hashed)
+		e.state = other_linkto ? LCTL_ENTRY_STALE_LINKTO : LCTL_ENTRY_PLACED;
+	else if (linkto_on_hashed == -2)
+		e.state = LCTL_ENTRY_MISPLACED;
+	else if (linkto_on_hashed == e.cached)
+		e.state = LCTL_ENTRY_LINKED;
+	else
+		e.state = LCTL_ENTRY_STALE_LINKTO;
+	if (ndata == 1)
+		r->bytes += e.size;
+	r->count[e.state]++;
+	if (ndata == 1 && e.target >= 0 && e.target != e.cached) {
+		r->move_files[(size_t)e.cached * n + (size_t)e.target]++;
+		r->move_bytes[(size_t)e.cached * n + (size_t)e.target] += e.size;
+	}
+	if (e.state != LCTL_ENTRY_PLACED || in->all_entries)
+		return add_entry(r, &e);
+	return 0;
+}
+
+/*
+ * The layout a fix would write: the current one when it is already a complete, sane layout
+ * over the active subvolumes, else the planner's.
+ */
+static int plan_layout(struct lctl_inspector *in, struct lctl_dir_report *r)
+{
+	size_t i, n = r->nsubvols;
+	bool sane = !(r->problems & (LCTL_DIR_MISSING | LCTL_DIR_INCOMPLETE | LCTL_DIR_HOLE |
+				     LCTL_DIR_OVERLAP | LCTL_DIR_DECOMMISSIONED | LCTL_DIR_MALFORMED));
+	int ret;
+
+	if (sane || (r->notes & LCTL_DIR_NOTE_USER_LAYOUT)) {
+		for (i = 0; i < n; i++)
+			r->planned[i] = r->layout[i].r;
+		return 0;
+	}
+	ret = lctl_plan_dir(in, r->path, r->layout, r->planned);
+	if (ret)
+		return ret;
+	r->layout_changes = false;
+	for (i = 0; i < n; i++)
+		if (r->planned[i].start != r->layout[i].r.start ||
+		    r->planned[i].stop != r->layout[i].r.stop)
+			r->layout_changes = true;
+	r->moved_fraction = lctl_plan_moved_fraction(r->layout, r->planned, n);
+	return 0;
+}
+
+/* Directory-level problems from the layout entries. */
+static void judge_layout(struct lctl_inspector *in, struct lctl_dir_report *r)
+{
+	struct lctl_layout_report lr;
+	size_t i;
+
+	for (i = 0; i < r->nsubvols; i++) {
+		const struct lctl_subvol *sv = lctl_volume_subvol(in->vol, i);
+		const struct lctl_layout_entry *le = &r->layout[i];
+		bool ranged = le->err == 0 && !(le->r.start == 0 && le->r.stop == 0);
+
+		if (le->err == 0 && le->r.type == LCTL_LAYOUT_TYPE_USER)
+			r->notes |= LCTL_DIR_NOTE_USER_LAYOUT;
+		if (sv->decommissioned && ranged)
+			r->problems |= LCTL_DIR_DECOMMISSIONED;
+		if (!sv->decommissioned && sv->up && !ranged &&
+		    (le->err == 0 || le->err == ENODATA))
+			r->problems |= LCTL_DIR_INCOMPLETE;
+	}
+	lctl_layout_check(r->layout, r->nsubvols, in->vol_commit, &lr);
+	if (lr.holes)
+		r->problems |= LCTL_DIR_HOLE;
+	if (lr.overlaps)
+		r->problems |= LCTL_DIR_OVERLAP;
+	switch (lr.commit_state) {
+	case LCTL_COMMIT_CLEAN:
+	case LCTL_COMMIT_NONE:	/* no layout anywhere: reported as missing or incomplete */
+		break;
+	case LCTL_COMMIT_MIXED:
+		r->problems |= LCTL_DIR_COMMIT_MIXED;
+		break;
+	default:
+		r->problems |= LCTL_DIR_UNSTAMPED;
+		break;
+	}
+	r->commit = lr.commit;
+}
+
+int lctl_inspect(struct lctl_inspector *in, const char *path, unsigned depth,
+		 struct lctl_inspect_children *children, struct lctl_dir_report **out)
+{
+	struct lctl_dir_report *r = calloc(1, sizeof(*r));
+	struct lctl_layout_entry *planned_le = NULL;
+	struct sightings s = { 0 };
+	size_t n = lctl_volume_nsubvols(in->vol), i, j;
+	int ret = -LCTL_ENOMEM;
+
+	*out = NULL;
+	if (!r)
+		return -LCTL_ENOMEM;
+	r->path = strdup(path);
+	r->depth = depth;
+	r->nsubvols = n;
+	r->layout = calloc(n, sizeof(*r->layout));
+	r->planned = calloc(n, sizeof(*r->planned));
+	r->subvol_files = calloc(n, sizeof(uint64_t));
+	r->subvol_bytes = calloc(n, sizeof(uint64_t));
+	r->move_files = calloc(n * n, sizeof(uint64_t));
+	r->move_bytes = calloc(n * n, sizeof(uint64_t));
+	planned_le = calloc(n, sizeof(*planned_le));
+	if (!r->path || !r->layout || !r->planned || !r->subvol_files || !r->subvol_bytes ||
+	    !r->move_files || !r->move_bytes || !planned_le)
+		goto fail;
+	for (i = 0; i < n; i++) {
+		ret = read_subvol(in, i, path, &s, &r->layout[i], &r->problems);
+		if (ret)
+			goto fail;
+	}
+	judge_layout(in, r);
+	ret = plan_layout(in, r);
+	if (ret)
+		goto fail;
+	for (i = 0; i < n; i++) {
+		planned_le[i].subvol = (int)i;
+		planned_le[i].r = r->planned[i];
+	}
+	qsort(s.v, s.n, sizeof(*s.v), cmp_sighting);
+	for (i = 0; i < s.n; i = j) {
+		bool is_dir = false;
+
+		for (j = i; j < s.n && !strcmp(s.v[j].name, s.v[i].name); j++)
+			is_dir |= s.v[j].kind == S_DIR;
+		if (is_dir) {
+			r->nsubdirs++;
+			if (children) {
+				ret = children->fn(children->arg, s.v[i].name);
+				if (ret)
+					goto fail;
+			}
+			continue;
+		}
+		ret = judge(in, r, &s.v[i], j - i, planned_le);
+		if (ret)
+			goto fail;
+	}
+	sightings_release(&s);
+	free(planned_le);
+	*out = r;
+	return 0;
+fail:
+	sightings_release(&s);
+	free(planned_le);
+	lctl_dir_report_free(r);
+	return ret;
+}
+
+int lctl_inspector_init(struct lctl_inspector *in, struct lctl_volume *vol,
+			enum lctl_planner planner, bool all_entries, struct lctl_error *err)
+{
+	const struct lctl_dht_options *o = lctl_volume_dht_options(vol);
+	size_t i, n = lctl_volume_nsubvols(vol);
+	bool weighted = o->weighted_rebalance;
+	int ret;
+
+	memset(in, 0, sizeof(*in));
+	in->vol = vol;
+	in->planner = planner;
+	in->all_entries = all_entries;
+	in->vol_commit = lctl_volume_commit_hash(vol, NULL);
+	if ((size_t)snprintf(in->layout_key, sizeof(in->layout_key), "%s", o->xattr_name) >=
+		    sizeof(in->layout_key) ||
+	    (size_t)snprintf(in->linkto_key, sizeof(in->linkto_key), "%s.linkto", o->xattr_name) >=
+		    sizeof(in->linkto_key))
+		return lctl_seterr(err, LCTL_EINVAL, 0, "xattr-name '%s' is too long", o->xattr_name);
+	ret = lctl_munge_init(&in->munge, o->extra_hash_regex, o->rsync_hash_regex, err);
+	if (ret)
+		return ret;
+	in->names = calloc(n, sizeof(*in->names));
+	in->active = calloc(n, sizeof(*in->active));
+	in->weights = calloc(n, sizeof(*in->weights));
+	if (!in->names || !in->active || !in->weights) {
+		lctl_inspector_release(in);
+		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
+
+		in->names[i] = sv->name;
+		in->active[i] = sv->up && !sv->decommissioned;
+		/* DHT weighs by brick size in MiB; unknown sizes mean equal shares */
+		in->weights[i] = lctl_du_chunks(sv->statfs_blocks, sv->statfs_bsize);
+		if (in->active[i] && !in->weights[i])
+			weighted = false;
+	}
+	if (!weighted) {
+		free(in->weights);
+		in->weights = NULL;
+	}
+	return 0;
+}
+
+void lctl_inspector_release(struct lctl_inspector *in)
+{
+	lctl_munge_release(&in->munge);
+	free(in->names);
+	free(in->active);
+	free(in->weights);
+	memset(in, 0, sizeof(*in));
+}
+
+int lctl_plan_dir(const struct lctl_inspector *in, const char *path,
+		  const struct lctl_layout_entry *current, struct lctl_range *planned)
+{
+	struct lctl_plan_in pi = {
+		.n = lctl_volume_nsubvols(in->vol),
+		.names = in->names,
+		.weights = in->weights,
+		.active = in->active,
+	};
+	int ret;
+
+	/* the ranges are written dirty (commit 1); the stamp comes after the files are placed */
+	if (in->planner == LCTL_PLANNER_MINMOVE) {
+		ret = lctl_plan_minmove(&pi, current, NULL, LCTL_COMMIT_INVALID, planned, NULL, NULL);
+	} else {
+		ret = lctl_plan_gluster_fix(&pi, &in->munge, path, current, LCTL_COMMIT_INVALID,
+					    planned, NULL);
+		if (ret == LCTL_PLAN_KEEP)
+			ret = 0;
+	}
+	return ret < 0 ? ret : 0;
+}
+
+double lctl_plan_moved_fraction(const struct lctl_layout_entry *current,
+				const struct lctl_range *planned, size_t n)
+{
+	struct lctl_range *before = calloc(n, sizeof(*before));
+	double f;
+	size_t i;
+
+	if (!before)
+		return 0.0;
+	for (i = 0; i < n; i++)
+		if (current[i].err == 0)
+			before[i] = current[i].r;
+	f = lctl_layout_moved_fraction(before, planned, n);
+	free(before);
+	return f;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Per-directory inspection shared by scan, explain and fix. Internal to lib/. */
+#ifndef LCTL_INSPECT_H
+#define LCTL_INSPECT_H
+
+#include "layoutctl.h"
+
+/* Read-only context shared by all workers of a run. */
+struct lctl_inspector {
+	struct lctl_volume *vol;	/* borrowed */
+	struct lctl_munge munge;
+	char layout_key[128];		/* trusted.glusterfs.dht */
+	char linkto_key[160];		/* trusted.glusterfs.dht.linkto */
+	uint32_t vol_commit;
+	bool all_entries;
+	enum lctl_planner planner;
+	/* planner inputs, [nsubvols] */
+	const char **names;
+	uint64_t *weights;		/* NULL = equal shares */
+	bool *active;			/* up and not decommissioned */
+};
+
+int lctl_inspector_init(struct lctl_inspector *in, struct lctl_volume *vol,
+			enum lctl_planner planner, bool all_entries, struct lctl_error *err);
+void lctl_inspector_release(struct lctl_inspector *in);
+
+/* Called for each subdirectory name found. */
+struct lctl_inspect_children {
+	int (*fn)(void *arg, const char *name);
+	void *arg;
+};
+
+int lctl_inspect(struct lctl_inspector *in, const char *path, unsigned depth,
+		 struct lctl_inspect_children *children, struct lctl_dir_report **out);
+
+/* The planner's layout for @path over the active subvolumes, into planned[nsubvols]. */
+int lctl_plan_dir(const struct lctl_inspector *in, const char *path,
+		  const struct lctl_layout_entry *current, struct lctl_range *planned);
+double lctl_plan_moved_fraction(const struct lctl_layout_entry *current,
+				const struct lctl_range *planned, size_t n);
+
+/* "dir/name" (or "/name" under the root) into buf; -1 if it does not fit. */
+int lctl_join_path(char *buf, size_t n, const char *dir, const char *name);
+
+#endif

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Internal helpers of liblayoutctl, shared between lib/ files only. */
+#ifndef LCTL_INTERNAL_H
+#define LCTL_INTERNAL_H
+
+#include "layoutctl.h"
+
+#include <glusterfs/api/glfs.h>
+
+#define LCTL_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/**
+ * lctl_seterr() - fill @err (if not NULL) and return -@code, so that callers can write
+ * `return lctl_seterr(err, LCTL_EIO, errno, "cannot read '%s'", path);`.
+ */
+int lctl_seterr(struct lctl_error *err, int code, int sys_errno, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/** lctl_log() - send a message to the registered log callback, if any. */
+void lctl_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A small growable NUL-terminated string buffer; buf is never NULL after lbuf_init. */
+struct lbuf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+	bool oom;	/* sticky: an append failed */
+};
+void lbuf_init(struct lbuf *b);
+void lbuf_release(struct lbuf *b);
+void lbuf_add(struct lbuf *b, const void *data, size_t len);
+void lbuf_addf(struct lbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** lbuf_detach() - hand the buffer to the caller (NULL if an append failed). */
+char *lbuf_detach(struct lbuf *b);
+
+/* Per-subvolume graph of a volume: the subtree below DHT for DHT child @i. */
+glfs_t *lctl_volume_subvol_fs(const struct lctl_volume *vol, size_t i);
+/* The DHT client graph. */
+glfs_t *lctl_volume_fs(const struct lctl_volume *vol);
+
+#endif

@@ -1,0 +1,789 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * liblayoutctl: inspect and repair GlusterFS DHT directory layouts.
+ *
+ * The one public header of the library. The library does the work and never prints, never
+ * calls exit() and never aborts on runtime errors: every fallible call returns 0 (or a count)
+ * on success and a negative LCTL_E* code on failure, and fills an optional
+ * struct lctl_error with the details (written only on failure, so calls can be chained).
+ *
+ * Thread safety: functions on distinct objects may be called from distinct threads. A
+ * struct lctl_volume may be shared by all threads once opened (gfapi is thread safe); its
+ * topology is immutable after lctl_volume_open().
+ */
+#ifndef LAYOUTCTL_H
+#define LAYOUTCTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------------ */
+/* Errors                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+enum lctl_errcode {
+	LCTL_OK = 0,
+	LCTL_ENOMEM,	/* out of memory */
+	LCTL_EINVAL,	/* invalid argument or malformed input */
+	LCTL_ECONNECT,	/* cannot reach the volfile server */
+	LCTL_ENOVOL,	/* the volume does not exist (or is not started) */
+	LCTL_EVOLFILE,	/* the client volfile is malformed or has no distribute translator */
+	LCTL_EIO,	/* a filesystem operation failed (sys_errno says why) */
+	LCTL_EPERM,	/* permission denied (not root, or the brick refused) */
+	LCTL_EDOWN,	/* a subvolume is not reachable */
+	LCTL_ECANCELED, /* the operation was cancelled */
+	LCTL_EBUSY,	/* another job holds the volume, or a GlusterFS task is running */
+	LCTL_ECORRUPT,	/* on-disk data (xattr, journal) is corrupt */
+	LCTL_ENOSPC,	/* not enough free space */
+	LCTL_ERRCODE_MAX
+};
+
+struct lctl_error {
+	int code;	/* enum lctl_errcode */
+	int sys_errno;	/* errno behind it, or 0 */
+	char msg[256];	/* one line, no trailing newline */
+};
+
+/**
+ * lctl_strerror() - short description of an error code.
+ * @code: enum lctl_errcode, positive or negative.
+ * Return: a static string; never NULL.
+ */
+const char *lctl_strerror(int code);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Logging: the library logs only through this callback, and by default not at all.          */
+/* ------------------------------------------------------------------------------------------ */
+
+enum lctl_log_level {
+	LCTL_LOG_ERROR = 0,
+	LCTL_LOG_WARN = 1,
+	LCTL_LOG_INFO = 2,
+	LCTL_LOG_VERBOSE = 3,
+	LCTL_LOG_DEBUG = 4,
+};
+
+typedef void (*lctl_log_fn)(void *data, int level, const char *msg);
+
+/**
+ * lctl_set_log() - route library log messages to @fn (process-wide).
+ * @fn: callback, called from any library thread; NULL disables logging.
+ * @data: passed to @fn.
+ * @level: messages above this level are dropped.
+ */
+void lctl_set_log(lctl_log_fn fn, void *data, int level);
+
+/* ------------------------------------------------------------------------------------------ */
+/* DHT model: hash, layout codec, anomaly checks, planners (pure logic, no I/O)                */
+/* ------------------------------------------------------------------------------------------ */
+/* @@DHT-MODEL-BEGIN@@ (section owned by lib/hash.c, lib/layout.c, lib/plan.c) */
+#include <regex.h>
+
+struct timespec;
+
+/* Extended attributes (with the default cluster.xattr-name). */
+#define LCTL_LAYOUT_XATTR "trusted.glusterfs.dht"
+#define LCTL_COMMITHASH_XATTR "trusted.glusterfs.dht.commithash"
+#define LCTL_LINKTO_XATTR "trusted.glusterfs.dht.linkto"
+#define LCTL_MDS_XATTR "trusted.glusterfs.dht.mds"
+
+#define LCTL_LAYOUT_XATTR_LEN 16	/* four big-endian 32-bit words */
+#define LCTL_COMMITHASH_MAXLEN 11	/* "4294967295" and its NUL */
+#define LCTL_COMMIT_INVALID 1u		/* commit word meaning "never clean" */
+#define LCTL_LAYOUT_TYPE_NORMAL 0	/* DHT_HASH_TYPE_DM */
+#define LCTL_LAYOUT_TYPE_USER 1		/* DHT_HASH_TYPE_DM_USER: fix-layout leaves it alone */
+
+/* The built-in value of cluster.rsync-hash-regex (POSIX ERE). */
+#define LCTL_RSYNC_HASH_REGEX_DEFAULT "^\\.(.+)\\.[^.]+$"
+
+/**
+ * lctl_dm_hash() - the DHT hash of a byte string, bit-exact with libglusterfs gf_dm_hashfn()
+ * on x86 (little-endian words, sign-extended tail bytes).
+ * @buf: the bytes (NULL only with @len 0).
+ * @len: their number.
+ * Return: the 32-bit hash. Pure; thread safe.
+ */
+uint32_t lctl_dm_hash(const void *buf, size_t len);
+
+/**
+ * struct lctl_munge - the compiled cluster.extra-hash-regex and cluster.rsync-hash-regex.
+ *
+ * Set up with lctl_munge_init(), freed with lctl_munge_release(); read-only in between, so
+ * one munge may be shared by any number of threads. Fields are private.
+ */
+struct lctl_munge {
+	regex_t extra;
+	regex_t rsync;
+	bool extra_valid;
+	bool rsync_valid;
+};
+
+/**
+ * lctl_munge_init() - compile the name-munging regexes the way DHT does (dht_init_regex()).
+ * @m: the munge to set up.
+ * @extra_regex: cluster.extra-hash-regex; NULL, "" or "none": none.
+ * @rsync_regex: cluster.rsync-hash-regex; NULL: the built-in default
+ *	(%LCTL_RSYNC_HASH_REGEX_DEFAULT), "none": disabled.
+ * @err: optional, filled on failure.
+ *
+ * Both are compiled with REG_EXTENDED only. A regex that does not compile is reported here;
+ * DHT logs a warning and then simply does not use it, and @m behaves exactly like that, so a
+ * caller that wants DHT's behaviour may go on after a failure. Call lctl_munge_release()
+ * after every lctl_munge_init(), whatever it returned.
+ *
+ * Return: 0, -LCTL_EINVAL (a regex does not compile), -LCTL_ENOMEM.
+ */
+int lctl_munge_init(struct lctl_munge *m, const char *extra_regex, const char *rsync_regex,
+		    struct lctl_error *err);
+
+/** lctl_munge_release() - free the compiled regexes. Accepts NULL. */
+void lctl_munge_release(struct lctl_munge *m);
+
+/**
+ * lctl_munge_name() - the string DHT hashes for @name (dht_munge_name()).
+ * @m: the munge; NULL means no munging.
+ * @name: a file or directory name (no slash), NUL-terminated.
+ * @buf: where a munged name is written.
+ * @bufsz: its size; strlen(@name) + 1 is always enough.
+ *
+ * The extra regex is tried first, the rsync regex only if the extra one did not munge. A
+ * regex munges when it matches and its capture group 1 took part: group 1 is then hashed
+ * instead of the whole name (".foo.txt.AbC123" -> "foo.txt", ".x.y" -> "x"; ".bashrc" stays).
+ *
+ * Return: @name itself when nothing is munged, else @buf; NULL if @name is NULL or the munged
+ * name does not fit in @buf. Thread safe.
+ */
+const char *lctl_munge_name(const struct lctl_munge *m, const char *name, char *buf,
+			    size_t bufsz);
+
+/**
+ * lctl_name_hash() - the DHT hash of @name after munging: the value dht_layout_search() looks
+ * up in the parent's layout. @m may be NULL (no munging). Thread safe.
+ */
+uint32_t lctl_name_hash(const struct lctl_munge *m, const char *name);
+
+/**
+ * struct lctl_range - one subvolume's trusted.glusterfs.dht value, decoded.
+ * @commit: the directory's commit hash as seen by this subvolume (1 = never clean).
+ * @type: %LCTL_LAYOUT_TYPE_NORMAL or %LCTL_LAYOUT_TYPE_USER.
+ * @start: first hash of the range, inclusive.
+ * @stop: last hash of the range, inclusive. start == stop (0-0 in practice) means the
+ *	subvolume takes no part in the layout.
+ */
+struct lctl_range {
+	uint32_t commit;
+	uint32_t type;
+	uint32_t start;
+	uint32_t stop;
+};
+
+/**
+ * lctl_layout_decode() - decode a trusted.glusterfs.dht value (four big-endian words:
+ * commit, type, start, stop).
+ * Return: 0, or -LCTL_EINVAL when @len is not 16 or the type is neither 0 nor 1 (DHT rejects
+ * such a value too; for a wrong length its behaviour is undefined).
+ */
+int lctl_layout_decode(const void *buf, size_t len, struct lctl_range *out);
+
+/** lctl_layout_encode() - encode @r as the 16-byte trusted.glusterfs.dht value. */
+void lctl_layout_encode(const struct lctl_range *r, unsigned char out[LCTL_LAYOUT_XATTR_LEN]);
+
+/**
+ * lctl_commithash_decode() - decode a trusted.glusterfs.dht.commithash value: decimal ASCII,
+ * with or without one trailing NUL.
+ *
+ * Strict: no sign, blank, leading zero or other byte, and at most UINT32_MAX. (DHT itself
+ * reads it with strtoul(s, NULL, 0), so it would read "010" as 8 and garbage as 0.)
+ * Return: 0, or -LCTL_EINVAL.
+ */
+int lctl_commithash_decode(const void *buf, size_t len, uint32_t *out);
+
+/**
+ * lctl_commithash_encode() - write @hash as the commithash value "N\0" (as glusterd's
+ * dict_set_uint32() does).
+ * Return: the number of bytes written including the NUL (the xattr length), or -LCTL_EINVAL
+ * when @bufsz is too small (%LCTL_COMMITHASH_MAXLEN always suffices).
+ */
+int lctl_commithash_encode(uint32_t hash, char *buf, size_t bufsz);
+
+/**
+ * lctl_commit_hash_new() - a new volume commit hash, made like glusterd's gd_set_commit_hash():
+ * (uint32)(tv_sec << 3) | 1 << ((tv_usec >> 10) % 3), except that it never returns 0 or 1
+ * (glusterd's recipe gives 1 once every 2^29 s).
+ * @now: the time to use; NULL = CLOCK_REALTIME now.
+ */
+uint32_t lctl_commit_hash_new(const struct timespec *now);
+
+/**
+ * struct lctl_layout_entry - one subvolume's part of a directory's layout.
+ * @subvol: the subvolume (an index chosen by the caller), returned by lctl_layout_search().
+ * @err: 0 (@r decoded), ENOENT (no such directory there), ENODATA (directory without a layout
+ *	xattr), ENOTCONN (subvolume down), EINVAL (malformed xattr), or another errno.
+ * @r: the decoded xattr; only meaningful when @err is 0.
+ *
+ * DHT's in-memory view of such an entry (dht_layout_merge()): ENODATA becomes a 0-0 range,
+ * EINVAL counts as a missing directory, any error has a 0-0 range.
+ */
+struct lctl_layout_entry {
+	int subvol;
+	int err;
+	struct lctl_range r;
+};
+
+/**
+ * enum lctl_commit_state - how a directory's commit words compare with the volume's.
+ * @LCTL_COMMIT_CLEAN: every entry with an xattr (0-0 ones included) has the volume's hash.
+ * @LCTL_COMMIT_STALE: they all agree, on another value.
+ * @LCTL_COMMIT_INVALIDATED: at least one is %LCTL_COMMIT_INVALID (and the volume hash is not).
+ * @LCTL_COMMIT_MIXED: they differ; DHT's merged value then depends on reply order.
+ * @LCTL_COMMIT_NONE: no entry has a readable layout xattr.
+ */
+enum lctl_commit_state {
+	LCTL_COMMIT_CLEAN = 0,
+	LCTL_COMMIT_STALE,
+	LCTL_COMMIT_INVALIDATED,
+	LCTL_COMMIT_MIXED,
+	LCTL_COMMIT_NONE,
+};
+
+/**
+ * struct lctl_layout_report - result of lctl_layout_check().
+ * @nentries: entries checked.
+ * @holes: holes as dht_layout_anomalies() counts them (the wrap-around check included). Non-zero
+ *	(like @overlaps) makes DHT recompute the layout and set its commit to 1 on self-heal.
+ * @overlaps: overlaps as dht_layout_anomalies() counts them.
+ * @hole_size: exact number of hashes no participating range covers (2^32 when virgin).
+ * @overlap_size: exact number of hashes covered more than once, counted with multiplicity.
+ * @missing: ENOENT/ESTALE entries. @down: ENOTCONN. @no_xattr: ENODATA. @malformed: EINVAL.
+ * @other: any other errno.
+ * @zero: 0-0 entries (xattr present, no range).
+ * @degenerate: entries with start == stop != 0 or start > stop.
+ * @ranged: entries with start < stop.
+ * @virgin: no entry takes part in the range walk (DHT then counts one hole).
+ * @user_layout: some entry has type %LCTL_LAYOUT_TYPE_USER.
+ * @commit_state: see enum lctl_commit_state.
+ * @commit_agree: all entries with an xattr carry the same commit word, which is @commit.
+ * @commit: that common word, or 0.
+ * @merged_commit: what dht_layout_merge() computes when the replies arrive in array order
+ *	(first non-zero word, 1 as soon as a later one differs).
+ */
+struct lctl_layout_report {
+	uint32_t nentries;
+	uint32_t holes;
+	uint32_t overlaps;
+	uint64_t hole_size;
+	uint64_t overlap_size;
+	uint32_t missing;
+	uint32_t down;
+	uint32_t no_xattr;
+	uint32_t malformed;
+	uint32_t other;
+	uint32_t zero;
+	uint32_t degenerate;
+	uint32_t ranged;
+	bool virgin;
+	bool user_layout;
+	enum lctl_commit_state commit_state;
+	bool commit_agree;
+	uint32_t commit;
+	uint32_t merged_commit;
+};
+
+/**
+ * lctl_layout_check() - check a directory's layout as DHT does (dht_layout_normalize()).
+ * @e: the entries, any order (the array order plays the role of DHT's reply order).
+ * @n: their number (0 is allowed: reported as virgin).
+ * @vol_commit: the volume commit hash (root commithash, 0 if absent).
+ * @out: the report.
+ *
+ * The entries are mapped to DHT's in-memory form, sorted exactly as DHT's qsort() call sorts
+ * them, and walked as in dht_layout_anomalies(). Entries with an error, without an xattr, or
+ * with start == stop (0-0) are left out of the walk; so a single entry 0-0xffffffff is a
+ * complete layout. There is no wrap-around range: an entry with start > stop is walked (and
+ * usually shows as an overlap and a hole) but covers nothing. Two 32-bit quirks of DHT are
+ * kept: an entry after one ending at 0xffffffff counts as a hole, not an overlap, and the
+ * final wrap check compares against the lowest start minus 1.
+ *
+ * Return: 0, -LCTL_EINVAL, -LCTL_ENOMEM. Thread safe.
+ */
+int lctl_layout_check(const struct lctl_layout_entry *e, size_t n, uint32_t vol_commit,
+		      struct lctl_layout_report *out);
+
+/**
+ * lctl_layout_search() - the hashed subvolume of @hash, as dht_layout_search() finds it: the
+ * first entry, in DHT's sorted order, with start <= hash <= stop.
+ *
+ * DHT's order puts 0-0 and failed entries first (they are all 0-0 in memory), so hash 0 goes
+ * to the first such entry in array order when there is one (a non-participating, missing or
+ * even down subvolume): that is what DHT does. Otherwise the entry with the lowest start wins.
+ *
+ * Return: that entry's @subvol, or -1 for a hole. Thread safe; allocates only for n > 64
+ * layouts containing inverted X-0 entries.
+ */
+int lctl_layout_search(const struct lctl_layout_entry *e, size_t n, uint32_t hash);
+
+/**
+ * lctl_layout_dht_order() - the order DHT's in-memory layout has after a lookup
+ * (dht_layout_sort(): glibc's merge sort with DHT's comparator, replayed exactly).
+ * @order: receives @n indices into @e.
+ * Return: 0, -LCTL_EINVAL, -LCTL_ENOMEM.
+ */
+int lctl_layout_dht_order(const struct lctl_layout_entry *e, size_t n, size_t *order);
+
+/** lctl_layout_merged_commit() - dht_layout_merge()'s commit hash for replies in array order. */
+uint32_t lctl_layout_merged_commit(const struct lctl_layout_entry *e, size_t n);
+
+/**
+ * lctl_layout_moved_fraction() - the fraction of the 2^32 hash space whose owner differs
+ * between two layouts.
+ * @before, @after: @n ranges each, indexed by subvolume. A hash's owner is the first range
+ *	covering it; 0-0 and inverted ranges cover nothing; no owner counts as an owner.
+ * Return: 0.0 .. 1.0, or a negative value if out of memory.
+ */
+double lctl_layout_moved_fraction(const struct lctl_range *before,
+				  const struct lctl_range *after, size_t n);
+
+/**
+ * lctl_du_chunks() - DHT's weight of a subvolume (dht_du_info_cbk()): its size in 1 MiB
+ * chunks from statvfs, computed as DHT does with f_blocks and f_bsize (not f_frsize).
+ * Return: the chunks, or 0 (= unknown) when f_bsize is 0 or above 1 MiB.
+ */
+uint32_t lctl_du_chunks(uint64_t f_blocks, uint64_t f_bsize);
+
+/**
+ * struct lctl_plan_in - the subvolumes a planner distributes a directory over.
+ * @n: number of subvolumes (>= 1); every array has @n elements, indexed alike.
+ * @names: DHT child names ("vol-client-3"), distinct. GlusterFS orders by them (strcmp).
+ * @weights: DHT chunks (lctl_du_chunks(), at most UINT32_MAX), or NULL for equal shares
+ *	(cluster.weighted-rebalance off). A zero for a subvolume that gets a range means
+ *	"unknown", and then everybody gets an equal share, as in DHT.
+ * @active: which subvolumes get a range (false: decommissioned or unusable: 0-0); NULL = all.
+ * @spread: cluster.directory-layout-spread for the GlusterFS planners; 0 = all.
+ */
+struct lctl_plan_in {
+	size_t n;
+	const char *const *names;
+	const uint64_t *weights;
+	const bool *active;
+	unsigned spread;
+};
+
+/**
+ * lctl_plan_gluster() - the layout GlusterFS gives a new (or layout-less) directory
+ * (dht_selfheal_new_directory()), bit for bit.
+ * @in: the subvolumes.
+ * @m: the munge applied to @key (DHT hashes it with dht_hash_compute()); may be NULL.
+ * @key: the directory's full path as the client saw it ("/d1"), or its gfid in lowercase
+ *	canonical form when cluster.randomize-hash-range-by-gfid is on.
+ * @commit: the commit word written to every entry. (GlusterFS writes the volume hash, or 1
+ *	with lookup-optimize off, on ranged entries, and 0 on 0-0 ones.)
+ * @out: @n ranges, indexed like @in.
+ * @err: optional.
+ *
+ * Active subvolumes sorted by name get consecutive ranges from 0, starting at the one in
+ * position dm_hash(key) % n among *all* n sorted names, of (uint32)(0xffffffff / count)
+ * each, or weighted; the last one used ends at 0xffffffff; the rest get 0-0.
+ *
+ * Return: 0, -LCTL_EINVAL (bad input, duplicate names, no active subvolume), -LCTL_ENOMEM.
+ */
+int lctl_plan_gluster(const struct lctl_plan_in *in, const struct lctl_munge *m, const char *key,
+		      uint32_t commit, struct lctl_range *out, struct lctl_error *err);
+
+#define LCTL_PLAN_KEEP 1	/* lctl_plan_gluster_fix(): GlusterFS would not rewrite the layout */
+
+/**
+ * lctl_plan_gluster_fix() - what GlusterFS's fix-layout (rebalance, or the
+ * distribute.fix.layout xattr) does to an existing directory (dht_fix_layout_of_directory(),
+ * dht_selfheal_layout_maximize_overlap(), dht_should_fix_layout()).
+ * @in, @m, @key, @commit, @out, @err: as for lctl_plan_gluster(); @in->active false marks the
+ *	decommissioned subvolumes.
+ * @old: the current layout, @n entries indexed like @in (@subvol is not used).
+ *
+ * The new layout is computed as for a new directory; then, only if @in->weights is NULL or
+ * all @n weights are equal, ranges are swapped pairwise where that keeps more of the old
+ * ranges. Finally DHT leaves the directory alone when the old layout has a user type, an
+ * entry with an unexpected error, or is already complete (no hole or overlap, every
+ * subvolume ranged, none decommissioned) with the same equal/weighted distribution.
+ * (GlusterFS keeps the directory's old commit hash on the ranged entries, and writes 0 on
+ * the 0-0 ones; pass lctl_layout_merged_commit(@old) to mimic it.)
+ *
+ * Return: 0 with the new layout in @out; %LCTL_PLAN_KEEP with the old ranges in @out (errors
+ * as 0-0); -LCTL_EDOWN when a subvolume is down (DHT skips the directory); -LCTL_EINVAL,
+ * -LCTL_ENOMEM.
+ */
+int lctl_plan_gluster_fix(const struct lctl_plan_in *in, const struct lctl_munge *m,
+			  const char *key, const struct lctl_layout_entry *old, uint32_t commit,
+			  struct lctl_range *out, struct lctl_error *err);
+
+#define LCTL_MINMOVE_SLACK_DEFAULT 0.1
+#define LCTL_MINMOVE_IMBALANCE_DEFAULT 0.5
+
+/**
+ * struct lctl_minmove_opts - how lctl_plan_minmove() trades balance for movement.
+ * @move_slack: the planner looks for the most balanced layout that moves at most
+ *	(1 + @move_slack) times the hash space any exactly balanced layout must move. Negative:
+ *	no budget, just the least movement within @max_imbalance.
+ * @max_imbalance: the largest relative deviation t allowed from any target share (every
+ *	share stays within [1 - t, 1 + t] x target), 0 .. 0.9. 0 = exact shares.
+ */
+struct lctl_minmove_opts {
+	double move_slack;
+	double max_imbalance;
+};
+
+/**
+ * struct lctl_plan_stats - what a lctl_plan_minmove() plan costs.
+ * @moved: fraction of the hash space whose owner changes (lctl_layout_moved_fraction()).
+ * @min_moved: the fraction any exactly balanced layout must move (the shortfall of every
+ *	subvolume below its target); for adding k subvolumes to n balanced ones, k / (n + k).
+ * @imbalance: the largest |share / target - 1| of the plan.
+ */
+struct lctl_plan_stats {
+	double moved;
+	double min_moved;
+	double imbalance;
+};
+
+/**
+ * lctl_plan_minmove() - a complete layout over the active subvolumes that keeps as much of
+ * the current one as possible.
+ * @in: the subvolumes (@spread is ignored).
+ * @cur: the current layout, @n entries indexed like @in, or NULL. Active subvolumes without
+ *	a range (err != 0 or start >= stop) are new; ranges of inactive ones are given up.
+ * @opts: NULL for the defaults (slack 0.1, imbalance up to 0.5).
+ * @commit: the commit word of every output entry.
+ * @out: @n ranges: one contiguous range per active subvolume, tiling 0..0xffffffff without
+ *	wrap-around, each at least 2 hashes wide; 0-0 for inactive ones.
+ * @stats: optional.
+ * @err: optional.
+ *
+ * The current order of the ranges is kept, new subvolumes are inserted where space is free or
+ * else spread out, and the boundaries are placed optimally for that order (see lib/plan.c).
+ * With DHT's one-range-per-subvolume rule exact balance and little movement exclude each
+ * other (exact shares: adding 1 subvolume to 16 moves 26%, not 5.9%), hence @opts.
+ * Deterministic; thread safe; O(n log n) per evaluation within a bounded amount of work.
+ *
+ * Return: 0, -LCTL_EINVAL, -LCTL_ENOMEM.
+ */
+int lctl_plan_minmove(const struct lctl_plan_in *in, const struct lctl_layout_entry *cur,
+		      const struct lctl_minmove_opts *opts, uint32_t commit, struct lctl_range *out,
+		      struct lctl_plan_stats *stats, struct lctl_error *err);
+/* @@DHT-MODEL-END@@ */
+
+/* ------------------------------------------------------------------------------------------ */
+/* Volfile: the client graph as a tree of translators (pure logic)                            */
+/* ------------------------------------------------------------------------------------------ */
+
+struct lctl_xl_option {
+	char *key;
+	char *value;
+};
+
+struct lctl_xlator {
+	char *name;			/* "vol-client-0" */
+	char *type;			/* "protocol/client" */
+	struct lctl_xl_option *opts;
+	size_t nopts;
+	struct lctl_xlator **subvols;	/* borrowed pointers into the same graph */
+	size_t nsubvols;
+};
+
+struct lctl_volfile {
+	struct lctl_xlator *xl;		/* in file order; the last one is the top */
+	size_t nxl;
+};
+
+/**
+ * lctl_volfile_parse() - parse a GlusterFS volfile.
+ * @text: the volfile, not necessarily NUL-terminated.
+ * @len: its length in bytes.
+ * @out: filled on success; release with lctl_volfile_release().
+ * @err: optional; says which line is wrong on failure.
+ * Return: 0, or -LCTL_EINVAL for a malformed volfile, -LCTL_ENOMEM.
+ */
+int lctl_volfile_parse(const char *text, size_t len, struct lctl_volfile *out,
+		       struct lctl_error *err);
+void lctl_volfile_release(struct lctl_volfile *vf);
+
+/** lctl_volfile_find_type() - first translator of @type, or NULL. Borrowed. */
+const struct lctl_xlator *lctl_volfile_find_type(const struct lctl_volfile *vf, const char *type);
+
+/** lctl_xlator_option() - value of option @key of @xl, or NULL. Borrowed. */
+const char *lctl_xlator_option(const struct lctl_xlator *xl, const char *key);
+
+/**
+ * lctl_volfile_subtree() - write a volfile holding @top and everything below it, leaves first.
+ * Return: a malloc'ed NUL-terminated string owned by the caller, or NULL on ENOMEM.
+ */
+char *lctl_volfile_subtree(const struct lctl_xlator *top);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Volume: connection, topology, per-subvolume access                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+struct lctl_open_opts {
+	const char *volume;		/* volume name (required) */
+	const char *const *servers;	/* "host[:port]", tried in order; NULL = localhost:24007 */
+	size_t nservers;
+	const char *transport;		/* "tcp" (default), "rdma", "unix" */
+	const char *log_file;		/* gfapi's own log; NULL = /dev/null */
+	int log_level;			/* gfapi log level 0-9; 0 = default (warning) */
+	bool no_subvol_graphs;		/* do not open per-subvolume graphs */
+};
+
+enum lctl_subvol_kind {
+	LCTL_SUBVOL_BRICK,	/* protocol/client */
+	LCTL_SUBVOL_REPLICATE,	/* cluster/replicate (AFR) */
+	LCTL_SUBVOL_DISPERSE,	/* cluster/disperse (EC) */
+	LCTL_SUBVOL_OTHER,
+};
+
+struct lctl_brick {
+	char *host;	/* remote-host */
+	char *path;	/* remote-subvolume */
+	char *xlator;	/* protocol/client translator name */
+};
+
+struct lctl_subvol {
+	char *name;			/* DHT child name, e.g. "vol-replicate-0" */
+	enum lctl_subvol_kind kind;
+	struct lctl_brick *bricks;
+	size_t nbricks;
+	bool up;			/* its graph came up and "/" can be stat'ed */
+	bool decommissioned;		/* listed in the DHT decommissioned-bricks option */
+	int down_errno;			/* why not, when !up */
+	bool has_commit;		/* its root carries trusted.glusterfs.dht.commithash */
+	uint32_t commit;		/* that value (0 when absent) */
+	uint64_t size_bytes;		/* statfs f_blocks * f_frsize of its root, 0 if unknown */
+	uint64_t free_bytes;		/* statfs f_bavail * f_frsize of its root, 0 if unknown */
+	uint64_t free_inodes_pct;	/* statfs f_favail / f_files in percent, 100 if unknown */
+	uint64_t statfs_blocks;		/* raw f_blocks and f_bsize, for DHT's weights */
+	uint64_t statfs_bsize;
+};
+
+struct lctl_dht_options {
+	bool lookup_optimize;		/* default on */
+	char *lookup_unhashed;		/* "on" (default), "off", "auto" */
+	bool weighted_rebalance;	/* default on */
+	char *rsync_hash_regex;		/* NULL = built-in default; "none" disables */
+	char *extra_hash_regex;		/* NULL = none */
+	char *min_free_disk;		/* "10%" default, or a size */
+	bool randomize_by_gfid;		/* cluster.randomize-hash-range-by-gfid, default off */
+	char *xattr_name;		/* default "trusted.glusterfs.dht" */
+};
+
+struct lctl_volume;
+
+/**
+ * lctl_volume_open() - connect to a volume and learn its DHT topology.
+ * @opts: what to open.
+ * @out: set to the new handle on success; the caller owns it (lctl_volume_close()).
+ * @err: optional.
+ *
+ * Fetches the client volfile from the first volfile server that answers, parses it, finds the
+ * distribute translator and its children, and (unless @opts->no_subvol_graphs) opens one gfapi
+ * graph per DHT subvolume to read raw layout xattrs. A subvolume whose graph cannot be used is
+ * marked !up; that is not an error here.
+ *
+ * Return: 0; -LCTL_ENOVOL, -LCTL_ECONNECT, -LCTL_EVOLFILE, -LCTL_ENOMEM, -LCTL_EIO.
+ */
+int lctl_volume_open(const struct lctl_open_opts *opts, struct lctl_volume **out,
+		     struct lctl_error *err);
+
+/**
+ * lctl_volume_close() - free the handle.
+ *
+ * gfapi's glfs_fini() takes about 11 s in 10.3, so the graphs are torn down only when
+ * @fini is true; a command-line tool about to exit passes false and lets the kernel clean up.
+ */
+void lctl_volume_close(struct lctl_volume *vol, bool fini);
+
+const char *lctl_volume_name(const struct lctl_volume *vol);
+/** lctl_volume_dht_name() - the distribute translator's name ("vol-dht"). */
+const char *lctl_volume_dht_name(const struct lctl_volume *vol);
+/** lctl_volume_type() - "Distribute", "Distributed-Replicate", "Distributed-Disperse", ... */
+const char *lctl_volume_type(const struct lctl_volume *vol);
+/** lctl_volume_server() - "host:port" of the volfile server that answered. */
+const char *lctl_volume_server(const struct lctl_volume *vol);
+size_t lctl_volume_nsubvols(const struct lctl_volume *vol);
+/** lctl_volume_subvol() - subvolume @i in DHT's order (the volfile's subvolumes line). */
+const struct lctl_subvol *lctl_volume_subvol(const struct lctl_volume *vol, size_t i);
+/** lctl_volume_subvol_index() - index of the subvolume named @name, or -1. */
+int lctl_volume_subvol_index(const struct lctl_volume *vol, const char *name);
+const struct lctl_dht_options *lctl_volume_dht_options(const struct lctl_volume *vol);
+/**
+ * lctl_volume_commit_hash() - the volume commit hash: the value on the brick roots when they
+ * all agree, 0 when absent everywhere. @consistent (optional) is set false when they differ.
+ */
+uint32_t lctl_volume_commit_hash(const struct lctl_volume *vol, bool *consistent);
+/** lctl_volume_volfile() - the client volfile text as fetched. Borrowed. */
+const char *lctl_volume_volfile(const struct lctl_volume *vol);
+
+
+/* ------------------------------------------------------------------------------------------ */
+/* Scan: per-directory verdicts from every subvolume's own view (read-only)                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/* What is wrong with a directory; a directory can have several (a bit set). */
+enum lctl_dir_problem {
+	LCTL_DIR_MISSING = 1 << 0,	/* absent on an up subvolume */
+	LCTL_DIR_NOT_DIR = 1 << 1,	/* a non-directory by that name on some subvolume */
+	LCTL_DIR_INCOMPLETE = 1 << 2,	/* an active subvolume has no range (0-0 or no xattr) */
+	LCTL_DIR_HOLE = 1 << 3,		/* part of the hash ring is not covered */
+	LCTL_DIR_OVERLAP = 1 << 4,	/* part of the hash ring is covered twice */
+	LCTL_DIR_COMMIT_MIXED = 1 << 5, /* subvolumes disagree on the commit word */
+	LCTL_DIR_UNSTAMPED = 1 << 6,	/* commit word is not the volume hash: misses fan out */
+	LCTL_DIR_DECOMMISSIONED = 1 << 7, /* a range on a decommissioned subvolume */
+	LCTL_DIR_MALFORMED = 1 << 8,	/* a layout xattr that does not decode */
+	LCTL_DIR_SUBVOL_DOWN = 1 << 9,	/* a subvolume could not be read */
+	LCTL_DIR_UNREADABLE = 1 << 10,	/* an I/O error while reading it */
+	LCTL_DIR_PROBLEM_COUNT = 11,
+};
+/* Facts that are not problems. */
+enum lctl_dir_note {
+	LCTL_DIR_NOTE_USER_LAYOUT = 1 << 0, /* a type-1 (user-set) layout: left alone */
+};
+
+/** lctl_dir_problem_name() - "missing", "hole", ... for one bit; NULL if unknown. */
+const char *lctl_dir_problem_name(unsigned bit);
+
+enum lctl_entry_state {
+	LCTL_ENTRY_PLACED = 0,		/* data on its hashed subvolume */
+	LCTL_ENTRY_LINKED,		/* data elsewhere, reached through a correct linkto */
+	LCTL_ENTRY_MISPLACED,		/* data elsewhere, no linkto on the hashed subvolume */
+	LCTL_ENTRY_STALE_LINKTO,	/* a linkto that points where the data is not */
+	LCTL_ENTRY_ORPHAN_LINKTO,	/* a linkto with no data file anywhere */
+	LCTL_ENTRY_DUPLICATE,		/* data files on two or more subvolumes */
+	LCTL_ENTRY_MIGRATION_LEFTOVER,	/* phase-1 mode bits of an interrupted migration */
+	LCTL_ENTRY_UNHASHED,		/* no hashed subvolume: the layout has a hole there */
+	LCTL_ENTRY_STATE_COUNT,
+};
+
+/** lctl_entry_state_name() - "placed", "linked", "misplaced", ...; NULL if unknown. */
+const char *lctl_entry_state_name(int state);
+/** lctl_entry_state_ok() - placed and linked entries are reachable by name. */
+bool lctl_entry_state_ok(int state);
+
+/* One entry (file, symlink, special file) of a directory that is not simply placed. */
+struct lctl_entry_report {
+	char *name;
+	enum lctl_entry_state state;
+	int hashed;		/* hashed subvolume under the current layout, -1 if none */
+	int cached;		/* the one subvolume with the data, -1 if none or several */
+	int linkto_subvol;	/* where a linkto sits (the hashed one if any), -1 if none */
+	int linkto_target;	/* the subvolume that linkto names, -1 if unknown */
+	int target;		/* where a fix would put the data (planned layout), -1 if unknown */
+	uint64_t size;
+	mode_t mode;
+	nlink_t nlink;
+};
+
+struct lctl_dir_report {
+	char *path;
+	unsigned depth;
+	unsigned problems;	/* enum lctl_dir_problem bits */
+	unsigned notes;		/* enum lctl_dir_note bits */
+	int err;		/* errno of a failure that stopped the inspection, or 0 */
+	size_t nsubvols;
+	struct lctl_layout_entry *layout;	/* [nsubvols], as read from each subvolume */
+	struct lctl_range *planned;		/* [nsubvols], the layout a fix would write */
+	bool layout_changes;			/* planned != current ranges */
+	double moved_fraction;			/* share of the ring changing owner under planned */
+	uint32_t commit;			/* the commit word, if all agree */
+	uint64_t nfiles;			/* non-directory entries (each name once) */
+	uint64_t nsubdirs;
+	uint64_t bytes;				/* data bytes (each data file once) */
+	uint64_t count[LCTL_ENTRY_STATE_COUNT];
+	uint64_t *subvol_files;			/* [nsubvols] data files found there */
+	uint64_t *subvol_bytes;			/* [nsubvols] */
+	uint64_t *move_files;			/* [nsubvols * nsubvols], [src * n + dst] */
+	uint64_t *move_bytes;			/* [nsubvols * nsubvols] */
+	struct lctl_entry_report *entries;	/* entries not placed (and placed ones if asked) */
+	size_t nentries;
+};
+
+/** lctl_dir_report_clean() - no directory problem and every entry reachable by name. */
+bool lctl_dir_report_clean(const struct lctl_dir_report *r);
+void lctl_dir_report_free(struct lctl_dir_report *r);
+
+enum lctl_planner {
+	LCTL_PLANNER_GLUSTER = 0,	/* GlusterFS's own assignment */
+	LCTL_PLANNER_MINMOVE,		/* keep as much of each current range as possible */
+};
+
+struct lctl_scan_opts {
+	const char *path;	/* subtree to scan; NULL = "/" */
+	int max_depth;		/* -1 = unlimited; 0 = only the subtree's top directory */
+	unsigned parallel;	/* worker threads; 0 = a default for the machine */
+	enum lctl_planner planner; /* what a fix would do, for the work estimate */
+	bool all_entries;	/* report placed entries too (explain, tests) */
+};
+
+struct lctl_scan_summary {
+	uint64_t dirs, dirs_clean, files, bytes;
+	uint64_t dir_problem[LCTL_DIR_PROBLEM_COUNT];	/* directories with each problem bit */
+	uint64_t dirs_user_layout;
+	uint64_t entry[LCTL_ENTRY_STATE_COUNT];
+	uint64_t dirs_optimized;	/* misses answered by one LOOKUP */
+	uint64_t files_optimized;	/* files in those directories */
+	size_t nsubvols;
+	uint64_t *subvol_files, *subvol_bytes;	/* [nsubvols] */
+	double *subvol_hash_share;		/* [nsubvols] mean share of the ring now */
+	double *subvol_target_share;		/* [nsubvols] mean share under the planned layout */
+	uint64_t *move_files, *move_bytes;	/* [nsubvols * nsubvols] */
+	uint32_t volume_commit;
+	bool lookup_optimize;
+	bool interrupted;
+};
+
+/* A copy of a running job's counters for a progress line or the dashboard. */
+struct lctl_progress {
+	uint64_t dirs_seen, dirs_done, files, bytes;
+	uint64_t dirs_not_clean;
+	unsigned workers, active_workers;
+	bool paused;
+	double elapsed;			/* seconds */
+	char worker_state[64][96];	/* what each worker is doing */
+};
+
+struct lctl_scan;
+
+/**
+ * lctl_scan_start() - start a parallel read-only scan of @vol.
+ * @vol: an open volume with subvolume graphs; borrowed, must outlive the scan.
+ * Return: 0 and *@out (free with lctl_scan_free()), or a negative LCTL_E* code.
+ */
+int lctl_scan_start(struct lctl_volume *vol, const struct lctl_scan_opts *opts,
+		    struct lctl_scan **out, struct lctl_error *err);
+/**
+ * lctl_scan_next() - the next directory's report (caller owns it), waiting up to @timeout_ms.
+ * NULL on timeout or at the end; *@finished says the end. Also adds the report to the summary.
+ * Call from one thread only.
+ */
+struct lctl_dir_report *lctl_scan_next(struct lctl_scan *s, int timeout_ms, bool *finished);
+/** lctl_scan_summary() - the totals so far. Borrowed; valid until lctl_scan_free(). */
+const struct lctl_scan_summary *lctl_scan_summary(struct lctl_scan *s);
+void lctl_scan_progress(struct lctl_scan *s, struct lctl_progress *p);
+void lctl_scan_cancel(struct lctl_scan *s);
+void lctl_scan_pause(struct lctl_scan *s, bool pause);
+int lctl_scan_set_workers(struct lctl_scan *s, unsigned n);
+void lctl_scan_free(struct lctl_scan *s);
+
+/**
+ * lctl_inspect_dir() - inspect one directory on every subvolume (what a scan does per
+ * directory), for explain and repair. Children are not visited.
+ * Return: 0 and *@out (caller owns it), or a negative code if @path cannot be inspected.
+ */
+int lctl_inspect_dir(struct lctl_volume *vol, const char *path, enum lctl_planner planner,
+		     bool all_entries, struct lctl_dir_report **out, struct lctl_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LAYOUTCTL_H */

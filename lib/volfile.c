@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Volfile parser and writer.
+ *
+ * A volfile is a list of translator blocks:
+ *
+ *	volume NAME
+ *	    type CATEGORY/TYPE
+ *	    option KEY VALUE
+ *	    subvolumes CHILD...
+ *	end-volume
+ *
+ * A child must be defined before the block that names it, so the graph is a DAG in file
+ * order and the last block is the top. We parse into an array of translators that own their
+ * strings; subvolume pointers borrow other elements of the same array, which is never
+ * reallocated once parsing is done (we count the blocks first).
+ *
+ * The input comes from the network (or a fuzzer), so every malformed form is an error with the
+ * line number, never a crash: unterminated blocks, duplicate names, unknown children, a
+ * missing type, stray lines outside a block and NUL bytes are all rejected.
+ */
+#include "internal.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct line_reader {
+	const char *p;
+	const char *end;
+	unsigned lineno;
+};
+
+/* Next line without its newline; false at the end. */
+static bool next_line(struct line_reader *r, const char **s, size_t *n)
+{
+	const char *nl;
+
+	if (r->p >= r->end)
+		return false;
+	nl = memchr(r->p, '\n', (size_t)(r->end - r->p));
+	*s = r->p;
+	*n = nl ? (size_t)(nl - r->p) : (size_t)(r->end - r->p);
+	r->p = nl ? nl + 1 : r->end;
+	r->lineno++;
+	return true;
+}
+
+static void trim(const char **s, size_t *n)
+{
+	while (*n && isspace((unsigned char)**s)) {
+		(*s)++;
+		(*n)--;
+	}
+	while (*n && isspace((unsigned char)(*s)[*n - 1]))
+		(*n)--;
+}
+
+/* Split off the first whitespace-delimited word of s/n; the rest goes back into s/n. */
+static void first_word(const char **s, size_t *n, const char **w, size_t *wn)
+{
+	size_t i = 0;
+
+	while (i < *n && !isspace((unsigned char)(*s)[i]))
+		i++;
+	*w = *s;
+	*wn = i;
+	*s += i;
+	*n -= i;
+	trim(s, n);
+}
+
+static bool word_is(const char *w, size_t wn, const char *lit)
+{
+	return wn == strlen(lit) && !memcmp(w, lit, wn);
+}
+
+static void xlator_release(struct lctl_xlator *xl)
+{
+	size_t i;
+
+	free(xl->name);
+	free(xl->type);
+	for (i = 0; i < xl->nopts; i++) {
+		free(xl->opts[i].key);
+		free(xl->opts[i].value);
+	}
+	free(xl->opts);
+	free(xl->subvols);
+	memset(xl, 0, sizeof(*xl));
+}
+
+void lctl_volfile_release(struct lctl_volfile *vf)
+{
+	size_t i;
+
+	if (!vf)
+		return;
+	for (i = 0; i < vf->nxl; i++)
+		xlator_release(&vf->xl[i]);
+	free(vf->xl);
+	vf->xl = NULL;
+	vf->nxl = 0;
+}
+
+static struct lctl_xlator *find_name(struct lctl_volfile *vf, size_t upto, const char *w, size_t wn)
+{
+	size_t i;
+
+	for (i = 0; i < upto; i++)
+		if (strlen(vf->xl[i].name) == wn && !memcmp(vf->xl[i].name, w, wn))
+			return &vf->xl[i];
+	return NULL;
+}
+
+static int add_option(struct lctl_xlator *xl, const char *k, size_t kn, const char *v, size_t vn)
+{
+	struct lctl_xl_option *o;
+
+	/* a quoted value loses its quotes */
+	if (vn >= 2 && v[0] == '"' && v[vn - 1] == '"') {
+		v++;
+		vn -= 2;
+	}
+	o = realloc(xl->opts, (xl->nopts + 1) * sizeof(*o));
+	if (!o)
+		return -LCTL_ENOMEM;
+	xl->opts = o;
+	o = &xl->opts[xl->nopts];
+	o->key = strndup(k, kn);
+	o->value = strndup(v, vn);
+	if (!o->key || !o->value) {
+		free(o->key);
+		free(o->value);
+		return -LCTL_ENOMEM;
+	}
+	xl->nopts++;
+	return 0;
+}
+
+static int add_subvols(struct lctl_volfile *vf, size_t self, const char *s, size_t n,
+		       unsigned lineno, struct lctl_error *err)
+{
+	struct lctl_xlator *xl = &vf->xl[self];
+
+	while (n) {
+		const char *w;
+		size_t wn;
+		struct lctl_xlator *child, **sv;
+
+		first_word(&s, &n, &w, &wn);
+		child = find_name(vf, self, w, wn);
+		if (!child)
+			return lctl_seterr(err, LCTL_EINVAL, 0,
+					   "volfile line %u: subvolume '%.*s' of '%s' is not defined before it",
+					   lineno, (int)(wn > 64 ? 64 : wn), w, xl->name);
+		sv = realloc(xl->subvols, (xl->nsubvols + 1) * sizeof(*sv));
+		if (!sv)
+			return -LCTL_ENOMEM;
+		xl->subvols = sv;
+		sv[xl->nsubvols++] = child;
+	}
+	return 0;
+}
+
+int lctl_volfile_parse(const char *text, size_t len, struct lctl_volfile *out,
+		       struct lctl_error *err)
+{
+	struct line_reader r = { text, text + len, 0 };
+	struct lctl_volfile vf = { NULL, 0 };
+	struct lctl_xlator *cur = NULL;
+	size_t nblocks = 0, cap;
+	const char *s;
+	size_t n;
+	int ret = 0;
+
+	if (memchr(text, '\0', len))
+		return lctl_seterr(err, LCTL_EINVAL, 0, "volfile contains a NUL byte");
+
+	/* Count blocks first so the array never moves and subvolume pointers stay valid. */
+	while (next_line(&r, &s, &n)) {
+		const char *w;
+		size_t wn;
+
+		trim(&s, &n);
+		first_word(&s, &n, &w, &wn);
+		if (word_is(w, wn, "volume"))
+			nblocks++;
+	}
+	if (!nblocks)
+		return lctl_seterr(err, LCTL_EINVAL, 0, "volfile defines no translator");
+	cap = nblocks;
+	vf.xl = calloc(cap, sizeof(*vf.xl));
+	if (!vf.xl)
+		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+
+	r = (struct line_reader){ text, text + len, 0 };
+	while (next_line(&r, &s, &n)) {
+		const char *w;
+		size_t wn;
+
+		trim(&s, &n);
+		if (!n || s[0] == '#')
+			continue;
+		first_word(&s, &n, &w, &wn);
+		if (word_is(w, wn, "volume")) {
+			if (cur) {
+				ret = lctl_seterr(err, LCTL_EINVAL, 0,
+						  "volfile line %u: 'volume' inside '%s' (missing end-volume)",
+						  r.lineno, cur->name);
+				goto out;
+			}
+			if (!n || memchr(s, ' ', n) || memchr(s, '\t', n)) {
+				ret = lctl_seterr(err, LCTL_EINVAL, 0,
+						  "volfile line %u: 'volume' needs exactly one name", r.lineno);
+				goto out;
+			}
+			if (find_name(&vf, vf.nxl, s, n)) {
+				ret = lctl_seterr(err, LCTL_EINVAL, 0,
+						  "volfile line %u: translator '%.*s' defined twice", r.lineno,
+						  (int)(n > 64 ? 64 : n), s);
+				goto out;
+			}
+			cur = &vf.xl[vf.nxl++];
+			cur->name = strndup(s, n);
+			if (!cur->name) {
+				ret = lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+				goto out;
+			}
+			continue;
+		}
+		if (!cur) {
+			ret = lctl_seterr(err, LCTL_EINVAL, 0,
+					  "volfile line %u: '%.*s' outside a volume block", r.lineno,
+					  (int)(wn > 32 ? 32 : wn), w);
+			goto out;
+		}
+		if (word_is(w, wn, "end-volume")) {
+			if (!cur->type) {
+				ret = lctl_seterr(err, LCTL_EINVAL, 0,
+						  "volfile line %u: translator '%s' has no type", r.lineno,
+						  cur->name);
+				goto out;
+			}
+			cur = NULL;
+		} else if (word_is(w, wn, "type")) {
+			if (!n || cur->type || memchr(s, ' ', n)) {
+				ret = lctl_seterr(err, LCTL_EINVAL, 0,
+						  "volfile line %u: bad type line in '%s'", r.lineno,
+						  cur->name);
+				goto out;
+			}
+			cur->type = strndup(s, n);
+			if (!cur->type) {
+				ret = lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+				goto out;
+			}
+		} else if (word_is(w, wn, "option")) {
+			const char *k;
+			size_t kn;
+
+			first_word(&s, &n, &k, &kn);
+			if (!kn) {
+				ret = lctl_seterr(err, LCTL_EINVAL, 0,
+						  "volfile line %u: option without a key", r.lineno);
+				goto out;
+			}
+			ret = add_option(cur, k, kn, s, n);
+			if (ret) {
+				lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+				goto out;
+			}
+		} else if (word_is(w, wn, "subvolumes")) {
+			ret = add_subvols(&vf, (size_t)(cur - vf.xl), s, n, r.lineno, err);
+			if (ret)
+				goto out;
+		} else {
+			ret = lctl_seterr(err, LCTL_EINVAL, 0,
+					  "volfile line %u: unknown keyword '%.*s'", r.lineno,
+					  (int)(wn > 32 ? 32 : wn), w);
+			goto out;
+		}
+	}
+	if (cur) {
+		ret = lctl_seterr(err, LCTL_EINVAL, 0, "volfile ends inside '%s' (missing end-volume)",
+				  cur->name);
+		goto out;
+	}
+	*out = vf;
+	return 0;
+out:
+	lctl_volfile_release(&vf);
+	return ret;
+}
+
+const struct lctl_xlator *lctl_volfile_find_type(const struct lctl_volfile *vf, const char *type)
+{
+	size_t i;
+
+	for (i = 0; i < vf->nxl; i++)
+		if (!strcmp(vf->xl[i].type, type))
+			return &vf->xl[i];
+	return NULL;
+}
+
+const char *lctl_xlator_option(const struct lctl_xlator *xl, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < xl->nopts; i++)
+		if (!strcmp(xl->opts[i].key, key))
+			return xl->opts[i].value;
+	return NULL;
+}
+
+/* Post-order walk writing each translator once (a DAG may share children). */
+static void write_subtree(struct lbuf *b, const struct lctl_xlator *xl,
+			  const struct lctl_xlator ***seen, size_t *nseen, unsigned depth)
+{
+	const struct lctl_xlator **p;
+	size_t i;
+
+	if (depth > 64 || b->oom)
+		return;
+	for (i = 0; i < *nseen; i++)
+		if ((*seen)[i] == xl)
+			return;
+	p = realloc(*seen, (*nseen + 1) * sizeof(*p));
+	if (!p) {
+		b->oom = true;
+		return;
+	}
+	*seen = p;
+	p[(*nseen)++] = xl;
+	for (i = 0; i < xl->nsubvols; i++)
+		write_subtree(b, xl->subvols[i], seen, nseen, depth + 1);
+	lbuf_addf(b, "volume %s\n    type %s\n", xl->name, xl->type);
+	for (i = 0; i < xl->nopts; i++)
+		lbuf_addf(b, "    option %s %s\n", xl->opts[i].key, xl->opts[i].value);
+	if (xl->nsubvols) {
+		lbuf_addf(b, "    subvolumes");
+		for (i = 0; i < xl->nsubvols; i++)
+			lbuf_addf(b, " %s", xl->subvols[i]->name);
+		lbuf_addf(b, "\n");
+	}
+	lbuf_addf(b, "end-volume\n\n");
+}
+
+char *lctl_volfile_subtree(const struct lctl_xlator *top)
+{
+	const struct lctl_xlator **seen = NULL;
+	size_t nseen = 0;
+	struct lbuf b;
+
+	lbuf_init(&b);
+	write_subtree(&b, top, &seen, &nseen, 0);
+	free(seen);
+	return lbuf_detach(&b);
+}

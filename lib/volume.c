@@ -1,0 +1,629 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Volume: connection, topology and per-subvolume graphs.
+ *
+ * One DHT client graph (glfs_t) per volume, plus one graph per DHT subvolume built from the
+ * subtree below DHT in the client volfile (a brick's protocol/client, or its replicate or
+ * disperse set). Only the per-subvolume graphs can read and write the raw
+ * trusted.glusterfs.dht* xattrs: DHT hides them from its clients (dht-facts.md section 6).
+ *
+ * Everything in struct lctl_volume is written by lctl_volume_open() and read-only afterwards,
+ * so the handle is shared by all worker threads without a lock. gfapi itself is thread safe.
+ *
+ * The per-subvolume volfiles carry the brick credentials (username/password) of the trusted
+ * client volfile. They are handed to gfapi through a memfd, never written to a file.
+ */
+#include "internal.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/statvfs.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define DEFAULT_PORT 24007
+#define PROBE_TIMEOUT_MS 5000
+
+struct lctl_volume {
+	char *name;
+	char *server;		/* "host:port" that answered */
+	char *volfile;
+	size_t volfile_len;
+	struct lctl_volfile vf;
+	const struct lctl_xlator *dht;	/* borrowed from vf */
+	glfs_t *fs;
+	struct lctl_subvol *subvols;
+	glfs_t **subfs;		/* per-subvolume graphs, NULL where it failed */
+	size_t nsubvols;
+	struct lctl_dht_options opts;
+	const char *type;
+};
+
+struct server_addr {
+	char host[256];
+	int port;
+};
+
+static int parse_server(const char *spec, struct server_addr *sa, struct lctl_error *err)
+{
+	const char *colon;
+	size_t hn;
+
+	colon = strrchr(spec, ':');
+	/* "[v6addr]:port", "v6addr" (several colons, no brackets), "host:port" or "host" */
+	if (spec[0] == '[') {
+		const char *rb = strchr(spec, ']');
+
+		if (!rb)
+			return lctl_seterr(err, LCTL_EINVAL, 0, "bad server '%s'", spec);
+		hn = (size_t)(rb - spec - 1);
+		if (hn >= sizeof(sa->host))
+			return lctl_seterr(err, LCTL_EINVAL, 0, "server name too long");
+		memcpy(sa->host, spec + 1, hn);
+		sa->host[hn] = '\0';
+		colon = rb[1] == ':' ? rb + 1 : NULL;
+	} else {
+		if (colon && strchr(spec, ':') != colon)
+			colon = NULL; /* bare IPv6 address */
+		hn = colon ? (size_t)(colon - spec) : strlen(spec);
+		if (!hn || hn >= sizeof(sa->host))
+			return lctl_seterr(err, LCTL_EINVAL, 0, "bad server '%s'", spec);
+		memcpy(sa->host, spec, hn);
+		sa->host[hn] = '\0';
+	}
+	sa->port = DEFAULT_PORT;
+	if (colon) {
+		char *end;
+		long p;
+
+		errno = 0;
+		p = strtol(colon + 1, &end, 10);
+		if (errno || *end || end == colon + 1 || p < 1 || p > 65535)
+			return lctl_seterr(err, LCTL_EINVAL, 0, "bad port in server '%s'", spec);
+		sa->port = (int)p;
+	}
+	return 0;
+}
+
+/*
+ * gfapi's own connect has no useful timeout for a host that drops packets, so probe each
+ * volfile server with a bounded non-blocking connect first. Returns 0 if something listens.
+ */
+static int probe_server(const struct server_addr *sa, int timeout_ms)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res = NULL, *ai;
+	char port[16];
+	int ret = -1, saved = ECONNREFUSED;
+
+	snprintf(port, sizeof(port), "%d", sa->port);
+	if (getaddrinfo(sa->host, port, &hints, &res))
+		return -EHOSTUNREACH;
+	for (ai = res; ai && ret; ai = ai->ai_next) {
+		struct pollfd pfd;
+		int fd, soerr = 0;
+		socklen_t sl = sizeof(soerr);
+
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			    ai->ai_protocol);
+		if (fd < 0)
+			continue;
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) {
+			ret = 0;
+		} else if (errno == EINPROGRESS) {
+			pfd.fd = fd;
+			pfd.events = POLLOUT;
+			if (poll(&pfd, 1, timeout_ms) == 1 &&
+			    !getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) && !soerr)
+				ret = 0;
+			else
+				saved = soerr ? soerr : ETIMEDOUT;
+		} else {
+			saved = errno;
+		}
+		close(fd);
+	}
+	freeaddrinfo(res);
+	return ret ? -saved : 0;
+}
+
+static bool opt_bool(const struct lctl_xlator *xl, const char *key, bool def)
+{
+	const char *v = lctl_xlator_option(xl, key);
+
+	if (!v)
+		return def;
+	if (!strcasecmp(v, "on") || !strcasecmp(v, "yes") || !strcasecmp(v, "true") ||
+	    !strcasecmp(v, "enable") || !strcmp(v, "1"))
+		return true;
+	if (!strcasecmp(v, "off") || !strcasecmp(v, "no") || !strcasecmp(v, "false") ||
+	    !strcasecmp(v, "disable") || !strcmp(v, "0"))
+		return false;
+	return def;
+}
+
+static int dup_opt(const struct lctl_xlator *xl, const char *key, const char *def, char **out)
+{
+	const char *v = lctl_xlator_option(xl, key);
+
+	*out = NULL;
+	if (!v)
+		v = def;
+	if (!v)
+		return 0;
+	*out = strdup(v);
+	return *out ? 0 : -LCTL_ENOMEM;
+}
+
+static int read_dht_options(struct lctl_volume *vol)
+{
+	const struct lctl_xlator *d = vol->dht;
+	struct lctl_dht_options *o = &vol->opts;
+
+	o->lookup_optimize = opt_bool(d, "lookup-optimize", true);
+	o->weighted_rebalance = opt_bool(d, "weighted-rebalance", true);
+	o->randomize_by_gfid = opt_bool(d, "randomize-hash-range-by-gfid", false);
+	if (dup_opt(d, "lookup-unhashed", "on", &o->lookup_unhashed) ||
+	    dup_opt(d, "rsync-hash-regex", NULL, &o->rsync_hash_regex) ||
+	    dup_opt(d, "extra-hash-regex", NULL, &o->extra_hash_regex) ||
+	    dup_opt(d, "min-free-disk", "10%", &o->min_free_disk) ||
+	    dup_opt(d, "xattr-name", "trusted.glusterfs.dht", &o->xattr_name))
+		return -LCTL_ENOMEM;
+	return 0;
+}
+
+static void collect_bricks(const struct lctl_xlator *xl, struct lctl_subvol *sv, unsigned depth)
+{
+	size_t i;
+
+	if (depth > 64)
+		return;
+	if (!strcmp(xl->type, "protocol/client")) {
+		struct lctl_brick *b = realloc(sv->bricks, (sv->nbricks + 1) * sizeof(*b));
+		const char *h = lctl_xlator_option(xl, "remote-host");
+		const char *p = lctl_xlator_option(xl, "remote-subvolume");
+
+		if (!b)
+			return;
+		sv->bricks = b;
+		b = &sv->bricks[sv->nbricks];
+		b->host = strdup(h ? h : "");
+		b->path = strdup(p ? p : "");
+		b->xlator = strdup(xl->name);
+		if (!b->host || !b->path || !b->xlator) {
+			free(b->host);
+			free(b->path);
+			free(b->xlator);
+			return;
+		}
+		sv->nbricks++;
+		return;
+	}
+	for (i = 0; i < xl->nsubvols; i++)
+		collect_bricks(xl->subvols[i], sv, depth + 1);
+}
+
+static enum lctl_subvol_kind kind_of(const char *type)
+{
+	if (!strcmp(type, "protocol/client"))
+		return LCTL_SUBVOL_BRICK;
+	if (!strcmp(type, "cluster/replicate") || !strcmp(type, "cluster/afr"))
+		return LCTL_SUBVOL_REPLICATE;
+	if (!strcmp(type, "cluster/disperse"))
+		return LCTL_SUBVOL_DISPERSE;
+	return LCTL_SUBVOL_OTHER;
+}
+
+static bool listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	while (p && (p = strstr(p, name))) {
+		bool start = p == list || p[-1] == ',' || p[-1] == ' ';
+		bool end = p[n] == '\0' || p[n] == ',' || p[n] == ' ';
+
+		if (start && end)
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+static int build_topology(struct lctl_volume *vol, struct lctl_error *err)
+{
+	const char *decom;
+	size_t i, nrep = 0, ndisp = 0;
+
+	vol->dht = lctl_volfile_find_type(&vol->vf, "cluster/distribute");
+	if (!vol->dht)
+		vol->dht = lctl_volfile_find_type(&vol->vf, "cluster/nufa");
+	if (!vol->dht)
+		return lctl_seterr(err, LCTL_EVOLFILE, 0,
+				   "volume '%s' has no distribute translator in its client volfile",
+				   vol->name);
+	if (!vol->dht->nsubvols)
+		return lctl_seterr(err, LCTL_EVOLFILE, 0, "distribute translator '%s' has no subvolumes",
+				   vol->dht->name);
+	vol->nsubvols = vol->dht->nsubvols;
+	vol->subvols = calloc(vol->nsubvols, sizeof(*vol->subvols));
+	vol->subfs = calloc(vol->nsubvols, sizeof(*vol->subfs));
+	if (!vol->subvols || !vol->subfs)
+		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+	decom = lctl_xlator_option(vol->dht, "decommissioned-bricks");
+	for (i = 0; i < vol->nsubvols; i++) {
+		const struct lctl_xlator *c = vol->dht->subvols[i];
+		struct lctl_subvol *sv = &vol->subvols[i];
+
+		sv->name = strdup(c->name);
+		if (!sv->name)
+			return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+		sv->kind = kind_of(c->type);
+		nrep += sv->kind == LCTL_SUBVOL_REPLICATE;
+		ndisp += sv->kind == LCTL_SUBVOL_DISPERSE;
+		collect_bricks(c, sv, 0);
+		sv->decommissioned = decom && listed(decom, c->name);
+		sv->down_errno = ENOTCONN;
+	}
+	vol->type = nrep ? "Distributed-Replicate" : ndisp ? "Distributed-Disperse" : "Distribute";
+	return read_dht_options(vol);
+}
+
+/* Open the graph of subvolume @i. Runs in its own thread: gfapi init waits for the network. */
+struct subvol_init {
+	struct lctl_volume *vol;
+	size_t i;
+	const char *log_file;
+	int log_level;
+	pthread_t tid;
+	bool started;
+};
+
+static void *subvol_init_thread(void *arg)
+{
+	struct subvol_init *si = arg;
+	struct lctl_volume *vol = si->vol;
+	struct lctl_subvol *sv = &vol->subvols[si->i];
+	char *text = lctl_volfile_subtree(vol->dht->subvols[si->i]);
+	char path[64], val[64];
+	struct statvfs st;
+	struct stat sb;
+	glfs_t *fs = NULL;
+	ssize_t n;
+	int fd = -1;
+
+	if (!text) {
+		sv->down_errno = ENOMEM;
+		goto out;
+	}
+	fd = memfd_create("lctl-subvol", MFD_CLOEXEC);
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
+		sv->down_errno = errno ? errno : EIO;
+		goto out;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	fs = glfs_new(vol->name);
+	if (!fs) {
+		sv->down_errno = errno ? errno : ENOMEM;
+		goto out;
+	}
+	glfs_set_logging(fs, si->log_file ? si->log_file : "/dev/null", si->log_level);
+	if (glfs_set_volfile(fs, path) || glfs_init(fs)) {
+		sv->down_errno = errno ? errno : ENOTCONN;
+		lctl_log(LCTL_LOG_INFO, "subvolume %s: graph init failed: %s", sv->name,
+			 strerror(sv->down_errno));
+		/* a failed glfs_init leaves the graph half built; leak it rather than wait */
+		fs = NULL;
+		goto out;
+	}
+	if (glfs_lstat(fs, "/", &sb)) {
+		sv->down_errno = errno ? errno : ENOTCONN;
+		goto out;
+	}
+	sv->up = true;
+	sv->down_errno = 0;
+	vol->subfs[si->i] = fs;
+	n = glfs_getxattr(fs, "/", "trusted.glusterfs.dht.commithash", val, sizeof(val) - 1);
+	if (n > 0) {
+		char *end;
+		unsigned long v;
+
+		val[n] = '\0';
+		errno = 0;
+		v = strtoul(val, &end, 10);
+		if (!errno && end != val && v <= UINT32_MAX) {
+			sv->has_commit = true;
+			sv->commit = (uint32_t)v;
+		} else {
+			lctl_log(LCTL_LOG_WARN, "subvolume %s: unreadable volume commit hash", sv->name);
+		}
+	}
+	if (!glfs_statvfs(fs, "/", &st)) {
+		sv->size_bytes = (uint64_t)st.f_blocks * st.f_frsize;
+		sv->free_bytes = (uint64_t)st.f_bavail * st.f_frsize;
+		sv->statfs_blocks = st.f_blocks;
+		sv->statfs_bsize = st.f_bsize;
+		sv->free_inodes_pct = st.f_files ? (uint64_t)st.f_favail * 100 / st.f_files : 100;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(text);
+	return NULL;
+}
+
+static int open_subvol_graphs(struct lctl_volume *vol, const struct lctl_open_opts *opts)
+{
+	struct subvol_init *si = calloc(vol->nsubvols, sizeof(*si));
+	size_t i;
+
+	if (!si)
+		return -LCTL_ENOMEM;
+	for (i = 0; i < vol->nsubvols; i++) {
+		si[i] = (struct subvol_init){ vol, i, opts->log_file, opts->log_level, 0, false };
+		si[i].started = !pthread_create(&si[i].tid, NULL, subvol_init_thread, &si[i]);
+		if (!si[i].started)
+			subvol_init_thread(&si[i]);
+	}
+	for (i = 0; i < vol->nsubvols; i++)
+		if (si[i].started)
+			pthread_join(si[i].tid, NULL);
+	free(si);
+	return 0;
+}
+
+static int fetch_volfile(struct lctl_volume *vol, struct lctl_error *err)
+{
+	ssize_t need, got;
+
+	/*
+	 * glfs_get_volfile() in 10.x copies 'len' bytes whatever the volfile's size, so ask for
+	 * the size first (it returns -size when the buffer is too small) and pass exactly that.
+	 */
+	need = glfs_get_volfile(vol->fs, NULL, 0);
+	if (need >= 0)
+		return lctl_seterr(err, LCTL_EVOLFILE, errno, "cannot get the client volfile of '%s'",
+				   vol->name);
+	vol->volfile = malloc((size_t)-need + 1);
+	if (!vol->volfile)
+		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+	got = glfs_get_volfile(vol->fs, vol->volfile, (size_t)-need);
+	if (got != -need)
+		return lctl_seterr(err, LCTL_EVOLFILE, errno, "cannot get the client volfile of '%s'",
+				   vol->name);
+	vol->volfile[got] = '\0';
+	vol->volfile_len = (size_t)got;
+	return 0;
+}
+
+int lctl_volume_open(const struct lctl_open_opts *opts, struct lctl_volume **out,
+		     struct lctl_error *err)
+{
+	static const char *const def_server[] = { "localhost" };
+	const char *const *servers = opts->nservers ? opts->servers : def_server;
+	size_t nservers = opts->nservers ? opts->nservers : 1, i, first = nservers;
+	const char *transport = opts->transport ? opts->transport : "tcp";
+	struct server_addr *sa = NULL;
+	struct lctl_volume *vol;
+	int ret, perr = 0;
+
+	*out = NULL;
+	if (!opts->volume || !opts->volume[0] || strlen(opts->volume) > 200 ||
+	    strpbrk(opts->volume, "/ \t\n"))
+		return lctl_seterr(err, LCTL_EINVAL, 0, "invalid volume name");
+	vol = calloc(1, sizeof(*vol));
+	sa = calloc(nservers, sizeof(*sa));
+	if (!vol || !sa) {
+		free(sa);
+		free(vol);
+		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+	}
+	vol->name = strdup(opts->volume);
+	if (!vol->name) {
+		ret = lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < nservers; i++) {
+		ret = parse_server(servers[i], &sa[i], err);
+		if (ret)
+			goto fail;
+	}
+	/* the first server that accepts a connection goes first; gfapi tries the rest */
+	for (i = 0; i < nservers && first == nservers; i++) {
+		if (!strcmp(transport, "tcp") && (perr = probe_server(&sa[i], PROBE_TIMEOUT_MS)))
+			continue;
+		first = i;
+	}
+	if (first == nservers) {
+		ret = lctl_seterr(err, LCTL_ECONNECT, -perr, "cannot reach volfile server %s:%d: %s",
+				  sa[0].host, sa[0].port, strerror(-perr));
+		goto fail;
+	}
+	vol->fs = glfs_new(vol->name);
+	if (!vol->fs) {
+		ret = lctl_seterr(err, LCTL_ENOMEM, errno, "cannot create a gfapi instance");
+		goto fail;
+	}
+	glfs_set_logging(vol->fs, opts->log_file ? opts->log_file : "/dev/null", opts->log_level);
+	for (i = 0; i < nservers; i++) {
+		size_t k = (first + i) % nservers;
+
+		if (glfs_set_volfile_server(vol->fs, transport, sa[k].host, sa[k].port)) {
+			ret = lctl_seterr(err, LCTL_EINVAL, errno, "bad volfile server '%s'", servers[k]);
+			goto fail;
+		}
+	}
+	if (asprintf(&vol->server, "%s:%d", sa[first].host, sa[first].port) < 0) {
+		vol->server = NULL;
+		ret = lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+		goto fail;
+	}
+	if (glfs_init(vol->fs)) {
+		int e = errno;
+
+		/* half-initialised graphs cannot be torn down quickly; leak them */
+		vol->fs = NULL;
+		if (e == ENOENT || e == EINVAL)
+			ret = lctl_seterr(err, LCTL_ENOVOL, e,
+					  "volume '%s' does not exist or is not started on %s",
+					  vol->name, vol->server);
+		else
+			ret = lctl_seterr(err, LCTL_ECONNECT, e, "cannot mount volume '%s' from %s: %s",
+					  vol->name, vol->server, strerror(e));
+		goto fail;
+	}
+	ret = fetch_volfile(vol, err);
+	if (ret)
+		goto fail;
+	ret = lctl_volfile_parse(vol->volfile, vol->volfile_len, &vol->vf, err);
+	if (ret) {
+		if (err)
+			err->code = LCTL_EVOLFILE;
+		ret = -LCTL_EVOLFILE;
+		goto fail;
+	}
+	ret = build_topology(vol, err);
+	if (ret)
+		goto fail;
+	if (!opts->no_subvol_graphs) {
+		ret = open_subvol_graphs(vol, opts);
+		if (ret) {
+			lctl_seterr(err, -ret, 0, "cannot open the subvolume graphs");
+			goto fail;
+		}
+	}
+	free(sa);
+	*out = vol;
+	return 0;
+fail:
+	free(sa);
+	lctl_volume_close(vol, false);
+	return ret;
+}
+
+void lctl_volume_close(struct lctl_volume *vol, bool fini)
+{
+	size_t i, j;
+
+	if (!vol)
+		return;
+	for (i = 0; i < vol->nsubvols; i++) {
+		struct lctl_subvol *sv = &vol->subvols[i];
+
+		if (fini && vol->subfs && vol->subfs[i])
+			glfs_fini(vol->subfs[i]);
+		for (j = 0; j < sv->nbricks; j++) {
+			free(sv->bricks[j].host);
+			free(sv->bricks[j].path);
+			free(sv->bricks[j].xlator);
+		}
+		free(sv->bricks);
+		free(sv->name);
+	}
+	if (fini && vol->fs)
+		glfs_fini(vol->fs);
+	free(vol->subvols);
+	free(vol->subfs);
+	free(vol->opts.lookup_unhashed);
+	free(vol->opts.rsync_hash_regex);
+	free(vol->opts.extra_hash_regex);
+	free(vol->opts.min_free_disk);
+	free(vol->opts.xattr_name);
+	lctl_volfile_release(&vol->vf);
+	free(vol->volfile);
+	free(vol->server);
+	free(vol->name);
+	free(vol);
+}
+
+const char *lctl_volume_name(const struct lctl_volume *vol)
+{
+	return vol->name;
+}
+
+const char *lctl_volume_dht_name(const struct lctl_volume *vol)
+{
+	return vol->dht->name;
+}
+
+const char *lctl_volume_type(const struct lctl_volume *vol)
+{
+	return vol->type;
+}
+
+const char *lctl_volume_server(const struct lctl_volume *vol)
+{
+	return vol->server;
+}
+
+size_t lctl_volume_nsubvols(const struct lctl_volume *vol)
+{
+	return vol->nsubvols;
+}
+
+const struct lctl_subvol *lctl_volume_subvol(const struct lctl_volume *vol, size_t i)
+{
+	return i < vol->nsubvols ? &vol->subvols[i] : NULL;
+}
+
+int lctl_volume_subvol_index(const struct lctl_volume *vol, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < vol->nsubvols; i++)
+		if (!strcmp(vol->subvols[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+const struct lctl_dht_options *lctl_volume_dht_options(const struct lctl_volume *vol)
+{
+	return &vol->opts;
+}
+
+uint32_t lctl_volume_commit_hash(const struct lctl_volume *vol, bool *consistent)
+{
+	uint32_t h = 0;
+	bool seen = false, same = true;
+	size_t i;
+
+	for (i = 0; i < vol->nsubvols; i++) {
+		const struct lctl_subvol *sv = &vol->subvols[i];
+		uint32_t v;
+
+		if (!sv->up)
+			continue;
+		v = sv->has_commit ? sv->commit : 0;
+		if (seen && v != h)
+			same = false;
+		if (!seen || (v && !h))
+			h = v;
+		seen = true;
+	}
+	if (consistent)
+		*consistent = same;
+	return h;
+}
+
+const char *lctl_volume_volfile(const struct lctl_volume *vol)
+{
+	return vol->volfile;
+}
+
+glfs_t *lctl_volume_subvol_fs(const struct lctl_volume *vol, size_t i)
+{
+	return i < vol->nsubvols ? vol->subfs[i] : NULL;
+}
+
+glfs_t *lctl_volume_fs(const struct lctl_volume *vol)
+{
+	return vol->fs;
+}

@@ -1,0 +1,50 @@
+#!/bin/bash
+# The binary alone, no GlusterFS: help, version, usage errors and exit codes.
+. "$LCTL_SRCDIR/tests/cli/lib.sh"
+
+expect_exit 0 "$LAYOUTCTL" --help
+expect_exit 0 "$LAYOUTCTL" --version
+"$LAYOUTCTL" --version | grep -qx "layoutctl [0-9.]*" || fail "--version output"
+expect_exit 2 "$LAYOUTCTL"
+expect_exit 2 "$LAYOUTCTL" no-such-command
+expect_exit 2 "$LAYOUTCTL" --no-such-option info v
+expect_exit 2 "$LAYOUTCTL" --format yaml info v
+expect_exit 2 "$LAYOUTCTL" --format prometheus info v
+expect_exit 2 "$LAYOUTCTL" info
+expect_exit 2 "$LAYOUTCTL" info a b
+expect_exit 2 "$LAYOUTCTL" info --bogus v
+expect_exit 2 "$LAYOUTCTL" --server host:99999 info v
+expect_exit 2 "$LAYOUTCTL" --transport carrier-pigeon info v
+expect_exit 2 "$LAYOUTCTL" help no-such-command
+
+# a usage error names the problem and gives a hint, on stderr only, in few lines
+out=$("$LAYOUTCTL" no-such-command 2>&1 >/dev/null)
+assert_contains "$out" "unknown command 'no-such-command'"
+assert_contains "$out" "layoutctl --help"
+[ "$(printf '%s\n' "$out" | wc -l)" -le 2 ] || fail "usage error is longer than two lines"
+[ -z "$("$LAYOUTCTL" no-such-command 2>/dev/null)" ] || fail "usage error wrote to stdout"
+
+# every visible command has help in three spellings, and they agree
+for c in $("$LAYOUTCTL" __complete commands); do
+	a=$("$LAYOUTCTL" help "$c") || fail "help $c"
+	b=$("$LAYOUTCTL" "$c" --help) || fail "$c --help"
+	[ "$a" = "$b" ] || fail "'help $c' and '$c --help' differ"
+	assert_contains "$a" "usage: "
+	# every option of the command appears in its help
+	for o in $("$LAYOUTCTL" __complete options "$c"); do
+		assert_contains "$a" "$o"
+	done
+done
+# every global option appears in the main help
+main=$("$LAYOUTCTL" --help)
+for o in $("$LAYOUTCTL" __complete global-options); do
+	assert_contains "$main" "$o"
+done
+
+# an unreachable server is "could not run", quickly, with one line
+start=$(date +%s)
+expect_exit 3 "$LAYOUTCTL" --server 127.0.0.1:1 info v
+out=$("$LAYOUTCTL" --server 127.0.0.1:1 info v 2>&1)
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] || fail "unreachable server: not one line: $out"
+[ $(($(date +%s) - start)) -le 10 ] || fail "unreachable server took too long"
+exit 0

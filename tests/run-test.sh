@@ -1,0 +1,104 @@
+#!/bin/bash
+# tests/run-test.sh SCRIPT [ARGS...]: automake's LOG_COMPILER for the shell tests (SH_LOG_COMPILER).
+#
+# Runs SCRIPT with bash; automake keeps its output as the test's .log. Each test gets a folder
+# $LCTL_TEST_LOGDIR (<builddir>/test-logs/<script path without .sh>, emptied first) where the
+# sanitizers write their reports (log_path; a test that swallows stderr cannot hide them) and
+# where the harness keeps GlusterFS logs when the test fails. Afterwards the test fails (exit 1)
+# when its log or a file in that folder holds a sanitizer report, whatever SCRIPT returned.
+#
+# Exit status: SCRIPT's (0 pass, 77 skip, 99 hard error, else fail), or 1 as above.
+# Environment: LAYOUTCTL, LCTL_SRCDIR, LCTL_BUILDDIR (set by Makefile.am; guessed when this runs
+# by hand); LCTL_TEST_TIMEOUT [900] seconds, 0 for none; LCTL_DETECT_LEAKS [0 for integration
+# tests, whose gfapi is never glfs_fini'd; 1 otherwise]; ASAN_OPTIONS, UBSAN_OPTIONS,
+# TSAN_OPTIONS given by the caller are appended, so they win.
+set -uo pipefail
+
+if (($# < 1)); then
+	echo "usage: run-test.sh SCRIPT [ARGS...]" >&2
+	exit 99
+fi
+script=$1
+shift
+[[ -f $script ]] || {
+	echo "run-test.sh: no test script '$script'" >&2
+	exit 99
+}
+
+: "${LCTL_SRCDIR:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+: "${LCTL_BUILDDIR:=$PWD}"
+: "${LAYOUTCTL:=$LCTL_BUILDDIR/layoutctl}"
+export LCTL_SRCDIR LCTL_BUILDDIR LAYOUTCTL
+
+# tests/cli/usage.sh -> <builddir>/test-logs/tests/cli/usage
+abs=$(cd "$(dirname "$script")" && pwd)/${script##*/}
+rel=${abs#"$LCTL_SRCDIR"/}
+[[ $rel != /* ]] || rel=${script##*/}
+LCTL_TEST_LOGDIR=$LCTL_BUILDDIR/test-logs/${rel%.sh}
+rm -rf -- "$LCTL_TEST_LOGDIR"
+mkdir -p -- "$LCTL_TEST_LOGDIR" || exit 99
+export LCTL_TEST_LOGDIR
+
+# Sanitizer reports: halt at the first one, abort (so a crash is a crash to run_mustfail), full
+# stacks, and a file per process under the log folder. Without sanitizers these do nothing.
+export LCTL_SAN_LOG=$LCTL_TEST_LOGDIR/san
+case $rel in
+*/integration/*) leaks=${LCTL_DETECT_LEAKS:-0} ;;
+*) leaks=${LCTL_DETECT_LEAKS:-1} ;;
+esac
+san="halt_on_error=1:abort_on_error=1:print_stacktrace=1:log_path=$LCTL_SAN_LOG"
+export ASAN_OPTIONS="$san:detect_leaks=$leaks:strict_string_checks=1:check_initialization_order=1:detect_stack_use_after_return=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export LSAN_OPTIONS="print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export UBSAN_OPTIONS="$san${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+export TSAN_OPTIONS="$san:second_deadlock_stack=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
+ulimit -c 0
+
+printf '== %s (%s)\n== LAYOUTCTL=%s\n== logs: %s\n' "$rel" "$(date '+%F %T')" "$LAYOUTCTL" "$LCTL_TEST_LOGDIR"
+
+# The test runs under timeout(1) (0: no time limit) in the background: INT/TERM/HUP sent to this
+# script are passed to timeout, which passes them to the test's whole process group, so the
+# harness's traps tear the volumes down. (A background bash would ignore SIGINT for good;
+# timeout resets that for the test.)
+timeout_s=${LCTL_TEST_TIMEOUT:-900}
+timeout -k 30 "$timeout_s" bash "$script" "$@" &
+child=$!
+trap 'kill -INT "$child" 2>/dev/null' INT
+trap 'kill -TERM "$child" 2>/dev/null' TERM
+trap 'kill -HUP "$child" 2>/dev/null' HUP
+while :; do
+	wait "$child"
+	rc=$?
+	# wait returns early (>128) when a trapped signal arrived: wait again for the real status
+	((rc > 128)) && kill -0 "$child" 2>/dev/null || break
+done
+trap - INT TERM HUP
+((timeout_s == 0 || rc != 124)) || echo "run-test.sh: $rel timed out after ${timeout_s}s"
+
+# Sanitizer reports: in the files of the log folder (not the GlusterFS logs kept in its
+# subfolders) and in this test's own log, when our stdout is that file.
+pattern='ERROR: AddressSanitizer|ERROR: LeakSanitizer|WARNING: ThreadSanitizer|ERROR: ThreadSanitizer|runtime error:|ERROR: UndefinedBehaviorSanitizer'
+reports=()
+for f in "$LCTL_TEST_LOGDIR"/*; do
+	[[ -f $f ]] && grep -qE "$pattern" -- "$f" && reports+=("$f")
+done
+log=$(readlink /proc/$$/fd/1 2>/dev/null) || log=
+[[ -f $log ]] && grep -qE "$pattern" -- "$log" && reports+=("$log")
+if ((${#reports[@]})); then
+	for f in "${reports[@]}"; do
+		[[ $f == "$log" ]] && continue
+		printf '== sanitizer report %s:\n' "$f"
+		cat -- "$f"
+	done
+	printf 'run-test.sh: %s: sanitizer report in %s\n' "$rel" "${reports[*]}"
+	((rc != 0 && rc != 77)) || rc=1
+fi
+
+rmdir -- "$LCTL_TEST_LOGDIR" 2>/dev/null
+case $rc in
+0) res=PASS ;;
+77) res=SKIP ;;
+99) res=ERROR ;;
+*) res=FAIL ;;
+esac
+printf '== %s: %s (exit %s)\n' "$rel" "$res" "$rc"
+exit "$rc"

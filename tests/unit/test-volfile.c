@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests: the volfile parser and subtree writer. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layoutctl.h"
+
+static char *slurp(const char *name, size_t *len)
+{
+	char path[4096];
+	const char *dir = getenv("LCTL_SRCDIR");
+	FILE *f;
+	char *buf;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/tests/unit/data/%s", dir ? dir : ".", name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static void test_real_dist_rep(void **state)
+{
+	struct lctl_volfile vf;
+	const struct lctl_xlator *dht;
+	size_t len;
+	char *text = slurp("dist-rep-2x2.vol", &len);
+
+	(void)state;
+	assert_int_equal(lctl_volfile_parse(text, len, &vf, NULL), 0);
+	dht = lctl_volfile_find_type(&vf, "cluster/distribute");
+	assert_non_null(dht);
+	assert_string_equal(dht->name, "lr22-dht");
+	assert_int_equal(dht->nsubvols, 2);
+	assert_string_equal(dht->subvols[0]->name, "lr22-replicate-0");
+	assert_string_equal(dht->subvols[1]->name, "lr22-replicate-1");
+	assert_string_equal(dht->subvols[1]->type, "cluster/replicate");
+	assert_int_equal(dht->subvols[1]->nsubvols, 2);
+	assert_string_equal(dht->subvols[1]->subvols[0]->name, "lr22-client-2");
+	assert_string_equal(lctl_xlator_option(dht->subvols[1]->subvols[1], "remote-subvolume"),
+			    "/tmp/lr/b4");
+	assert_null(lctl_xlator_option(dht, "no-such-option"));
+	/* the top translator is the last one */
+	assert_string_equal(vf.xl[vf.nxl - 1].type, "debug/io-stats");
+	lctl_volfile_release(&vf);
+	free(text);
+}
+
+static void test_subtree_roundtrip(void **state)
+{
+	struct lctl_volfile vf, sub;
+	const struct lctl_xlator *dht, *rep;
+	size_t len;
+	char *text = slurp("dist-rep-2x2.vol", &len), *out;
+
+	(void)state;
+	assert_int_equal(lctl_volfile_parse(text, len, &vf, NULL), 0);
+	dht = lctl_volfile_find_type(&vf, "cluster/distribute");
+	out = lctl_volfile_subtree(dht->subvols[1]);
+	assert_non_null(out);
+	assert_int_equal(lctl_volfile_parse(out, strlen(out), &sub, NULL), 0);
+	/* exactly the replica set and its two clients, top last */
+	assert_int_equal(sub.nxl, 3);
+	assert_string_equal(sub.xl[0].name, "lr22-client-2");
+	assert_string_equal(sub.xl[1].name, "lr22-client-3");
+	rep = &sub.xl[2];
+	assert_string_equal(rep->name, "lr22-replicate-1");
+	assert_int_equal(rep->nsubvols, 2);
+	assert_ptr_equal(rep->subvols[0], &sub.xl[0]);
+	/* options survive, credentials included (the graph needs them) */
+	assert_non_null(lctl_xlator_option(&sub.xl[0], "password"));
+	assert_string_equal(lctl_xlator_option(&sub.xl[0], "remote-host"), "server1");
+	assert_null(strstr(out, "lr22-client-0"));
+	lctl_volfile_release(&sub);
+	lctl_volfile_release(&vf);
+	free(out);
+	free(text);
+}
+
+static void expect_reject(const char *text, const char *what)
+{
+	struct lctl_volfile vf = { 0 };
+	struct lctl_error err = { 0 };
+
+	assert_int_equal(lctl_volfile_parse(text, strlen(text), &vf, &err), -LCTL_EINVAL);
+	assert_int_equal(err.code, LCTL_EINVAL);
+	if (!strstr(err.msg, what))
+		fail_msg("message '%s' does not mention '%s'", err.msg, what);
+	assert_null(vf.xl);
+}
+
+static void test_malformed(void **state)
+{
+	(void)state;
+	expect_reject("", "no translator");
+	expect_reject("volume a\n type protocol/client\n", "missing end-volume");
+	expect_reject("volume a\n type x/y\nvolume b\n", "missing end-volume");
+	expect_reject("volume a\nend-volume\n", "no type");
+	expect_reject("volume a\n type x/y\n subvolumes b\nend-volume\n", "'b'");
+	expect_reject("volume a\n type x/y\nend-volume\nvolume a\n type x/y\nend-volume\n",
+		      "twice");
+	expect_reject("option k v\n volume a\n type x/y\nend-volume\n", "outside");
+	expect_reject("volume a\n type x/y\n frobnicate\nend-volume\n", "unknown keyword");
+	expect_reject("volume a b\n type x/y\nend-volume\n", "one name");
+	expect_reject("volume a\n type x/y z\nend-volume\n", "bad type");
+	expect_reject("volume a\n type x/y\n option\nend-volume\n", "without a key");
+	/* a translator may not name itself: children must be defined first */
+	expect_reject("volume a\n type x/y\n subvolumes a\nend-volume\n", "'a'");
+}
+
+static void test_nul_and_comments(void **state)
+{
+	static const char with_nul[] = "volume a\n type x/y\0\nend-volume\n";
+	const char *ok = "# comment\n\nvolume a\n\ttype x/y\n\toption k \"quoted value\"\n"
+			 "end-volume\r\nvolume b\n type p/q\n subvolumes a a\nend-volume";
+	struct lctl_volfile vf;
+
+	(void)state;
+	assert_int_equal(lctl_volfile_parse(with_nul, sizeof(with_nul) - 1, &vf, NULL),
+			 -LCTL_EINVAL);
+	assert_int_equal(lctl_volfile_parse(ok, strlen(ok), &vf, NULL), 0);
+	assert_int_equal(vf.nxl, 2);
+	assert_string_equal(lctl_xlator_option(&vf.xl[0], "k"), "quoted value");
+	assert_int_equal(vf.xl[1].nsubvols, 2);
+	lctl_volfile_release(&vf);
+}
+
+/* Random mutations of a real volfile: never crash, always either parse or reject. */
+static void test_mutations(void **state)
+{
+	size_t len, i;
+	char *text = slurp("dist-rep-2x2.vol", &len);
+	unsigned seed = 12345;
+
+	(void)state;
+	for (i = 0; i < 3000; i++) {
+		char *m = malloc(len + 1);
+		struct lctl_volfile vf;
+		size_t k, cut;
+
+		memcpy(m, text, len + 1);
+		for (k = 0; k < 1 + i % 5; k++) {
+			seed = seed * 1103515245u + 12345u;
+			m[(seed >> 8) % len] = (char)(seed >> 16);
+		}
+		seed = seed * 1103515245u + 12345u;
+		cut = (i % 3 == 0) ? (seed >> 8) % len : len;
+		if (lctl_volfile_parse(m, cut, &vf, NULL) == 0) {
+			for (k = 0; k < vf.nxl; k++) {
+				char *s = lctl_volfile_subtree(&vf.xl[k]);
+
+				assert_non_null(s);
+				free(s);
+			}
+			lctl_volfile_release(&vf);
+		}
+		free(m);
+	}
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_real_dist_rep),
+		cmocka_unit_test(test_subtree_roundtrip),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_nul_and_comments),
+		cmocka_unit_test(test_mutations),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
