@@ -457,7 +457,9 @@ static int parse_scan_args(const struct cmd *cmd, int argc, char **argv, struct 
 	if (sc->o.path && sc->o.path[0] != '/')
 		return usage_error(cmd, "--path wants an absolute path inside the volume, not '%s'",
 				   sc->o.path);
-	sc->o.all_entries = sc->all && gopts.verbosity >= 2;
+	/* placed entries are kept only where they are printed: json, xml, or text with -v */
+	sc->o.all_entries = sc->all && (gopts.format == FMT_JSON || gopts.format == FMT_XML ||
+					(gopts.format == FMT_TEXT && gopts.verbosity >= 2));
 	return -1;
 }
 

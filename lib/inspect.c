@@ -304,7 +304,7 @@ static int judge(struct lctl_inspector *in, struct lctl_dir_report *r, const str
 {
 	struct lctl_entry_report e = { 0 };
 	size_t j, ndata = 0, n = r->nsubvols;
-	int linkto_on_hashed = -2, other_linkto = 0;
+	int linkto_on_hashed = -2, other_linkto = 0, stray_subvol = -1, stray_target = -1;
 	uint32_t hash;
 
 	e.name = g[0].name;
@@ -329,6 +329,10 @@ static int judge(struct lctl_inspector *in, struct lctl_dir_report *r, const str
 			e.linkto_target = g[j].target;
 		} else {
 			other_linkto++;
+			if (stray_subvol < 0) {
+				stray_subvol = g[j].subvol;
+				stray_target = g[j].target;
+			}
 			if (e.linkto_subvol < 0) {
 				e.linkto_subvol = g[j].subvol;
 				e.linkto_target = g[j].target;
@@ -357,6 +361,15 @@ static int judge(struct lctl_inspector *in, struct lctl_dir_report *r, const str
 		e.state = LCTL_ENTRY_LINKED;
 	else
 		e.state = LCTL_ENTRY_STALE_LINKTO;
+	/*
+	 * Reachable through the hashed linkto, but another linkto sits on a subvolume that is not
+	 * the hashed one: that stray is stale (DHT unlinks it when a lookup finds it). Report it.
+	 */
+	if (e.state == LCTL_ENTRY_LINKED && other_linkto) {
+		e.state = LCTL_ENTRY_STALE_LINKTO;
+		e.linkto_subvol = stray_subvol;
+		e.linkto_target = stray_target;
+	}
 	if (ndata == 1)
 		r->bytes += e.size;
 	r->count[e.state]++;

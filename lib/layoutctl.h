@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -782,6 +783,111 @@ void lctl_scan_free(struct lctl_scan *s);
  */
 int lctl_inspect_dir(struct lctl_volume *vol, const char *path, enum lctl_planner planner,
 		     bool all_entries, struct lctl_dir_report **out, struct lctl_error *err);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Fix: make directories dirty, rewrite layouts, place entries, verify, stamp clean            */
+/* ------------------------------------------------------------------------------------------ */
+
+enum lctl_fix_mode {
+	LCTL_FIX_MIGRATE = 0,	/* move misplaced data with DHT's own migration */
+	LCTL_FIX_LINKTO,	/* move nothing: a correct linkto on the hashed subvolume */
+};
+
+struct lctl_fix_opts {
+	const char *path;		/* subtree; NULL = the whole volume */
+	unsigned parallel;		/* 0 = default */
+	enum lctl_planner planner;
+	enum lctl_fix_mode mode;
+	bool dry_run;			/* plan only: writes nothing, takes no lock */
+	unsigned settle_ms;		/* wait after making directories dirty */
+	double files_per_sec;		/* 0 = unlimited */
+	double bytes_per_sec;		/* 0 = unlimited */
+	time_t deadline;		/* stop cleanly at this time (0 = none) */
+	const char *state_dir;		/* journal and lock; required unless dry_run */
+	bool resume;			/* continue the journal's run */
+	bool break_lock;		/* take over a volume lock held by a dead run elsewhere */
+};
+
+enum lctl_file_action {
+	LCTL_FILE_MIGRATED = 0,
+	LCTL_FILE_LINKED,		/* a linkto now leads to it */
+	LCTL_FILE_SKIPPED,		/* left where it is (reason says why), still reachable */
+	LCTL_FILE_FAILED,		/* err says why; the directory stays dirty */
+	LCTL_FILE_LINKTO_REMOVED,	/* a stale or orphan linkto was removed */
+	LCTL_FILE_ACTION_COUNT,
+};
+
+const char *lctl_file_action_name(int action);
+
+struct lctl_file_outcome {
+	char *name;
+	enum lctl_file_action action;
+	int err;			/* errno for failed and skipped */
+	const char *reason;		/* static text, or NULL */
+	int from, to;			/* subvolumes, -1 if not applicable */
+	uint64_t size;
+};
+
+enum lctl_dir_outcome {
+	LCTL_DIR_WAS_CLEAN = 0,	/* nothing to do */
+	LCTL_DIR_FIXED,		/* verified and stamped */
+	LCTL_DIR_NOT_FIXED,	/* left dirty; reason says why */
+	LCTL_DIR_LEFT_ALONE,	/* user-set layout */
+	LCTL_DIR_PLANNED,	/* dry run */
+	LCTL_DIR_STOPPED,	/* the run stopped before this directory was finished */
+	LCTL_DIR_OUTCOME_COUNT,
+};
+
+const char *lctl_dir_outcome_name(int outcome);
+
+struct lctl_repair_report {
+	char *path;
+	enum lctl_dir_outcome outcome;
+	char reason[200];
+	struct lctl_dir_report *plan;	/* the inspection the work was based on (moves, layout) */
+	struct lctl_file_outcome *files;
+	size_t nfiles;
+	uint64_t count[LCTL_FILE_ACTION_COUNT];
+	uint64_t bytes_moved;
+};
+
+void lctl_repair_report_free(struct lctl_repair_report *r);
+
+struct lctl_fix_summary {
+	uint64_t dirs, dir_outcome[LCTL_DIR_OUTCOME_COUNT];
+	uint64_t files[LCTL_FILE_ACTION_COUNT];
+	uint64_t bytes_moved;
+	uint64_t planned_files, planned_bytes;	/* dry run: what would move */
+	uint32_t commit;			/* the hash directories are stamped with */
+	bool stopped;				/* cancelled or out of time: resumable */
+	bool deadline_hit;
+};
+
+struct lctl_fix;
+
+/**
+ * lctl_fix_start() - check the volume, take the lock, write the journal, make the directories
+ * dirty (new volume commit hash, or commit word 1 on every directory of a subtree), wait the
+ * settle period and start the workers. Blocks for the dirty phase and the settle period.
+ * Return: 0 and *@out; -LCTL_EDOWN (a subvolume is down), -LCTL_EBUSY (locked, or a
+ * remove-brick is running), -LCTL_ECORRUPT (journal), -LCTL_EINVAL, -LCTL_EIO, -LCTL_EPERM.
+ */
+int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
+		   struct lctl_fix **out, struct lctl_error *err);
+/** lctl_fix_next() - the next directory's report (caller owns it); the top directory last. */
+struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, bool *finished);
+const struct lctl_fix_summary *lctl_fix_summary(struct lctl_fix *f);
+void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p);
+/** lctl_fix_cancel() - stop after the directories in progress; the run stays resumable. */
+void lctl_fix_cancel(struct lctl_fix *f);
+void lctl_fix_pause(struct lctl_fix *f, bool pause);
+int lctl_fix_set_workers(struct lctl_fix *f, unsigned n);
+/**
+ * lctl_fix_end() - write the journal's final state and release the locks.
+ * Return: 0 when every directory is clean, 1 when some are not (or the run stopped).
+ */
+int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err);
+void lctl_fix_free(struct lctl_fix *f);
 
 #ifdef __cplusplus
 }

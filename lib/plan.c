@@ -446,6 +446,13 @@ int lctl_plan_gluster_fix(const struct lctl_plan_in *in, const struct lctl_munge
 			e = ERR_USABLE;
 		g.serr[s] = e;
 	}
+	for (s = 0; s < n && !slot_usable(g.serr[s]); s++)
+		;
+	if (s == n) {
+		/* DHT would write 0-0 everywhere, a virgin layout: refuse instead */
+		ret = lctl_seterr(err, LCTL_EINVAL, 0, "planner: no usable subvolume for '%s'", key);
+		goto out;
+	}
 	dht_new_directory(n, g.serr, g.chunks, in->spread, key_hash(m, key), g.start, g.stop);
 	for (i = 1; in->weights && i < n; i++)
 		if (in->weights[i] != in->weights[0])

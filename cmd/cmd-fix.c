@@ -1,0 +1,585 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* layoutctl fix VOLUME: repair layouts, place entries, verify, stamp clean. */
+#include "cli.h"
+#include "msg.h"
+#include "output.h"
+#include "parse.h"
+#include "progress.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *const cmd_fix_usage[] = {
+	"layoutctl [GLOBAL OPTIONS] fix [OPTIONS] VOLUME",
+	"Rewrite out-of-date layouts, place misplaced files, verify and stamp directories clean.",
+	"",
+	"Makes the directories dirty first (a new volume commit hash, or commit word 1 on each",
+	"directory of --path), gives each a complete layout over the current subvolumes, moves",
+	"(or links) every misplaced file with DHT's own migration, verifies from fresh reads and",
+	"only then stamps it clean; the top directory last. Refuses to start when a subvolume is",
+	"down, a remove-brick runs, or another fix holds the volume.",
+	"Exit status: 0 all clean, 1 some directories or files not fixed (or stopped at the end",
+	"of --until/--max-runtime: resumable), 2 usage, 3 could not run, 130 interrupted.",
+	"",
+	"-p, --parallel N        worker threads (default 8)",
+	"    --path SUBTREE      fix only this directory and what is below it",
+	"    --layout PLANNER    gluster (GlusterFS's own assignment, default) or min-move",
+	"    --mode MODE         migrate (move misplaced data, default) or linkto (move nothing)",
+	"-n, --dry-run           print the plan (files and bytes per source -> target); write nothing",
+	"    --resume            continue the run recorded in the state directory's journal",
+	"    --state-dir DIR     journal and lock (default /var/lib/layoutctl/VOLUME)",
+	"    --settle SECONDS    wait after making directories dirty (default 5)",
+	"    --max-runtime TIME  stop cleanly after TIME (seconds, or with s, m, h suffix)",
+	"    --until HH:MM       stop cleanly at this local time (the end of a maintenance window)",
+	"    --rate FILES        at most FILES files per second",
+	"    --bandwidth MB      at most MB megabytes (10^6 bytes) per second of migrated data",
+	"    --log FILE          per-file outcome log, JSON lines (default STATE_DIR/outcomes.jsonl)",
+	"    --break-lock        take over the volume lock of a run that died on another host",
+	"    --no-task-check     do not ask glusterd whether a rebalance or remove-brick runs",
+	"-h, --help              show this help",
+	NULL,
+};
+
+enum {
+	OPT_PATH = 256,
+	OPT_LAYOUT,
+	OPT_MODE,
+	OPT_RESUME,
+	OPT_STATE_DIR,
+	OPT_SETTLE,
+	OPT_MAX_RUNTIME,
+	OPT_UNTIL,
+	OPT_RATE,
+	OPT_BANDWIDTH,
+	OPT_LOG,
+	OPT_BREAK_LOCK,
+	OPT_NO_TASK_CHECK,
+};
+
+const struct option cmd_fix_options[] = {
+	{ "parallel", required_argument, NULL, 'p' },
+	{ "path", required_argument, NULL, OPT_PATH },
+	{ "layout", required_argument, NULL, OPT_LAYOUT },
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "resume", no_argument, NULL, OPT_RESUME },
+	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
+	{ "settle", required_argument, NULL, OPT_SETTLE },
+	{ "max-runtime", required_argument, NULL, OPT_MAX_RUNTIME },
+	{ "until", required_argument, NULL, OPT_UNTIL },
+	{ "rate", required_argument, NULL, OPT_RATE },
+	{ "bandwidth", required_argument, NULL, OPT_BANDWIDTH },
+	{ "log", required_argument, NULL, OPT_LOG },
+	{ "break-lock", no_argument, NULL, OPT_BREAK_LOCK },
+	{ "no-task-check", no_argument, NULL, OPT_NO_TASK_CHECK },
+	CMD_HELP_OPTION,
+	{ NULL, 0, NULL, 0 },
+};
+
+struct fix_cli {
+	struct lctl_fix_opts o;
+	const char *volume;
+	const char *log;
+	char state_dir[4096];
+	char log_path[4200];
+	bool task_check;
+};
+
+/* "90", "90s", "15m", "2h" -> seconds. */
+static int parse_duration(const char *s, uint64_t *out)
+{
+	char num[32];
+	size_t n = strlen(s);
+	uint64_t mult = 1, v;
+
+	if (!n || n >= sizeof(num))
+		return -1;
+	memcpy(num, s, n + 1);
+	switch (num[n - 1]) {
+	case 'h':
+		mult = 3600;
+		num[--n] = '\0';
+		break;
+	case 'm':
+		mult = 60;
+		num[--n] = '\0';
+		break;
+	case 's':
+		num[--n] = '\0';
+		break;
+	default:
+		break;
+	}
+	if (parse_u64(num, 1, 10u * 365 * 24 * 3600, &v))
+		return -1;
+	*out = v * mult;
+	return 0;
+}
+
+/* HH:MM local time -> the next such moment from now. */
+static int parse_until(const char *s, time_t *out)
+{
+	struct tm tm;
+	time_t now = time(NULL), t;
+	int h, m;
+	char extra;
+
+	if (sscanf(s, "%2d:%2d%c", &h, &m, &extra) != 2 || h < 0 || h > 23 || m < 0 || m > 59 ||
+	    strlen(s) != 5)
+		return -1;
+	localtime_r(&now, &tm);
+	tm.tm_hour = h;
+	tm.tm_min = m;
+	tm.tm_sec = 0;
+	tm.tm_isdst = -1;
+	t = mktime(&tm);
+	if (t <= now)
+		t += 24 * 3600;
+	*out = t;
+	return 0;
+}
+
+static int parse_positive(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0) || v > 1e12)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct fix_cli *fc)
+{
+	uint64_t v;
+	time_t until;
+	int c;
+
+	fc->o.settle_ms = 5000;
+	fc->task_check = true;
+	while ((c = getopt_long(argc, argv, "+p:nh", cmd_fix_options, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (parse_int(optarg, 1, 64, (int *)&fc->o.parallel))
+				return usage_error(cmd, "--parallel wants 1-64, not '%s'", optarg);
+			break;
+		case OPT_PATH:
+			fc->o.path = optarg;
+			break;
+		case OPT_LAYOUT:
+			if (!strcmp(optarg, "gluster"))
+				fc->o.planner = LCTL_PLANNER_GLUSTER;
+			else if (!strcmp(optarg, "min-move"))
+				fc->o.planner = LCTL_PLANNER_MINMOVE;
+			else
+				return usage_error(cmd, "--layout wants gluster or min-move, not '%s'", optarg);
+			break;
+		case OPT_MODE:
+			if (!strcmp(optarg, "migrate"))
+				fc->o.mode = LCTL_FIX_MIGRATE;
+			else if (!strcmp(optarg, "linkto"))
+				fc->o.mode = LCTL_FIX_LINKTO;
+			else
+				return usage_error(cmd, "--mode wants migrate or linkto, not '%s'", optarg);
+			break;
+		case 'n':
+			fc->o.dry_run = true;
+			break;
+		case OPT_RESUME:
+			fc->o.resume = true;
+			break;
+		case OPT_STATE_DIR:
+			if (optarg[0] != '/')
+				return usage_error(cmd, "--state-dir wants an absolute path");
+			snprintf(fc->state_dir, sizeof(fc->state_dir), "%s", optarg);
+			break;
+		case OPT_SETTLE:
+			if (parse_u64(optarg, 0, 3600, &v))
+				return usage_error(cmd, "--settle wants 0-3600 seconds, not '%s'", optarg);
+			fc->o.settle_ms = (unsigned)v * 1000;
+			break;
+		case OPT_MAX_RUNTIME:
+			if (parse_duration(optarg, &v))
+				return usage_error(cmd, "--max-runtime wants a duration like 3600, 90m or 2h");
+			if (!fc->o.deadline || (time_t)(time(NULL) + (time_t)v) < fc->o.deadline)
+				fc->o.deadline = time(NULL) + (time_t)v;
+			break;
+		case OPT_UNTIL:
+			if (parse_until(optarg, &until))
+				return usage_error(cmd, "--until wants a local time HH:MM, not '%s'", optarg);
+			if (!fc->o.deadline || until < fc->o.deadline)
+				fc->o.deadline = until;
+			break;
+		case OPT_RATE:
+			if (parse_positive(optarg, &fc->o.files_per_sec))
+				return usage_error(cmd, "--rate wants files per second, not '%s'", optarg);
+			break;
+		case OPT_BANDWIDTH:
+			if (parse_positive(optarg, &fc->o.bytes_per_sec))
+				return usage_error(cmd, "--bandwidth wants MB per second, not '%s'", optarg);
+			fc->o.bytes_per_sec *= 1e6;
+			break;
+		case OPT_LOG:
+			fc->log = optarg;
+			break;
+		case OPT_BREAK_LOCK:
+			fc->o.break_lock = true;
+			break;
+		case OPT_NO_TASK_CHECK:
+			fc->task_check = false;
+			break;
+		case 'h':
+			usage_print(cmd, stdout, true);
+			exit(finish_stdout(EXIT_CLEAN));
+		default:
+			return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return usage_error(cmd, optind >= argc ? "missing VOLUME" : "too many arguments");
+	fc->volume = argv[optind];
+	if (!fc->volume[0] || strchr(fc->volume, '/') || !strcmp(fc->volume, ".") ||
+	    !strcmp(fc->volume, ".."))
+		return usage_error(cmd, "invalid volume name '%s'", fc->volume);
+	if (fc->o.path && fc->o.path[0] != '/')
+		return usage_error(cmd, "--path wants an absolute path inside the volume");
+	if (fc->o.resume && fc->o.dry_run)
+		return usage_error(cmd, "--resume and --dry-run do not go together");
+	if (!fc->state_dir[0])
+		snprintf(fc->state_dir, sizeof(fc->state_dir), "/var/lib/layoutctl/%s", fc->volume);
+	fc->o.state_dir = fc->state_dir;
+	if (fc->log)
+		snprintf(fc->log_path, sizeof(fc->log_path), "%s", fc->log);
+	else
+		snprintf(fc->log_path, sizeof(fc->log_path), "%s/outcomes.jsonl", fc->state_dir);
+	return -1;
+}
+
+/*
+ * GlusterFS's own rebalance and remove-brick run in glusterd's daemons; only glusterd knows.
+ * Ask it through the gluster CLI when there is one (on a server); a client without the CLI
+ * has to pass --no-task-check knowingly.
+ */
+static int check_gluster_tasks(const char *volume)
+{
+	char cmdline[512], line[512];
+	bool running = false, answered = false;
+	FILE *p;
+
+	if (access("/usr/sbin/gluster", X_OK) && access("/usr/bin/gluster", X_OK)) {
+		error("cannot check for a running rebalance: no gluster CLI here "
+		      "(use --no-task-check if you are sure none runs)");
+		return EXIT_CANTRUN;
+	}
+	snprintf(cmdline, sizeof(cmdline),
+		 "gluster --mode=script volume status '%s' tasks --xml 2>/dev/null", volume);
+	p = popen(cmdline, "r");
+	if (!p) {
+		error("cannot run the gluster CLI: %s", strerror(errno));
+		return EXIT_CANTRUN;
+	}
+	while (fgets(line, sizeof(line), p)) {
+		if (strstr(line, "<volStatus>"))
+			answered = true;
+		/* a task with status 1 (GF_DEFRAG_STATUS_STARTED) is in progress */
+		if (strstr(line, "<status>1</status>"))
+			running = true;
+	}
+	pclose(p);
+	if (!answered) {
+		error("glusterd did not answer 'volume status %s tasks' "
+		      "(use --no-task-check if you are sure no rebalance runs)", volume);
+		return EXIT_CANTRUN;
+	}
+	if (running) {
+		error("a rebalance or remove-brick task is running on '%s': refusing to fix", volume);
+		return EXIT_CANTRUN;
+	}
+	return EXIT_CLEAN;
+}
+
+static const char *svname(struct lctl_volume *vol, int i)
+{
+	const struct lctl_subvol *sv = i >= 0 ? lctl_volume_subvol(vol, (size_t)i) : NULL;
+
+	return sv ? sv->name : NULL;
+}
+
+static struct json_object *jsv(struct lctl_volume *vol, int i)
+{
+	const char *n = svname(vol, i);
+
+	return n ? json_object_new_string(n) : NULL;
+}
+
+static void log_outcomes(FILE *log, struct lctl_volume *vol, const struct lctl_repair_report *rr)
+{
+	size_t i;
+
+	if (!log)
+		return;
+	for (i = 0; i < rr->nfiles; i++) {
+		const struct lctl_file_outcome *o = &rr->files[i];
+		struct json_object *j = json_object_new_object();
+		char path[8192];
+
+		snprintf(path, sizeof(path), "%s/%s", strcmp(rr->path, "/") ? rr->path : "", o->name);
+		json_object_object_add(j, "time", json_object_new_int64((int64_t)time(NULL)));
+		json_object_object_add(j, "path", out_name(path));
+		json_object_object_add(j, "outcome", json_object_new_string(lctl_file_action_name(o->action)));
+		if (o->reason)
+			json_object_object_add(j, "reason", json_object_new_string(o->reason));
+		if (o->err) {
+			json_object_object_add(j, "errno", json_object_new_int(o->err));
+			json_object_object_add(j, "error", json_object_new_string(strerror(o->err)));
+		}
+		json_object_object_add(j, "from", jsv(vol, o->from));
+		json_object_object_add(j, "to", jsv(vol, o->to));
+		json_object_object_add(j, "size", json_object_new_int64((int64_t)o->size));
+		fprintf(log, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN |
+								      JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(j);
+	}
+}
+
+static struct json_object *dir_json(struct lctl_volume *vol, const struct lctl_repair_report *rr)
+{
+	struct json_object *j = json_object_new_object(), *c = json_object_new_object();
+	int a;
+
+	json_object_object_add(j, "path", out_name(rr->path));
+	json_object_object_add(j, "outcome", json_object_new_string(lctl_dir_outcome_name(rr->outcome)));
+	if (rr->reason[0])
+		json_object_object_add(j, "reason", json_object_new_string(rr->reason));
+	for (a = 0; a < LCTL_FILE_ACTION_COUNT; a++)
+		json_object_object_add(c, lctl_file_action_name(a),
+				       json_object_new_int64((int64_t)rr->count[a]));
+	json_object_object_add(j, "files", c);
+	json_object_object_add(j, "bytes_moved", json_object_new_int64((int64_t)rr->bytes_moved));
+	(void)vol;
+	return j;
+}
+
+/* The dry-run plan: files and bytes per source -> target, summed over directories. */
+struct plan_matrix {
+	size_t n;
+	uint64_t *files, *bytes;
+};
+
+static void plan_add(struct plan_matrix *pm, const struct lctl_repair_report *rr)
+{
+	size_t i;
+
+	if (!rr->plan || rr->plan->nsubvols != pm->n)
+		return;
+	for (i = 0; i < pm->n * pm->n; i++) {
+		pm->files[i] += rr->plan->move_files[i];
+		pm->bytes[i] += rr->plan->move_bytes[i];
+	}
+}
+
+static struct json_object *summary_json(struct lctl_volume *vol, const struct lctl_fix_summary *s,
+					const struct plan_matrix *pm, double elapsed, bool dry)
+{
+	struct json_object *j = json_object_new_object(), *o = json_object_new_object(), *a;
+	size_t i, k, n = pm->n;
+	int x;
+
+	json_object_object_add(j, "dry_run", json_object_new_boolean(dry));
+	json_object_object_add(j, "seconds", json_object_new_double(elapsed));
+	json_object_object_add(j, "commit", json_object_new_int64(s->commit));
+	json_object_object_add(j, "stopped", json_object_new_boolean(s->stopped));
+	json_object_object_add(j, "deadline_reached", json_object_new_boolean(s->deadline_hit));
+	json_object_object_add(j, "directories", json_object_new_int64((int64_t)s->dirs));
+	for (x = 0; x < LCTL_DIR_OUTCOME_COUNT; x++)
+		json_object_object_add(o, lctl_dir_outcome_name(x),
+				       json_object_new_int64((int64_t)s->dir_outcome[x]));
+	json_object_object_add(j, "directory_outcomes", o);
+	o = json_object_new_object();
+	for (x = 0; x < LCTL_FILE_ACTION_COUNT; x++)
+		json_object_object_add(o, lctl_file_action_name(x),
+				       json_object_new_int64((int64_t)s->files[x]));
+	json_object_object_add(j, "file_outcomes", o);
+	json_object_object_add(j, "bytes_moved", json_object_new_int64((int64_t)s->bytes_moved));
+	a = json_object_new_array();
+	for (i = 0; i < n; i++)
+		for (k = 0; k < n; k++) {
+			if (!pm->files[i * n + k])
+				continue;
+			o = json_object_new_object();
+			json_object_object_add(o, "from", jsv(vol, (int)i));
+			json_object_object_add(o, "to", jsv(vol, (int)k));
+			json_object_object_add(o, "files", json_object_new_int64((int64_t)pm->files[i * n + k]));
+			json_object_object_add(o, "bytes", json_object_new_int64((int64_t)pm->bytes[i * n + k]));
+			json_object_array_add(a, o);
+		}
+	json_object_object_add(j, dry ? "plan" : "planned_moves", a);
+	return j;
+}
+
+static void print_summary_text(struct lctl_volume *vol, const struct lctl_fix_summary *s,
+			       const struct plan_matrix *pm, double elapsed, bool dry)
+{
+	char b1[32];
+	size_t i, k, n = pm->n;
+	int x;
+
+	if (dry) {
+		uint64_t tf = 0, tb = 0;
+
+		printf("Dry run on %s: nothing was written.\n", lctl_volume_name(vol));
+		printf("Directories: %llu, %llu to fix, %llu already clean\n",
+		       (unsigned long long)s->dirs,
+		       (unsigned long long)s->dir_outcome[LCTL_DIR_PLANNED],
+		       (unsigned long long)s->dir_outcome[LCTL_DIR_WAS_CLEAN]);
+		printf("Plan (--mode migrate):\n");
+		for (i = 0; i < n; i++)
+			for (k = 0; k < n; k++)
+				if (pm->files[i * n + k]) {
+					tf += pm->files[i * n + k];
+					tb += pm->bytes[i * n + k];
+					printf("  %-28s -> %-28s %8llu files %12s\n", svname(vol, (int)i),
+					       svname(vol, (int)k), (unsigned long long)pm->files[i * n + k],
+					       human_bytes(pm->bytes[i * n + k], b1, sizeof(b1)));
+				}
+		printf("  total %llu files, %s\n", (unsigned long long)tf, human_bytes(tb, b1, sizeof(b1)));
+		return;
+	}
+	printf("Fix of %s: %llu directories in %.1f s, commit hash %u\n", lctl_volume_name(vol),
+	       (unsigned long long)s->dirs, elapsed, s->commit);
+	for (x = 0; x < LCTL_DIR_OUTCOME_COUNT; x++)
+		if (s->dir_outcome[x])
+			printf("  %-16s %llu\n", lctl_dir_outcome_name(x),
+			       (unsigned long long)s->dir_outcome[x]);
+	printf("Files:\n");
+	for (x = 0; x < LCTL_FILE_ACTION_COUNT; x++)
+		printf("  %-16s %llu\n", lctl_file_action_name(x), (unsigned long long)s->files[x]);
+	printf("  moved            %s\n", human_bytes(s->bytes_moved, b1, sizeof(b1)));
+	if (s->stopped)
+		printf("Stopped%s: run 'layoutctl fix --resume %s' to finish.\n",
+		       s->deadline_hit ? " at the end of the time window" : "", lctl_volume_name(vol));
+}
+
+int cmd_fix(const struct cmd *cmd, int argc, char **argv)
+{
+	struct fix_cli fc = { 0 };
+	struct lctl_volume *vol = NULL;
+	struct lctl_fix *fix = NULL;
+	struct lctl_error err = { 0 };
+	struct plan_matrix pm = { 0 };
+	struct progress_line pl;
+	struct lctl_progress p;
+	const struct lctl_fix_summary *sum;
+	struct out *o = NULL;
+	FILE *log = NULL;
+	bool fin = false, stopping = false;
+	int ret;
+
+	ret = parse_fix_args(cmd, argc, argv, &fc);
+	if (ret >= 0)
+		return ret;
+	if (!fc.o.dry_run && geteuid() != 0) {
+		error("fix needs root: it writes trusted.* extended attributes on the bricks");
+		return EXIT_CANTRUN;
+	}
+	if (!fc.o.dry_run && fc.task_check) {
+		ret = check_gluster_tasks(fc.volume);
+		if (ret)
+			return ret;
+	}
+	ret = open_volume(fc.volume, true, &vol);
+	if (ret)
+		return ret;
+	pm.n = lctl_volume_nsubvols(vol);
+	pm.files = calloc(pm.n * pm.n, sizeof(uint64_t));
+	pm.bytes = calloc(pm.n * pm.n, sizeof(uint64_t));
+	if (!pm.files || !pm.bytes)
+		abort();
+	verbose(2, "%s: making directories dirty, then %u s to settle",
+		fc.o.dry_run ? "dry run" : "fix", fc.o.dry_run ? 0 : fc.o.settle_ms / 1000);
+	ret = lctl_fix_start(vol, &fc.o, &fix, &err);
+	if (ret) {
+		error("cannot fix '%s': %s", fc.volume, err.msg[0] ? err.msg : lctl_strerror(ret));
+		ret = exit_for_error(ret) == EXIT_USAGE && !fc.o.resume ? EXIT_USAGE : EXIT_CANTRUN;
+		goto out;
+	}
+	if (!fc.o.dry_run) {
+		log = fopen(fc.log_path, "a");
+		if (!log)
+			warning("cannot open the outcome log '%s': %s", fc.log_path, strerror(errno));
+		else
+			chmod(fc.log_path, 0600);
+	}
+	progress_init(&pl);
+	if (gopts.format == FMT_JSON || gopts.format == FMT_XML) {
+		struct json_object *v = json_object_new_object();
+
+		o = out_open(gopts.format, stdout, "fix");
+		json_object_object_add(v, "name", json_object_new_string(fc.volume));
+		json_object_object_add(v, "path", out_name(fc.o.path ? fc.o.path : "/"));
+		out_member(o, "volume", v);
+		out_list_begin(o, "directories");
+	}
+	while (!fin) {
+		struct lctl_repair_report *rr = lctl_fix_next(fix, 200, &fin);
+
+		if (interrupted && !stopping) {
+			stopping = true;
+			lctl_fix_cancel(fix);
+		}
+		if (rr) {
+			bool show = rr->outcome != LCTL_DIR_WAS_CLEAN && rr->outcome != LCTL_DIR_FIXED;
+
+			log_outcomes(log, vol, rr);
+			if (fc.o.dry_run)
+				plan_add(&pm, rr);
+			if (o && (show || gopts.verbosity >= 2)) {
+				out_item(o, dir_json(vol, rr));
+			} else if (!o && (gopts.verbosity >= 2 || (show && rr->outcome != LCTL_DIR_PLANNED))) {
+				char *pth = out_name_dup(rr->path);
+
+				progress_clear(&pl);
+				printf("%-10s %s%s%s\n", lctl_dir_outcome_name(rr->outcome), pth,
+				       rr->reason[0] ? ": " : "", rr->reason);
+				free(pth);
+			}
+			lctl_repair_report_free(rr);
+		}
+		lctl_fix_progress(fix, &p);
+		progress_update(&pl, fc.o.dry_run ? "planning" : "fixing", &p);
+	}
+	progress_clear(&pl);
+	lctl_fix_progress(fix, &p);
+	ret = lctl_fix_end(fix, &err);
+	sum = lctl_fix_summary(fix);
+	if (o) {
+		out_list_end(o);
+		out_member(o, "summary", summary_json(vol, sum, &pm, p.elapsed, fc.o.dry_run));
+		out_close(o, 0, 0, NULL);
+	} else if (gopts.verbosity >= 1) {
+		print_summary_text(vol, sum, &pm, p.elapsed, fc.o.dry_run);
+	}
+	if (ret < 0) {
+		error("%s", err.msg);
+		ret = EXIT_CANTRUN;
+	} else if (interrupted) {
+		ret = EXIT_INTERRUPTED;
+	} else {
+		ret = ret ? EXIT_PROBLEMS : EXIT_CLEAN;
+	}
+out:
+	if (log && fclose(log))
+		warning("cannot write the outcome log '%s'", fc.log_path);
+	lctl_fix_free(fix);
+	lctl_volume_close(vol, false);
+	free(pm.files);
+	free(pm.bytes);
+	return finish_stdout(ret);
+}

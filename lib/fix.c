@@ -1,0 +1,637 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A fix run: preflight, locks, journal, the dirty phase, the parallel repair, the top last.
+ *
+ * Order (architecture.md section 3):
+ *   1. preflight: every subvolume up, no remove-brick in progress (decommissioned subvolumes
+ *      in the volfile), the volume commit hash consistent on the brick roots;
+ *   2. locks: flock() on STATE_DIR/lock against runs on this host, and the xattr
+ *      trusted.layoutctl.lock on the first subvolume's root (created with XATTR_CREATE, so
+ *      only one host wins) against runs elsewhere;
+ *   3. journal: phase "dirty" with the commit hash H we will stamp;
+ *   4. dirty: a whole-volume run writes a new H as the volume commit hash on every brick
+ *      root: from then on no directory is clean for any client that revalidates the root.
+ *      A subtree run keeps H = the volume hash and writes commit word 1 into every layout of
+ *      the subtree. Then the settle period lets clients revalidate;
+ *   5. journal: phase "work"; the crawl repairs every directory below the top in parallel
+ *      (repair.c), and the top directory (the root for a whole-volume run) is repaired last,
+ *      by the consumer thread, once everything below it is done;
+ *   6. journal: phase "done" (all fixed) or "stopped" (resumable); locks released.
+ *
+ * A resumed run reuses the journal's H, so directories stamped before the stop are clean
+ * and only cost one inspection.
+ *
+ * Threads: workers run visit(); the caller's thread runs lctl_fix_next() and the top
+ * directory. Shared state: the stop flag and counters (atomics), the throttle (its mutex).
+ */
+#include "internal.h"
+#include "crawl.h"
+#include "inspect.h"
+#include "journal.h"
+#include "repair.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <time.h>
+#include <unistd.h>
+
+#define LOCK_XATTR "trusted.layoutctl.lock"
+
+struct lctl_fix {
+	struct lctl_volume *vol;
+	struct lctl_fix_opts opts;
+	char state_dir[4096];
+	char top[4096];
+	struct lctl_inspector in;
+	struct lctl_repair_ctx rc;
+	struct lctl_journal j;
+	struct lctl_crawl *crawl;
+	struct lctl_fix_summary sum;	/* consumer thread only */
+	struct timespec start;
+	int lock_fd;
+	bool vol_locked;
+	bool top_done;
+	atomic_bool stop;
+	atomic_bool paused;
+	atomic_bool deadline_hit;
+	atomic_uint_fast64_t files, bytes, not_clean;
+
+	pthread_mutex_t tlock;		/* protects next_slot */
+	double next_slot;		/* throttle: monotonic time the next item may start */
+};
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static bool fix_should_stop(void *arg)
+{
+	struct lctl_fix *f = arg;
+
+	while (atomic_load(&f->paused) && !atomic_load(&f->stop))
+		usleep(100000);
+	if (f->opts.deadline && time(NULL) >= f->opts.deadline && !atomic_load(&f->stop)) {
+		atomic_store(&f->deadline_hit, true);
+		atomic_store(&f->stop, true);
+	}
+	return atomic_load(&f->stop);
+}
+
+/* Rate limits: each item books a slot of 1/files_per_sec and bytes/bytes_per_sec seconds. */
+static void fix_throttle(void *arg, uint64_t bytes)
+{
+	struct lctl_fix *f = arg;
+	double cost = 0, start, now;
+
+	if (f->opts.files_per_sec > 0)
+		cost = 1.0 / f->opts.files_per_sec;
+	if (f->opts.bytes_per_sec > 0 && (double)bytes / f->opts.bytes_per_sec > cost)
+		cost = (double)bytes / f->opts.bytes_per_sec;
+	if (cost <= 0)
+		return;
+	pthread_mutex_lock(&f->tlock);
+	now = mono_now();
+	start = f->next_slot > now ? f->next_slot : now;
+	f->next_slot = start + cost;
+	pthread_mutex_unlock(&f->tlock);
+	while ((now = mono_now()) < start && !fix_should_stop(f))
+		usleep((useconds_t)((start - now) > 0.2 ? 200000 : (start - now) * 1e6 + 1));
+}
+
+/* ---- locks ------------------------------------------------------------------------------- */
+
+static int take_local_lock(struct lctl_fix *f, struct lctl_error *err)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/lock", f->state_dir);
+	f->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (f->lock_fd < 0)
+		return lctl_seterr(err, errno == EACCES || errno == EROFS ? LCTL_EPERM : LCTL_EIO,
+				   errno, "cannot open '%s': %s", path, strerror(errno));
+	if (flock(f->lock_fd, LOCK_EX | LOCK_NB))
+		return lctl_seterr(err, LCTL_EBUSY, errno,
+				   "another layoutctl fix of '%s' runs on this host (lock '%s')",
+				   lctl_volume_name(f->vol), path);
+	return 0;
+}
+
+static int take_volume_lock(struct lctl_fix *f, struct lctl_error *err)
+{
+	glfs_t *fs = lctl_volume_subvol_fs(f->vol, 0);
+	char me[512], host[256] = "?", held[512];
+	ssize_t n;
+
+	gethostname(host, sizeof(host) - 1);
+	snprintf(me, sizeof(me), "%s %ld %s %lld", host, (long)getpid(), f->j.run,
+		 (long long)time(NULL));
+	if (!glfs_setxattr(fs, "/", LOCK_XATTR, me, strlen(me), XATTR_CREATE)) {
+		f->vol_locked = true;
+		return 0;
+	}
+	if (errno != EEXIST)
+		return lctl_seterr(err, LCTL_EIO, errno, "cannot take the volume lock: %s",
+				   strerror(errno));
+	n = glfs_getxattr(fs, "/", LOCK_XATTR, held, sizeof(held) - 1);
+	if (n < 0)
+		return lctl_seterr(err, LCTL_EIO, errno, "cannot read the volume lock: %s",
+				   strerror(errno));
+	held[n] = '\0';
+	{
+		char h[256] = "", run[64] = "";
+		long pid = 0;
+		bool stale = false;
+
+		if (sscanf(held, "%255s %ld %63s", h, &pid, run) == 3 && !strcmp(h, host) &&
+		    pid > 0 && kill((pid_t)pid, 0) && errno == ESRCH)
+			stale = true; /* a dead run of this host: we hold the local lock now */
+		if (!stale && !f->opts.break_lock)
+			return lctl_seterr(err, LCTL_EBUSY, 0,
+					   "volume '%s' is locked by another layoutctl fix (%s); "
+					   "if that run is dead, use --break-lock",
+					   lctl_volume_name(f->vol), held);
+	}
+	if (glfs_setxattr(fs, "/", LOCK_XATTR, me, strlen(me), 0))
+		return lctl_seterr(err, LCTL_EIO, errno, "cannot take the volume lock: %s",
+				   strerror(errno));
+	f->vol_locked = true;
+	return 0;
+}
+
+static void release_locks(struct lctl_fix *f)
+{
+	if (f->vol_locked)
+		glfs_removexattr(lctl_volume_subvol_fs(f->vol, 0), "/", LOCK_XATTR);
+	f->vol_locked = false;
+	if (f->lock_fd >= 0)
+		close(f->lock_fd);
+	f->lock_fd = -1;
+}
+
+/* ---- the dirty phase --------------------------------------------------------------------- */
+
+static int write_volume_commit(struct lctl_fix *f, uint32_t h, struct lctl_error *err)
+{
+	char buf[LCTL_COMMITHASH_MAXLEN + 1];
+	size_t i;
+	int len = lctl_commithash_encode(h, buf, sizeof(buf));
+
+	if (len < 0)
+		return lctl_seterr(err, LCTL_EINVAL, 0, "cannot encode commit hash");
+	for (i = 0; i < lctl_volume_nsubvols(f->vol); i++)
+		if (glfs_setxattr(lctl_volume_subvol_fs(f->vol, i), "/", LCTL_COMMITHASH_XATTR, buf,
+				  (size_t)len, 0))
+			return lctl_seterr(err, LCTL_EIO, errno,
+					   "cannot write the volume commit hash on %s: %s",
+					   lctl_volume_subvol(f->vol, i)->name, strerror(errno));
+	return 0;
+}
+
+/* Subtree run: commit word 1 on every subvolume's copy of every directory below the top. */
+static void *dirty_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
+{
+	struct lctl_fix *f = arg;
+	size_t i, n = lctl_volume_nsubvols(f->vol);
+	struct dirent de, *res;
+	struct stat st;
+	glfs_fd_t *fd;
+
+	for (i = 0; i < n; i++) {
+		glfs_t *fs = lctl_volume_subvol_fs(f->vol, i);
+		unsigned char buf[64];
+		struct lctl_range r;
+		ssize_t len = glfs_getxattr(fs, path, f->in.layout_key, buf, sizeof(buf));
+
+		if (len < 0 || lctl_layout_decode(buf, (size_t)len, &r) ||
+		    r.commit == LCTL_COMMIT_INVALID || r.type == LCTL_LAYOUT_TYPE_USER)
+			continue;
+		r.commit = LCTL_COMMIT_INVALID;
+		lctl_layout_encode(&r, buf);
+		if (glfs_setxattr(fs, path, f->in.layout_key, buf, LCTL_LAYOUT_XATTR_LEN, 0))
+			atomic_fetch_add(&f->not_clean, 1);
+	}
+	/* children: the union of the subvolumes' listings would be exact; the first up
+	 * subvolume that has the directory lists every subdirectory DHT knows of */
+	for (i = 0; i < n; i++) {
+		fd = glfs_opendir(lctl_volume_subvol_fs(f->vol, i), path);
+		if (fd)
+			break;
+	}
+	if (!fd)
+		return NULL;
+	while (!glfs_readdirplus_r(fd, &st, &de, &res) && res) {
+		char child[4096];
+
+		if (!S_ISDIR(st.st_mode) || !strcmp(de.d_name, ".") || !strcmp(de.d_name, ".."))
+			continue;
+		if (!lctl_join_path(child, sizeof(child), path, de.d_name))
+			lctl_crawl_push(w, child, depth + 1);
+	}
+	glfs_closedir(fd);
+	return NULL;
+}
+
+static int dirty_subtree(struct lctl_fix *f, struct lctl_error *err)
+{
+	struct lctl_crawl_cfg cfg = { 0 };
+	struct lctl_crawl *c;
+	bool fin = false;
+	int ret;
+
+	cfg.nworkers = f->opts.parallel ? f->opts.parallel : 8;
+	cfg.visit = dirty_visit;
+	cfg.arg = f;
+	ret = lctl_crawl_start(&cfg, f->top, &c, err);
+	if (ret)
+		return ret;
+	while (!fin)
+		lctl_crawl_next(c, 200, &fin);
+	lctl_crawl_free(c);
+	if (atomic_load(&f->not_clean))
+		return lctl_seterr(err, LCTL_EIO, 0, "could not mark %llu directory copies dirty",
+				   (unsigned long long)atomic_load(&f->not_clean));
+	return 0;
+}
+
+/* ---- the repair crawl -------------------------------------------------------------------- */
+
+struct push_ctx {
+	struct lctl_crawl_worker *w;
+	const char *parent;
+	unsigned depth;
+};
+
+static int push_child(void *arg, const char *name)
+{
+	struct push_ctx *pc = arg;
+	char path[4096];
+
+	if (lctl_join_path(path, sizeof(path), pc->parent, name))
+		return 0;
+	return lctl_crawl_push(pc->w, path, pc->depth + 1);
+}
+
+static struct lctl_repair_report *failed_report(const char *path, int code)
+{
+	struct lctl_repair_report *rr = calloc(1, sizeof(*rr));
+
+	if (!rr)
+		return NULL;
+	rr->path = strdup(path);
+	rr->outcome = LCTL_DIR_NOT_FIXED;
+	snprintf(rr->reason, sizeof(rr->reason), "cannot inspect: %s", lctl_strerror(code));
+	return rr;
+}
+
+static void count_report(struct lctl_fix *f, const struct lctl_repair_report *rr)
+{
+	if (rr->plan)
+		atomic_fetch_add(&f->files, rr->plan->nfiles);
+	atomic_fetch_add(&f->bytes, rr->bytes_moved);
+	if (rr->outcome == LCTL_DIR_NOT_FIXED || rr->outcome == LCTL_DIR_STOPPED)
+		atomic_fetch_add(&f->not_clean, 1);
+}
+
+static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
+{
+	struct lctl_fix *f = arg;
+	struct push_ctx pc = { w, path, depth };
+	struct lctl_inspect_children ch = { push_child, &pc };
+	struct lctl_repair_report *rr = NULL;
+	struct lctl_dir_report *r;
+	int ret;
+
+	if (fix_should_stop(f))
+		return NULL;
+	ret = lctl_inspect(&f->in, path, depth, &ch, &r);
+	if (ret)
+		return failed_report(path, ret);
+	if (depth == 0) {
+		/* the top directory is repaired last, by the consumer */
+		lctl_dir_report_free(r);
+		return NULL;
+	}
+	ret = lctl_repair_dir(&f->rc, path, depth, r, &rr);
+	if (ret)
+		return failed_report(path, ret);
+	count_report(f, rr);
+	return rr;
+}
+
+static void fix_drop(void *arg, void *r)
+{
+	(void)arg;
+	lctl_repair_report_free(r);
+}
+
+static int prepare_state_dir(struct lctl_fix *f, struct lctl_error *err)
+{
+	char path[4096];
+	size_t i, len;
+	struct stat st;
+
+	len = strlen(f->state_dir);
+	if (!len || len >= sizeof(path))
+		return lctl_seterr(err, LCTL_EINVAL, 0, "bad state directory");
+	memcpy(path, f->state_dir, len + 1);
+	for (i = 1; i <= len; i++) {
+		if (path[i] != '/' && path[i] != '\0')
+			continue;
+		path[i] = '\0';
+		if (mkdir(path, i == len ? 0700 : 0755) && errno != EEXIST)
+			return lctl_seterr(err, errno == EACCES || errno == EROFS ? LCTL_EPERM : LCTL_EIO,
+					   errno, "cannot create the state directory '%s': %s", path,
+					   strerror(errno));
+		path[i] = i == len ? '\0' : '/';
+	}
+	if (stat(f->state_dir, &st) || !S_ISDIR(st.st_mode))
+		return lctl_seterr(err, LCTL_EIO, errno, "'%s' is not a directory", f->state_dir);
+	if (access(f->state_dir, W_OK))
+		return lctl_seterr(err, LCTL_EPERM, errno, "state directory '%s' is not writable",
+				   f->state_dir);
+	return 0;
+}
+
+static int preflight(struct lctl_fix *f, struct lctl_error *err)
+{
+	size_t i;
+	bool consistent;
+
+	for (i = 0; i < lctl_volume_nsubvols(f->vol); i++) {
+		const struct lctl_subvol *sv = lctl_volume_subvol(f->vol, i);
+
+		if (!sv->up)
+			return lctl_seterr(err, LCTL_EDOWN, sv->down_errno,
+					   "subvolume %s is down (%s): refusing to fix", sv->name,
+					   strerror(sv->down_errno));
+		if (sv->decommissioned)
+			return lctl_seterr(err, LCTL_EBUSY, 0,
+					   "a remove-brick is in progress on '%s' (%s is decommissioned): "
+					   "commit or stop it first", lctl_volume_name(f->vol), sv->name);
+	}
+	lctl_volume_commit_hash(f->vol, &consistent);
+	if (!consistent && f->opts.path && strcmp(f->opts.path, "/"))
+		return lctl_seterr(err, LCTL_EBUSY, 0,
+				   "the brick roots disagree on the volume commit hash (a rebalance "
+				   "running or interrupted?): fix the whole volume first");
+	return 0;
+}
+
+static int set_phase(struct lctl_fix *f, const char *phase, struct lctl_error *err)
+{
+	snprintf(f->j.phase, sizeof(f->j.phase), "%s", phase);
+	return lctl_journal_write(f->state_dir, &f->j, err);
+}
+
+int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
+		   struct lctl_fix **out, struct lctl_error *err)
+{
+	struct lctl_crawl_cfg cfg = { 0 };
+	struct lctl_fix *f;
+	const char *top = opts->path && opts->path[0] ? opts->path : "/";
+	bool whole = !strcmp(top, "/"), dirty_done = false;
+	struct timespec now;
+	int ret;
+
+	*out = NULL;
+	if (top[0] != '/' || strlen(top) >= sizeof(f->top))
+		return lctl_seterr(err, LCTL_EINVAL, 0, "path '%s' is not absolute", top);
+	if (!opts->dry_run && (!opts->state_dir || !opts->state_dir[0]))
+		return lctl_seterr(err, LCTL_EINVAL, 0, "a state directory is required");
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+	f->vol = vol;
+	f->opts = *opts;
+	f->lock_fd = -1;
+	pthread_mutex_init(&f->tlock, NULL);
+	snprintf(f->top, sizeof(f->top), "%s", top);
+	if (opts->state_dir)
+		snprintf(f->state_dir, sizeof(f->state_dir), "%s", opts->state_dir);
+	f->opts.path = f->top;
+	f->opts.state_dir = f->state_dir;
+	clock_gettime(CLOCK_MONOTONIC, &f->start);
+	ret = preflight(f, err);
+	if (ret)
+		goto fail;
+
+	if (!opts->dry_run) {
+		ret = prepare_state_dir(f, err);
+		if (ret)
+			goto fail;
+		ret = take_local_lock(f, err);
+		if (ret)
+			goto fail;
+		if (opts->resume) {
+			ret = lctl_journal_read(f->state_dir, &f->j, err);
+			if (ret)
+				goto fail;
+			if (strcmp(f->j.volume, lctl_volume_name(vol))) {
+				ret = lctl_seterr(err, LCTL_EINVAL, 0, "the journal is for volume '%s'",
+						  f->j.volume);
+				goto fail;
+			}
+			if (!strcmp(f->j.phase, "done")) {
+				ret = lctl_seterr(err, LCTL_EINVAL, 0,
+						  "the last run finished: nothing to resume");
+				goto fail;
+			}
+			snprintf(f->top, sizeof(f->top), "%s", f->j.scope);
+			whole = !strcmp(f->top, "/");
+			f->opts.mode = f->j.mode;
+			f->opts.planner = f->j.planner;
+		} else {
+			clock_gettime(CLOCK_REALTIME, &now);
+			snprintf(f->j.volume, sizeof(f->j.volume), "%s", lctl_volume_name(vol));
+			snprintf(f->j.run, sizeof(f->j.run), "%lld-%ld", (long long)now.tv_sec,
+				 (long)getpid());
+			f->j.started = now.tv_sec;
+			snprintf(f->j.scope, sizeof(f->j.scope), "%s", f->top);
+			f->j.mode = opts->mode;
+			f->j.planner = opts->planner;
+			f->j.commit = whole ? lctl_commit_hash_new(&now)
+					    : lctl_volume_commit_hash(vol, NULL);
+		}
+		ret = take_volume_lock(f, err);
+		if (ret)
+			goto fail;
+		dirty_done = !strcmp(f->j.phase, "work") || !strcmp(f->j.phase, "stopped");
+		ret = set_phase(f, dirty_done ? "work" : "dirty", err);
+		if (ret)
+			goto fail;
+	}
+	ret = lctl_inspector_init(&f->in, vol, f->opts.planner, false, err);
+	if (ret)
+		goto fail;
+	f->sum.commit = opts->dry_run ? lctl_volume_commit_hash(vol, NULL) : f->j.commit;
+	f->rc = (struct lctl_repair_ctx){ &f->in, f->sum.commit, f->opts.mode, opts->dry_run,
+					  fix_throttle, fix_should_stop, f };
+	if (!opts->dry_run && !dirty_done) {
+		ret = whole ? write_volume_commit(f, f->j.commit, err) : dirty_subtree(f, err);
+		if (ret)
+			goto fail;
+		if (opts->settle_ms)
+			usleep(opts->settle_ms * 1000u);
+		ret = set_phase(f, "work", err);
+		if (ret)
+			goto fail;
+	}
+	/* the inspector compares with the hash we stamp, not the one it found at open */
+	f->in.vol_commit = f->sum.commit;
+	cfg.nworkers = opts->parallel ? opts->parallel : 8;
+	cfg.visit = fix_visit;
+	cfg.drop = fix_drop;
+	cfg.arg = f;
+	ret = lctl_crawl_start(&cfg, f->top, &f->crawl, err);
+	if (ret)
+		goto fail;
+	*out = f;
+	return 0;
+fail:
+	release_locks(f);
+	if (f->in.names)
+		lctl_inspector_release(&f->in);
+	pthread_mutex_destroy(&f->tlock);
+	free(f);
+	return ret;
+}
+
+static void summary_add(struct lctl_fix *f, const struct lctl_repair_report *rr)
+{
+	size_t i, n;
+	int a;
+
+	f->sum.dirs++;
+	f->sum.dir_outcome[rr->outcome]++;
+	for (a = 0; a < LCTL_FILE_ACTION_COUNT; a++)
+		f->sum.files[a] += rr->count[a];
+	f->sum.bytes_moved += rr->bytes_moved;
+	if (rr->outcome == LCTL_DIR_PLANNED && rr->plan) {
+		n = rr->plan->nsubvols;
+		for (i = 0; i < n * n; i++) {
+			f->sum.planned_files += rr->plan->move_files[i];
+			f->sum.planned_bytes += rr->plan->move_bytes[i];
+		}
+	}
+}
+
+struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, bool *finished)
+{
+	struct lctl_repair_report *rr;
+	bool fin = false;
+	int ret;
+
+	*finished = false;
+	if (f->top_done) {
+		*finished = true;
+		return NULL;
+	}
+	rr = lctl_crawl_next(f->crawl, timeout_ms, &fin);
+	if (rr) {
+		summary_add(f, rr);
+		return rr;
+	}
+	if (!fin)
+		return NULL;
+	/* everything below the top is done: now the top itself, or stop */
+	f->top_done = true;
+	if (atomic_load(&f->stop)) {
+		*finished = true;
+		return NULL;
+	}
+	ret = lctl_repair_dir(&f->rc, f->top, 0, NULL, &rr);
+	if (ret)
+		rr = failed_report(f->top, ret);
+	if (rr) {
+		count_report(f, rr);
+		summary_add(f, rr);
+	}
+	return rr;
+}
+
+const struct lctl_fix_summary *lctl_fix_summary(struct lctl_fix *f)
+{
+	f->sum.stopped = atomic_load(&f->stop);
+	f->sum.deadline_hit = atomic_load(&f->deadline_hit);
+	return &f->sum;
+}
+
+void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p)
+{
+	struct lctl_crawl_stats st;
+	unsigned i;
+
+	lctl_crawl_stats(f->crawl, &st);
+	memset(p, 0, sizeof(*p));
+	p->dirs_seen = st.dirs_seen;
+	p->dirs_done = st.dirs_done;
+	p->files = atomic_load(&f->files);
+	p->bytes = atomic_load(&f->bytes);
+	p->dirs_not_clean = atomic_load(&f->not_clean);
+	p->workers = st.nworkers;
+	p->active_workers = st.active_workers;
+	p->paused = atomic_load(&f->paused);
+	p->elapsed = mono_now() - ((double)f->start.tv_sec + (double)f->start.tv_nsec / 1e9);
+	for (i = 0; i < st.nworkers && i < 64; i++)
+		snprintf(p->worker_state[i], sizeof(p->worker_state[i]), "%s", st.worker_state[i]);
+}
+
+void lctl_fix_cancel(struct lctl_fix *f)
+{
+	atomic_store(&f->stop, true);
+	lctl_crawl_cancel(f->crawl);
+}
+
+void lctl_fix_pause(struct lctl_fix *f, bool pause)
+{
+	atomic_store(&f->paused, pause);
+	lctl_crawl_pause(f->crawl, pause);
+}
+
+int lctl_fix_set_workers(struct lctl_fix *f, unsigned n)
+{
+	return lctl_crawl_set_workers(f->crawl, n);
+}
+
+int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err)
+{
+	const struct lctl_fix_summary *s = lctl_fix_summary(f);
+	bool all = !s->stopped && s->dirs == s->dir_outcome[LCTL_DIR_WAS_CLEAN] +
+						     s->dir_outcome[LCTL_DIR_FIXED] +
+						     s->dir_outcome[LCTL_DIR_LEFT_ALONE];
+	int ret = 0;
+
+	if (!f->opts.dry_run) {
+		ret = set_phase(f, all ? "done" : "stopped", err);
+		release_locks(f);
+	}
+	if (ret)
+		return ret;
+	return all || f->opts.dry_run ? 0 : 1;
+}
+
+void lctl_fix_free(struct lctl_fix *f)
+{
+	if (!f)
+		return;
+	if (f->crawl) {
+		lctl_crawl_cancel(f->crawl);
+		lctl_crawl_free(f->crawl);
+	}
+	release_locks(f);
+	lctl_inspector_release(&f->in);
+	pthread_mutex_destroy(&f->tlock);
+	free(f);
+}

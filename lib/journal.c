@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The fix journal: what a run needs to be resumed, in the state directory.
+ *
+ * A small text file of "key value" lines ending with a CRC-32 of everything before it:
+ *
+ *	layoutctl-journal 1
+ *	volume VOL
+ *	run RUNID
+ *	started EPOCH
+ *	scope /escaped/path        (\xHH for bytes outside 0x21-0x7e and for '\')
+ *	mode migrate|linkto
+ *	layout gluster|min-move
+ *	commit H
+ *	phase dirty|work|done|stopped
+ *	crc32 XXXXXXXX
+ *
+ * It is replaced atomically (write a temporary file, fsync, rename, fsync the directory), so a
+ * crash leaves the old or the new version, never a mix. A file that does not parse or whose
+ * CRC does not match is refused, never trusted.
+ */
+#include "internal.h"
+#include "journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+uint32_t lctl_crc32(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint32_t crc = 0xffffffffu;
+	size_t i;
+	int k;
+
+	for (i = 0; i < len; i++) {
+		crc ^= p[i];
+		for (k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+	}
+	return ~crc;
+}
+
+static void escape(struct lbuf *b, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c <= 0x20 || c >= 0x7f || c == '\\')
+			lbuf_addf(b, "\\x%02x", c);
+		else
+			lbuf_add(b, s, 1);
+	}
+}
+
+static int unescape(const char *s, char *out, size_t n)
+{
+	size_t o = 0;
+
+	while (*s) {
+		unsigned v;
+
+		if (o + 1 >= n)
+			return -1;
+		if (*s == '\\') {
+			if (s[1] != 'x' || sscanf(s + 2, "%2x", &v) != 1 || !s[2] || !s[3] || !v)
+				return -1;
+			out[o++] = (char)v;
+			s += 4;
+		} else {
+			out[o++] = *s++;
+		}
+	}
+	out[o] = '\0';
+	return 0;
+}
+
+int lctl_journal_write(const char *dir, const struct lctl_journal *j, struct lctl_error *err)
+{
+	char path[4096], tmp[4096];
+	struct lbuf b;
+	int fd, dfd, ret = 0;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/journal", dir) >= sizeof(path) ||
+	    (size_t)snprintf(tmp, sizeof(tmp), "%s/journal.tmp", dir) >= sizeof(tmp))
+		return lctl_seterr(err, LCTL_EINVAL, 0, "state directory path too long");
+	lbuf_init(&b);
+	lbuf_addf(&b, "layoutctl-journal 1\nvolume %s\nrun %s\nstarted %lld\nscope ", j->volume,
+		  j->run, (long long)j->started);
+	escape(&b, j->scope);
+	lbuf_addf(&b, "\nmode %s\nlayout %s\ncommit %u\nphase %s\n",
+		  j->mode == LCTL_FIX_LINKTO ? "linkto" : "migrate",
+		  j->planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster", j->commit, j->phase);
+	if (b.oom) {
+		lbuf_release(&b);
+		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+	}
+	lbuf_addf(&b, "crc32 %08x\n", lctl_crc32(b.buf, b.len));
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		ret = lctl_seterr(err, LCTL_EIO, errno, "cannot write '%s': %s", tmp, strerror(errno));
+		goto out;
+	}
+	if (write(fd, b.buf, b.len) != (ssize_t)b.len || fsync(fd)) {
+		ret = lctl_seterr(err, LCTL_EIO, errno, "cannot write '%s': %s", tmp, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		goto out;
+	}
+	close(fd);
+	if (rename(tmp, path)) {
+		ret = lctl_seterr(err, LCTL_EIO, errno, "cannot replace '%s': %s", path, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+out:
+	lbuf_release(&b);
+	return ret;
+}
+
+static int parse_u32(const char *s, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v > UINT32_MAX)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int lctl_journal_parse(const char *text, size_t len, struct lctl_journal *j, struct lctl_error *err)
+{
+	const char *crcline, *p;
+	char line[8192];
+	unsigned fields = 0;
+	uint32_t crc;
+
+	memset(j, 0, sizeof(*j));
+	if (memchr(text, '\0', len))
+		return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal holds a NUL byte");
+	/* the last line is the CRC of everything before it */
+	crcline = NULL;
+	for (p = text; p < text + len; p++)
+		if (*p == '\n' && p + 1 < text + len)
+			crcline = p + 1;
+	if (!crcline || len - (size_t)(crcline - text) != 15 || strncmp(crcline, "crc32 ", 6) ||
+	    text[len - 1] != '\n')
+		return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal is truncated (no checksum line)");
+	if (sscanf(crcline + 6, "%8x", &crc) != 1 ||
+	    crc != lctl_crc32(text, (size_t)(crcline - text)))
+		return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal checksum does not match");
+	for (p = text; p < crcline;) {
+		const char *nl = memchr(p, '\n', (size_t)(crcline - p));
+		size_t n = (size_t)(nl - p);
+		char *val;
+
+		if (!nl || n >= sizeof(line))
+			return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal line too long");
+		memcpy(line, p, n);
+		line[n] = '\0';
+		p = nl + 1;
+		val = strchr(line, ' ');
+		if (!val)
+			return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal line without a value");
+		*val++ = '\0';
+		if (!strcmp(line, "layoutctl-journal")) {
+			if (strcmp(val, "1"))
+				return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal version %s is unknown", val);
+			fields |= 1;
+		} else if (!strcmp(line, "volume") && strlen(val) < sizeof(j->volume)) {
+			strcpy(j->volume, val);
+			fields |= 2;
+		} else if (!strcmp(line, "run") && strlen(val) < sizeof(j->run)) {
+			strcpy(j->run, val);
+			fields |= 4;
+		} else if (!strcmp(line, "started")) {
+			j->started = (time_t)strtoll(val, NULL, 10);
+			fields |= 8;
+		} else if (!strcmp(line, "scope")) {
+			if (unescape(val, j->scope, sizeof(j->scope)) || j->scope[0] != '/')
+				return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal scope is malformed");
+			fields |= 16;
+		} else if (!strcmp(line, "mode") && (!strcmp(val, "migrate") || !strcmp(val, "linkto"))) {
+			j->mode = strcmp(val, "linkto") ? LCTL_FIX_MIGRATE : LCTL_FIX_LINKTO;
+			fields |= 32;
+		} else if (!strcmp(line, "layout") &&
+			   (!strcmp(val, "gluster") || !strcmp(val, "min-move"))) {
+			j->planner = strcmp(val, "min-move") ? LCTL_PLANNER_GLUSTER : LCTL_PLANNER_MINMOVE;
+			fields |= 64;
+		} else if (!strcmp(line, "commit") && !parse_u32(val, &j->commit)) {
+			fields |= 128;
+		} else if (!strcmp(line, "phase") && strlen(val) < sizeof(j->phase) &&
+			   (!strcmp(val, "dirty") || !strcmp(val, "work") || !strcmp(val, "done") ||
+			    !strcmp(val, "stopped"))) {
+			strcpy(j->phase, val);
+			fields |= 256;
+		} else {
+			return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal has a bad '%s' line", line);
+		}
+	}
+	if (fields != 511)
+		return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal is missing fields");
+	return 0;
+}
+
+int lctl_journal_read(const char *dir, struct lctl_journal *j, struct lctl_error *err)
+{
+	char path[4096], buf[16384];
+	ssize_t n;
+	int fd, ret;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/journal", dir) >= sizeof(path))
+		return lctl_seterr(err, LCTL_EINVAL, 0, "state directory path too long");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return lctl_seterr(err, errno == ENOENT ? LCTL_EINVAL : LCTL_EIO, errno,
+				   "cannot read the journal '%s': %s", path, strerror(errno));
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < 0)
+		return lctl_seterr(err, LCTL_EIO, errno, "cannot read '%s': %s", path, strerror(errno));
+	if ((size_t)n == sizeof(buf))
+		return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal '%s' is too big", path);
+	ret = lctl_journal_parse(buf, (size_t)n, j, err);
+	if (ret && err) {
+		char m[sizeof(err->msg)];
+
+		snprintf(m, sizeof(m), "%.100s: %.150s", path, err->msg);
+		memcpy(err->msg, m, sizeof(m));
+	}
+	return ret;
+}

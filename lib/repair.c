@@ -1,0 +1,531 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Repair one directory: the fix protocol of architecture.md section 3, steps 3 to 6.
+ *
+ * The directory is already dirty when we get here (the job wrote a new volume commit hash, or
+ * commit word 1 on every directory of the subtree, and waited for clients to notice), so DHT
+ * answers a miss in it by asking every subvolume, and nothing we move can become invisible.
+ *
+ *   1. inspect: every subvolume's own view (inspect.c); a clean directory is done;
+ *   2. layout: create the directory where it is missing (a lookup through DHT heals it), then
+ *      write the planned ranges with commit word 1 on every subvolume through the
+ *      per-subvolume graphs, and make our DHT client re-read them (a lookup revalidates a
+ *      directory whose on-disk layout differs from the one in memory);
+ *   3. place: migrate-data per misplaced entry (DHT's own migration, safe with open files), or
+ *      in linkto mode a first lookup by name through DHT, which finds the data by asking
+ *      everyone and links it from the hashed subvolume; stray and orphan linkto files are left
+ *      to the same DHT lookup, and removed by us only when that did not do it;
+ *   4. verify: a fresh inspection; every entry must be reachable from its hashed subvolume and
+ *      the layout must still be the one we wrote;
+ *   5. stamp: read-compare-write of the commit word on every subvolume (0-0 entries too), then
+ *      inspect again: an entry created meanwhile by a client with an old layout makes us put
+ *      the directory back to dirty and report it.
+ *
+ * Every step is idempotent, so a killed run is resumed by doing it all again.
+ */
+#include "internal.h"
+#include "inspect.h"
+#include "repair.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const action_names[LCTL_FILE_ACTION_COUNT] = {
+	[LCTL_FILE_MIGRATED] = "migrated",
+	[LCTL_FILE_LINKED] = "linked",
+	[LCTL_FILE_SKIPPED] = "skipped",
+	[LCTL_FILE_FAILED] = "failed",
+	[LCTL_FILE_LINKTO_REMOVED] = "linkto-removed",
+};
+
+const char *lctl_file_action_name(int action)
+{
+	return action >= 0 && action < LCTL_FILE_ACTION_COUNT ? action_names[action] : NULL;
+}
+
+static const char *const outcome_names[LCTL_DIR_OUTCOME_COUNT] = {
+	[LCTL_DIR_WAS_CLEAN] = "was-clean",
+	[LCTL_DIR_FIXED] = "fixed",
+	[LCTL_DIR_NOT_FIXED] = "not-fixed",
+	[LCTL_DIR_LEFT_ALONE] = "left-alone",
+	[LCTL_DIR_PLANNED] = "planned",
+	[LCTL_DIR_STOPPED] = "stopped",
+};
+
+const char *lctl_dir_outcome_name(int outcome)
+{
+	return outcome >= 0 && outcome < LCTL_DIR_OUTCOME_COUNT ? outcome_names[outcome] : NULL;
+}
+
+void lctl_repair_report_free(struct lctl_repair_report *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nfiles; i++)
+		free(r->files[i].name);
+	free(r->files);
+	lctl_dir_report_free(r->plan);
+	free(r->path);
+	free(r);
+}
+
+static void add_outcome(struct lctl_repair_report *rr, const char *name, enum lctl_file_action a,
+			int err, const char *reason, int from, int to, uint64_t size)
+{
+	struct lctl_file_outcome *v;
+
+	rr->count[a]++;
+	if (a == LCTL_FILE_MIGRATED)
+		rr->bytes_moved += size;
+	if ((rr->nfiles & (rr->nfiles - 1)) == 0) {
+		v = realloc(rr->files, (rr->nfiles ? rr->nfiles * 2 : 1) * sizeof(*v));
+		if (!v)
+			return; /* the counts above stay right; only the detail is lost */
+		rr->files = v;
+	}
+	v = &rr->files[rr->nfiles];
+	v->name = strdup(name);
+	if (!v->name)
+		return;
+	v->action = a;
+	v->err = err;
+	v->reason = reason;
+	v->from = from;
+	v->to = to;
+	v->size = size;
+	rr->nfiles++;
+}
+
+static void set_reason(struct lctl_repair_report *rr, enum lctl_dir_outcome o, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_reason(struct lctl_repair_report *rr, enum lctl_dir_outcome o, const char *fmt, ...)
+{
+	va_list ap;
+
+	rr->outcome = o;
+	va_start(ap, fmt);
+	vsnprintf(rr->reason, sizeof(rr->reason), fmt, ap);
+	va_end(ap);
+}
+
+static bool ranges_equal(const struct lctl_range *a, const struct lctl_range *b)
+{
+	return a->start == b->start && a->stop == b->stop && a->type == b->type;
+}
+
+/* Write @r (with commit @commit) as the layout of @path on subvolume @i. */
+static int write_layout(struct lctl_repair_ctx *rc, size_t i, const char *path,
+			const struct lctl_range *r, uint32_t commit)
+{
+	unsigned char buf[LCTL_LAYOUT_XATTR_LEN];
+	struct lctl_range w = *r;
+	glfs_t *fs = lctl_volume_subvol_fs(rc->in->vol, i);
+
+	if (!fs)
+		return -ENOTCONN;
+	w.commit = commit;
+	lctl_layout_encode(&w, buf);
+	if (glfs_setxattr(fs, path, rc->in->layout_key, buf, sizeof(buf), 0))
+		return -errno;
+	return 0;
+}
+
+/* Whether any subvolume's copy of the layout is missing or differs from @planned. */
+static bool layout_differs(const struct lctl_dir_report *r, const struct lctl_range *planned)
+{
+	size_t i;
+
+	for (i = 0; i < r->nsubvols; i++) {
+		if (r->layout[i].err == ENOTCONN)
+			continue;
+		if (r->layout[i].err || !ranges_equal(&r->layout[i].r, &planned[i]))
+			return true;
+	}
+	return false;
+}
+
+static int inspect(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
+		   struct lctl_dir_report **out)
+{
+	return lctl_inspect(rc->in, path, depth, NULL, out);
+}
+
+/* Problems that placing files cannot cure and that forbid stamping. */
+#define STRUCTURAL (LCTL_DIR_MISSING | LCTL_DIR_NOT_DIR | LCTL_DIR_INCOMPLETE | LCTL_DIR_HOLE | \
+		    LCTL_DIR_OVERLAP | LCTL_DIR_DECOMMISSIONED | LCTL_DIR_MALFORMED |          \
+		    LCTL_DIR_SUBVOL_DOWN | LCTL_DIR_UNREADABLE)
+
+/* Every entry reachable by name from its hashed subvolume. */
+static bool entries_ok(const struct lctl_dir_report *r)
+{
+	int s;
+
+	for (s = 0; s < LCTL_ENTRY_STATE_COUNT; s++)
+		if (r->count[s] && !lctl_entry_state_ok(s))
+			return false;
+	return true;
+}
+
+/* Step 2: the planned layout on every subvolume, dirty, and our DHT client re-reading it. */
+static int apply_layout(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
+			struct lctl_dir_report **rp, const char *path, unsigned depth)
+{
+	struct lctl_dir_report *r = *rp;
+	struct lctl_range planned_copy[LCTL_MAX_SUBVOLS];
+	glfs_t *dht = lctl_volume_fs(rc->in->vol);
+	struct stat st;
+	size_t i, n = r->nsubvols;
+	int ret;
+
+	if (r->problems & LCTL_DIR_MISSING) {
+		/* a fresh lookup through DHT creates the directory where it is missing */
+		glfs_lstat(dht, path, &st);
+		lctl_dir_report_free(r);
+		*rp = r = NULL;
+		ret = inspect(rc, path, depth, rp);
+		if (ret)
+			return ret;
+		r = *rp;
+		if (r->problems & LCTL_DIR_MISSING) {
+			set_reason(rr, LCTL_DIR_NOT_FIXED, "directory missing on a subvolume and DHT did not heal it");
+			return 1;
+		}
+	}
+	if (r->problems & (LCTL_DIR_NOT_DIR | LCTL_DIR_SUBVOL_DOWN | LCTL_DIR_UNREADABLE)) {
+		set_reason(rr, LCTL_DIR_NOT_FIXED, "%s",
+			   r->problems & LCTL_DIR_NOT_DIR ? "a non-directory has its name on a subvolume"
+			   : r->problems & LCTL_DIR_SUBVOL_DOWN ? "a subvolume is down"
+								: "cannot read it on every subvolume");
+		return 1;
+	}
+	if (!layout_differs(r, r->planned))
+		return 0;
+	memcpy(planned_copy, r->planned, n * sizeof(*planned_copy));
+	for (i = 0; i < n; i++) {
+		ret = write_layout(rc, i, path, &planned_copy[i], LCTL_COMMIT_INVALID);
+		if (ret) {
+			set_reason(rr, LCTL_DIR_NOT_FIXED, "cannot write the layout on %s: %s",
+				   lctl_volume_subvol(rc->in->vol, i)->name, strerror(-ret));
+			return 1;
+		}
+	}
+	/* our DHT client must use the new layout before it migrates anything */
+	glfs_lstat(dht, path, &st);
+	lctl_dir_report_free(r);
+	*rp = NULL;
+	ret = inspect(rc, path, depth, rp);
+	if (ret)
+		return ret;
+	if (layout_differs(*rp, planned_copy)) {
+		set_reason(rr, LCTL_DIR_NOT_FIXED, "the layout changed while it was being written");
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Remove a linkto file on subvolume @sv after checking, right before, that it still is one:
+ * mode exactly S_ISVTX, size 0, the linkto xattr present. Never removes data.
+ */
+static int remove_linkto(struct lctl_repair_ctx *rc, size_t sv, const char *path)
+{
+	glfs_t *fs = lctl_volume_subvol_fs(rc->in->vol, sv);
+	char val[256];
+	struct stat st;
+
+	if (!fs)
+		return -ENOTCONN;
+	if (glfs_lstat(fs, path, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode) || (st.st_mode & 07777) != S_ISVTX || st.st_size != 0)
+		return -EBUSY;
+	if (glfs_lgetxattr(fs, path, rc->in->linkto_key, val, sizeof(val)) < 0)
+		return -EBUSY;
+	if (glfs_unlink(fs, path))
+		return -errno;
+	return 0;
+}
+
+static bool stopping(struct lctl_repair_ctx *rc)
+{
+	return rc->should_stop && rc->should_stop(rc->arg);
+}
+
+/* Step 3 for one entry. */
+static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
+			const char *dir, const struct lctl_entry_report *e)
+{
+	glfs_t *dht = lctl_volume_fs(rc->in->vol);
+	char path[4096];
+	struct stat st;
+
+	if (lctl_join_path(path, sizeof(path), dir, e->name)) {
+		add_outcome(rr, e->name, LCTL_FILE_FAILED, ENAMETOOLONG, "path too long", e->cached,
+			    e->hashed, e->size);
+		return;
+	}
+	switch (e->state) {
+	case LCTL_ENTRY_PLACED:
+		return;
+	case LCTL_ENTRY_DUPLICATE:
+		add_outcome(rr, e->name, LCTL_FILE_SKIPPED, 0,
+			    "data on several subvolumes: compare and remove a copy by hand", -1,
+			    e->hashed, e->size);
+		return;
+	case LCTL_ENTRY_MIGRATION_LEFTOVER:
+		add_outcome(rr, e->name, LCTL_FILE_SKIPPED, 0,
+			    "left over by an interrupted migration: check it by hand", e->cached,
+			    e->hashed, e->size);
+		return;
+	case LCTL_ENTRY_UNHASHED:
+		add_outcome(rr, e->name, LCTL_FILE_FAILED, EINVAL, "no hashed subvolume", e->cached,
+			    -1, e->size);
+		return;
+	case LCTL_ENTRY_ORPHAN_LINKTO:
+		/* DHT removes a linkto without data when a lookup by name runs into it */
+		if (glfs_lstat(dht, path, &st) == 0)
+			return; /* data appeared meanwhile: verify will judge */
+		if (e->linkto_subvol >= 0 && remove_linkto(rc, (size_t)e->linkto_subvol, path) == 0)
+			add_outcome(rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "orphan", e->linkto_subvol,
+				    -1, 0);
+		else
+			add_outcome(rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "orphan, by DHT",
+				    e->linkto_subvol, -1, 0);
+		return;
+	case LCTL_ENTRY_STALE_LINKTO:
+		if (e->cached >= 0 && e->cached == e->hashed) {
+			/* data in place; a stray linkto on another subvolume */
+			int ret = e->linkto_subvol >= 0
+					  ? remove_linkto(rc, (size_t)e->linkto_subvol, path)
+					  : -ENOENT;
+
+			if (ret == 0 || ret == -ENOENT)
+				add_outcome(rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "stray",
+					    e->linkto_subvol, -1, 0);
+			else
+				add_outcome(rr, e->name, LCTL_FILE_FAILED, -ret, "cannot remove a stray linkto",
+					    e->linkto_subvol, -1, 0);
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	/* placed elsewhere: misplaced, linked, or linked through a wrong linkto */
+	if (rc->throttle)
+		rc->throttle(rc->arg, rc->mode == LCTL_FIX_MIGRATE ? e->size : 0);
+	if (rc->mode == LCTL_FIX_LINKTO) {
+		if (e->state == LCTL_ENTRY_LINKED)
+			return;
+		/* the first lookup by name in a dirty directory links the data from the hashed one */
+		if (glfs_lstat(dht, path, &st))
+			add_outcome(rr, e->name, LCTL_FILE_FAILED, errno, "lookup failed", e->cached,
+				    e->hashed, e->size);
+		else
+			add_outcome(rr, e->name, LCTL_FILE_LINKED, 0, NULL, e->cached, e->hashed, e->size);
+		return;
+	}
+	if (glfs_lsetxattr(dht, path, "trusted.distribute.migrate-data", "1", 1, 0) == 0) {
+		add_outcome(rr, e->name, LCTL_FILE_MIGRATED, 0, NULL, e->cached, e->target, e->size);
+		return;
+	}
+	switch (errno) {
+	case EEXIST: /* already on its hashed subvolume */
+		return;
+	case EPERM:
+		/* hard links or posix locks: DHT keeps it where it is, reachable through a linkto */
+		add_outcome(rr, e->name, LCTL_FILE_SKIPPED, EPERM,
+			    e->nlink > 1 ? "hard links: left in place behind a linkto"
+					 : "locked or hard-linked: left in place behind a linkto",
+			    e->cached, e->target, e->size);
+		return;
+	case ENOENT:
+		add_outcome(rr, e->name, LCTL_FILE_FAILED, ENOENT, "vanished or not found by DHT",
+			    e->cached, e->target, e->size);
+		return;
+	case ENOSPC:
+		add_outcome(rr, e->name, LCTL_FILE_FAILED, ENOSPC,
+			    "migration failed (min-free-disk, space, or a concurrent write)", e->cached,
+			    e->target, e->size);
+		return;
+	default:
+		add_outcome(rr, e->name, LCTL_FILE_FAILED, errno, "migration failed", e->cached,
+			    e->target, e->size);
+		return;
+	}
+}
+
+/* Step 5: commit word = vol_commit on every copy whose ranges are still the planned ones. */
+static int stamp(struct lctl_repair_ctx *rc, const char *path, const struct lctl_dir_report *r,
+		 uint32_t commit)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < r->nsubvols; i++) {
+		glfs_t *fs = lctl_volume_subvol_fs(rc->in->vol, i);
+		unsigned char buf[64];
+		struct lctl_range now;
+		ssize_t n;
+
+		if (!fs)
+			return -ENOTCONN;
+		n = glfs_getxattr(fs, path, rc->in->layout_key, buf, sizeof(buf));
+		if (n < 0)
+			return -errno;
+		if (lctl_layout_decode(buf, (size_t)n, &now) || !ranges_equal(&now, &r->layout[i].r))
+			return -ESTALE;
+		if (now.commit == commit)
+			continue;
+		ret = write_layout(rc, i, path, &now, commit);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void unstamp(struct lctl_repair_ctx *rc, const char *path, const struct lctl_dir_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nsubvols; i++)
+		if (!r->layout[i].err)
+			write_layout(rc, i, path, &r->layout[i].r, LCTL_COMMIT_INVALID);
+}
+
+static const char *first_problem(unsigned problems)
+{
+	unsigned b;
+
+	for (b = 0; b < LCTL_DIR_PROBLEM_COUNT; b++)
+		if (problems & (1u << b))
+			return lctl_dir_problem_name(1u << b);
+	return "none";
+}
+
+static const char *first_bad_state(const struct lctl_dir_report *r)
+{
+	int s;
+
+	for (s = 0; s < LCTL_ENTRY_STATE_COUNT; s++)
+		if (r->count[s] && !lctl_entry_state_ok(s))
+			return lctl_entry_state_name(s);
+	return "none";
+}
+
+int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
+		    struct lctl_dir_report *initial, struct lctl_repair_report **out)
+{
+	struct lctl_repair_report *rr = calloc(1, sizeof(*rr));
+	struct lctl_dir_report *r = initial, *v = NULL;
+	int ret = 0, round;
+	size_t i;
+
+	*out = NULL;
+	if (!rr) {
+		lctl_dir_report_free(initial);
+		return -LCTL_ENOMEM;
+	}
+	rr->path = strdup(path);
+	if (!rr->path) {
+		lctl_dir_report_free(initial);
+		free(rr);
+		return -LCTL_ENOMEM;
+	}
+	if (!r) {
+		ret = inspect(rc, path, depth, &r);
+		if (ret)
+			goto out;
+	}
+	if (r->nsubvols > LCTL_MAX_SUBVOLS) {
+		set_reason(rr, LCTL_DIR_NOT_FIXED, "more than %d subvolumes", LCTL_MAX_SUBVOLS);
+		goto done;
+	}
+	if (r->notes & LCTL_DIR_NOTE_USER_LAYOUT) {
+		set_reason(rr, LCTL_DIR_LEFT_ALONE, "user-set layout (type 1)");
+		goto done;
+	}
+	if (lctl_dir_report_clean(r) && r->commit == rc->commit) {
+		rr->outcome = LCTL_DIR_WAS_CLEAN;
+		goto done;
+	}
+	if (rc->dry_run) {
+		rr->outcome = LCTL_DIR_PLANNED;
+		goto done;
+	}
+	ret = apply_layout(rc, rr, &r, path, depth);
+	if (ret) {
+		ret = ret > 0 ? 0 : ret;
+		goto done;
+	}
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < r->nentries && !stopping(rc); i++)
+			place_entry(rc, rr, path, &r->entries[i]);
+		if (stopping(rc)) {
+			set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished");
+			goto done;
+		}
+		/* step 4: verify from fresh reads */
+		lctl_dir_report_free(v);
+		v = NULL;
+		ret = inspect(rc, path, depth, &v);
+		if (ret)
+			goto done;
+		if (!(v->problems & STRUCTURAL) && entries_ok(v) && !layout_differs(v, r->planned))
+			break;
+		/* something changed under us (a concurrent client): place again from the new view */
+		lctl_dir_report_free(r);
+		r = v;
+		v = NULL;
+	}
+	if (!v || (v->problems & STRUCTURAL) || !entries_ok(v)) {
+		const struct lctl_dir_report *w = v ? v : r;
+
+		set_reason(rr, LCTL_DIR_NOT_FIXED, "cannot verify: %s", (w->problems & STRUCTURAL)
+				   ? first_problem(w->problems & STRUCTURAL) : first_bad_state(w));
+		goto done;
+	}
+	ret = stamp(rc, path, v, rc->commit);
+	if (ret) {
+		set_reason(rr, LCTL_DIR_NOT_FIXED, "not stamped: %s",
+			   ret == -ESTALE ? "the layout changed under us" : strerror(-ret));
+		ret = 0;
+		goto done;
+	}
+	/* an entry created meanwhile through an old layout would be hidden: look once more */
+	lctl_dir_report_free(r);
+	r = v;
+	v = NULL;
+	ret = inspect(rc, path, depth, &v);
+	if (ret)
+		goto done;
+	if (!lctl_dir_report_clean(v) || v->commit != rc->commit) {
+		unstamp(rc, path, v);
+		set_reason(rr, LCTL_DIR_NOT_FIXED, "changed while being stamped (%s): left dirty",
+			   entries_ok(v) ? first_problem(v->problems) : first_bad_state(v));
+		goto done;
+	}
+	rr->outcome = LCTL_DIR_FIXED;
+done:
+	rr->plan = r;
+	r = NULL;
+out:
+	lctl_dir_report_free(r);
+	lctl_dir_report_free(v);
+	if (ret < 0) {
+		lctl_repair_report_free(rr);
+		return ret;
+	}
+	*out = rr;
+	return 0;
+}

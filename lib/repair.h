@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Repair of one directory (see repair.c). Internal to lib/. */
+#ifndef LCTL_REPAIR_H
+#define LCTL_REPAIR_H
+
+#include "inspect.h"
+
+#define LCTL_MAX_SUBVOLS 1024
+
+struct lctl_repair_ctx {
+	struct lctl_inspector *in;	/* borrowed */
+	uint32_t commit;		/* the hash to stamp */
+	enum lctl_fix_mode mode;
+	bool dry_run;
+	/* optional hooks into the job: rate limits and stop requests */
+	void (*throttle)(void *arg, uint64_t bytes);
+	bool (*should_stop)(void *arg);
+	void *arg;
+};
+
+/**
+ * lctl_repair_dir() - run the fix protocol on one directory.
+ * @initial: an inspection of @path made just before, or NULL; always consumed.
+ * Return: 0 and *@out (caller owns it), or a negative code when nothing could be done.
+ */
+int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
+		    struct lctl_dir_report *initial, struct lctl_repair_report **out);
+
+#endif
