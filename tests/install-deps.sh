@@ -1,0 +1,25 @@
+#!/bin/bash
+# Install what layoutctl needs to build, test and demo on Debian 12 (as root).
+# Quick when everything is there already: apt-get runs only for missing packages.
+set -euo pipefail
+
+pkgs=(
+	gcc make autoconf automake libtool autoconf-archive pkg-config
+	glusterfs-server glusterfs-client libglusterfs-dev
+	libjson-c-dev libxml2-dev libncurses-dev libcmocka-dev
+	libxml2-utils jq attr tmux mandoc procps psmisc util-linux
+)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+	if [[ $(id -u) != 0 ]]; then
+		echo "install-deps: missing ${missing[*]}; run as root" >&2
+		exit 1
+	fi
+	echo "install-deps: installing ${missing[*]}" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >/dev/null || true
+	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+fi
