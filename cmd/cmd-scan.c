@@ -86,6 +86,8 @@ static const char *layout_state(int err)
 		return "malformed";
 	case ENOTDIR:
 		return "not-a-directory";
+	case ESTALE:
+		return "no-gfid";	/* not read: a lookup would have assigned one */
 	default:
 		return "error";
 	}

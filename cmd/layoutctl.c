@@ -35,12 +35,16 @@ static int cmd_complete(const struct cmd *cmd, int argc, char **argv);
 static const char *const cmd_help_usage[] = {
 	"layoutctl help [COMMAND]",
 	"Show the help of layoutctl or of one command.",
+	"",
+	"-h, --help     show this help",
 	NULL,
 };
 
 static const char *const cmd_version_usage[] = {
 	"layoutctl version",
 	"Show the version of layoutctl.",
+	"",
+	"-h, --help     show this help",
 	NULL,
 };
 
@@ -220,7 +224,7 @@ static int cmd_help(const struct cmd *cmd, int argc, char **argv)
 
 	if (argc > 2)
 		return usage_error(cmd, "too many arguments");
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+	if (argc < 2) {
 		main_usage(stdout);
 		return finish_stdout(EXIT_CLEAN);
 	}
@@ -370,6 +374,11 @@ int main(int argc, char **argv)
 	lctl_set_log(msg_lib_log, NULL, gopts.verbosity);
 	argc -= optind;
 	argv += optind;
+	/* `layoutctl CMD --help` is `layoutctl help CMD`, for every command */
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage_print(cmd, stdout, true);
+		return finish_stdout(EXIT_CLEAN);
+	}
 	optind = 0; /* glibc: 0 re-initialises getopt for the command's own parse */
 	ret = cmd->fn(cmd, argc, argv);
 	free(gopts.servers);

@@ -22,11 +22,19 @@
  *
  * Memory: the sightings of the directory being inspected, freed before the next one; the
  * report keeps only the entries that are not placed (unless all_entries).
+ *
+ * Read-only: a path lookup of an entry that has no gfid on a brick (made on the brick by hand)
+ * carries gfapi's "gfid-req", and the brick then stores that random gfid: a different one on
+ * each brick for a directory. So an entry readdirplus shows without a gfid (st_ino == -1) is
+ * never looked up: a linkto-mode file is taken as data, and a subdirectory is marked (path,
+ * subvolume) in in->nogfid before the caller queues it; its own inspection then skips that
+ * subvolume and reports the directory unreadable there. The marks are few; one mutex.
  */
 #include "internal.h"
 #include "inspect.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -54,6 +62,62 @@ struct sightings {
 	struct sighting *v;
 	size_t n, cap;
 };
+
+struct nogfid_mark {
+	char *path;
+	size_t subvol;
+};
+
+struct lctl_nogfid_marks {
+	pthread_mutex_t lock;
+	struct nogfid_mark *v;	/* locked */
+	size_t n, cap;		/* locked */
+};
+
+/* Remember that @path has no gfid on @subvol (best effort: without memory it is looked up). */
+static void nogfid_mark(struct lctl_inspector *in, const char *path, size_t subvol)
+{
+	struct lctl_nogfid_marks *m = in->nogfid;
+	char *p = strdup(path);
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&m->lock);
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 8;
+		struct nogfid_mark *v = realloc(m->v, cap * sizeof(*v));
+
+		if (!v) {
+			pthread_mutex_unlock(&m->lock);
+			free(p);
+			return;
+		}
+		m->v = v;
+		m->cap = cap;
+	}
+	m->v[m->n++] = (struct nogfid_mark){ p, subvol };
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* Was @path marked gfid-less on @subvol? Consumes the mark. */
+static bool nogfid_take(struct lctl_inspector *in, const char *path, size_t subvol)
+{
+	struct lctl_nogfid_marks *m = in->nogfid;
+	bool found = false;
+	size_t i;
+
+	pthread_mutex_lock(&m->lock);
+	for (i = 0; i < m->n; i++) {
+		if (m->v[i].subvol == subvol && !strcmp(m->v[i].path, path)) {
+			free(m->v[i].path);
+			m->v[i] = m->v[--m->n];
+			found = true;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&m->lock);
+	return found;
+}
 
 static const char *const problem_names[LCTL_DIR_PROBLEM_COUNT] = {
 	"missing",	 "not-a-directory", "incomplete", "hole",	   "overlap",
@@ -185,8 +249,11 @@ static int linkto_target(const struct lctl_volume *vol, const char *val, ssize_t
 	return lctl_volume_subvol_index(vol, name);
 }
 
-/* Read one subvolume's copy of @path: its layout entry and its listing. */
-static int read_subvol(struct lctl_inspector *in, size_t i, const char *path,
+/*
+ * Read one subvolume's copy of @path: its layout entry and its listing. @mark_dirs: record
+ * gfid-less subdirectories (they are going to be visited).
+ */
+static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bool mark_dirs,
 		       struct sightings *out, struct lctl_layout_entry *le, unsigned *problems)
 {
 	const struct lctl_subvol *sv = lctl_volume_subvol(in->vol, i);
@@ -204,6 +271,13 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path,
 	if (!sv->up || !fs) {
 		le->err = ENOTCONN;
 		*problems |= LCTL_DIR_SUBVOL_DOWN;
+		return 0;
+	}
+	if (nogfid_take(in, path, i)) {
+		lctl_log(LCTL_LOG_WARN, "'%s' has no gfid on %s: not read (a lookup would assign one)",
+			 path, sv->name);
+		le->err = ESTALE;
+		*problems |= LCTL_DIR_UNREADABLE;
 		return 0;
 	}
 	fd = glfs_opendir(fs, path);
@@ -250,10 +324,16 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path,
 		s.nlink = st.st_nlink;
 		if (S_ISDIR(st.st_mode)) {
 			s.kind = S_DIR;
-		} else if (S_ISREG(st.st_mode) && (st.st_mode & 07777) == S_ISVTX) {
+			if (st.st_ino == (ino_t)-1 && mark_dirs &&
+			    !lctl_join_path(child, sizeof(child), path, de.d_name))
+				nogfid_mark(in, child, i);
+		} else if (S_ISREG(st.st_mode) && (st.st_mode & 07777) == S_ISVTX &&
+			   st.st_ino != (ino_t)-1) {
 			char val[512];
 
-			s.kind = S_DATA; /* a sticky-only file without the xattr is plain data */
+			/* a sticky-only file without the xattr (or without a gfid, which DHT's
+			 * linkto files always have) is plain data */
+			s.kind = S_DATA;
 			if (!lctl_join_path(child, sizeof(child), path, de.d_name)) {
 				n = glfs_lgetxattr(fs, child, in->linkto_key, val, sizeof(val));
 				if (n >= 0) {
@@ -399,8 +479,23 @@ static int plan_layout(struct lctl_inspector *in, struct lctl_dir_report *r)
 		return 0;
 	}
 	ret = lctl_plan_dir(in, r->path, r->layout, r->planned);
-	if (ret)
+	if (ret == -LCTL_ENOMEM)
 		return ret;
+	if (ret) {
+		/*
+		 * No plan (a subvolume down, or none usable): the report still stands, and failing
+		 * here would also keep the directory's subtree from being visited. No estimate: the
+		 * planned layout is the current one (a fix refuses such a directory anyway, for the
+		 * problem that made planning impossible).
+		 */
+		lctl_log(LCTL_LOG_VERBOSE, "no layout plan for '%s': %s", r->path, lctl_strerror(ret));
+		for (i = 0; i < n; i++)
+			if (r->layout[i].err == 0)
+				r->planned[i] = r->layout[i].r;
+			else
+				memset(&r->planned[i], 0, sizeof(r->planned[i]));
+		return 0;
+	}
 	r->layout_changes = false;
 	for (i = 0; i < n; i++)
 		if (r->planned[i].start != r->layout[i].r.start ||
@@ -474,7 +569,7 @@ int lctl_inspect(struct lctl_inspector *in, const char *path, unsigned depth,
 	    !r->move_files || !r->move_bytes || !planned_le)
 		goto fail;
 	for (i = 0; i < n; i++) {
-		ret = read_subvol(in, i, path, &s, &r->layout[i], &r->problems);
+		ret = read_subvol(in, i, path, children != NULL, &s, &r->layout[i], &r->problems);
 		if (ret)
 			goto fail;
 	}
@@ -540,7 +635,10 @@ int lctl_inspector_init(struct lctl_inspector *in, struct lctl_volume *vol,
 	in->names = calloc(n, sizeof(*in->names));
 	in->active = calloc(n, sizeof(*in->active));
 	in->weights = calloc(n, sizeof(*in->weights));
-	if (!in->names || !in->active || !in->weights) {
+	in->nogfid = calloc(1, sizeof(*in->nogfid));
+	if (in->nogfid)
+		pthread_mutex_init(&in->nogfid->lock, NULL);
+	if (!in->names || !in->active || !in->weights || !in->nogfid) {
 		lctl_inspector_release(in);
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
 	}
@@ -564,6 +662,13 @@ int lctl_inspector_init(struct lctl_inspector *in, struct lctl_volume *vol,
 void lctl_inspector_release(struct lctl_inspector *in)
 {
 	lctl_munge_release(&in->munge);
+	if (in->nogfid) {
+		while (in->nogfid->n)
+			free(in->nogfid->v[--in->nogfid->n].path);
+		free(in->nogfid->v);
+		pthread_mutex_destroy(&in->nogfid->lock);
+		free(in->nogfid);
+	}
 	free(in->names);
 	free(in->active);
 	free(in->weights);

@@ -5,7 +5,9 @@
 
 #include "layoutctl.h"
 
-/* Read-only context shared by all workers of a run. */
+struct lctl_nogfid_marks;
+
+/* Read-only context shared by all workers of a run (but for the locked marks below). */
 struct lctl_inspector {
 	struct lctl_volume *vol;	/* borrowed */
 	struct lctl_munge munge;
@@ -18,6 +20,12 @@ struct lctl_inspector {
 	const char **names;
 	uint64_t *weights;		/* NULL = equal shares */
 	bool *active;			/* up and not decommissioned */
+	/*
+	 * Subdirectories a listing showed without a gfid, per subvolume: their inspection must
+	 * not look them up by path, which would make the brick assign a random gfid (a different
+	 * one on each brick). Own lock; see inspect.c.
+	 */
+	struct lctl_nogfid_marks *nogfid;
 };
 
 int lctl_inspector_init(struct lctl_inspector *in, struct lctl_volume *vol,

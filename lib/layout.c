@@ -6,13 +6,13 @@
  * subvolume. To answer questions the way DHT does, each entry is first turned into what
  * dht_layout_merge() (dht-layout.c, GlusterFS 10.3) would keep in memory for it:
  *
- *   our entry                     DHT in memory                anomaly bucket in DHT
- *   err 0 (xattr decoded)         err 0, start/stop/commit     range walk, or skipped if start==stop
- *   ENODATA (no xattr)            err 0, 0-0, commit 0         skipped like any 0-0 entry
- *   EINVAL / -1 (malformed)       err -1, 0-0                  "missing"
- *   ENOENT, ESTALE                err, 0-0                     "missing"
- *   ENOTCONN                      err, 0-0                     "down"
- *   anything else                 err, 0-0                     "misc" (ENOSPC: "no_space")
+ *   our entry                  DHT in memory              anomaly bucket in DHT
+ *   err 0 (xattr decoded)      err 0, start/stop/commit   range walk (skipped if start == stop)
+ *   ENODATA (no xattr)         err 0, 0-0, commit 0       skipped like any 0-0 entry
+ *   EINVAL / -1 (malformed)    err -1, 0-0                "missing"
+ *   ENOENT, ESTALE             err, 0-0                   "missing"
+ *   ENOTCONN                   err, 0-0                   "down"
+ *   anything else              err, 0-0                   "misc" (ENOSPC: "no_space")
  *
  * DHT sorts that list with qsort() and dht_layout_entry_cmp(), a comparator that is not a
  * consistent order (a 0-0 entry compares "equal" to any entry starting at 0 one way round and
@@ -291,7 +291,7 @@ int lctl_layout_search(const struct lctl_layout_entry *e, size_t n, uint32_t has
 		tmp = order ? malloc(n * sizeof(*tmp)) : NULL;
 		m = tmp ? malloc(n * sizeof(*m)) : NULL;
 		if (!m) {
-			/* Out of memory: the simple rule is exact except for these garbage entries. */
+			/* Out of memory: the simple rule, exact but for these garbage entries. */
 			free(order);
 			free(tmp);
 			return search_simple(e, n, hash);

@@ -306,10 +306,13 @@ struct lctl_layout_report {
  * The entries are mapped to DHT's in-memory form, sorted exactly as DHT's qsort() call sorts
  * them, and walked as in dht_layout_anomalies(). Entries with an error, without an xattr, or
  * with start == stop (0-0) are left out of the walk; so a single entry 0-0xffffffff is a
- * complete layout. There is no wrap-around range: an entry with start > stop is walked (and
- * usually shows as an overlap and a hole) but covers nothing. Two 32-bit quirks of DHT are
- * kept: an entry after one ending at 0xffffffff counts as a hole, not an overlap, and the
- * final wrap check compares against the lowest start minus 1.
+ * complete layout. Wrap-around: an entry with start > stop is walked like any other (DHT's
+ * walk even accepts a layout that wraps, e.g. c0000000-3fffffff + 40000000-bfffffff, as
+ * complete), but it covers nothing, since dht_layout_search() can never match it; @hole_size
+ * shows that. DHT's 32-bit quirks are kept: an entry after one ending at 0xffffffff counts as
+ * a hole, not an overlap; and the final wrap check compares the last stop with
+ * list[0].start - 1, where list[0] is a 0-0 or failed entry whenever there is one, so the
+ * same ranges can count one hole or two depending on the 0-0 entries next to them.
  *
  * Return: 0, -LCTL_EINVAL, -LCTL_ENOMEM. Thread safe.
  */
@@ -389,7 +392,10 @@ struct lctl_plan_in {
  *
  * Active subvolumes sorted by name get consecutive ranges from 0, starting at the one in
  * position dm_hash(key) % n among *all* n sorted names, of (uint32)(0xffffffff / count)
- * each, or weighted; the last one used ends at 0xffffffff; the rest get 0-0.
+ * each, or weighted; the last one used ends at 0xffffffff; the rest get 0-0. The result tiles
+ * the hash space, except with @in->spread below the number of active subvolumes *and*
+ * weights: GlusterFS then sums the weights of other subvolumes than it uses, and its ranges
+ * can run past 2^32 and overlap. That is reproduced as is.
  *
  * Return: 0, -LCTL_EINVAL (bad input, duplicate names, no active subvolume), -LCTL_ENOMEM.
  */
@@ -416,7 +422,7 @@ int lctl_plan_gluster(const struct lctl_plan_in *in, const struct lctl_munge *m,
  *
  * Return: 0 with the new layout in @out; %LCTL_PLAN_KEEP with the old ranges in @out (errors
  * as 0-0); -LCTL_EDOWN when a subvolume is down (DHT skips the directory); -LCTL_EINVAL,
- * -LCTL_ENOMEM.
+ * also when no active subvolume is usable (DHT would write 0-0 everywhere); -LCTL_ENOMEM.
  */
 int lctl_plan_gluster_fix(const struct lctl_plan_in *in, const struct lctl_munge *m,
 			  const char *key, const struct lctl_layout_entry *old, uint32_t commit,
@@ -467,8 +473,12 @@ struct lctl_plan_stats {
  * The current order of the ranges is kept, new subvolumes are inserted where space is free or
  * else spread out, and the boundaries are placed optimally for that order (see lib/plan.c).
  * With DHT's one-range-per-subvolume rule exact balance and little movement exclude each
- * other (exact shares: adding 1 subvolume to 16 moves 26%, not 5.9%), hence @opts.
- * Deterministic; thread safe; O(n log n) per evaluation within a bounded amount of work.
+ * other (exact shares: adding 1 subvolume to 16 moves 26%, not 5.9%), hence @opts. With the
+ * defaults, adding k to n balanced subvolumes (n <= 16, k <= 8) moves at most 1.1 x k/(n+k)
+ * at up to ~20% imbalance; removing one whose range lies between two kept ones moves at most
+ * 1.1 x its share; a range at either end of the hash space, or next to another removed one,
+ * has fewer neighbours to go to and costs up to ~1.8 x.
+ * Deterministic; thread safe; ~5 ms for 100 subvolumes, bounded work beyond.
  *
  * Return: 0, -LCTL_EINVAL, -LCTL_ENOMEM.
  */

@@ -18,7 +18,7 @@ expect_exit 2 "$LAYOUTCTL" --transport carrier-pigeon info v
 expect_exit 2 "$LAYOUTCTL" help no-such-command
 
 # a usage error names the problem and gives a hint, on stderr only, in few lines
-out=$("$LAYOUTCTL" no-such-command 2>&1 >/dev/null)
+out=$("$LAYOUTCTL" no-such-command 2>&1 >/dev/null || true)
 assert_contains "$out" "unknown command 'no-such-command'"
 assert_contains "$out" "layoutctl --help"
 [ "$(printf '%s\n' "$out" | wc -l)" -le 2 ] || fail "usage error is longer than two lines"
@@ -44,7 +44,7 @@ done
 # an unreachable server is "could not run", quickly, with one line
 start=$(date +%s)
 expect_exit 3 "$LAYOUTCTL" --server 127.0.0.1:1 info v
-out=$("$LAYOUTCTL" --server 127.0.0.1:1 info v 2>&1)
+out=$("$LAYOUTCTL" --server 127.0.0.1:1 info v 2>&1 || true)
 [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] || fail "unreachable server: not one line: $out"
 [ $(($(date +%s) - start)) -le 10 ] || fail "unreachable server took too long"
 exit 0

@@ -44,6 +44,18 @@ brick_rm() {
 # set_layout BRICK REL HEX32: write a raw 16-byte layout xattr [commit type start stop]
 set_layout() { setfattr -n trusted.glusterfs.dht -v "0x$3" -- "$1/$2"; }
 hexstr() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n'; }
+# mk_linkto I REL TARGET GFID_FROM: a linkto file as DHT makes it on subvolume I (mode 01000,
+# the data file's gfid and its .glusterfs hard link, the target's name with its NUL)
+mk_linkto() {
+	local f=${B[$1]}/$2 g
+	: >"$f"
+	chmod 1000 -- "$f"
+	setfattr -n trusted.gfid -v "$(brick_xattr_hex "${B[$4]}" "$2" trusted.gfid)" -- "$f"
+	setfattr -n trusted.glusterfs.dht.linkto -v "0x$(hexstr "$(sv "$3")")00" -- "$f"
+	g=$(gfid_link "${B[$1]}" "$2")
+	mkdir -p -- "${g%/*}"
+	ln -- "$f" "$g"
+}
 
 # --- build the tree through FUSE ----------------------------------------------------------------
 MP=$(lctl_mount "$VOL")
@@ -111,19 +123,13 @@ setfattr -n trusted.glusterfs.dht.linkto -v "0x$(hexstr "$(sv "$stale_wrong")")0
 # stale-linkto too: a stray linkto on a subvolume that is not the hashed one, for a placed file
 stray_data=$(data_subvol stray/f1)
 stray_on=$(((stray_data + 1) % 3))
-: >"${B[stray_on]}/stray/f1"
-chmod 1000 "${B[stray_on]}/stray/f1"
-setfattr -n trusted.glusterfs.dht.linkto -v "0x$(hexstr "$(sv "$stray_data")")00" -- \
-	"${B[stray_on]}/stray/f1"
+mk_linkto "$stray_on" stray/f1 "$stray_data" "$stray_data"
 # stale-linkto also: a renamed file reachable through its linkto, plus a stray linkto elsewhere
 stray2=$(linked_name stray2)
 stray2_link=$(linkto_subvol "stray2/$stray2")
 stray2_data=$(data_subvol "stray2/$stray2")
 stray2_on=$(third "$stray2_link" "$stray2_data")
-: >"${B[stray2_on]}/stray2/$stray2"
-chmod 1000 "${B[stray2_on]}/stray2/$stray2"
-setfattr -n trusted.glusterfs.dht.linkto -v "0x$(hexstr "$(sv "$stray2_data")")00" -- \
-	"${B[stray2_on]}/stray2/$stray2"
+mk_linkto "$stray2_on" "stray2/$stray2" "$stray2_data" "$stray2_data"
 # duplicate: a copy of a data file, gfid and all, on a second brick
 dup_data=$(data_subvol dup/f1)
 dup_copy=$(((dup_data + 1) % 3))
@@ -139,6 +145,10 @@ echo plain >"${B[$(((dp_data + 2) % 3))]}/dupplain/f2"
 # migration-leftover: the phase-1 bits (setgid + sticky) on a data file
 lo_data=$(data_subvol leftover/f3)
 chmod g+s,+t -- "${B[lo_data]}/leftover/f3"
+
+# a directory made on the bricks by hand, without a gfid: a lookup would give it one (a
+# different one on each brick), so the scan must not read it, and says so
+for b in "${B[@]}"; do mkdir -- "$b/nogfid"; done
 
 # --- scan -------------------------------------------------------------------------------------
 snap=$(mktemp -d "${TMPDIR:-/tmp}/lctl-scan-problems.XXXXXX")
@@ -156,6 +166,7 @@ want_dirs='[
  {"path":"/hole","problems":["hole"]},
  {"path":"/malformed","problems":["hole","malformed-layout"]},
  {"path":"/mixed","problems":["commit-mixed"]},
+ {"path":"/nogfid","problems":["unreadable"]},
  {"path":"/noxattr","problems":["hole","incomplete"]},
  {"path":"/overlap","problems":["overlap"]},
  {"path":"/unstamped","problems":["unstamped"]}
@@ -182,6 +193,9 @@ got_entries=$(jq -c '[.directories[] | .path as $d | .entries[] |
 	{path: ((if $d == "/" then "" else $d end) + "/" + .name), state}] | sort_by(.path)' <<<"$json")
 assert_eq "$want_entries" "$got_entries" "entry states"
 
+jq -e '.directories[] | select(.path == "/nogfid") | .layout | map(.state) | unique == ["no-gfid"]' \
+	<<<"$json" >/dev/null || fail "/nogfid: layout states are not no-gfid"
+
 # the details name the right subvolumes
 entry() { jq -c --arg d "$1" --arg n "$2" '.directories[] | select(.path == $d) | .entries[] |
 	select(.name == $n) | [.state, .hashed, .cached, .linkto_on, .linkto_target]' <<<"$json"; }
@@ -207,7 +221,7 @@ jq -e '[.directories[] | select(.path == "/lnk" or .path == "/ok")] | length == 
 	<<<"$json" >/dev/null || fail "/lnk or /ok listed as not clean"
 linked=$(jq '.summary.entries.linked' <<<"$json")
 ((linked >= 1)) || fail "summary counts no linked entry"
-assert_eq 18 "$(jq .summary.directories <<<"$json")" "directories scanned"
+assert_eq 19 "$(jq .summary.directories <<<"$json")" "directories scanned"
 assert_eq 2 "$(jq .summary.directories_clean <<<"$json")" "clean directories (/ok, /lnk)"
 
 # each problem alone makes its subtree exit 1; a subtree that is only linked exits 0

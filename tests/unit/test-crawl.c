@@ -31,8 +31,10 @@ static unsigned dir_id(const struct tree *t, const char *path)
 	const char *p = path;
 
 	while (*p == '/' && p[1]) {
-		unsigned k = (unsigned)strtoul(p + 1, (char **)&p, 10);
+		char *end;
+		unsigned k = (unsigned)strtoul(p + 1, &end, 10);
 
+		p = end;
 		base += width;
 		id = id * t->fanout[d] + k;
 		width *= t->fanout[d];

@@ -315,7 +315,7 @@ static void test_gluster_spread_weighted(void **state)
 	assert_int_equal(lctl_plan_gluster(&in, NULL, key, 0, out, NULL), 0);
 	/* chunk = 0xffffffff / (1 + 1 + 100) = 42107522.5; c and d get 100 chunks each */
 	expect_range(&out[2], 0x00000000, 0xfafafaf9);
-	expect_range(&out[3], 0xfafafafa, 0xf5f5f5f3);	/* 0xfafafafa + 0xfafafafa - 1, wrapped */
+	expect_range(&out[3], 0xfafafafa, 0xf5f5f5f3);	/* fafafafa + fafafafa - 1, wrapped */
 	expect_range(&out[0], 0xf5f5f5f4, 0xffffffff);
 	expect_range(&out[1], 0, 0);
 	for (i = 0; i < 4; i++)
@@ -385,7 +385,7 @@ static void test_gluster_random(void **state)
 		snprintf(key, sizeof(key), "/dir%zu", k);
 		assert_int_equal(lctl_plan_gluster(&in, NULL, key, 0, out, NULL), 0);
 		if (in.spread && in.weights)
-			continue;	/* may overlap, as in DHT: see test_gluster_spread_weighted */
+			continue;	/* may overlap, as in DHT: test_gluster_spread_weighted */
 		i = check_tiling(out, n);
 		assert_int_equal(i, in.spread && in.spread < nact ? in.spread : nact);
 		for (i = 0; i < n; i++)
@@ -455,6 +455,12 @@ static void test_gluster_fix_add(void **state)
 	assert_memory_equal(out, fresh, sizeof(out));
 }
 
+static int fix(const struct lctl_plan_in *in, const char *key,
+	       const struct lctl_layout_entry *old, struct lctl_range *out)
+{
+	return lctl_plan_gluster_fix(in, NULL, key, old, 3, out, NULL);
+}
+
 static void test_gluster_fix_decisions(void **state)
 {
 	struct lctl_layout_entry old[4];
@@ -469,15 +475,15 @@ static void test_gluster_fix_decisions(void **state)
 	make_names(&nm, "rx1", 4);
 	/* complete layout over all bricks: DHT leaves it alone */
 	d1_on_4(old, 3);
-	assert_int_equal(lctl_plan_gluster_fix(&in, NULL, "/d1", old, 3, out, NULL), LCTL_PLAN_KEEP);
+	assert_int_equal(fix(&in, "/d1", old, out), LCTL_PLAN_KEEP);
 	for (i = 0; i < 4; i++)
 		assert_memory_equal(&out[i], &old[i].r, sizeof(out[i]));
 	/* even a complete layout unlike the one DHT would compute now (another key) */
-	assert_int_equal(lctl_plan_gluster_fix(&in, NULL, "/d2", old, 3, out, NULL), LCTL_PLAN_KEEP);
+	assert_int_equal(fix(&in, "/d2", old, out), LCTL_PLAN_KEEP);
 	/* user layout */
 	old[1].r.type = LCTL_LAYOUT_TYPE_USER;
 	old[2].r.stop = 0x100;	/* even with a hole */
-	assert_int_equal(lctl_plan_gluster_fix(&in, NULL, "/d1", old, 3, out, NULL), LCTL_PLAN_KEEP);
+	assert_int_equal(fix(&in, "/d1", old, out), LCTL_PLAN_KEEP);
 	/* a subvolume down: DHT skips the directory */
 	d1_on_4(old, 3);
 	old[3].err = ENOTCONN;
@@ -486,7 +492,7 @@ static void test_gluster_fix_decisions(void **state)
 	/* an unexpected error: dht_should_fix_layout() says no */
 	d1_on_4(old, 3);
 	old[0].err = EIO;
-	assert_int_equal(lctl_plan_gluster_fix(&in, NULL, "/d1", old, 3, out, NULL), LCTL_PLAN_KEEP);
+	assert_int_equal(fix(&in, "/d1", old, out), LCTL_PLAN_KEEP);
 	expect_range(&out[0], 0, 0);
 	/* a hole: rewritten */
 	d1_on_4(old, 3);
@@ -639,10 +645,11 @@ static void test_minmove_add(void **state)
 				assert_int_equal(c.out[0].commit, 42);
 				bound = (double)k / (double)(n + k);
 				assert_true(st.moved == mm_moved(&c, n + k));
-				assert_true(st.min_moved > bound - 1e-8 && st.min_moved < bound + 1e-8);
+				assert_true(st.min_moved > bound - 1e-8);
+				assert_true(st.min_moved < bound + 1e-8);
 				if (st.moved > 1.1 * bound + 1e-7)
-					fail_msg("n=%zu k=%zu moved %.5f > 1.1 x %.5f", n, k, st.moved,
-						 bound);
+					fail_msg("n=%zu k=%zu moved %.5f > 1.1 x %.5f", n, k,
+						 st.moved, bound);
 				assert_true(st.imbalance <= LCTL_MINMOVE_IMBALANCE_DEFAULT + 1e-9);
 				if (st.imbalance > worst)
 					worst = st.imbalance;
@@ -679,7 +686,8 @@ static void test_minmove_remove(void **state)
 					while (!c.act[i]);
 					c.act[i] = false;
 					removed += (double)size_of(&c.cur[i].r) / (double)SPACE;
-					edge |= c.cur[i].r.start == 0 || c.cur[i].r.stop == 0xffffffff;
+					edge |= c.cur[i].r.start == 0 ||
+						c.cur[i].r.stop == 0xffffffff;
 				}
 				for (i = 0; i < n; i++)
 					for (j = 0; j < n; j++)
@@ -699,8 +707,8 @@ static void test_minmove_remove(void **state)
 				 */
 				limit = edge ? 2.0 : 1.1;
 				if (st.moved > limit * removed + 1e-7)
-					fail_msg("n=%zu r=%zu moved %.5f > %.1f x %.5f", n, r, st.moved,
-						 limit, removed);
+					fail_msg("n=%zu r=%zu moved %.5f > %.1f x %.5f", n, r,
+						 st.moved, limit, removed);
 				interior += !edge;
 			}
 		}

@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "status.h"
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+void rate_sample(struct rate_tracker *rt, double now, uint64_t dirs, uint64_t files, uint64_t bytes)
+{
+	unsigned i;
+
+	if (rt->n && now - rt->last < 0.5)
+		return;
+	rt->last = now;
+	i = (rt->head + rt->n) % RATE_SAMPLES;
+	if (rt->n == RATE_SAMPLES)
+		rt->head = (rt->head + 1) % RATE_SAMPLES;
+	else
+		rt->n++;
+	rt->t[i] = now;
+	rt->dirs[i] = (double)dirs;
+	rt->files[i] = (double)files;
+	rt->bytes[i] = (double)bytes;
+}
+
+/* Rate of one series over the last @window seconds; 0 without two samples. */
+static double rate(const struct rate_tracker *rt, const double *series, double window)
+{
+	unsigned last, first, k;
+
+	if (rt->n < 2)
+		return 0;
+	last = (rt->head + rt->n - 1) % RATE_SAMPLES;
+	first = last;
+	for (k = 1; k < rt->n; k++) {
+		unsigned i = (rt->head + rt->n - 1 - k) % RATE_SAMPLES;
+
+		if (rt->t[last] - rt->t[i] > window)
+			break;
+		first = i;
+	}
+	if (first == last || rt->t[last] <= rt->t[first])
+		return 0;
+	return (series[last] - series[first]) / (rt->t[last] - rt->t[first]);
+}
+
+void error_ring_add(struct error_ring *er, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(er->msg[er->next], sizeof(er->msg[0]), fmt, ap);
+	va_end(ap);
+	er->next = (er->next + 1) % ERROR_RING;
+	if (er->n < ERROR_RING)
+		er->n++;
+}
+
+void share_init(struct share_tracker *st, struct lctl_volume *vol)
+{
+	size_t i;
+
+	memset(st, 0, sizeof(*st));
+	st->n = lctl_volume_nsubvols(vol);
+	st->names = calloc(st->n, sizeof(*st->names));
+	st->bytes_now = calloc(st->n, sizeof(double));
+	st->target_ring = calloc(st->n, sizeof(double));
+	if (!st->names || !st->bytes_now || !st->target_ring)
+		abort();
+	for (i = 0; i < st->n; i++)
+		st->names[i] = lctl_volume_subvol(vol, i)->name;
+}
+
+void share_release(struct share_tracker *st)
+{
+	free(st->names);
+	free(st->bytes_now);
+	free(st->target_ring);
+}
+
+static double ring_share(const struct lctl_range *r)
+{
+	if ((r->start == 0 && r->stop == 0) || r->stop < r->start)
+		return 0;
+	return ((double)r->stop - (double)r->start + 1.0) / 4294967296.0;
+}
+
+void share_add(struct share_tracker *st, const struct lctl_repair_report *rr)
+{
+	const struct lctl_dir_report *p = rr->plan;
+	size_t i;
+
+	if (!p || p->nsubvols != st->n)
+		return;
+	st->dirs++;
+	for (i = 0; i < st->n; i++) {
+		st->bytes_now[i] += (double)p->subvol_bytes[i];
+		st->target_ring[i] += ring_share(&p->planned[i]);
+	}
+	for (i = 0; i < rr->nfiles; i++) {
+		const struct lctl_file_outcome *o = &rr->files[i];
+
+		if (o->action != LCTL_FILE_MIGRATED || o->from < 0 || o->to < 0 ||
+		    (size_t)o->from >= st->n || (size_t)o->to >= st->n)
+			continue;
+		st->bytes_now[o->from] -= (double)o->size;
+		st->bytes_now[o->to] += (double)o->size;
+	}
+}
+
+/* Branching estimate of the directories a crawl will find, from what it found so far. */
+static uint64_t estimate_total(const struct lctl_progress *p)
+{
+	double done = (double)p->dirs_done, seen = (double)p->dirs_seen, b, pending;
+
+	if (!p->dirs_done)
+		return p->dirs_seen;
+	pending = seen - done;
+	b = (seen - 1) / done; /* children found per directory visited */
+	if (b >= 0.95)
+		return (uint64_t)(seen + pending * 2);
+	return (uint64_t)(done + pending / (1 - b) + 0.5);
+}
+
+static void add(struct json_object *o, const char *k, struct json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+struct json_object *status_build(const struct status_info *si, const struct lctl_progress *p,
+				 const struct lctl_fix_summary *sum, const struct rate_tracker *rt,
+				 const struct share_tracker *st, const struct error_ring *er)
+{
+	struct json_object *j = json_object_new_object(), *o, *a;
+	char host[256] = "";
+	uint64_t est = estimate_total(p), examined = p->files;
+	double drate = rate(rt, rt->dirs, 60), total_bytes = 0;
+	size_t i;
+	int x;
+
+	gethostname(host, sizeof(host) - 1);
+	add(j, "format_version", json_object_new_int(1));
+	add(j, "command", json_object_new_string(si->command));
+	add(j, "volume", json_object_new_string(si->volume));
+	add(j, "path", json_object_new_string(si->path ? si->path : "/"));
+	add(j, "host", json_object_new_string(host));
+	add(j, "pid", json_object_new_int((int)getpid()));
+	add(j, "state", json_object_new_string(si->state));
+	add(j, "phase", json_object_new_string(si->phase));
+	add(j, "dry_run", json_object_new_boolean(si->dry_run));
+	add(j, "mode", json_object_new_string(si->mode));
+	add(j, "layout", json_object_new_string(si->layout));
+	add(j, "started", json_object_new_int64((int64_t)si->started));
+	add(j, "updated", json_object_new_int64((int64_t)time(NULL)));
+	add(j, "elapsed", json_object_new_double(p->elapsed));
+	if (si->exit_code >= 0)
+		add(j, "exit_code", json_object_new_int(si->exit_code));
+	o = json_object_new_object();
+	add(o, "seen", json_object_new_int64((int64_t)p->dirs_seen));
+	add(o, "done", json_object_new_int64((int64_t)p->dirs_done));
+	add(o, "estimated_total", json_object_new_int64((int64_t)est));
+	add(o, "not_clean", json_object_new_int64((int64_t)p->dirs_not_clean));
+	if (sum)
+		for (x = 0; x < LCTL_DIR_OUTCOME_COUNT; x++)
+			add(o, lctl_dir_outcome_name(x), json_object_new_int64((int64_t)sum->dir_outcome[x]));
+	add(j, "directories", o);
+	o = json_object_new_object();
+	add(o, "examined", json_object_new_int64((int64_t)examined));
+	if (sum)
+		for (x = 0; x < LCTL_FILE_ACTION_COUNT; x++)
+			add(o, lctl_file_action_name(x), json_object_new_int64((int64_t)sum->files[x]));
+	add(j, "files", o);
+	add(j, "bytes_moved", json_object_new_int64((int64_t)(sum ? sum->bytes_moved : p->bytes)));
+	o = json_object_new_object();
+	add(o, "dirs_per_sec_10s", json_object_new_double(rate(rt, rt->dirs, 10)));
+	add(o, "dirs_per_sec_60s", json_object_new_double(drate));
+	add(o, "files_per_sec_10s", json_object_new_double(rate(rt, rt->files, 10)));
+	add(o, "files_per_sec_60s", json_object_new_double(rate(rt, rt->files, 60)));
+	add(o, "bytes_per_sec_10s", json_object_new_double(rate(rt, rt->bytes, 10)));
+	add(o, "bytes_per_sec_60s", json_object_new_double(rate(rt, rt->bytes, 60)));
+	add(j, "rates", o);
+	if (drate > 0 && est > p->dirs_done)
+		add(j, "eta_seconds", json_object_new_double((double)(est - p->dirs_done) / drate));
+	else
+		add(j, "eta_seconds", NULL);
+	o = json_object_new_object();
+	add(o, "active", json_object_new_int((int)p->active_workers));
+	add(o, "paused", json_object_new_boolean(p->paused));
+	a = json_object_new_array();
+	for (i = 0; i < p->workers && i < 64; i++)
+		json_object_array_add(a, json_object_new_string(p->worker_state[i]));
+	add(o, "states", a);
+	add(j, "workers", o);
+	a = json_object_new_array();
+	if (st) {
+		for (i = 0; i < st->n; i++)
+			total_bytes += st->bytes_now[i] > 0 ? st->bytes_now[i] : 0;
+		for (i = 0; i < st->n; i++) {
+			o = json_object_new_object();
+			add(o, "name", json_object_new_string(st->names[i]));
+			add(o, "data_share", json_object_new_double(total_bytes > 0 && st->bytes_now[i] > 0
+									 ? st->bytes_now[i] / total_bytes : 0));
+			add(o, "target_share", json_object_new_double(st->dirs ? st->target_ring[i] / (double)st->dirs : 0));
+			json_object_array_add(a, o);
+		}
+	}
+	add(j, "subvolumes", a);
+	a = json_object_new_array();
+	for (i = 0; er && i < er->n; i++)
+		json_object_array_add(a, json_object_new_string(
+						 er->msg[(er->next + ERROR_RING - er->n + i) % ERROR_RING]));
+	add(j, "errors", a);
+	return j;
+}
+
+int status_publish(const char *dir, struct json_object *status)
+{
+	char path[4200], tmp[4200];
+	const char *s = json_object_to_json_string_ext(status, JSON_C_TO_STRING_PLAIN);
+	size_t len = strlen(s);
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, STATUS_FILE);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, STATUS_FILE);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, len) != (ssize_t)len || write(fd, "\n", 1) != 1) {
+		int e = errno ? errno : EIO;
+
+		close(fd);
+		unlink(tmp);
+		return -e;
+	}
+	close(fd);
+	if (rename(tmp, path)) {
+		int e = errno;
+
+		unlink(tmp);
+		return -e;
+	}
+	return 0;
+}
+
+struct json_object *status_read(const char *dir)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, STATUS_FILE);
+	if (access(path, R_OK))
+		return NULL;
+	return json_object_from_file(path);
+}
+
+int control_send(const char *dir, const char *cmd)
+{
+	char path[4200], tmp[4200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, CONTROL_FILE);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, CONTROL_FILE);
+	f = fopen(tmp, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "%s\n", cmd);
+	if (fclose(f) || rename(tmp, path))
+		return -errno;
+	return 0;
+}
+
+enum control_cmd control_take(const char *dir, int *workers)
+{
+	char path[4200], line[64] = "";
+	enum control_cmd c = CONTROL_NONE;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, CONTROL_FILE);
+	f = fopen(path, "r");
+	if (!f)
+		return CONTROL_NONE;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	unlink(path);
+	if (!strncmp(line, "pause", 5))
+		c = CONTROL_PAUSE;
+	else if (!strncmp(line, "resume", 6))
+		c = CONTROL_RESUME;
+	else if (!strncmp(line, "stop", 4))
+		c = CONTROL_STOP;
+	else if (sscanf(line, "workers %d", workers) == 1 && *workers >= 1 && *workers <= 64)
+		c = CONTROL_WORKERS;
+	return c;
+}
+
+static struct json_object *js_get(struct json_object *o, const char *path)
+{
+	char key[64];
+	const char *dot;
+
+	while (o && path) {
+		dot = strchr(path, '.');
+		snprintf(key, sizeof(key), "%.*s", dot ? (int)(dot - path) : (int)strlen(path), path);
+		if (!json_object_object_get_ex(o, key, &o))
+			return NULL;
+		path = dot ? dot + 1 : NULL;
+	}
+	return o;
+}
+
+int64_t js_int(struct json_object *o, const char *path)
+{
+	return json_object_get_int64(js_get(o, path));
+}
+
+double js_double(struct json_object *o, const char *path)
+{
+	return json_object_get_double(js_get(o, path));
+}
+
+const char *js_str(struct json_object *o, const char *path)
+{
+	struct json_object *v = js_get(o, path);
+
+	return v ? json_object_get_string(v) : "";
+}

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * gfcheck: small libgfapi helpers for the fix integration tests.
+ *
+ *   gfcheck lookup VOL LIST [STOPFILE]
+ *	Fresh-lookup checker. Each round is a NEW process with a NEW glfs_t (no cached inodes):
+ *	it lstat()s every path of LIST (one per line, relative to the volume root, NUL-free) by
+ *	name. Without STOPFILE, one round. With STOPFILE, rounds follow each other until STOPFILE
+ *	exists, then one last round. Prints "ENOENT <path>" / "ERR <errno> <path>" for every
+ *	failed lookup and "round N files F enoent E errors X ms T" per round; exit 0 when no
+ *	lookup failed, 1 otherwise, 2 when a client could not start.
+ *
+ *   gfcheck create VOL DIR N PREFIX
+ *	One fresh client creates N new files DIR/PREFIX<i> with O_CREAT|O_EXCL (the LOOKUP per
+ *	CREATE measurement of dht-facts.md section 8). Exit 0 when all N were created.
+ *
+ * Clients are never glfs_fini'd (it takes ~11 s in 10.3): the process just exits.
+ * Build: gcc -O2 -o gfcheck gfcheck.c $(pkg-config --cflags --libs glusterfs-api)
+ */
+#include <glusterfs/api/glfs.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static glfs_t *client(const char *vol)
+{
+	glfs_t *fs = glfs_new(vol);
+
+	if (!fs || glfs_set_volfile_server(fs, "tcp", "localhost", 24007) ||
+	    glfs_set_logging(fs, "/dev/null", 1) || glfs_init(fs)) {
+		fprintf(stderr, "gfcheck: cannot start a client of %s: %s\n", vol, strerror(errno));
+		return NULL;
+	}
+	return fs;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static char **read_list(const char *file, size_t *n)
+{
+	FILE *f = fopen(file, "r");
+	char *line = NULL, **v = NULL;
+	size_t cap = 0, len = 0;
+	ssize_t r;
+
+	if (!f) {
+		perror(file);
+		exit(2);
+	}
+	*n = 0;
+	while ((r = getline(&line, &len, f)) > 0) {
+		if (line[r - 1] == '\n')
+			line[--r] = '\0';
+		if (!r)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			v = realloc(v, cap * sizeof(*v));
+			if (!v)
+				exit(2);
+		}
+		v[*n] = malloc((size_t)r + 2);
+		if (!v[*n])
+			exit(2);
+		snprintf(v[*n], (size_t)r + 2, "%s%s", line[0] == '/' ? "" : "/", line);
+		(*n)++;
+	}
+	free(line);
+	fclose(f);
+	return v;
+}
+
+/* One round in a child process; its exit status: 0 ok, 1 failures, 2 no client. */
+static int round_child(const char *vol, char **paths, size_t n, unsigned round)
+{
+	double t0 = now_ms();
+	size_t i, enoent = 0, errs = 0;
+	struct stat st;
+	glfs_t *fs = client(vol);
+
+	if (!fs)
+		return 2;
+	for (i = 0; i < n; i++) {
+		if (glfs_lstat(fs, paths[i], &st) == 0)
+			continue;
+		if (errno == ENOENT) {
+			enoent++;
+			printf("ENOENT %s\n", paths[i]);
+		} else {
+			errs++;
+			printf("ERR %d %s\n", errno, paths[i]);
+		}
+	}
+	printf("round %u files %zu enoent %zu errors %zu ms %.0f\n", round, n, enoent, errs,
+	       now_ms() - t0);
+	fflush(stdout);
+	return enoent || errs ? 1 : 0;
+}
+
+static int cmd_lookup(int argc, char **argv)
+{
+	size_t n;
+	char **paths;
+	const char *stop = argc > 4 ? argv[4] : NULL;
+	unsigned round = 0;
+	int bad = 0, last = 0;
+
+	if (argc < 4)
+		return 2;
+	paths = read_list(argv[3], &n);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	do {
+		pid_t pid;
+		int st;
+
+		if (!stop || access(stop, F_OK) == 0)
+			last = 1;
+		fflush(stdout);
+		pid = fork();
+		if (pid < 0)
+			return 2;
+		if (pid == 0)
+			_exit(round_child(argv[2], paths, n, ++round));
+		round++;
+		if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) == 2) {
+			printf("round %u: client failed\n", round);
+			return 2;
+		}
+		bad |= WEXITSTATUS(st);
+	} while (!last);
+	return bad;
+}
+
+static int cmd_create(int argc, char **argv)
+{
+	char path[4096];
+	glfs_t *fs;
+	long i, n, ok = 0;
+	double t0;
+
+	if (argc < 6)
+		return 2;
+	n = atol(argv[4]);
+	fs = client(argv[2]);
+	if (!fs)
+		return 2;
+	t0 = now_ms();
+	for (i = 0; i < n; i++) {
+		glfs_fd_t *fd;
+
+		snprintf(path, sizeof(path), "%s/%s%ld", strcmp(argv[3], "/") ? argv[3] : "",
+			 argv[5], i);
+		fd = glfs_creat(fs, path, O_CREAT | O_EXCL | O_WRONLY, 0644);
+		if (!fd) {
+			fprintf(stderr, "create %s: %s\n", path, strerror(errno));
+			continue;
+		}
+		glfs_close(fd);
+		ok++;
+	}
+	printf("created %ld of %ld in %.0f ms\n", ok, n, now_ms() - t0);
+	fflush(stdout);
+	_exit(ok == n ? 0 : 1);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "lookup"))
+		return cmd_lookup(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "create"))
+		return cmd_create(argc, argv);
+	fprintf(stderr, "usage: gfcheck lookup VOL LIST [STOPFILE] | create VOL DIR N PREFIX\n");
+	return 2;
+}
