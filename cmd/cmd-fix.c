@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* layoutctl fix VOLUME: repair layouts, place entries, verify, stamp clean. */
 #include "cli.h"
+#include "dashboard.h"
 #include "msg.h"
 #include "output.h"
 #include "parse.h"
@@ -40,6 +41,7 @@ const char *const cmd_fix_usage[] = {
 	"    --log FILE          per-file outcome log, JSON lines (default STATE_DIR/outcomes.jsonl)",
 	"    --break-lock        take over the volume lock of a run that died on another host",
 	"    --no-task-check     do not ask glusterd whether a rebalance or remove-brick runs",
+	"    --dashboard         full-screen live view (keys: p pause, r resume, + - workers, q stop)",
 	"-h, --help              show this help",
 	NULL,
 };
@@ -58,6 +60,7 @@ enum {
 	OPT_LOG,
 	OPT_BREAK_LOCK,
 	OPT_NO_TASK_CHECK,
+	OPT_DASHBOARD,
 };
 
 const struct option cmd_fix_options[] = {
@@ -76,6 +79,7 @@ const struct option cmd_fix_options[] = {
 	{ "log", required_argument, NULL, OPT_LOG },
 	{ "break-lock", no_argument, NULL, OPT_BREAK_LOCK },
 	{ "no-task-check", no_argument, NULL, OPT_NO_TASK_CHECK },
+	{ "dashboard", no_argument, NULL, OPT_DASHBOARD },
 	CMD_HELP_OPTION,
 	{ NULL, 0, NULL, 0 },
 };
@@ -87,6 +91,7 @@ struct fix_cli {
 	char state_dir[4096];
 	char log_path[4200];
 	bool task_check;
+	bool dashboard;
 };
 
 /* "90", "90s", "15m", "2h" -> seconds. */
@@ -234,6 +239,9 @@ static int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct f
 			break;
 		case OPT_NO_TASK_CHECK:
 			fc->task_check = false;
+			break;
+		case OPT_DASHBOARD:
+			fc->dashboard = true;
 			break;
 		case 'h':
 			usage_print(cmd, stdout, true);
@@ -467,6 +475,118 @@ static void print_summary_text(struct lctl_volume *vol, const struct lctl_fix_su
 		       s->deadline_hit ? " at the end of the time window" : "", lctl_volume_name(vol));
 }
 
+static void note_errors(struct error_ring *er, const struct lctl_repair_report *rr)
+{
+	size_t i;
+
+	if (rr->outcome == LCTL_DIR_NOT_FIXED)
+		error_ring_add(er, "%s: %s", rr->path, rr->reason);
+	for (i = 0; i < rr->nfiles; i++)
+		if (rr->files[i].action == LCTL_FILE_FAILED)
+			error_ring_add(er, "%s/%s: %s (%s)", strcmp(rr->path, "/") ? rr->path : "",
+				       rr->files[i].name, rr->files[i].reason ? rr->files[i].reason : "failed",
+				       strerror(rr->files[i].err));
+}
+
+/* The fix seen from the dashboard's keys and from `top`'s control file. */
+struct fix_control {
+	struct lctl_fix *fix;
+	unsigned workers;
+};
+
+static void ctl_pause(void *arg, bool pause)
+{
+	struct fix_control *fc = arg;
+
+	lctl_fix_pause(fc->fix, pause);
+}
+
+static void ctl_stop(void *arg)
+{
+	struct fix_control *fc = arg;
+
+	lctl_fix_cancel(fc->fix);
+}
+
+static int ctl_workers(void *arg, int delta)
+{
+	struct fix_control *fc = arg;
+	int n = (int)fc->workers + delta;
+
+	if (n < 1 || n > 64 || lctl_fix_set_workers(fc->fix, (unsigned)n))
+		return -1;
+	fc->workers = (unsigned)n;
+	return 0;
+}
+
+/* Without a terminal, --dashboard prints one plain line every 10 seconds. */
+static void plain_progress(const struct lctl_progress *p, const struct lctl_fix_summary *s)
+{
+	static double last;
+
+	if (p->elapsed - last < 10)
+		return;
+	last = p->elapsed;
+	fprintf(stderr, "progress: %.0fs dirs %llu/%llu files migrated %llu linked %llu skipped %llu failed %llu%s\n",
+		p->elapsed, (unsigned long long)p->dirs_done, (unsigned long long)p->dirs_seen,
+		(unsigned long long)s->files[LCTL_FILE_MIGRATED], (unsigned long long)s->files[LCTL_FILE_LINKED],
+		(unsigned long long)s->files[LCTL_FILE_SKIPPED], (unsigned long long)s->files[LCTL_FILE_FAILED],
+		p->paused ? " [paused]" : "");
+}
+
+/*
+ * Once a second: publish the status, obey the control file, redraw the dashboard; between
+ * seconds, wait for keys. Returns true when a second has passed (time for progress output).
+ */
+static bool tick(struct fix_cli *fc, struct lctl_fix *fix, const struct lctl_progress *p,
+		 struct status_info *si, struct rate_tracker *rt, struct share_tracker *share,
+		 struct error_ring *errs, struct dash *dash, bool stopping)
+{
+	static struct fix_control ctl;
+	static double last = -1;
+	struct dash_ops ops = { ctl_pause, ctl_stop, ctl_workers, &ctl };
+	const struct lctl_fix_summary *sum = lctl_fix_summary(fix);
+	struct json_object *js;
+	int w = 0;
+
+	ctl.fix = fix;
+	if (!ctl.workers)
+		ctl.workers = fc->o.parallel ? fc->o.parallel : 8;
+	if (dash)
+		dash_key(dash, 200, &ops);
+	if (p->elapsed - last < 1.0)
+		return false;
+	last = p->elapsed;
+	rate_sample(rt, p->elapsed, p->dirs_done,
+		    sum->files[LCTL_FILE_MIGRATED] + sum->files[LCTL_FILE_LINKED], sum->bytes_moved);
+	si->state = stopping || sum->stopped ? "stopping" : p->paused ? "paused" : "running";
+	if (!fc->o.dry_run) {
+		switch (control_take(fc->state_dir, &w)) {
+		case CONTROL_PAUSE:
+			ctl_pause(&ctl, true);
+			break;
+		case CONTROL_RESUME:
+			ctl_pause(&ctl, false);
+			break;
+		case CONTROL_STOP:
+			ctl_stop(&ctl);
+			break;
+		case CONTROL_WORKERS:
+			ctl_workers(&ctl, w - (int)ctl.workers);
+			break;
+		default:
+			break;
+		}
+	}
+	js = status_build(si, p, sum, rt, share, errs);
+	if (!fc->o.dry_run)
+		status_publish(fc->state_dir, js);
+	if (dash)
+		dash_draw(dash, js);
+	json_object_put(js);
+	return true;
+}
+
 int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 {
 	struct fix_cli fc = { 0 };
@@ -480,6 +600,11 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	struct out *o = NULL;
 	FILE *log = NULL;
 	bool fin = false, stopping = false;
+	struct share_tracker share = { 0 };
+	struct rate_tracker rt = { 0 };
+	struct error_ring errs = { 0 };
+	struct status_info si;
+	struct dash *dash = NULL;
 	int ret;
 
 	ret = parse_fix_args(cmd, argc, argv, &fc);
@@ -518,17 +643,25 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 			chmod(fc.log_path, 0600);
 	}
 	progress_init(&pl);
+	share_init(&share, vol);
+	si = (struct status_info){ "fix", fc.volume, fc.o.path, fc.o.mode == LCTL_FIX_LINKTO ? "linkto" : "migrate",
+				   fc.o.planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster",
+				   "running", "work", fc.o.dry_run, time(NULL), -1 };
+	if (fc.dashboard) {
+		dash = dash_open();
+		if (!dash)
+			warning("--dashboard needs a terminal: printing progress lines instead");
+	}
 	if (gopts.format == FMT_JSON || gopts.format == FMT_XML) {
 		struct json_object *v = json_object_new_object();
 
-		o = out_open(gopts.format, stdout, "fix");
-		json_object_object_add(v, "name", json_object_new_string(fc.volume));
+		o = out_open(gopts.format, stdout, "fix");		json_object_object_add(v, "name", json_object_new_string(fc.volume));
 		json_object_object_add(v, "path", out_name(fc.o.path ? fc.o.path : "/"));
 		out_member(o, "volume", v);
 		out_list_begin(o, "directories");
 	}
 	while (!fin) {
-		struct lctl_repair_report *rr = lctl_fix_next(fix, 200, &fin);
+		struct lctl_repair_report *rr = lctl_fix_next(fix, dash ? 0 : 200, &fin);
 
 		if (interrupted && !stopping) {
 			stopping = true;
@@ -538,11 +671,14 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 			bool show = rr->outcome != LCTL_DIR_WAS_CLEAN && rr->outcome != LCTL_DIR_FIXED;
 
 			log_outcomes(log, vol, rr);
+			share_add(&share, rr);
+			note_errors(&errs, rr);
 			if (fc.o.dry_run)
 				plan_add(&pm, rr);
 			if (o && (show || gopts.verbosity >= 2)) {
 				out_item(o, dir_json(vol, rr));
-			} else if (!o && (gopts.verbosity >= 2 || (show && rr->outcome != LCTL_DIR_PLANNED))) {
+			} else if (!o && !dash &&
+				   (gopts.verbosity >= 2 || (show && rr->outcome != LCTL_DIR_PLANNED))) {
 				char *pth = out_name_dup(rr->path);
 
 				progress_clear(&pl);
@@ -553,12 +689,23 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 			lctl_repair_report_free(rr);
 		}
 		lctl_fix_progress(fix, &p);
-		progress_update(&pl, fc.o.dry_run ? "planning" : "fixing", &p);
+		if (!tick(&fc, fix, &p, &si, &rt, &share, &errs, dash, stopping))
+			continue;
+		if (dash || !fc.dashboard)
+			progress_update(&pl, fc.o.dry_run ? "planning" : "fixing", &p);
+		else
+			plain_progress(&p, lctl_fix_summary(fix));
+	}
+	if (dash) {
+		dash_close(dash);
+		dash = NULL;
 	}
 	progress_clear(&pl);
 	lctl_fix_progress(fix, &p);
 	ret = lctl_fix_end(fix, &err);
 	sum = lctl_fix_summary(fix);
+	si.state = ret < 0 ? "failed" : sum->stopped ? "stopped" : "finished";
+	si.phase = "done";
 	if (o) {
 		out_list_end(o);
 		out_member(o, "summary", summary_json(vol, sum, &pm, p.elapsed, fc.o.dry_run));
@@ -574,6 +721,15 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	} else {
 		ret = ret ? EXIT_PROBLEMS : EXIT_CLEAN;
 	}
+	if (!fc.o.dry_run) {
+		struct json_object *js;
+
+		si.exit_code = ret;
+		js = status_build(&si, &p, sum, &rt, &share, &errs);
+		status_publish(fc.state_dir, js);
+		json_object_put(js);
+	}
+	share_release(&share);
 out:
 	if (log && fclose(log))
 		warning("cannot write the outcome log '%s'", fc.log_path);

@@ -186,9 +186,15 @@ static void print_dir_text(struct lctl_volume *vol, const struct lctl_dir_report
 				printf(" %s", lctl_dir_problem_name(1u << b));
 		if (r->err)
 			printf(" (%s)", strerror(r->err));
-		if (!r->problems && !r->err)
-			printf(" %llu entr%s not placed", (unsigned long long)r->nentries,
-			       r->nentries == 1 ? "y" : "ies");
+		if (!r->problems && !r->err) {
+			unsigned long long bad = 0;
+
+			/* entries[] also holds the linked ones (and placed ones with --all) */
+			for (i = 0; i < r->nentries; i++)
+				bad += !lctl_entry_state_ok(r->entries[i].state);
+			printf(" %llu entr%s not reachable from the hashed subvolume", bad,
+			       bad == 1 ? "y" : "ies");
+		}
 		printf("\n");
 	}
 	for (i = 0; i < r->nentries; i++) {
@@ -417,6 +423,19 @@ static void print_prometheus(struct lctl_volume *vol, const struct lctl_scan_sum
 #undef FAMILY
 }
 
+/* The start directory exists on no subvolume (or is not a directory where it exists). */
+static bool start_absent(const struct lctl_dir_report *r)
+{
+	size_t i;
+
+	if (r->depth != 0 || !r->layout || !r->nsubvols)
+		return false;
+	for (i = 0; i < r->nsubvols; i++)
+		if (r->layout[i].err != ENOENT && r->layout[i].err != ENOTDIR)
+			return false;
+	return true;
+}
+
 static int parse_scan_args(const struct cmd *cmd, int argc, char **argv, struct scan_cli *sc)
 {
 	int c;
@@ -475,7 +494,8 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 	struct lctl_progress p;
 	const struct lctl_scan_summary *sum;
 	struct out *o = NULL;
-	bool fin = false, stopping = false;
+	bool fin = false, stopping = false, no_start = false;
+	char msg[512];
 	int ret;
 
 	ret = parse_scan_args(cmd, argc, argv, &sc);
@@ -509,6 +529,12 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 			stopping = true;
 			lctl_scan_cancel(scan);
 		}
+		if (r && start_absent(r)) {
+			/* a wrong --path is not a layout problem: say so, and exit 3 */
+			no_start = true;
+			lctl_dir_report_free(r);
+			r = NULL;
+		}
 		if (r) {
 			bool show = !lctl_dir_report_clean(r) || sc.all;
 
@@ -526,6 +552,18 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 	progress_clear(&pl);
 	lctl_scan_progress(scan, &p);
 	sum = lctl_scan_summary(scan);
+	if (no_start) {
+		char *ep = out_name_dup(sc.o.path ? sc.o.path : "/");
+
+		snprintf(msg, sizeof(msg), "no directory '%s' in volume '%s'", ep, sc.volume);
+		free(ep);
+		error("cannot scan: %s", msg);
+		out_list_end(o);
+		out_close(o, -1, ENOENT, msg);
+		lctl_scan_free(scan);
+		lctl_volume_close(vol, false);
+		return finish_stdout(EXIT_CANTRUN);
+	}
 	if (o) {
 		out_list_end(o);
 		out_member(o, "summary", summary_json(vol, sum, p.elapsed));

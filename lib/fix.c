@@ -53,7 +53,9 @@ struct lctl_fix {
 	struct lctl_inspector in;
 	struct lctl_repair_ctx rc;
 	struct lctl_journal j;
-	struct lctl_crawl *crawl;
+	struct lctl_crawl *crawl;	/* the walk below the top, then the top's own */
+	bool top_started;
+	uint64_t base_seen, base_done;	/* counts of the first walk, once the top's started */
 	struct lctl_fix_summary sum;	/* consumer thread only */
 	struct timespec start;
 	int lock_fd;
@@ -330,6 +332,23 @@ static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path,
 	return rr;
 }
 
+/* The top directory, last, in a walk of its own so the consumer stays responsive. */
+static void *top_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
+{
+	struct lctl_fix *f = arg;
+	struct lctl_repair_report *rr = NULL;
+	int ret;
+
+	(void)w;
+	if (fix_should_stop(f))
+		return NULL;
+	ret = lctl_repair_dir(&f->rc, path, depth, NULL, &rr);
+	if (ret)
+		return failed_report(path, ret);
+	count_report(f, rr);
+	return rr;
+}
+
 static void fix_drop(void *arg, void *r)
 {
 	(void)arg;
@@ -529,9 +548,10 @@ static void summary_add(struct lctl_fix *f, const struct lctl_repair_report *rr)
 
 struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, bool *finished)
 {
+	struct lctl_crawl_cfg cfg = { 0 };
+	struct lctl_crawl_stats st;
 	struct lctl_repair_report *rr;
 	bool fin = false;
-	int ret;
 
 	*finished = false;
 	if (f->top_done) {
@@ -545,20 +565,31 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 	}
 	if (!fin)
 		return NULL;
-	/* everything below the top is done: now the top itself, or stop */
-	f->top_done = true;
-	if (atomic_load(&f->stop)) {
+	if (f->top_started || atomic_load(&f->stop)) {
+		f->top_done = true;
 		*finished = true;
 		return NULL;
 	}
-	ret = lctl_repair_dir(&f->rc, f->top, 0, NULL, &rr);
-	if (ret)
-		rr = failed_report(f->top, ret);
-	if (rr) {
-		count_report(f, rr);
-		summary_add(f, rr);
+	/* everything below the top is done: now the top itself */
+	lctl_crawl_stats(f->crawl, &st);
+	f->base_seen = st.dirs_seen - 1; /* the top was counted by the first walk */
+	f->base_done = st.dirs_done - 1;
+	lctl_crawl_free(f->crawl);
+	f->crawl = NULL;
+	f->top_started = true;
+	cfg.nworkers = 1;
+	cfg.visit = top_visit;
+	cfg.drop = fix_drop;
+	cfg.arg = f;
+	if (lctl_crawl_start(&cfg, f->top, &f->crawl, NULL)) {
+		f->top_done = true;
+		*finished = true;
+		rr = failed_report(f->top, LCTL_ENOMEM);
+		if (rr)
+			summary_add(f, rr);
+		return rr;
 	}
-	return rr;
+	return NULL;
 }
 
 const struct lctl_fix_summary *lctl_fix_summary(struct lctl_fix *f)
@@ -573,10 +604,12 @@ void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p)
 	struct lctl_crawl_stats st;
 	unsigned i;
 
-	lctl_crawl_stats(f->crawl, &st);
+	memset(&st, 0, sizeof(st));
+	if (f->crawl)
+		lctl_crawl_stats(f->crawl, &st);
 	memset(p, 0, sizeof(*p));
-	p->dirs_seen = st.dirs_seen;
-	p->dirs_done = st.dirs_done;
+	p->dirs_seen = f->base_seen + st.dirs_seen;
+	p->dirs_done = f->base_done + st.dirs_done;
 	p->files = atomic_load(&f->files);
 	p->bytes = atomic_load(&f->bytes);
 	p->dirs_not_clean = atomic_load(&f->not_clean);
@@ -591,17 +624,21 @@ void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p)
 void lctl_fix_cancel(struct lctl_fix *f)
 {
 	atomic_store(&f->stop, true);
-	lctl_crawl_cancel(f->crawl);
+	if (f->crawl)
+		lctl_crawl_cancel(f->crawl);
 }
 
 void lctl_fix_pause(struct lctl_fix *f, bool pause)
 {
 	atomic_store(&f->paused, pause);
-	lctl_crawl_pause(f->crawl, pause);
+	if (f->crawl)
+		lctl_crawl_pause(f->crawl, pause);
 }
 
 int lctl_fix_set_workers(struct lctl_fix *f, unsigned n)
 {
+	if (!f->crawl || f->top_started)
+		return -LCTL_EINVAL;
 	return lctl_crawl_set_workers(f->crawl, n);
 }
 

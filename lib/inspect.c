@@ -274,7 +274,8 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 		return 0;
 	}
 	if (nogfid_take(in, path, i)) {
-		lctl_log(LCTL_LOG_WARN, "'%s' has no gfid on %s: not read (a lookup would assign one)",
+		lctl_log(LCTL_LOG_WARN,
+			 "'%s' not read on %s: it or a parent has no gfid there (a lookup would assign one)",
 			 path, sv->name);
 		le->err = ESTALE;
 		*problems |= LCTL_DIR_UNREADABLE;
@@ -543,6 +544,23 @@ static void judge_layout(struct lctl_inspector *in, struct lctl_dir_report *r)
 	r->commit = lr.commit;
 }
 
+/*
+ * A subvolume where @r's directory was not read (no gfid there, ESTALE) was not listed either:
+ * the subdirectory @name that other subvolumes show must not be looked up there, or the path
+ * lookup would assign gfids on the way. Pass the mark down.
+ */
+static void mark_below_skipped(struct lctl_inspector *in, const struct lctl_dir_report *r,
+			       const char *name)
+{
+	char child[4096];
+	size_t k;
+
+	for (k = 0; k < r->nsubvols; k++)
+		if (r->layout[k].err == ESTALE &&
+		    !lctl_join_path(child, sizeof(child), r->path, name))
+			nogfid_mark(in, child, k);
+}
+
 int lctl_inspect(struct lctl_inspector *in, const char *path, unsigned depth,
 		 struct lctl_inspect_children *children, struct lctl_dir_report **out)
 {
@@ -590,6 +608,7 @@ int lctl_inspect(struct lctl_inspector *in, const char *path, unsigned depth,
 		if (is_dir) {
 			r->nsubdirs++;
 			if (children) {
+				mark_below_skipped(in, r, s.v[i].name);
 				ret = children->fn(children->arg, s.v[i].name);
 				if (ret)
 					goto fail;

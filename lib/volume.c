@@ -453,6 +453,13 @@ int lctl_volume_open(const struct lctl_open_opts *opts, struct lctl_volume **out
 		goto fail;
 	}
 	glfs_set_logging(vol->fs, opts->log_file ? opts->log_file : "/dev/null", opts->log_level);
+	/*
+	 * md-cache answers a revalidating lookup from its cache for md-cache-timeout seconds, so
+	 * DHT would never see that fix rewrote a directory's layout underneath it, and would
+	 * migrate by the old layout (EEXIST: "already on its hashed subvolume"). Our DHT client
+	 * must always look.
+	 */
+	glfs_set_xlator_option(vol->fs, "*-md-cache", "md-cache-timeout", "0");
 	for (i = 0; i < nservers; i++) {
 		size_t k = (first + i) % nservers;
 

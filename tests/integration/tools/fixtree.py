@@ -5,7 +5,7 @@
   fixtree.py populate ROOT DIRS FILES [SEED]
       Make a deterministic tree under ROOT (a FUSE mount): DIRS directories (nested up to 3
       levels; the root counts as one), FILES files spread over them and the root, with sizes
-      from 0 to a few MiB, sparse files (64 MiB apparent, 3 data blocks), hard links (same and
+      from 0 to a few MiB, sparse files (16 MiB apparent, 3 data blocks), hard links (same and
       other directory), symlinks (relative, absolute, dangling), owners and modes of every kind,
       and odd names: UTF-8 (also names whose last bytes are >= 0x80), spaces, tabs, a 255-byte
       name, dot-files that the default rsync-hash-regex munges, "-" leading names.
@@ -90,12 +90,12 @@ def populate(root, ndirs, nfiles, seed):
         os.chown(full, uid, gid)
         os.chmod(full, modes[i % len(modes)])
         made.append(p)
-    # sparse files: 64 MiB apparent size, 3 small data islands
+    # sparse files: 16 MiB apparent size, 3 small data islands
     for k in range(8):
         d = dirs[(k * 13 + 1) % len(dirs)]
         p = os.path.join(d, "sparse%d.img" % k)
         with open(os.path.join(root, p), "wb") as f:
-            for off in (0, 32 << 20, (64 << 20) - 4096):
+            for off in (0, 8 << 20, (16 << 20) - 4096):
                 f.seek(off)
                 f.write(rng.randbytes(4096))
         print("sparse " + p)

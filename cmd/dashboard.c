@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The full-screen dashboard (htop-style): draws status objects (status.h) only, so the same
+ * code serves `fix --dashboard` (objects built in this process) and `layoutctl top` (objects
+ * read from a running job's state directory). Only the caller's thread calls curses.
+ *
+ * The terminal is restored on every exit path: dash_close(), an atexit() hook, and a handler
+ * for fatal signals that calls endwin() and re-raises. SIGINT/SIGTERM stay with the caller's
+ * handler (they set `interrupted`; the loop then closes the dashboard).
+ */
+#include "dashboard.h"
+#include "cli.h"
+#include "progress.h"
+
+#include <curses.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct dash {
+	bool help;
+	const char *message;
+};
+
+static volatile sig_atomic_t curses_on;
+
+static void restore_terminal(void)
+{
+	if (curses_on) {
+		curses_on = 0;
+		endwin();
+	}
+}
+
+static void fatal_signal(int sig)
+{
+	restore_terminal();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+struct dash *dash_open(void)
+{
+	static bool hooks;
+	struct dash *d;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || !getenv("TERM"))
+		return NULL;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	if (!hooks) {
+		atexit(restore_terminal);
+		signal(SIGSEGV, fatal_signal);
+		signal(SIGABRT, fatal_signal);
+		signal(SIGBUS, fatal_signal);
+		signal(SIGFPE, fatal_signal);
+		signal(SIGQUIT, fatal_signal);
+		hooks = true;
+	}
+	if (!initscr()) {
+		free(d);
+		return NULL;
+	}
+	curses_on = 1;
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	timeout(0);
+	if (has_colors()) {
+		start_color();
+		use_default_colors();
+		init_pair(1, COLOR_GREEN, -1);
+		init_pair(2, COLOR_YELLOW, -1);
+		init_pair(3, COLOR_RED, -1);
+		init_pair(4, COLOR_CYAN, -1);
+	}
+	return d;
+}
+
+void dash_close(struct dash *d)
+{
+	restore_terminal();
+	free(d);
+}
+
+static void fmt_duration(double s, char *buf, size_t n)
+{
+	long t = s < 0 ? 0 : (long)(s + 0.5);
+
+	if (t >= 3600)
+		snprintf(buf, n, "%ldh%02ldm%02lds", t / 3600, t / 60 % 60, t % 60);
+	else if (t >= 60)
+		snprintf(buf, n, "%ldm%02lds", t / 60, t % 60);
+	else
+		snprintf(buf, n, "%lds", t);
+}
+
+static void bar(int y, int x, int width, double frac, int pair)
+{
+	int fill, i;
+
+	if (width < 3)
+		return;
+	if (frac < 0)
+		frac = 0;
+	if (frac > 1)
+		frac = 1;
+	fill = (int)(frac * (width - 2) + 0.5);
+	mvaddch(y, x, '[');
+	if (has_colors())
+		attron(COLOR_PAIR(pair));
+	for (i = 0; i < width - 2; i++)
+		addch(i < fill ? '|' : ' ');
+	if (has_colors())
+		attroff(COLOR_PAIR(pair));
+	addch(']');
+}
+
+static void draw_help(void)
+{
+	static const char *const lines[] = {
+		"layoutctl dashboard keys",
+		"",
+		"  p   pause: workers finish their current file, then wait",
+		"  r   resume",
+		"  +   one more worker        -   one worker less",
+		"  q   stop gracefully: journal written, resume with 'fix --resume'",
+		"  ?   this help (any key closes it)",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		mvprintw(3 + (int)i, 4, "%s", lines[i]);
+}
+
+void dash_draw(struct dash *d, struct json_object *st)
+{
+	char b1[32], b2[32], b3[32];
+	int rows, cols, y = 0, i, n;
+	struct json_object *a;
+	double done, total;
+
+	erase();
+	getmaxyx(stdscr, rows, cols);
+	if (!st) {
+		mvprintw(0, 0, "waiting for the job's status...");
+		refresh();
+		return;
+	}
+	attron(A_BOLD);
+	mvprintw(y++, 0, "layoutctl %s %s%s  path %s  mode %s  layout %s", js_str(st, "command"),
+		 js_str(st, "volume"), js_int(st, "dry_run") ? " (dry run)" : "", js_str(st, "path"),
+		 js_str(st, "mode"), js_str(st, "layout"));
+	attroff(A_BOLD);
+	fmt_duration(js_double(st, "elapsed"), b1, sizeof(b1));
+	if (json_object_object_get_ex(st, "eta_seconds", &a) && a)
+		fmt_duration(json_object_get_double(a), b2, sizeof(b2));
+	else
+		snprintf(b2, sizeof(b2), "-");
+	mvprintw(y++, 0, "state %-9s phase %-6s elapsed %-10s ETA %-10s pid %lld on %s",
+		 js_str(st, "state"), js_str(st, "phase"), b1, b2, (long long)js_int(st, "pid"),
+		 js_str(st, "host"));
+	y++;
+	done = (double)js_int(st, "directories.done");
+	total = (double)js_int(st, "directories.estimated_total");
+	mvprintw(y, 0, "Directories %8lld done / %8lld seen / ~%lld total", (long long)done,
+		 (long long)js_int(st, "directories.seen"), (long long)total);
+	bar(y++, 62, cols - 62, total > 0 ? done / total : 0, 1);
+	mvprintw(y++, 0, "  fixed %lld  was clean %lld  not fixed %lld  left alone %lld",
+		 (long long)js_int(st, "directories.fixed"),
+		 (long long)js_int(st, "directories.was-clean"),
+		 (long long)js_int(st, "directories.not-fixed"),
+		 (long long)js_int(st, "directories.left-alone"));
+	mvprintw(y++, 0, "Files       examined %lld  migrated %lld  linked %lld  skipped %lld  failed %lld  linkto removed %lld",
+		 (long long)js_int(st, "files.examined"), (long long)js_int(st, "files.migrated"),
+		 (long long)js_int(st, "files.linked"), (long long)js_int(st, "files.skipped"),
+		 (long long)js_int(st, "files.failed"), (long long)js_int(st, "files.linkto-removed"));
+	mvprintw(y++, 0, "Bytes moved %s", human_bytes((uint64_t)js_int(st, "bytes_moved"), b1, sizeof(b1)));
+	mvprintw(y++, 0, "Rates       last 10 s: %.1f dirs/s %.1f files/s %s/s   last 60 s: %.1f dirs/s %.1f files/s %s/s",
+		 js_double(st, "rates.dirs_per_sec_10s"), js_double(st, "rates.files_per_sec_10s"),
+		 human_bytes((uint64_t)js_double(st, "rates.bytes_per_sec_10s"), b2, sizeof(b2)),
+		 js_double(st, "rates.dirs_per_sec_60s"), js_double(st, "rates.files_per_sec_60s"),
+		 human_bytes((uint64_t)js_double(st, "rates.bytes_per_sec_60s"), b3, sizeof(b3)));
+	y++;
+	attron(A_BOLD);
+	mvprintw(y++, 0, "%-30s %-*s %s", "Subvolume", (cols - 40) / 2, "data share now", "target share");
+	attroff(A_BOLD);
+	if (json_object_object_get_ex(st, "subvolumes", &a)) {
+		n = (int)json_object_array_length(a);
+		for (i = 0; i < n && y < rows - 8; i++, y++) {
+			struct json_object *s = json_object_array_get_idx(a, (size_t)i);
+			int w = (cols - 40) / 2;
+
+			mvprintw(y, 0, "%-30.30s", js_str(s, "name"));
+			bar(y, 31, w - 6, js_double(s, "data_share"), 4);
+			mvprintw(y, 31 + w - 6, "%4.0f%%", 100 * js_double(s, "data_share"));
+			bar(y, 32 + w, w - 6, js_double(s, "target_share"), 1);
+			mvprintw(y, 32 + 2 * w - 6, "%4.0f%%", 100 * js_double(s, "target_share"));
+		}
+	}
+	y++;
+	attron(A_BOLD);
+	mvprintw(y++, 0, "Workers (%lld active%s)", (long long)js_int(st, "workers.active"),
+		 js_int(st, "workers.paused") ? ", PAUSED" : "");
+	attroff(A_BOLD);
+	if (json_object_object_get_ex(st, "workers", &a) && json_object_object_get_ex(a, "states", &a)) {
+		n = (int)json_object_array_length(a);
+		for (i = 0; i < n && y < rows - 5; i++, y++)
+			mvprintw(y, 0, "  %2d %-.*s", i, cols - 6,
+				 json_object_get_string(json_object_array_get_idx(a, (size_t)i)));
+	}
+	y++;
+	if (json_object_object_get_ex(st, "errors", &a) && json_object_array_length(a)) {
+		if (has_colors())
+			attron(COLOR_PAIR(3));
+		mvprintw(y++, 0, "Last errors");
+		if (has_colors())
+			attroff(COLOR_PAIR(3));
+		n = (int)json_object_array_length(a);
+		for (i = n > rows - y - 2 ? n - (rows - y - 2) : 0; i < n && y < rows - 1; i++, y++)
+			mvprintw(y, 0, "  %-.*s", cols - 3,
+				 json_object_get_string(json_object_array_get_idx(a, (size_t)i)));
+	}
+	if (d->help)
+		draw_help();
+	attron(A_REVERSE);
+	mvprintw(rows - 1, 0, " p pause  r resume  + - workers  q stop  ? help %s%-*s",
+		 d->message ? "| " : "", cols > 50 ? cols - 50 : 0, d->message ? d->message : "");
+	attroff(A_REVERSE);
+	refresh();
+}
+
+int dash_key(struct dash *d, int timeout_ms, const struct dash_ops *ops)
+{
+	int c;
+
+	timeout(timeout_ms);
+	c = getch();
+	if (c == ERR)
+		return 0;
+	if (d->help && c != KEY_RESIZE) {
+		d->help = false;
+		return c;
+	}
+	switch (c) {
+	case 'p':
+		ops->pause(ops->arg, true);
+		d->message = "pause requested";
+		break;
+	case 'r':
+		ops->pause(ops->arg, false);
+		d->message = "resumed";
+		break;
+	case '+':
+		d->message = ops->workers(ops->arg, +1) ? "cannot add a worker" : "one more worker";
+		break;
+	case '-':
+		d->message = ops->workers(ops->arg, -1) ? "cannot remove a worker" : "one worker less";
+		break;
+	case 'q':
+		ops->stop(ops->arg);
+		d->message = "stopping: finishing the directories in progress";
+		break;
+	case '?':
+		d->help = true;
+		break;
+	case KEY_RESIZE:
+		/* ncurses already resized stdscr; the next draw uses the new size */
+		clearok(stdscr, TRUE);
+		break;
+	default:
+		break;
+	}
+	return c;
+}

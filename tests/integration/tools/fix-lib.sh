@@ -1,0 +1,165 @@
+# shellcheck shell=bash
+# tests/integration/tools/fix-lib.sh: helpers shared by tests/integration/fix-*.sh and bench/fix.sh.
+# Source it after tests/integration/lib.sh.
+#
+#	fx_init				temp folder $FX (removed at exit), gfcheck built into it
+#	fx_tree ARGS...			tools/fixtree.py (populate, manifest, list)
+#	fx_subvol_args VOL		NAME=BRICK[,BRICK] words for tools/bricks.py, DHT order
+#	fx_vol_hash VOL			the volume commit hash from the first brick root (decimal)
+#	fx_bricks_check VOL [OPTS...]	tools/bricks.py check with the volume's hash: commit words,
+#					ranges, placement, linkto, duplicates (fails the test)
+#	fx_fix VOL ARGS...		layoutctl fix --state-dir $FX/state --settle 1 ARGS VOL;
+#					its output in $FX/fix.out, status in LCTL_RC
+#	fx_checker_start VOL LIST	fresh-lookup checker in the background (gfcheck lookup)
+#	fx_checker_stop			last round, then fail on any failed lookup; prints rounds
+#	fx_writer_start MP DIR...	a FUSE client writing, appending and renaming in each DIR
+#	fx_writer_stop			stop it and check nothing it wrote was lost
+#	fx_lookups_per_create VOL DIR N PREFIX
+#					LOOKUP/CREATE ratio from `volume profile info incremental`
+#					(all bricks) for N creates by a fresh gfapi client in DIR
+#	fx_wait_rebalance_idle VOL	wait until no rebalance task of VOL is in progress
+
+FX_TOOLS=$LCTL_SRCDIR/tests/integration/tools
+
+fx_init() {
+	FX=$(mktemp -d "${TMPDIR:-/tmp}/lctl-fix.XXXXXX")
+	lctl_on_exit rm -rf -- "$FX"
+	# shellcheck disable=SC2046
+	gcc -O2 -o "$FX/gfcheck" "$FX_TOOLS/gfcheck.c" $(pkg-config --cflags --libs glusterfs-api) ||
+		_lctl_hard "cannot build tools/gfcheck.c (gcc, libgfapi-dev)"
+	command -v python3 >/dev/null || _lctl_hard "python3 is needed by the fix tests"
+}
+
+fx_tree() {
+	python3 "$FX_TOOLS/fixtree.py" "$@"
+}
+
+fx_subvol_args() {
+	local vol=$1 n i name bricks
+	n=$(lctl_subvol_count "$vol")
+	for ((i = 0; i < n; i++)); do
+		name=$(lctl_subvol_name "$vol" "$i")
+		bricks=$(lctl_subvol_bricks "$vol" "$i" | paste -sd,)
+		printf '%s=%s\n' "$name" "$bricks"
+	done
+}
+
+fx_vol_hash() {
+	local b
+	b=$(lctl_brick_of_subvol "$1" 0)
+	getfattr --absolute-names --only-values -n trusted.glusterfs.dht.commithash -- "$b" 2>/dev/null | tr -d '\0'
+}
+
+fx_bricks_check() {
+	local vol=$1 h args
+	shift
+	h=$(fx_vol_hash "$vol")
+	[[ $h =~ ^[0-9]+$ ]] || fail "no volume commit hash on the brick roots of $vol"
+	mapfile -t args < <(fx_subvol_args "$vol")
+	python3 "$FX_TOOLS/bricks.py" check "$@" "$h" "${args[@]}" >"$FX/bricks.out" || {
+		cat "$FX/bricks.out" >&2
+		fail "brick check of $vol failed"
+	}
+	cat "$FX/bricks.out" >&2
+}
+
+fx_fix() {
+	local vol=$1
+	shift
+	mkdir -p "$FX/state"
+	printf '+ layoutctl fix %s %s\n' "$*" "$vol" >&2
+	LCTL_RC=0
+	"$LAYOUTCTL" fix --state-dir "$FX/state" --settle 1 "$@" "$vol" >"$FX/fix.out" 2>&1 || LCTL_RC=$?
+	cat "$FX/fix.out" >&2
+	_lctl_san_check "layoutctl fix $*"
+}
+
+fx_checker_start() {
+	rm -f -- "$FX/chk.stop"
+	"$FX/gfcheck" lookup "$1" "$2" "$FX/chk.stop" >"$FX/chk.out" 2>&1 &
+	FX_CHK_PID=$!
+}
+
+fx_checker_stop() {
+	local rc=0 rounds bad
+	: >"$FX/chk.stop"
+	wait "$FX_CHK_PID" || rc=$?
+	rounds=$(grep -c '^round .* files' "$FX/chk.out" || true)
+	bad=$(grep -c '^ENOENT ' "$FX/chk.out" || true)
+	printf 'checker: %s rounds of fresh lookups, %s ENOENT\n' "$rounds" "$bad" >&2
+	grep -v '^round ' "$FX/chk.out" | head -20 >&2 || true
+	((rounds >= 2)) || fail "the checker ran only $rounds rounds"
+	((rc == 0 && bad == 0)) || fail "fresh lookups failed during the fix (exit $rc, $bad ENOENT)"
+}
+
+# The writer: in each DIR, file w<i> is written whole, the file wlog gets line i appended and
+# w<i-1> is renamed to r<i-1> (a new name, usually hashed elsewhere: a linkto).
+fx_writer_start() {
+	local mp=$1
+	shift
+	rm -f -- "$FX/writer.stop"
+	(
+		set +e
+		i=0
+		while [[ ! -e $FX/writer.stop ]]; do
+			i=$((i + 1))
+			for d in "$@"; do
+				printf 'w%s %s\n' "$i" "$(head -c 200 /dev/zero | tr '\0' x)" >"$mp/$d/w$i"
+				printf '%s\n' "$i" >>"$mp/$d/wlog"
+				((i == 1)) || mv -- "$mp/$d/w$((i - 1))" "$mp/$d/r$((i - 1))"
+			done
+			sleep 0.02
+		done
+		echo "$i" >"$FX/writer.count"
+	) >"$FX/writer.out" 2>&1 &
+	FX_WRITER_PID=$!
+	FX_WRITER_MP=$mp
+	FX_WRITER_DIRS=("$@")
+}
+
+fx_writer_stop() {
+	local n d i mp=$FX_WRITER_MP
+	: >"$FX/writer.stop"
+	wait "$FX_WRITER_PID" || fail "the writer failed: $(cat "$FX/writer.out")"
+	[[ ! -s $FX/writer.out ]] || fail "the writer had errors: $(head -5 "$FX/writer.out")"
+	n=$(<"$FX/writer.count")
+	printf 'writer: %s rounds in %s\n' "$n" "${FX_WRITER_DIRS[*]}" >&2
+	((n >= 5)) || fail "the writer ran only $n rounds"
+	for d in "${FX_WRITER_DIRS[@]}"; do
+		seq 1 "$n" | cmp -s - "$mp/$d/wlog" || fail "$d/wlog lost appends"
+		for ((i = 1; i < n; i++)); do
+			[[ $(head -c 20 "$mp/$d/r$i") == "w$i x"* && ! -e $mp/$d/w$i ]] ||
+				fail "$d/r$i is lost or wrong"
+		done
+		[[ $(head -c 20 "$mp/$d/w$n") == "w$n x"* ]] || fail "$d/w$n is lost"
+	done
+}
+
+# _fx_profile VOL: fop counts summed over all bricks since the last call, "FOP COUNT" lines.
+_fx_profile() {
+	lctl_gluster volume profile "$1" info incremental 2>/dev/null |
+		awk '/ us / && $(NF-1) ~ /^[0-9]+$/ && $NF ~ /^[A-Z]+$/ { c[$NF] += $(NF-1) }
+		     END { for (k in c) print k, c[k] }'
+}
+
+fx_lookups_per_create() {
+	local vol=$1 dir=$2 n=$3 prefix=$4 out lookups creates
+	lctl_gluster volume profile "$vol" start >/dev/null 2>&1 || true
+	_fx_profile "$vol" >/dev/null
+	"$FX/gfcheck" create "$vol" "$dir" "$n" "$prefix" >&2 || fail "gfcheck create in $dir failed"
+	out=$(_fx_profile "$vol")
+	lookups=$(awk '$1 == "LOOKUP" { print $2 }' <<<"$out")
+	creates=$(awk '$1 == "CREATE" { print $2 }' <<<"$out")
+	((${creates:-0} == n)) || fail "profile counted ${creates:-0} CREATEs, not $n"
+	printf 'lookups per create in %s: %s LOOKUP / %s CREATE\n' "$dir" "$lookups" "$creates" >&2
+	awk -v l="$lookups" -v c="$creates" 'BEGIN { printf "%.2f\n", l / c }'
+}
+
+fx_wait_rebalance_idle() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		lctl_gluster volume status "$1" tasks --xml 2>/dev/null | grep -q '<status>1</status>' || return 0
+		sleep 0.5
+	done
+	fail "a rebalance of $1 is still running"
+}

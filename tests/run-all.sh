@@ -1,0 +1,97 @@
+#!/bin/bash
+# tests/run-all.sh [CONFIGURE-ARGS...]: install what is missing (tests/install-deps.sh), start
+# glusterd if it is not running and remove leftovers of earlier test runs, then build layoutctl
+# in its source tree and run every test tier:
+#	autoreconf -fi && ./configure --enable-werror [ARGS] && make -j2 && make check
+# Prints a summary per tier (unit, cli, integration: pass/fail/skip from the .trs files) and
+# the cmocka per-case totals from the unit test logs, and fails on any failed test or on a
+# sanitizer report in any test log. Works from any directory. Run it as root: the integration
+# tests make real GlusterFS volumes (configure --disable-integration-tests leaves them out).
+#
+# Environment: LCTL_JOBS [2] for the build; LCTL_CHECK_FLAGS, extra `make check` arguments
+# (e.g. "-j4" or "TESTS=tests/cli/usage.sh").
+set -euo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$top"
+
+tests/install-deps.sh
+if ((EUID == 0)); then
+	# shellcheck source-path=SCRIPTDIR source=integration/harness.sh
+	. tests/integration/harness.sh
+	lctl_glusterd_ensure
+	lctl_cleanup_stale lctltest_ lctldemo_
+else
+	echo "run-all.sh: not root: the integration tests will fail (or configure --disable-integration-tests)" >&2
+fi
+
+# Results of an earlier run must not count: drop the old .trs/.log files and per-test logs.
+find tests -name '*.trs' -delete
+find tests -name '*.log' -type f -delete
+rm -rf test-logs test-suite.log
+
+autoreconf -fi
+./configure --enable-werror "$@"
+make -j"${LCTL_JOBS:-2}"
+rc=0
+# shellcheck disable=SC2086 # word splitting of the flags is wanted
+make check ${LCTL_CHECK_FLAGS:-} || rc=$?
+
+# --- summary ------------------------------------------------------------------------------------
+declare -A count=()
+tiers=(unit cli integration)
+while IFS= read -r trs; do
+	tier=${trs#tests/}
+	tier=${tier%%/*}
+	[[ " ${tiers[*]} " == *" $tier "* ]] || tiers+=("$tier")
+	while IFS= read -r res; do
+		count[$tier.$res]=$((${count[$tier.$res]:-0} + 1))
+	done < <(sed -n 's/^:test-result: *\([A-Z]*\).*/\1/p' "$trs")
+done < <(find tests -name '*.trs' | sort)
+
+failed=0
+echo
+echo "==================== layoutctl test summary ===================="
+for tier in "${tiers[@]}"; do
+	pass=${count[$tier.PASS]:-0} skip=${count[$tier.SKIP]:-0} xfail=${count[$tier.XFAIL]:-0}
+	fail=$((${count[$tier.FAIL]:-0} + ${count[$tier.XPASS]:-0} + ${count[$tier.ERROR]:-0}))
+	failed=$((failed + fail))
+	printf '%-12s %3d tests: %3d pass, %3d fail, %3d skip' "$tier" \
+		$((pass + skip + xfail + fail)) "$pass" "$fail" "$skip"
+	((xfail == 0)) || printf ', %d xfail' "$xfail"
+	((${count[$tier.ERROR]:-0} == 0)) || printf ' (%d hard errors)' "${count[$tier.ERROR]}"
+	echo
+done
+
+# cmocka, per case: each group ends with "[==========] N test(s) run.", then "[  PASSED  ] N
+# test(s)." and, if any, "[  SKIPPED ] N test(s), listed below:" / "[  FAILED  ] N test(s), ...".
+cm_run=0 cm_pass=0 cm_fail=0 cm_skip=0
+shopt -s nullglob
+for log in tests/unit/*.log; do
+	while IFS= read -r line; do
+		n=${line//[!0-9]/}
+		case $line in
+		'[==========] '*' test(s) run.') cm_run=$((cm_run + n)) ;;
+		'[  PASSED  ] '*' test(s).') cm_pass=$((cm_pass + n)) ;;
+		'[  FAILED  ] '*' test(s), listed below:') cm_fail=$((cm_fail + n)) ;;
+		'[  SKIPPED ] '*' test(s), listed below:') cm_skip=$((cm_skip + n)) ;;
+		esac
+	done <"$log"
+done
+printf '%-12s %3d cases: %3d pass, %3d fail, %3d skip\n' "cmocka" "$cm_run" "$cm_pass" "$cm_fail" "$cm_skip"
+
+# Sanitizer reports anywhere in the test logs (tests/run-test.sh checks the shell tests one by
+# one; this also covers the unit test binaries, which automake runs directly).
+pattern='ERROR: AddressSanitizer|ERROR: LeakSanitizer|WARNING: ThreadSanitizer|ERROR: ThreadSanitizer|runtime error:|ERROR: UndefinedBehaviorSanitizer'
+mapfile -t san < <(grep -rlE "$pattern" --include='*.log' tests 2>/dev/null || true)
+mapfile -t -O "${#san[@]}" san < <(grep -rlE "$pattern" test-logs --exclude-dir=gluster 2>/dev/null || true)
+if ((${#san[@]})); then
+	printf 'sanitizer reports in: %s\n' "${san[*]}"
+	failed=$((failed + 1))
+fi
+echo "================================================================"
+
+if ((rc != 0 || failed != 0)); then
+	[[ ! -f test-suite.log ]] || echo "details: $top/test-suite.log, per-test logs: $top/test-logs/"
+	exit 1
+fi
