@@ -75,6 +75,9 @@ int finish_stdout(int code);
 extern volatile sig_atomic_t interrupted;
 
 /* Subcommands: one file each. */
+int cmd_explain(const struct cmd *cmd, int argc, char **argv);
+extern const char *const cmd_explain_usage[];
+extern const struct option cmd_explain_options[];
 int cmd_info(const struct cmd *cmd, int argc, char **argv);
 extern const char *const cmd_info_usage[];
 extern const struct option cmd_info_options[];

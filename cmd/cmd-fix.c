@@ -520,7 +520,7 @@ static int ctl_workers(void *arg, int delta)
 }
 
 /* Without a terminal, --dashboard prints one plain line every 10 seconds. */
-static void plain_progress(const struct lctl_progress *p, const struct lctl_fix_summary *s)
+static void plain_progress(const struct lctl_progress *p)
 {
 	static double last;
 
@@ -529,8 +529,8 @@ static void plain_progress(const struct lctl_progress *p, const struct lctl_fix_
 	last = p->elapsed;
 	fprintf(stderr, "progress: %.0fs dirs %llu/%llu files migrated %llu linked %llu skipped %llu failed %llu%s\n",
 		p->elapsed, (unsigned long long)p->dirs_done, (unsigned long long)p->dirs_seen,
-		(unsigned long long)s->files[LCTL_FILE_MIGRATED], (unsigned long long)s->files[LCTL_FILE_LINKED],
-		(unsigned long long)s->files[LCTL_FILE_SKIPPED], (unsigned long long)s->files[LCTL_FILE_FAILED],
+		(unsigned long long)p->file_actions[LCTL_FILE_MIGRATED], (unsigned long long)p->file_actions[LCTL_FILE_LINKED],
+		(unsigned long long)p->file_actions[LCTL_FILE_SKIPPED], (unsigned long long)p->file_actions[LCTL_FILE_FAILED],
 		p->paused ? " [paused]" : "");
 }
 
@@ -558,7 +558,7 @@ static bool tick(struct fix_cli *fc, struct lctl_fix *fix, const struct lctl_pro
 		return false;
 	last = p->elapsed;
 	rate_sample(rt, p->elapsed, p->dirs_done,
-		    sum->files[LCTL_FILE_MIGRATED] + sum->files[LCTL_FILE_LINKED], sum->bytes_moved);
+		    p->file_actions[LCTL_FILE_MIGRATED] + p->file_actions[LCTL_FILE_LINKED], p->bytes_moved);
 	si->state = stopping || sum->stopped ? "stopping" : p->paused ? "paused" : "running";
 	if (!fc->o.dry_run) {
 		switch (control_take(fc->state_dir, &w)) {
@@ -691,10 +691,12 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 		lctl_fix_progress(fix, &p);
 		if (!tick(&fc, fix, &p, &si, &rt, &share, &errs, dash, stopping))
 			continue;
-		if (dash || !fc.dashboard)
-			progress_update(&pl, fc.o.dry_run ? "planning" : "fixing", &p);
+		if (dash)
+			continue; /* the dashboard owns the terminal */
+		if (fc.dashboard)
+			plain_progress(&p);
 		else
-			plain_progress(&p, lctl_fix_summary(fix));
+			progress_update(&pl, fc.o.dry_run ? "planning" : "fixing", &p);
 	}
 	if (dash) {
 		dash_close(dash);

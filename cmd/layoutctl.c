@@ -62,6 +62,8 @@ static const struct option no_options[] = {
 /* Sorted by name; help and version last. */
 const struct cmd commands[] = {
 	{ "__complete", cmd_complete, cmd_complete_usage, no_options, FMT_TEXT | CMD_HIDDEN },
+	{ "explain", cmd_explain, cmd_explain_usage, cmd_explain_options,
+	  FMT_TEXT | FMT_JSON | FMT_XML | CMD_NEEDS_VOLUME },
 	{ "fix", cmd_fix, cmd_fix_usage, cmd_fix_options,
 	  FMT_TEXT | FMT_JSON | FMT_XML | CMD_NEEDS_VOLUME },
 	{ "info", cmd_info, cmd_info_usage, cmd_info_options,

@@ -173,11 +173,12 @@ struct json_object *status_build(const struct status_info *si, const struct lctl
 	add(j, "directories", o);
 	o = json_object_new_object();
 	add(o, "examined", json_object_new_int64((int64_t)examined));
+	/* live counts: they move file by file, not directory by directory */
 	if (sum)
-		for (x = 0; x < LCTL_FILE_ACTION_COUNT; x++)
-			add(o, lctl_file_action_name(x), json_object_new_int64((int64_t)sum->files[x]));
+		for (x = 0; x < LCTL_FILE_ACTION_COUNT && x < 5; x++)
+			add(o, lctl_file_action_name(x), json_object_new_int64((int64_t)p->file_actions[x]));
 	add(j, "files", o);
-	add(j, "bytes_moved", json_object_new_int64((int64_t)(sum ? sum->bytes_moved : p->bytes)));
+	add(j, "bytes_moved", json_object_new_int64((int64_t)(sum ? p->bytes_moved : p->bytes)));
 	o = json_object_new_object();
 	add(o, "dirs_per_sec_10s", json_object_new_double(rate(rt, rt->dirs, 10)));
 	add(o, "dirs_per_sec_60s", json_object_new_double(drate));

@@ -65,6 +65,8 @@ struct lctl_fix {
 	atomic_bool paused;
 	atomic_bool deadline_hit;
 	atomic_uint_fast64_t files, bytes, not_clean;
+	_Atomic uint64_t live[LCTL_FILE_ACTION_COUNT];
+	_Atomic uint64_t live_bytes;
 
 	pthread_mutex_t tlock;		/* protects next_slot */
 	double next_slot;		/* throttle: monotonic time the next item may start */
@@ -496,7 +498,7 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 		goto fail;
 	f->sum.commit = opts->dry_run ? lctl_volume_commit_hash(vol, NULL) : f->j.commit;
 	f->rc = (struct lctl_repair_ctx){ &f->in, f->sum.commit, f->opts.mode, opts->dry_run,
-					  fix_throttle, fix_should_stop, f };
+					  fix_throttle, f->live, &f->live_bytes, fix_should_stop, f };
 	if (!opts->dry_run && !dirty_done) {
 		ret = whole ? write_volume_commit(f, f->j.commit, err) : dirty_subtree(f, err);
 		if (ret)
@@ -613,6 +615,9 @@ void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p)
 	p->files = atomic_load(&f->files);
 	p->bytes = atomic_load(&f->bytes);
 	p->dirs_not_clean = atomic_load(&f->not_clean);
+	for (i = 0; i < LCTL_FILE_ACTION_COUNT && i < 5; i++)
+		p->file_actions[i] = atomic_load(&f->live[i]);
+	p->bytes_moved = atomic_load(&f->live_bytes);
 	p->workers = st.nworkers;
 	p->active_workers = st.active_workers;
 	p->paused = atomic_load(&f->paused);

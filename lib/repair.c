@@ -28,6 +28,7 @@
 #include "repair.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,11 +79,16 @@ void lctl_repair_report_free(struct lctl_repair_report *r)
 	free(r);
 }
 
-static void add_outcome(struct lctl_repair_report *rr, const char *name, enum lctl_file_action a,
-			int err, const char *reason, int from, int to, uint64_t size)
+static void add_outcome(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr, const char *name,
+			enum lctl_file_action a, int err, const char *reason, int from, int to,
+			uint64_t size)
 {
 	struct lctl_file_outcome *v;
 
+	if (rc->live)
+		atomic_fetch_add(&rc->live[a], 1);
+	if (rc->live_bytes && a == LCTL_FILE_MIGRATED)
+		atomic_fetch_add(rc->live_bytes, size);
 	rr->count[a]++;
 	if (a == LCTL_FILE_MIGRATED)
 		rr->bytes_moved += size;
@@ -173,6 +179,31 @@ static bool entries_ok(const struct lctl_dir_report *r)
 	for (s = 0; s < LCTL_ENTRY_STATE_COUNT; s++)
 		if (r->count[s] && !lctl_entry_state_ok(s))
 			return false;
+	return true;
+}
+
+/*
+ * Safe to stamp: no data file that a lookup by name on its hashed subvolume would miss. Two
+ * leftovers hide nothing and may stay: a linkto without data (DHT unlinks it when a lookup
+ * runs into it; a client's rename in flight shows one for a moment, and removing that one
+ * ourselves would hide the renamed file), and a stray linkto beside a file that is on its
+ * hashed subvolume (clients still holding the old layout make those while we work).
+ */
+static bool entries_safe(const struct lctl_dir_report *r)
+{
+	size_t i;
+	int s;
+
+	for (s = 0; s < LCTL_ENTRY_STATE_COUNT; s++)
+		if (r->count[s] && !lctl_entry_state_ok(s) && s != LCTL_ENTRY_ORPHAN_LINKTO &&
+		    s != LCTL_ENTRY_STALE_LINKTO)
+			return false;
+	for (i = 0; i < r->nentries; i++) {
+		const struct lctl_entry_report *e = &r->entries[i];
+
+		if (e->state == LCTL_ENTRY_STALE_LINKTO && !(e->cached >= 0 && e->cached == e->hashed))
+			return false;
+	}
 	return true;
 }
 
@@ -270,7 +301,7 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 	struct stat st;
 
 	if (lctl_join_path(path, sizeof(path), dir, e->name)) {
-		add_outcome(rr, e->name, LCTL_FILE_FAILED, ENAMETOOLONG, "path too long", e->cached,
+		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, ENAMETOOLONG, "path too long", e->cached,
 			    e->hashed, e->size);
 		return;
 	}
@@ -278,28 +309,32 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 	case LCTL_ENTRY_PLACED:
 		return;
 	case LCTL_ENTRY_DUPLICATE:
-		add_outcome(rr, e->name, LCTL_FILE_SKIPPED, 0,
+		add_outcome(rc, rr, e->name, LCTL_FILE_SKIPPED, 0,
 			    "data on several subvolumes: compare and remove a copy by hand", -1,
 			    e->hashed, e->size);
 		return;
 	case LCTL_ENTRY_MIGRATION_LEFTOVER:
-		add_outcome(rr, e->name, LCTL_FILE_SKIPPED, 0,
+		add_outcome(rc, rr, e->name, LCTL_FILE_SKIPPED, 0,
 			    "left over by an interrupted migration: check it by hand", e->cached,
 			    e->hashed, e->size);
 		return;
 	case LCTL_ENTRY_UNHASHED:
-		add_outcome(rr, e->name, LCTL_FILE_FAILED, EINVAL, "no hashed subvolume", e->cached,
+		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, EINVAL, "no hashed subvolume", e->cached,
 			    -1, e->size);
 		return;
 	case LCTL_ENTRY_ORPHAN_LINKTO:
-		/* DHT removes a linkto without data when a lookup by name runs into it */
+		/*
+		 * DHT removes a linkto without data when a lookup by name runs into it, under its
+		 * own guards. We do not unlink it ourselves: it may be the first half of a client's
+		 * rename, and the renamed file would then have no linkto on its hashed subvolume.
+		 */
 		if (glfs_lstat(dht, path, &st) == 0)
 			return; /* data appeared meanwhile: verify will judge */
-		if (e->linkto_subvol >= 0 && remove_linkto(rc, (size_t)e->linkto_subvol, path) == 0)
-			add_outcome(rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "orphan", e->linkto_subvol,
-				    -1, 0);
-		else
-			add_outcome(rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "orphan, by DHT",
+		if (e->linkto_subvol >= 0 &&
+		    lctl_volume_subvol_fs(rc->in->vol, (size_t)e->linkto_subvol) &&
+		    glfs_lstat(lctl_volume_subvol_fs(rc->in->vol, (size_t)e->linkto_subvol), path,
+			       &st) && errno == ENOENT)
+			add_outcome(rc, rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "orphan, by DHT",
 				    e->linkto_subvol, -1, 0);
 		return;
 	case LCTL_ENTRY_STALE_LINKTO:
@@ -310,10 +345,10 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 					  : -ENOENT;
 
 			if (ret == 0 || ret == -ENOENT)
-				add_outcome(rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "stray",
+				add_outcome(rc, rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "stray",
 					    e->linkto_subvol, -1, 0);
 			else
-				add_outcome(rr, e->name, LCTL_FILE_FAILED, -ret, "cannot remove a stray linkto",
+				add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret, "cannot remove a stray linkto",
 					    e->linkto_subvol, -1, 0);
 			return;
 		}
@@ -329,14 +364,14 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 			return;
 		/* the first lookup by name in a dirty directory links the data from the hashed one */
 		if (glfs_lstat(dht, path, &st))
-			add_outcome(rr, e->name, LCTL_FILE_FAILED, errno, "lookup failed", e->cached,
+			add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, errno, "lookup failed", e->cached,
 				    e->hashed, e->size);
 		else
-			add_outcome(rr, e->name, LCTL_FILE_LINKED, 0, NULL, e->cached, e->hashed, e->size);
+			add_outcome(rc, rr, e->name, LCTL_FILE_LINKED, 0, NULL, e->cached, e->hashed, e->size);
 		return;
 	}
 	if (glfs_lsetxattr(dht, path, "trusted.distribute.migrate-data", "1", 1, 0) == 0) {
-		add_outcome(rr, e->name, LCTL_FILE_MIGRATED, 0, NULL, e->cached, e->target, e->size);
+		add_outcome(rc, rr, e->name, LCTL_FILE_MIGRATED, 0, NULL, e->cached, e->target, e->size);
 		return;
 	}
 	switch (errno) {
@@ -344,22 +379,31 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		return;
 	case EPERM:
 		/* hard links or posix locks: DHT keeps it where it is, reachable through a linkto */
-		add_outcome(rr, e->name, LCTL_FILE_SKIPPED, EPERM,
+		add_outcome(rc, rr, e->name, LCTL_FILE_SKIPPED, EPERM,
 			    e->nlink > 1 ? "hard links: left in place behind a linkto"
 					 : "locked or hard-linked: left in place behind a linkto",
 			    e->cached, e->target, e->size);
 		return;
 	case ENOENT:
-		add_outcome(rr, e->name, LCTL_FILE_FAILED, ENOENT, "vanished or not found by DHT",
-			    e->cached, e->target, e->size);
+		/*
+		 * Renamed or removed by a client since the inspection: nothing to place, and the
+		 * verify step judges the directory from fresh reads anyway. Only a file that is
+		 * still there but that DHT does not find is a failure.
+		 */
+		if (e->cached >= 0 && lctl_volume_subvol_fs(rc->in->vol, (size_t)e->cached) &&
+		    glfs_lstat(lctl_volume_subvol_fs(rc->in->vol, (size_t)e->cached), path, &st) &&
+		    errno == ENOENT)
+			return;
+		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, ENOENT, "not found by DHT", e->cached,
+			    e->target, e->size);
 		return;
 	case ENOSPC:
-		add_outcome(rr, e->name, LCTL_FILE_FAILED, ENOSPC,
+		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, ENOSPC,
 			    "migration failed (min-free-disk, space, or a concurrent write)", e->cached,
 			    e->target, e->size);
 		return;
 	default:
-		add_outcome(rr, e->name, LCTL_FILE_FAILED, errno, "migration failed", e->cached,
+		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, errno, "migration failed", e->cached,
 			    e->target, e->size);
 		return;
 	}
@@ -488,7 +532,7 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 		r = v;
 		v = NULL;
 	}
-	if (!v || (v->problems & STRUCTURAL) || !entries_ok(v)) {
+	if (!v || (v->problems & STRUCTURAL) || !entries_safe(v)) {
 		const struct lctl_dir_report *w = v ? v : r;
 
 		set_reason(rr, LCTL_DIR_NOT_FIXED, "cannot verify: %s", (w->problems & STRUCTURAL)
@@ -509,10 +553,10 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 	ret = inspect(rc, path, depth, &v);
 	if (ret)
 		goto done;
-	if (!lctl_dir_report_clean(v) || v->commit != rc->commit) {
+	if (v->problems || v->err || !entries_safe(v) || v->commit != rc->commit) {
 		unstamp(rc, path, v);
 		set_reason(rr, LCTL_DIR_NOT_FIXED, "changed while being stamped (%s): left dirty",
-			   entries_ok(v) ? first_problem(v->problems) : first_bad_state(v));
+			   entries_safe(v) ? first_problem(v->problems) : first_bad_state(v));
 		goto done;
 	}
 	rr->outcome = LCTL_DIR_FIXED;

@@ -14,6 +14,9 @@ struct lctl_repair_ctx {
 	bool dry_run;
 	/* optional hooks into the job: rate limits and stop requests */
 	void (*throttle)(void *arg, uint64_t bytes);
+	/* live counters for progress, one per enum lctl_file_action, and bytes moved */
+	_Atomic uint64_t *live;
+	_Atomic uint64_t *live_bytes;
 	bool (*should_stop)(void *arg);
 	void *arg;
 };

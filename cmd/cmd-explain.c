@@ -1,0 +1,543 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* layoutctl explain VOLUME PATH: how DHT hashes, places and finds one name. */
+#include "cli.h"
+#include "msg.h"
+#include "output.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const char *const cmd_explain_usage[] = {
+	"layoutctl [GLOBAL OPTIONS] explain [OPTIONS] VOLUME PATH",
+	"Explain where DHT puts one name, where it is, and what a lookup of it costs.",
+	"",
+	"PATH is an absolute path inside the volume (existing or not). Shows the name DHT hashes",
+	"(after the hash regexes) and its hash, the parent directory's layout as each subvolume",
+	"has it, the hashed subvolume, what each subvolume holds under the name (data, linkto and",
+	"its target, directory, nothing), the verdict, whether a miss in the parent fans out to",
+	"every subvolume and why, and the bricks. DHT's own answer (the virtual xattr",
+	"dht.file.hashed-subvol.NAME) is shown next to the prediction. Read-only on the",
+	"subvolumes; the DHT query looks up the parent directory like any client.",
+	"Exit status: 0 the name is where DHT finds it (or absent), 1 it is not (misplaced, stale",
+	"linkto, duplicate, ...), a subvolume could not be read, or DHT disagrees; 2 usage error;",
+	"3 could not run.",
+	"",
+	"    --no-dht    do not ask DHT (no operation at all through the DHT graph)",
+	"-h, --help      show this help",
+	NULL,
+};
+
+enum {
+	OPT_NO_DHT = 256,
+};
+
+const struct option cmd_explain_options[] = {
+	{ "no-dht", no_argument, NULL, OPT_NO_DHT },
+	CMD_HELP_OPTION,
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char *sv_name(struct lctl_volume *vol, int i)
+{
+	const struct lctl_subvol *sv = i >= 0 ? lctl_volume_subvol(vol, (size_t)i) : NULL;
+
+	return sv ? sv->name : NULL;
+}
+
+static struct json_object *jsubvol(struct lctl_volume *vol, int i)
+{
+	const char *n = sv_name(vol, i);
+
+	return n ? json_object_new_string(n) : NULL;
+}
+
+static const char *layout_state(int err)
+{
+	switch (err) {
+	case 0:
+		return "ok";
+	case ENOENT:
+		return "missing";
+	case ENOTDIR:
+		return "not-a-directory";
+	case ENODATA:
+		return "no-layout";
+	case ENOTCONN:
+		return "down";
+	case EINVAL:
+		return "malformed";
+	default:
+		return "error";
+	}
+}
+
+static const char *commit_state_name(enum lctl_commit_state s)
+{
+	switch (s) {
+	case LCTL_COMMIT_CLEAN:
+		return "clean";
+	case LCTL_COMMIT_STALE:
+		return "stale";
+	case LCTL_COMMIT_INVALIDATED:
+		return "invalid";
+	case LCTL_COMMIT_MIXED:
+		return "mixed";
+	default:
+		return "none";
+	}
+}
+
+static const char *dht_check_name(enum lctl_dht_check c)
+{
+	switch (c) {
+	case LCTL_DHT_AGREES:
+		return "agrees";
+	case LCTL_DHT_DISAGREES:
+		return "disagrees";
+	case LCTL_DHT_UNAVAILABLE:
+		return "unavailable";
+	default:
+		return "not-asked";
+	}
+}
+
+/* The state of the name in one word (entry state for files, else the kind). */
+static const char *verdict_name(const struct lctl_explain *e)
+{
+	return e->kind == LCTL_EXPLAIN_FILE ? lctl_entry_state_name((int)e->state)
+					    : lctl_explain_kind_name((int)e->kind);
+}
+
+/* One sentence on where the name is, for people. */
+static void verdict_text(struct lctl_volume *vol, const struct lctl_explain *e, char *buf,
+			 size_t n)
+{
+	const char *c = sv_name(vol, e->cached), *h = sv_name(vol, e->hashed);
+	const char *lo = sv_name(vol, e->linkto_subvol), *lt = sv_name(vol, e->linkto_target);
+
+	c = c ? c : "-";
+	h = h ? h : "none";
+	lo = lo ? lo : "-";
+	lt = lt ? lt : "?";
+	switch (e->kind) {
+	case LCTL_EXPLAIN_ABSENT:
+		snprintf(buf, n, "absent: no subvolume has it");
+		return;
+	case LCTL_EXPLAIN_DIRECTORY:
+		snprintf(buf, n, "directory: present on every subvolume read");
+		return;
+	case LCTL_EXPLAIN_DIR_INCOMPLETE:
+		snprintf(buf, n, "DIRECTORY INCOMPLETE: missing on some subvolume (a lookup heals it)");
+		return;
+	case LCTL_EXPLAIN_TYPE_CONFLICT:
+		snprintf(buf, n, "TYPE CONFLICT: a directory on some subvolumes, a file on others");
+		return;
+	default:
+		break;
+	}
+	switch (e->state) {
+	case LCTL_ENTRY_PLACED:
+		snprintf(buf, n, "placed: the data is on its hashed subvolume %s", h);
+		break;
+	case LCTL_ENTRY_LINKED:
+		snprintf(buf, n, "linked: the data is on %s, found through the linkto on %s", c, h);
+		break;
+	case LCTL_ENTRY_MISPLACED:
+		snprintf(buf, n,
+			 "MISPLACED: the data is on %s, with no linkto on the hashed %s: only a "
+			 "fan-out finds it",
+			 c, h);
+		break;
+	case LCTL_ENTRY_STALE_LINKTO:
+		snprintf(buf, n, "STALE LINKTO: the linkto on %s names %s%s, the data is on %s", lo,
+			 lt, e->gfid_mismatch ? " (with another gfid)" : "", c);
+		break;
+	case LCTL_ENTRY_ORPHAN_LINKTO:
+		snprintf(buf, n, "ORPHAN LINKTO: a linkto on %s (-> %s), no data file anywhere", lo, lt);
+		break;
+	case LCTL_ENTRY_DUPLICATE:
+		snprintf(buf, n, "DUPLICATE: data files on more than one subvolume");
+		break;
+	case LCTL_ENTRY_MIGRATION_LEFTOVER:
+		snprintf(buf, n, "MIGRATION: phase-1 bits of a migration (in progress or interrupted)");
+		break;
+	case LCTL_ENTRY_UNHASHED:
+		snprintf(buf, n, "UNHASHED: the parent's layout has a hole at this hash; data on %s", c);
+		break;
+	default:
+		snprintf(buf, n, "%s", verdict_name(e));
+		break;
+	}
+}
+
+/* Why a miss costs what it costs, for people. */
+static void miss_text(const struct lctl_explain *e, char *buf, size_t n)
+{
+	const struct lctl_miss *m = &e->miss;
+	const unsigned r = m->reasons;
+	const char *why;
+
+	if (r & LCTL_MISS_ONE_SUBVOL)
+		why = "a single subvolume";
+	else if (r & LCTL_MISS_NO_LAYOUT)
+		why = "the parent has no layout; a lookup heals it with commit 1";
+	else if (r & LCTL_MISS_HOLE)
+		why = "the hash falls in a hole of the parent's layout";
+	else if (r & LCTL_MISS_UNHASHED_AUTO)
+		why = "lookup-optimize off, lookup-unhashed auto: one LOOKUP while readdirp saw "
+		      "nothing off its hashed subvolume here";
+	else if (r & LCTL_MISS_OPTIMIZE_OFF)
+		why = "lookup-optimize is off";
+	else if (r & LCTL_MISS_COMMIT_INVALID)
+		why = "the parent's commit word is 1: never clean";
+	else if (r & LCTL_MISS_COMMIT_MIXED)
+		why = "the subvolumes disagree on the parent's commit word";
+	else if (r & LCTL_MISS_COMMIT_STALE)
+		why = "the parent's commit word is not the volume commit hash";
+	else
+		why = "lookup-optimize on and the parent's commit word is the volume commit hash";
+	snprintf(buf, n, "%s%s, %u brick LOOKUP%s (%s)%s",
+		 m->fans_out ? (m->certain ? "fans out" : "may fan out") : "no fan-out",
+		 m->fans_out ? " to every subvolume" : m->certain ? "" : " (probably)", m->lookups,
+		 m->lookups == 1 ? "" : "s", why,
+		 r & LCTL_MISS_VOLUME_MIXED ? "; the brick roots disagree on the volume hash" : "");
+}
+
+static struct json_object *range_json(const struct lctl_range *r)
+{
+	struct json_object *j = json_object_new_object();
+	char hex[16];
+
+	json_object_object_add(j, "commit", json_object_new_int64(r->commit));
+	json_object_object_add(j, "type", json_object_new_int64(r->type));
+	json_object_object_add(j, "start", json_object_new_int64(r->start));
+	json_object_object_add(j, "stop", json_object_new_int64(r->stop));
+	snprintf(hex, sizeof(hex), "0x%08x", r->start);
+	json_object_object_add(j, "start_hex", json_object_new_string(hex));
+	snprintf(hex, sizeof(hex), "0x%08x", r->stop);
+	json_object_object_add(j, "stop_hex", json_object_new_string(hex));
+	return j;
+}
+
+static struct json_object *subvol_json(struct lctl_volume *vol, const struct lctl_explain *e,
+				       size_t i)
+{
+	const struct lctl_explain_subvol *s = &e->subvols[i];
+	const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
+	struct json_object *j = json_object_new_object(), *l, *en, *b;
+	size_t k;
+
+	json_object_object_add(j, "index", json_object_new_int((int)i));
+	json_object_object_add(j, "name", json_object_new_string(sv->name));
+	json_object_object_add(j, "up", json_object_new_boolean(sv->up));
+	json_object_object_add(j, "hashed", json_object_new_boolean((int)i == e->hashed));
+	l = s->parent.err == 0 ? range_json(&s->parent.r) : json_object_new_object();
+	json_object_object_add(l, "state", json_object_new_string(layout_state(s->parent.err)));
+	json_object_object_add(j, "layout", l);
+	en = json_object_new_object();
+	json_object_object_add(en, "kind", json_object_new_string(lctl_sight_name((int)s->sight)));
+	if (s->sight == LCTL_SIGHT_ERROR)
+		json_object_object_add(en, "error", json_object_new_string(strerror(s->err)));
+	if (s->sight != LCTL_SIGHT_ABSENT && s->sight != LCTL_SIGHT_ERROR) {
+		char mode[16];
+
+		snprintf(mode, sizeof(mode), "%06o", (unsigned)s->mode);
+		json_object_object_add(en, "mode", json_object_new_string(mode));
+		json_object_object_add(en, "size", json_object_new_int64((int64_t)s->size));
+		json_object_object_add(en, "nlink", json_object_new_int64((int64_t)s->nlink));
+		json_object_object_add(en, "gfid_missing", json_object_new_boolean(s->no_gfid));
+	}
+	if (s->linkto_value) {
+		json_object_object_add(en, "linkto", out_name(s->linkto_value));
+		json_object_object_add(en, "linkto_target", jsubvol(vol, s->linkto_target));
+	}
+	json_object_object_add(j, "entry", en);
+	b = json_object_new_array();
+	for (k = 0; k < sv->nbricks; k++) {
+		struct json_object *br = json_object_new_object();
+
+		json_object_object_add(br, "host", json_object_new_string(sv->bricks[k].host));
+		json_object_object_add(br, "path", out_name(sv->bricks[k].path));
+		json_object_array_add(b, br);
+	}
+	json_object_object_add(j, "bricks", b);
+	return j;
+}
+
+static struct json_object *explain_json(struct lctl_volume *vol, const struct lctl_explain *e,
+					bool good)
+{
+	struct json_object *j = json_object_new_object(), *a, *m;
+	char hex[16], text[512];
+	size_t i;
+	unsigned b;
+
+	json_object_object_add(j, "path", out_name(e->path));
+	json_object_object_add(j, "parent", out_name(e->parent));
+	json_object_object_add(j, "name", out_name(e->name));
+	json_object_object_add(j, "hashed_name", out_name(e->hashed_name));
+	json_object_object_add(j, "munged", json_object_new_boolean(e->munged));
+	json_object_object_add(j, "hash", json_object_new_int64(e->hash));
+	snprintf(hex, sizeof(hex), "0x%08x", e->hash);
+	json_object_object_add(j, "hash_hex", json_object_new_string(hex));
+	json_object_object_add(j, "hashed_subvolume", jsubvol(vol, e->hashed));
+	a = json_object_new_object();
+	json_object_object_add(a, "check", json_object_new_string(dht_check_name(e->dht_check)));
+	json_object_object_add(a, "hashed_subvolume",
+			       e->dht_hashed_name ? json_object_new_string(e->dht_hashed_name) : NULL);
+	if (e->dht_err)
+		json_object_object_add(a, "error", json_object_new_string(strerror(e->dht_err)));
+	json_object_object_add(j, "dht", a);
+	json_object_object_add(j, "kind", json_object_new_string(lctl_explain_kind_name((int)e->kind)));
+	json_object_object_add(j, "state", json_object_new_string(verdict_name(e)));
+	json_object_object_add(j, "ok", json_object_new_boolean(good));
+	json_object_object_add(j, "incomplete", json_object_new_boolean(e->incomplete));
+	verdict_text(vol, e, text, sizeof(text));
+	json_object_object_add(j, "verdict", json_object_new_string(text));
+	json_object_object_add(j, "cached_subvolume", jsubvol(vol, e->cached));
+	if (e->linkto_subvol >= 0) {
+		a = json_object_new_object();
+		json_object_object_add(a, "on", jsubvol(vol, e->linkto_subvol));
+		json_object_object_add(a, "target", jsubvol(vol, e->linkto_target));
+		json_object_object_add(a, "gfid_mismatch", json_object_new_boolean(e->gfid_mismatch));
+		json_object_object_add(j, "linkto", a);
+	} else {
+		json_object_object_add(j, "linkto", NULL);
+	}
+	m = json_object_new_object();
+	json_object_object_add(m, "fans_out", json_object_new_boolean(e->miss.fans_out));
+	json_object_object_add(m, "certain", json_object_new_boolean(e->miss.certain));
+	json_object_object_add(m, "lookups", json_object_new_int((int)e->miss.lookups));
+	a = json_object_new_array();
+	for (b = 0; b < LCTL_MISS_REASON_COUNT; b++)
+		if (e->miss.reasons & (1u << b))
+			json_object_array_add(a, json_object_new_string(lctl_miss_reason_name(1u << b)));
+	json_object_object_add(m, "reasons", a);
+	miss_text(e, text, sizeof(text));
+	json_object_object_add(m, "text", json_object_new_string(text));
+	json_object_object_add(j, "miss", m);
+	a = json_object_new_object();
+	json_object_object_add(a, "commit", json_object_new_int64(e->parent_report.commit));
+	json_object_object_add(a, "commit_state",
+			       json_object_new_string(commit_state_name(e->parent_report.commit_state)));
+	json_object_object_add(a, "merged_commit",
+			       json_object_new_int64(e->parent_report.merged_commit));
+	json_object_object_add(a, "holes", json_object_new_int64(e->parent_report.holes));
+	json_object_object_add(a, "overlaps", json_object_new_int64(e->parent_report.overlaps));
+	json_object_object_add(j, "parent_layout", a);
+	a = json_object_new_array();
+	for (i = 0; i < e->nsubvols; i++)
+		json_object_array_add(a, subvol_json(vol, e, i));
+	json_object_object_add(j, "subvolumes", a);
+	if (e->new_dir_known) {
+		a = json_object_new_array();
+		for (i = 0; i < e->nsubvols; i++) {
+			struct json_object *r = range_json(&e->new_dir[i]);
+
+			json_object_object_add(r, "subvolume", jsubvol(vol, (int)i));
+			json_object_array_add(a, r);
+		}
+		json_object_object_add(j, "new_directory_ranges", a);
+	}
+	return j;
+}
+
+static void print_text(struct lctl_volume *vol, const struct lctl_explain *e)
+{
+	char *path = out_name_dup(e->path), *parent = out_name_dup(e->parent);
+	char *hn = out_name_dup(e->hashed_name), text[512];
+	const char *h = sv_name(vol, e->hashed);
+	size_t i, k, n = e->nsubvols;
+
+	printf("Path:          %s\n", path);
+	printf("Hashed name:   %s%s\n", hn, e->munged ? "  (munged by the hash regex)" : "");
+	printf("Hash:          0x%08x (%u)\n", e->hash, e->hash);
+	printf("Hashed subvol: %s\n", h ? h : "none: the parent's layout has a hole there");
+	switch (e->dht_check) {
+	case LCTL_DHT_NOT_ASKED:
+		printf("DHT says:      (not asked)\n");
+		break;
+	case LCTL_DHT_UNAVAILABLE:
+		printf("DHT says:      no answer (%s)\n", strerror(e->dht_err));
+		break;
+	default:
+		if (e->dht_hashed_name)
+			printf("DHT says:      %s: %s\n", e->dht_hashed_name,
+			       e->dht_check == LCTL_DHT_AGREES ? "agrees" : "DISAGREES");
+		else
+			printf("DHT says:      no hashed subvolume (%s): %s\n", strerror(e->dht_err),
+			       e->dht_check == LCTL_DHT_AGREES ? "agrees" : "DISAGREES");
+		break;
+	}
+	verdict_text(vol, e, text, sizeof(text));
+	printf("Verdict:       %s%s\n", text,
+	       e->incomplete ? " (some subvolume could not be read)" : "");
+	if (e->linkto_subvol >= 0) {
+		const char *lt = sv_name(vol, e->linkto_target);
+
+		printf("Linkto:        on %s -> %s\n", sv_name(vol, e->linkto_subvol), lt ? lt : "?");
+	}
+	if (e->vol_commit)
+		printf("Volume:        commit hash %u (0x%08x)%s, lookup-optimize %s\n", e->vol_commit,
+		       e->vol_commit, e->vol_commit_consistent ? "" : " [bricks disagree]",
+		       e->lookup_optimize ? "on" : "off");
+	else
+		printf("Volume:        commit hash 0 (never rebalanced)%s, lookup-optimize %s\n",
+		       e->vol_commit_consistent ? "" : " [bricks disagree]",
+		       e->lookup_optimize ? "on" : "off");
+	miss_text(e, text, sizeof(text));
+	printf("Miss in %s: %s\n", parent, text);
+	printf("\nParent %s, commit %u (%s), as each subvolume has it (* = hashed):\n", parent,
+	       e->parent_report.commit, commit_state_name(e->parent_report.commit_state));
+	printf("  %-3s %-26s %-10s %-10s %-10s %-4s %-9s %-28s %s\n", "#", "SUBVOLUME", "START",
+	       "STOP", "COMMIT", "TYPE", "LAYOUT", "ENTRY", "BRICKS");
+	for (i = 0; i < n; i++) {
+		const struct lctl_explain_subvol *s = &e->subvols[i];
+		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
+		char entry[300], rs[12] = "-", re[12] = "-", rc[12] = "-", rt[8] = "-";
+
+		if (s->parent.err == 0) {
+			snprintf(rs, sizeof(rs), "0x%08x", s->parent.r.start);
+			snprintf(re, sizeof(re), "0x%08x", s->parent.r.stop);
+			snprintf(rc, sizeof(rc), "%u", s->parent.r.commit);
+			snprintf(rt, sizeof(rt), "%u", s->parent.r.type);
+		}
+		switch (s->sight) {
+		case LCTL_SIGHT_LINKTO:
+		case LCTL_SIGHT_MIGRATING: {
+			const char *t = sv_name(vol, s->linkto_target);
+			char *v = s->linkto_value ? out_name_dup(s->linkto_value) : NULL;
+
+			snprintf(entry, sizeof(entry), "%s -> %s", lctl_sight_name((int)s->sight),
+				 t ? t : v ? v : "?");
+			free(v);
+			break;
+		}
+		case LCTL_SIGHT_DATA:
+			snprintf(entry, sizeof(entry), "data, %llu bytes%s",
+				 (unsigned long long)s->size, s->no_gfid ? ", no gfid" : "");
+			break;
+		case LCTL_SIGHT_ERROR:
+			snprintf(entry, sizeof(entry), "error: %s", strerror(s->err));
+			break;
+		default:
+			snprintf(entry, sizeof(entry), "%s", lctl_sight_name((int)s->sight));
+			break;
+		}
+		printf("  %-3zu %-24s %s %-10s %-10s %-10s %-4s %-9s %-28s", i, sv->name,
+		       (int)i == e->hashed ? "*" : " ", rs, re, rc, rt, layout_state(s->parent.err),
+		       entry);
+		for (k = 0; k < sv->nbricks; k++) {
+			char *p = out_name_dup(sv->bricks[k].path);
+
+			printf(" %s:%s", sv->bricks[k].host, p);
+			free(p);
+		}
+		printf("\n");
+	}
+	if (e->parent_report.holes || e->parent_report.overlaps)
+		printf("  layout anomalies: %u hole(s), %u overlap(s)\n", e->parent_report.holes,
+		       e->parent_report.overlaps);
+	if (e->new_dir_known) {
+		printf("\nmkdir %s would get:\n", path);
+		for (i = 0; i < n; i++)
+			printf("  %-3zu %-26s 0x%08x 0x%08x %-10u\n", i, sv_name(vol, (int)i),
+			       e->new_dir[i].start, e->new_dir[i].stop, e->new_dir[i].commit);
+	}
+	free(path);
+	free(parent);
+	free(hn);
+}
+
+int cmd_explain(const struct cmd *cmd, int argc, char **argv)
+{
+	struct lctl_explain_opts eo = { 0 };
+	struct lctl_volume *vol = NULL;
+	struct lctl_explain *e = NULL;
+	struct lctl_error err = { 0 };
+	char *parent = NULL, *name = NULL;
+	bool good;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, CMD_COMMON_SHORT, cmd_explain_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_NO_DHT:
+			eo.no_dht = true;
+			break;
+		case 'h':
+			usage_print(cmd, stdout, true);
+			return finish_stdout(EXIT_CLEAN);
+		default:
+			return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (argc - optind > 2)
+		return usage_error(cmd, "too many arguments");
+	if (argc - optind < 2)
+		return usage_error(cmd, "missing %s", argc - optind < 1 ? "VOLUME and PATH" : "PATH");
+	eo.path = argv[optind + 1];
+	ret = lctl_explain_split_path(eo.path, &parent, &name);
+	free(parent);
+	free(name);
+	if (ret == -LCTL_EINVAL) {
+		char *p = out_name_dup(eo.path);
+
+		ret = usage_error(cmd,
+				  "PATH must be an absolute path to an entry below the volume root, "
+				  "without '.' or '..' and with names of at most 255 bytes, not '%s'",
+				  p);
+		free(p);
+		return ret;
+	} else if (ret) {
+		error("out of memory");
+		return EXIT_CANTRUN;
+	}
+	ret = open_volume(argv[optind], true, &vol);
+	if (ret)
+		return ret;
+	ret = lctl_explain(vol, &eo, &e, &err);
+	if (ret) {
+		char *p = out_name_dup(eo.path);
+
+		if (err.sys_errno == ENOENT || err.sys_errno == ENOTDIR)
+			error("cannot explain '%s' in volume '%s': %s", p, lctl_volume_name(vol),
+			      err.sys_errno == ENOENT ? "its directory does not exist"
+						      : "its parent is not a directory");
+		else
+			error("cannot explain '%s' in volume '%s': %s", p, lctl_volume_name(vol),
+			      err.msg[0] ? err.msg : lctl_strerror(ret));
+		free(p);
+		lctl_volume_close(vol, false);
+		return exit_for_error(ret) == EXIT_USAGE ? EXIT_USAGE : EXIT_CANTRUN;
+	}
+	good = e->ok && !e->incomplete && e->dht_check != LCTL_DHT_DISAGREES;
+	if (gopts.format == FMT_TEXT) {
+		print_text(vol, e);
+	} else {
+		struct json_object *v = json_object_new_object();
+		struct out *o = out_open(gopts.format, stdout, "explain");
+
+		json_object_object_add(v, "name", json_object_new_string(lctl_volume_name(vol)));
+		json_object_object_add(v, "subvolume_count",
+				       json_object_new_int((int)lctl_volume_nsubvols(vol)));
+		json_object_object_add(v, "commit_hash", json_object_new_int64(e->vol_commit));
+		json_object_object_add(v, "commit_hash_consistent",
+				       json_object_new_boolean(e->vol_commit_consistent));
+		json_object_object_add(v, "lookup_optimize", json_object_new_boolean(e->lookup_optimize));
+		json_object_object_add(v, "lookup_unhashed",
+				       json_object_new_string(lctl_volume_dht_options(vol)->lookup_unhashed));
+		out_member(o, "volume", v);
+		out_member(o, "explain", explain_json(vol, e, good));
+		out_close(o, 0, 0, NULL);
+	}
+	if (e->dht_check == LCTL_DHT_DISAGREES)
+		warning("DHT names %s as the hashed subvolume, the layout on disk says %s",
+			e->dht_hashed_name ? e->dht_hashed_name : "none",
+			sv_name(vol, e->hashed) ? sv_name(vol, e->hashed) : "none");
+	lctl_explain_free(e);
+	lctl_volume_close(vol, false);
+	return finish_stdout(good ? EXIT_CLEAN : EXIT_PROBLEMS);
+}

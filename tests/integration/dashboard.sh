@@ -1,0 +1,94 @@
+#!/bin/bash
+# fix --dashboard in tmux against a real fix: labels and counters appear and change, p stops
+# progress and r restarts it, a resize redraws cleanly, q ends the run resumably, the terminal
+# is sane afterwards, fix --resume finishes it; status --format json parses during and after.
+. "$LCTL_SRCDIR/tests/integration/lib.sh"
+require_cmd tmux jq
+
+lctl_glusterd_ensure
+lctl_vol_create dist 4 VOL
+mnt=$(lctl_mount "$VOL")
+for d in $(seq 1 16); do
+	mkdir "$mnt/d$d"
+	for f in $(seq 1 40); do echo "$d/$f" >"$mnt/d$d/f$f"; done
+done
+lctl_vol_add_bricks "$VOL" 2
+ls -R "$mnt" >/dev/null
+
+work=$(mktemp -d)
+state=$work/state
+sess=lctl$$
+lctl_on_exit tmux kill-session -t "$sess"
+lctl_on_exit rm -rf "$work"
+tmux new-session -d -s "$sess" -x 150 -y 45 \
+	"'$LAYOUTCTL' fix --dashboard --rate 10 --settle 1 --no-task-check --state-dir '$state' '$VOL'; echo EXIT=\$? >'$work/exit'; stty -a >'$work/stty'; sleep 60"
+
+screen() { tmux capture-pane -t "$sess" -p; }
+field() { screen | sed -n "s/.*$1 *\([0-9][0-9]*\).*/\1/p" | head -1; }
+wait_for() { # wait_for TEXT SECONDS
+	local i
+	for ((i = 0; i < $2 * 5; i++)); do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.2
+	done
+	screen >&2
+	fail "'$1' never appeared on the dashboard"
+}
+
+wait_for "Directories" 20
+wait_for "migrated" 5
+for label in "layoutctl fix $VOL" "state running" "Bytes moved" "Rates" "Subvolume" "Workers" "q stop"; do
+	screen | grep -qF -- "$label" || fail "label '$label' missing"
+done
+sleep 3
+m1=$(field migrated)
+sleep 3
+m2=$(field migrated)
+[ "$m2" -gt "$m1" ] || fail "migrated did not grow ($m1 -> $m2)"
+
+# status from another process, while it runs
+json=$("$LAYOUTCTL" --format json status --state-dir "$state" "$VOL")
+[ "$(jq -r .status.state <<<"$json")" = running ] || fail "status state: $(jq -r .status.state <<<"$json")"
+[ "$(jq .status.files.migrated <<<"$json")" -gt 0 ] || fail "status has no migrated count"
+
+# p pauses: the counter stops
+tmux send-keys -t "$sess" p
+wait_for "PAUSED" 5
+sleep 2
+p1=$(field migrated)
+sleep 3
+p2=$(field migrated)
+[ "$p1" = "$p2" ] || fail "progress while paused ($p1 -> $p2)"
+screen | grep -q "state paused" || fail "state not paused"
+# r resumes
+tmux send-keys -t "$sess" r
+sleep 3
+r1=$(field migrated)
+[ "$r1" -gt "$p2" ] || fail "no progress after resume ($p2 -> $r1)"
+
+# resize: redrawn, no garbage (every line fits, the header is on the first line)
+tmux resize-window -t "$sess" -x 100 -y 30 2>/dev/null || tmux resize-pane -t "$sess" -x 100 -y 30
+sleep 2
+[ "$(screen | head -1 | cut -c1-13)" = "layoutctl fix" ] || { screen >&2; fail "header not redrawn after resize"; }
+[ "$(screen | awk 'length > 100' | wc -l)" = 0 ] || fail "lines wider than the window after resize"
+screen | grep -qF "q stop" || fail "key line lost after resize"
+
+# q: graceful, resumable stop
+tmux send-keys -t "$sess" q
+for ((i = 0; i < 50; i++)); do [ -s "$work/exit" ] && break; sleep 0.2; done
+[ -s "$work/exit" ] || fail "fix did not end after q"
+grep -q '^EXIT=1$' "$work/exit" || fail "exit after q: $(cat "$work/exit") (want 1: stopped, resumable)"
+# terminal sane: canonical mode and echo back on
+grep -q -- ' icanon' "$work/stty" || fail "terminal left without icanon"
+grep -q -- ' echo ' "$work/stty" || fail "terminal left without echo"
+json=$("$LAYOUTCTL" --format json status --state-dir "$state" "$VOL" || true)
+[ "$(jq -r .status.state <<<"$json")" = stopped ] || fail "status after q: $(jq -r .status.state <<<"$json")"
+expect_exit 1 "$LAYOUTCTL" status --state-dir "$state" "$VOL"
+grep -q '^phase stopped$' "$state/journal" || fail "journal not stopped"
+
+# resume finishes it
+run_check "$LAYOUTCTL" fix --resume --settle 1 --no-task-check --state-dir "$state" "$VOL"
+run_check "$LAYOUTCTL" scan "$VOL"
+expect_exit 0 "$LAYOUTCTL" status --state-dir "$state" "$VOL"
+[ "$(find "$mnt" -type f | wc -l)" = 640 ] || fail "files lost"
+exit 0
