@@ -22,6 +22,7 @@
 #include "internal.h"
 #include "journal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -67,7 +68,8 @@ static int unescape(const char *s, char *out, size_t n)
 		if (o + 1 >= n)
 			return -1;
 		if (*s == '\\') {
-			if (s[1] != 'x' || sscanf(s + 2, "%2x", &v) != 1 || !s[2] || !s[3] || !v)
+			if (s[1] != 'x' || !isxdigit((unsigned char)s[2]) ||
+			    !isxdigit((unsigned char)s[3]) || sscanf(s + 2, "%2x", &v) != 1 || !v)
 				return -1;
 			out[o++] = (char)v;
 			s += 4;
@@ -143,7 +145,7 @@ static int parse_u32(const char *s, uint32_t *out)
 int lctl_journal_parse(const char *text, size_t len, struct lctl_journal *j, struct lctl_error *err)
 {
 	const char *crcline, *p;
-	char line[8192];
+	char line[8192], hex[9];
 	unsigned fields = 0;
 	uint32_t crc;
 
@@ -158,8 +160,11 @@ int lctl_journal_parse(const char *text, size_t len, struct lctl_journal *j, str
 	if (!crcline || len - (size_t)(crcline - text) != 15 || strncmp(crcline, "crc32 ", 6) ||
 	    text[len - 1] != '\n')
 		return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal is truncated (no checksum line)");
-	if (sscanf(crcline + 6, "%8x", &crc) != 1 ||
-	    crc != lctl_crc32(text, (size_t)(crcline - text)))
+	/* the input is not NUL-terminated: copy the 8 hex digits out before converting */
+	memcpy(hex, crcline + 6, 8);
+	hex[8] = '\0';
+	if (strspn(hex, "0123456789abcdef") != 8 || (crc = (uint32_t)strtoul(hex, NULL, 16),
+						      crc != lctl_crc32(text, (size_t)(crcline - text))))
 		return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal checksum does not match");
 	for (p = text; p < crcline;) {
 		const char *nl = memchr(p, '\n', (size_t)(crcline - p));
