@@ -26,7 +26,7 @@ const char *const cmd_fix_usage[] = {
 	"Exit status: 0 all clean, 1 some directories or files not fixed (or stopped at the end",
 	"of --until/--max-runtime: resumable), 2 usage, 3 could not run, 130 interrupted.",
 	"",
-	"-p, --parallel N        worker threads (default 8)",
+	"-p, --parallel N        worker threads (default 4)",
 	"    --path SUBTREE      fix only this directory and what is below it",
 	"    --layout PLANNER    gluster (GlusterFS's own assignment, default) or min-move",
 	"    --mode MODE         migrate (move misplaced data, default) or linkto (move nothing)",
@@ -551,7 +551,7 @@ static bool tick(struct fix_cli *fc, struct lctl_fix *fix, const struct lctl_pro
 
 	ctl.fix = fix;
 	if (!ctl.workers)
-		ctl.workers = fc->o.parallel ? fc->o.parallel : 8;
+		ctl.workers = fc->o.parallel ? fc->o.parallel : LCTL_FIX_DEFAULT_PARALLEL;
 	if (dash)
 		dash_key(dash, 200, &ops);
 	if (p->elapsed - last < 1.0)

@@ -511,7 +511,7 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 	}
 	/* the inspector compares with the hash we stamp, not the one it found at open */
 	f->in.vol_commit = f->sum.commit;
-	cfg.nworkers = opts->parallel ? opts->parallel : 8;
+	cfg.nworkers = opts->parallel ? opts->parallel : LCTL_FIX_DEFAULT_PARALLEL;
 	cfg.visit = fix_visit;
 	cfg.drop = fix_drop;
 	cfg.arg = f;
