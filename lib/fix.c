@@ -11,8 +11,9 @@
  *   3. journal: phase "dirty" with the commit hash H we will stamp;
  *   4. dirty: a whole-volume run writes a new H as the volume commit hash on every brick
  *      root: from then on no directory is clean for any client that revalidates the root.
- *      A subtree run keeps H = the volume hash and writes commit word 1 into every layout of
- *      the subtree. Then the settle period lets clients revalidate;
+ *      Every run (a subtree run keeps H = the volume hash) also writes commit word 1 into
+ *      every layout in its scope, which a client notices at its next lookup of that
+ *      directory. Then the settle period lets clients revalidate;
  *   5. journal: phase "work"; the crawl repairs every directory below the top in parallel
  *      (repair.c), and the top directory (the root for a whole-volume run) is repaired last,
  *      by the consumer thread, once everything below it is done;
@@ -204,10 +205,16 @@ static int write_volume_commit(struct lctl_fix *f, uint32_t h, struct lctl_error
 }
 
 /* Subtree run: commit word 1 on every subvolume's copy of every directory below the top. */
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static void *dirty_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
 {
 	struct lctl_fix *f = arg;
-	size_t i, n = lctl_volume_nsubvols(f->vol);
+	size_t i, n = lctl_volume_nsubvols(f->vol), nnames = 0, cap = 0;
+	char **names = NULL;
 	struct dirent de, *res;
 	struct stat st;
 	glfs_fd_t *fd;
@@ -226,24 +233,41 @@ static void *dirty_visit(void *arg, struct lctl_crawl_worker *w, const char *pat
 		if (glfs_setxattr(fs, path, f->in.layout_key, buf, LCTL_LAYOUT_XATTR_LEN, 0))
 			atomic_fetch_add(&f->not_clean, 1);
 	}
-	/* children: the union of the subvolumes' listings would be exact; the first up
-	 * subvolume that has the directory lists every subdirectory DHT knows of */
+	/* children: the union of every subvolume's listing (a directory may be missing on some) */
 	for (i = 0; i < n; i++) {
 		fd = glfs_opendir(lctl_volume_subvol_fs(f->vol, i), path);
-		if (fd)
-			break;
+		if (!fd)
+			continue;
+		while (!glfs_readdirplus_r(fd, &st, &de, &res) && res) {
+			char **v;
+
+			if (!S_ISDIR(st.st_mode) || !strcmp(de.d_name, ".") || !strcmp(de.d_name, ".."))
+				continue;
+			if (nnames == cap) {
+				cap = cap ? cap * 2 : 64;
+				v = realloc(names, cap * sizeof(*names));
+				if (!v)
+					break;
+				names = v;
+			}
+			names[nnames] = strdup(de.d_name);
+			if (names[nnames])
+				nnames++;
+		}
+		glfs_closedir(fd);
 	}
-	if (!fd)
-		return NULL;
-	while (!glfs_readdirplus_r(fd, &st, &de, &res) && res) {
+	if (nnames)
+		qsort(names, nnames, sizeof(*names), cmp_name);
+	for (i = 0; i < nnames; i++) {
 		char child[4096];
 
-		if (!S_ISDIR(st.st_mode) || !strcmp(de.d_name, ".") || !strcmp(de.d_name, ".."))
-			continue;
-		if (!lctl_join_path(child, sizeof(child), path, de.d_name))
+		if ((i == 0 || strcmp(names[i], names[i - 1])) &&
+		    !lctl_join_path(child, sizeof(child), path, names[i]))
 			lctl_crawl_push(w, child, depth + 1);
 	}
-	glfs_closedir(fd);
+	for (i = 0; i < nnames; i++)
+		free(names[i]);
+	free(names);
 	return NULL;
 }
 
@@ -500,7 +524,15 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 	f->rc = (struct lctl_repair_ctx){ &f->in, f->sum.commit, f->opts.mode, opts->dry_run,
 					  fix_throttle, f->live, &f->live_bytes, fix_should_stop, f };
 	if (!opts->dry_run && !dirty_done) {
-		ret = whole ? write_volume_commit(f, f->j.commit, err) : dirty_subtree(f, err);
+		/*
+		 * A new volume hash makes every directory dirty for a client once it revalidates
+		 * the root, which a FUSE client may not do for a long time; commit word 1 in each
+		 * layout reaches it at its next lookup of that directory. So a whole-volume run
+		 * does both.
+		 */
+		ret = whole ? write_volume_commit(f, f->j.commit, err) : 0;
+		if (!ret)
+			ret = dirty_subtree(f, err);
 		if (ret)
 			goto fail;
 		if (opts->settle_ms)
