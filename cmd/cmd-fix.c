@@ -622,6 +622,9 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	ret = open_volume(fc.volume, true, &vol);
 	if (ret)
 		return ret;
+	if (!lctl_volume_dht_options(vol)->lookup_optimize)
+		warning("cluster.lookup-optimize is off on '%s': stamped directories still fan out "
+			"on every miss until it is on", fc.volume);
 	pm.n = lctl_volume_nsubvols(vol);
 	pm.files = calloc(pm.n * pm.n, sizeof(uint64_t));
 	pm.bytes = calloc(pm.n * pm.n, sizeof(uint64_t));
