@@ -610,18 +610,16 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	ret = parse_fix_args(cmd, argc, argv, &fc);
 	if (ret >= 0)
 		return ret;
-	if (!fc.o.dry_run && geteuid() != 0) {
-		error("fix needs root: it writes trusted.* extended attributes on the bricks");
-		return EXIT_CANTRUN;
-	}
-	if (!fc.o.dry_run && fc.task_check) {
-		ret = check_gluster_tasks(fc.volume);
-		if (ret)
-			return ret;
-	}
 	ret = open_volume(fc.volume, true, &vol);
 	if (ret)
 		return ret;
+	if (!fc.o.dry_run && fc.task_check) {
+		ret = check_gluster_tasks(fc.volume);
+		if (ret) {
+			lctl_volume_close(vol, false);
+			return ret;
+		}
+	}
 	if (!lctl_volume_dht_options(vol)->lookup_optimize)
 		warning("cluster.lookup-optimize is off on '%s': stamped directories still fan out "
 			"on every miss until it is on", fc.volume);

@@ -206,6 +206,11 @@ int open_volume(const char *name, bool subvol_graphs, struct lctl_volume **out)
 	struct lctl_error err = { 0 };
 	int ret;
 
+	/* the per-subvolume graphs read trusted.* xattrs, which the bricks show to root only */
+	if (subvol_graphs && geteuid() != 0) {
+		error("this command needs root: it reads the bricks' trusted.* extended attributes");
+		return EXIT_CANTRUN;
+	}
 	ret = lctl_volume_open(&o, out, &err);
 	if (ret) {
 		error("%s", err.msg[0] ? err.msg : lctl_strerror(ret));

@@ -47,4 +47,20 @@ expect_exit 3 "$LAYOUTCTL" --server 127.0.0.1:1 info v
 out=$("$LAYOUTCTL" --server 127.0.0.1:1 info v 2>&1 || true)
 [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] || fail "unreachable server: not one line: $out"
 [ $(($(date +%s) - start)) -le 10 ] || fail "unreachable server took too long"
+# commands that read the bricks' trusted.* xattrs refuse to run without root, in one line
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	d=$(mktemp -d)
+	chmod 755 "$d"
+	cp "$LAYOUTCTL" "$d/layoutctl"
+	for c in info scan fix explain; do
+		args=(v)
+		[ $c = explain ] && args=(v /x)
+		rc=0
+		out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$d/layoutctl" $c "${args[@]}" 2>&1) || rc=$?
+		[ $rc = 3 ] || fail "$c as non-root: exit $rc, want 3"
+		assert_contains "$out" "needs root"
+		[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] || fail "$c as non-root: not one line"
+	done
+	rm -rf "$d"
+fi
 exit 0
