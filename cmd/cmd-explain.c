@@ -146,10 +146,9 @@ static void verdict_text(struct lctl_volume *vol, const struct lctl_explain *e, 
 		snprintf(buf, n, "linked: the data is on %s, found through the linkto on %s", c, h);
 		break;
 	case LCTL_ENTRY_MISPLACED:
-		snprintf(buf, n,
-			 "MISPLACED: the data is on %s, with no linkto on the hashed %s: only a "
-			 "fan-out finds it",
-			 c, h);
+		snprintf(buf, n, "MISPLACED: the data is on %s, with no linkto on the hashed %s: %s", c,
+			 h, e->miss.fans_out ? "only a fan-out finds it"
+					     : "a lookup by name does not find it (no fan-out here)");
 		break;
 	case LCTL_ENTRY_STALE_LINKTO:
 		snprintf(buf, n, "STALE LINKTO: the linkto on %s names %s%s, the data is on %s", lo,
@@ -199,7 +198,7 @@ static void miss_text(const struct lctl_explain *e, char *buf, size_t n)
 		why = "the parent's commit word is not the volume commit hash";
 	else
 		why = "lookup-optimize on and the parent's commit word is the volume commit hash";
-	snprintf(buf, n, "%s%s, %u brick LOOKUP%s (%s)%s",
+	snprintf(buf, n, "%s%s, %u LOOKUP%s (%s)%s",
 		 m->fans_out ? (m->certain ? "fans out" : "may fan out") : "no fan-out",
 		 m->fans_out ? " to every subvolume" : m->certain ? "" : " (probably)", m->lookups,
 		 m->lookups == 1 ? "" : "s", why,
@@ -345,12 +344,41 @@ static struct json_object *explain_json(struct lctl_volume *vol, const struct lc
 	return j;
 }
 
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* What one subvolume holds, for the text table. */
+static void entry_text(struct lctl_volume *vol, const struct lctl_explain_subvol *s, char *buf,
+		       size_t n)
+{
+	switch (s->sight) {
+	case LCTL_SIGHT_LINKTO:
+	case LCTL_SIGHT_MIGRATING: {
+		const char *t = sv_name(vol, s->linkto_target);
+		char *v = s->linkto_value ? out_name_dup(s->linkto_value) : NULL;
+
+		snprintf(buf, n, "%s -> %s", lctl_sight_name((int)s->sight), t ? t : v ? v : "?");
+		free(v);
+		break;
+	}
+	case LCTL_SIGHT_DATA:
+		snprintf(buf, n, "data, %llu bytes%s", (unsigned long long)s->size,
+			 s->no_gfid ? ", no gfid" : "");
+		break;
+	case LCTL_SIGHT_ERROR:
+		snprintf(buf, n, "error: %s", strerror(s->err));
+		break;
+	default:
+		snprintf(buf, n, "%s", lctl_sight_name((int)s->sight));
+		break;
+	}
+}
+
 static void print_text(struct lctl_volume *vol, const struct lctl_explain *e)
 {
 	char *path = out_name_dup(e->path), *parent = out_name_dup(e->parent);
 	char *hn = out_name_dup(e->hashed_name), text[512];
 	const char *h = sv_name(vol, e->hashed);
-	size_t i, k, n = e->nsubvols;
+	size_t i, k, n = e->nsubvols, wn = strlen("SUBVOLUME"), we = strlen("ENTRY");
 
 	printf("Path:          %s\n", path);
 	printf("Hashed name:   %s%s\n", hn, e->munged ? "  (munged by the hash regex)" : "");
@@ -361,7 +389,9 @@ static void print_text(struct lctl_volume *vol, const struct lctl_explain *e)
 		printf("DHT says:      (not asked)\n");
 		break;
 	case LCTL_DHT_UNAVAILABLE:
-		printf("DHT says:      no answer (%s)\n", strerror(e->dht_err));
+		printf("DHT says:      no answer (%s)\n",
+		       e->dht_err == ENAMETOOLONG ? "the name is too long for the xattr key"
+						  : strerror(e->dht_err));
 		break;
 	default:
 		if (e->dht_hashed_name)
@@ -373,8 +403,11 @@ static void print_text(struct lctl_volume *vol, const struct lctl_explain *e)
 		break;
 	}
 	verdict_text(vol, e, text, sizeof(text));
-	printf("Verdict:       %s%s\n", text,
-	       e->incomplete ? " (some subvolume could not be read)" : "");
+	if (e->incomplete)
+		printf("Verdict:       INCOMPLETE: some subvolume could not be read; from the others: "
+		       "%s\n", text);
+	else
+		printf("Verdict:       %s\n", text);
 	if (e->linkto_subvol >= 0) {
 		const char *lt = sv_name(vol, e->linkto_target);
 
@@ -392,8 +425,15 @@ static void print_text(struct lctl_volume *vol, const struct lctl_explain *e)
 	printf("Miss in %s: %s\n", parent, text);
 	printf("\nParent %s, commit %u (%s), as each subvolume has it (* = hashed):\n", parent,
 	       e->parent_report.commit, commit_state_name(e->parent_report.commit_state));
-	printf("  %-3s %-26s %-10s %-10s %-10s %-4s %-9s %-28s %s\n", "#", "SUBVOLUME", "START",
-	       "STOP", "COMMIT", "TYPE", "LAYOUT", "ENTRY", "BRICKS");
+	for (i = 0; i < n; i++) {
+		char entry[300];
+
+		wn = MAX(wn, strlen(sv_name(vol, (int)i)));
+		entry_text(vol, &e->subvols[i], entry, sizeof(entry));
+		we = MAX(we, strlen(entry));
+	}
+	printf("  %-3s %-*s   %-10s %-10s %-10s %-4s %-9s %-*s %s\n", "#", (int)wn, "SUBVOLUME",
+	       "START", "STOP", "COMMIT", "TYPE", "LAYOUT", (int)we, "ENTRY", "BRICKS");
 	for (i = 0; i < n; i++) {
 		const struct lctl_explain_subvol *s = &e->subvols[i];
 		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
@@ -405,31 +445,10 @@ static void print_text(struct lctl_volume *vol, const struct lctl_explain *e)
 			snprintf(rc, sizeof(rc), "%u", s->parent.r.commit);
 			snprintf(rt, sizeof(rt), "%u", s->parent.r.type);
 		}
-		switch (s->sight) {
-		case LCTL_SIGHT_LINKTO:
-		case LCTL_SIGHT_MIGRATING: {
-			const char *t = sv_name(vol, s->linkto_target);
-			char *v = s->linkto_value ? out_name_dup(s->linkto_value) : NULL;
-
-			snprintf(entry, sizeof(entry), "%s -> %s", lctl_sight_name((int)s->sight),
-				 t ? t : v ? v : "?");
-			free(v);
-			break;
-		}
-		case LCTL_SIGHT_DATA:
-			snprintf(entry, sizeof(entry), "data, %llu bytes%s",
-				 (unsigned long long)s->size, s->no_gfid ? ", no gfid" : "");
-			break;
-		case LCTL_SIGHT_ERROR:
-			snprintf(entry, sizeof(entry), "error: %s", strerror(s->err));
-			break;
-		default:
-			snprintf(entry, sizeof(entry), "%s", lctl_sight_name((int)s->sight));
-			break;
-		}
-		printf("  %-3zu %-24s %s %-10s %-10s %-10s %-4s %-9s %-28s", i, sv->name,
+		entry_text(vol, s, entry, sizeof(entry));
+		printf("  %-3zu %-*s %s %-10s %-10s %-10s %-4s %-9s %-*s", i, (int)wn, sv->name,
 		       (int)i == e->hashed ? "*" : " ", rs, re, rc, rt, layout_state(s->parent.err),
-		       entry);
+		       (int)we, entry);
 		for (k = 0; k < sv->nbricks; k++) {
 			char *p = out_name_dup(sv->bricks[k].path);
 
@@ -444,7 +463,7 @@ static void print_text(struct lctl_volume *vol, const struct lctl_explain *e)
 	if (e->new_dir_known) {
 		printf("\nmkdir %s would get:\n", path);
 		for (i = 0; i < n; i++)
-			printf("  %-3zu %-26s 0x%08x 0x%08x %-10u\n", i, sv_name(vol, (int)i),
+			printf("  %-3zu %-*s   0x%08x 0x%08x %u\n", i, (int)wn, sv_name(vol, (int)i),
 			       e->new_dir[i].start, e->new_dir[i].stop, e->new_dir[i].commit);
 	}
 	free(path);

@@ -992,7 +992,8 @@ const char *lctl_miss_reason_name(unsigned bit);
  * @fans_out: the miss is looked up on every subvolume (dht_lookup_everywhere()).
  * @certain: false when the answer depends on the order of replies or on a runtime counter.
  * @reasons: enum lctl_miss_reason bits.
- * @lookups: brick LOOKUPs per miss: 1, nsubvols for a hole, 1 + nsubvols for a fan-out.
+ * @lookups: subvolume LOOKUPs per miss (each goes to every brick of a replicated subvolume):
+ *	1, nsubvols for a hole, 1 + nsubvols for a fan-out.
  */
 struct lctl_miss {
 	bool fans_out;
