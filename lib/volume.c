@@ -383,12 +383,18 @@ static int open_subvol_graphs(struct lctl_volume *vol, const struct lctl_open_op
 static int fetch_volfile(struct lctl_volume *vol, struct lctl_error *err)
 {
 	ssize_t need, got;
+	int tries;
 
 	/*
 	 * glfs_get_volfile() in 10.x copies 'len' bytes whatever the volfile's size, so ask for
 	 * the size first (it returns -size when the buffer is too small) and pass exactly that.
 	 */
 	need = glfs_get_volfile(vol->fs, NULL, 0);
+	for (tries = 0; need >= 0 && tries < 5; tries++) {
+		/* seen once with glusterd busy: the graph is up but the volfile not yet kept */
+		usleep(200000);
+		need = glfs_get_volfile(vol->fs, NULL, 0);
+	}
 	if (need >= 0)
 		return lctl_seterr(err, LCTL_EVOLFILE, errno, "cannot get the client volfile of '%s'",
 				   vol->name);
