@@ -31,7 +31,11 @@ find tests -name '*.log' -type f -delete
 rm -rf test-logs test-suite.log
 
 autoreconf -fi
+# Objects built with other flags (say, without --with-sanitizers) are not rebuilt by make when
+# only the configure arguments changed: clean first in that case.
+old_config=$(./config.status --config 2>/dev/null || true)
 ./configure --enable-werror "$@"
+[[ -z $old_config || $old_config == "$(./config.status --config)" ]] || make clean
 make -j"${LCTL_JOBS:-2}"
 rc=0
 # shellcheck disable=SC2086 # word splitting of the flags is wanted
@@ -82,7 +86,7 @@ printf '%-12s %3d cases: %3d pass, %3d fail, %3d skip\n' "cmocka" "$cm_run" "$cm
 
 # Sanitizer reports anywhere in the test logs (tests/run-test.sh checks the shell tests one by
 # one; this also covers the unit test binaries, which automake runs directly).
-pattern='ERROR: AddressSanitizer|ERROR: LeakSanitizer|WARNING: ThreadSanitizer|ERROR: ThreadSanitizer|runtime error:|ERROR: UndefinedBehaviorSanitizer'
+pattern=$(tests/run-test.sh --sanitizer-pattern)
 mapfile -t san < <(grep -rlE "$pattern" --include='*.log' tests 2>/dev/null || true)
 mapfile -t -O "${#san[@]}" san < <(grep -rlE "$pattern" test-logs --exclude-dir=gluster 2>/dev/null || true)
 if ((${#san[@]})); then

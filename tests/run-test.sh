@@ -14,6 +14,14 @@
 # TSAN_OPTIONS given by the caller are appended, so they win.
 set -uo pipefail
 
+# What counts as a sanitizer report (also used by tests/cli/lib.sh and tests/run-all.sh).
+LCTL_SAN_PATTERN='ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:'
+LCTL_SAN_PATTERN+='|ERROR: UndefinedBehaviorSanitizer|WARNING: ThreadSanitizer|ERROR: ThreadSanitizer'
+if [[ ${1:-} == --sanitizer-pattern ]]; then
+	printf '%s\n' "$LCTL_SAN_PATTERN"
+	exit 0
+fi
+
 if (($# < 1)); then
 	echo "usage: run-test.sh SCRIPT [ARGS...]" >&2
 	exit 99
@@ -41,13 +49,15 @@ export LCTL_TEST_LOGDIR
 
 # Sanitizer reports: halt at the first one, abort (so a crash is a crash to run_mustfail), full
 # stacks, and a file per process under the log folder. Without sanitizers these do nothing.
-export LCTL_SAN_LOG=$LCTL_TEST_LOGDIR/san
-case $rel in
-*/integration/*) leaks=${LCTL_DETECT_LEAKS:-0} ;;
-*) leaks=${LCTL_DETECT_LEAKS:-1} ;;
-esac
+export LCTL_SAN_LOG=$LCTL_TEST_LOGDIR/san LCTL_SAN_PATTERN
 san="halt_on_error=1:abort_on_error=1:print_stacktrace=1:log_path=$LCTL_SAN_LOG"
-export ASAN_OPTIONS="$san:detect_leaks=$leaks:strict_string_checks=1:check_initialization_order=1:detect_stack_use_after_return=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+asan="$san:strict_string_checks=1:check_initialization_order=1"
+case $rel in
+# gfapi runs its synctasks on swapcontext stacks, which fake stacks do not follow
+*/integration/*) asan+=":detect_leaks=${LCTL_DETECT_LEAKS:-0}" ;;
+*) asan+=":detect_leaks=${LCTL_DETECT_LEAKS:-1}:detect_stack_use_after_return=1" ;;
+esac
+export ASAN_OPTIONS="$asan${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export LSAN_OPTIONS="print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export UBSAN_OPTIONS="$san${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 export TSAN_OPTIONS="$san:second_deadlock_stack=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
@@ -76,13 +86,12 @@ trap - INT TERM HUP
 
 # Sanitizer reports: in the files of the log folder (not the GlusterFS logs kept in its
 # subfolders) and in this test's own log, when our stdout is that file.
-pattern='ERROR: AddressSanitizer|ERROR: LeakSanitizer|WARNING: ThreadSanitizer|ERROR: ThreadSanitizer|runtime error:|ERROR: UndefinedBehaviorSanitizer'
 reports=()
 for f in "$LCTL_TEST_LOGDIR"/*; do
-	[[ -f $f ]] && grep -qE "$pattern" -- "$f" && reports+=("$f")
+	[[ -f $f ]] && grep -qE "$LCTL_SAN_PATTERN" -- "$f" && reports+=("$f")
 done
 log=$(readlink /proc/$$/fd/1 2>/dev/null) || log=
-[[ -f $log ]] && grep -qE "$pattern" -- "$log" && reports+=("$log")
+[[ -f $log ]] && grep -qE "$LCTL_SAN_PATTERN" -- "$log" && reports+=("$log")
 if ((${#reports[@]})); then
 	for f in "${reports[@]}"; do
 		[[ $f == "$log" ]] && continue

@@ -149,7 +149,9 @@ for v in "$DIST" "$REP"; do
 done
 
 # --- SIGTERM during a test ----------------------------------------------------------------------
-bash -c '. "$0"; lctl_vol_create dist 1 V; echo "$V" >"$1"; while :; do sleep 0.1; done' \
+mkdir "$work/term-logs"
+LCTL_TEST_LOGDIR=$work/term-logs \
+	bash -c '. "$0"; lctl_vol_create dist 1 V; echo "$V" >"$1"; while :; do sleep 0.1; done' \
 	"$lib" "$work/term-vol" &
 pid=$!
 wait_file "$work/term-vol"
@@ -174,7 +176,7 @@ killed=$(<"$work/killed-vol") other=$(<"$work/other-vol")
 [[ -n $(_lctl_vol_mounts "$killed") ]] || fail "the killed child's mount is not there"
 # a volume with our name pattern but no state file (e.g. the state folder was lost)
 orphan=${LCTL_PREFIX}4194305_1
-base=$(_lctl_brick_base)
+base=$_LCTL_BASE
 oroot=$(mktemp -d "$base/$orphan.XXXXXX")
 lctl_gluster volume create "$orphan" "$LCTL_HOST:$oroot/b1" force >/dev/null
 lctl_gluster volume start "$orphan" >/dev/null

@@ -48,7 +48,7 @@
 #	LCTL_STATE_DIR [/run/lctl-harness]
 #	LCTL_BRICK_BASE [/var/tmp, else /tmp]	where the temp folders go (needs trusted.* xattrs)
 #	LCTL_TIMEOUT [60]		seconds for glusterd, brick and busy-retry waits
-#	LCTL_REBALANCE_TIMEOUT [300]	seconds for rebalance and remove-brick migration
+#	LCTL_REBALANCE_TIMEOUT [180]	seconds for rebalance and remove-brick migration
 #	LCTL_KEEP_VOLUMES		non-empty: leave the volumes at exit (the next run cleans them)
 #	LCTL_TEST_LOGDIR		where logs are kept when the test fails
 
@@ -60,7 +60,7 @@ _LCTL_HARNESS_LOADED=1
 : "${LCTL_BRICK_BASE:=}"
 : "${LCTL_HOST:=${HOSTNAME:-$(hostname)}}"
 : "${LCTL_TIMEOUT:=60}"
-: "${LCTL_REBALANCE_TIMEOUT:=300}"
+: "${LCTL_REBALANCE_TIMEOUT:=180}"
 : "${LCTL_GLUSTERD_PIDFILE:=/run/glusterd.pid}"
 : "${LCTL_GLUSTER_LOGDIR:=/var/log/glusterfs}"
 : "${LCTL_GLUSTERD_LOG:=$LCTL_GLUSTER_LOGDIR/glusterd.log}"
@@ -70,6 +70,8 @@ _LCTL_SEQ=0
 _LCTL_ON_EXIT=()
 _LCTL_READY=
 _LCTL_BASE=
+_LCTL_TASK_LOG_OFFSET=0
+_LCTL_TASK_FROM_LOG=
 
 # --- messages, small utilities ------------------------------------------------------------------
 
@@ -240,10 +242,11 @@ _lctl_glusterd_start_wait() {
 		else
 			_lctl_note "starting glusterd (log $LCTL_GLUSTERD_LOG)"
 			# A clean environment (no sanitizer or test variables reach the daemon and its
-			# bricks) and no inherited stdout, so nobody waits for a pipe the daemon keeps.
+			# bricks), no inherited stdout (nobody must wait for a pipe the daemon keeps), and
+			# not the lock (the daemon and its bricks would hold it for good).
 			env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
 				glusterd -p "$LCTL_GLUSTERD_PIDFILE" --log-file="$LCTL_GLUSTERD_LOG" \
-				</dev/null >/dev/null 2>&1 || rc=$?
+				</dev/null >/dev/null 2>&1 {lockfd}>&- || rc=$?
 		fi
 		deadline=$(($(_lctl_now_ms) + 30000))
 		until ((rc != 0)) || _lctl_glusterd_answers; do
@@ -309,26 +312,25 @@ _LCTL_OWNER_ID=$(_lctl_proc_identity $$)
 
 # --- bricks folder ------------------------------------------------------------------------------
 
-# _lctl_brick_base: the first candidate folder whose filesystem takes trusted.* xattrs.
-_lctl_brick_base() {
-	local base probe ok=
-	if [[ -z $_LCTL_BASE ]]; then
-		for base in ${LCTL_BRICK_BASE:-/var/tmp /tmp}; do
-			probe=$(mktemp -d "$base/lctl-xattr-probe.XXXXXX" 2>/dev/null) || continue
-			setfattr -n trusted.lctl.probe -v 1 "$probe" 2>/dev/null &&
-				[[ $(getfattr --absolute-names --only-values -n trusted.lctl.probe "$probe" 2>/dev/null) == 1 ]] &&
-				ok=1
-			rm -rf -- "$probe"
-			if [[ -n $ok ]]; then
-				_LCTL_BASE=$base
-				break
-			fi
-			_lctl_note "$base does not support trusted.* xattrs, not using it for bricks"
-		done
-		[[ -n $_LCTL_BASE ]] ||
-			_lctl_hard "no folder for bricks supports trusted.* xattrs (tried ${LCTL_BRICK_BASE:-/var/tmp /tmp}; set LCTL_BRICK_BASE)"
-	fi
-	printf '%s' "$_LCTL_BASE"
+# _lctl_find_brick_base: set _LCTL_BASE to the first candidate folder whose filesystem takes
+# trusted.* xattrs (GlusterFS keeps the gfid and the layouts there).
+_lctl_find_brick_base() {
+	local base probe ok=''
+	[[ -z $_LCTL_BASE ]] || return 0
+	for base in ${LCTL_BRICK_BASE:-/var/tmp /tmp}; do
+		probe=$(mktemp -d "$base/lctl-xattr-probe.XXXXXX" 2>/dev/null) || continue
+		setfattr -n trusted.lctl.probe -v 1 "$probe" 2>/dev/null &&
+			[[ $(getfattr --absolute-names --only-values -n trusted.lctl.probe "$probe" 2>/dev/null) == 1 ]] &&
+			ok=1
+		rm -rf -- "$probe"
+		if [[ -n $ok ]]; then
+			_LCTL_BASE=$base
+			return 0
+		fi
+		_lctl_note "$base does not support trusted.* xattrs, not using it for bricks"
+	done
+	_lctl_hard "no folder for bricks supports trusted.* xattrs" \
+		"(tried ${LCTL_BRICK_BASE:-/var/tmp /tmp}; set LCTL_BRICK_BASE)"
 }
 
 # --- teardown -----------------------------------------------------------------------------------
@@ -494,7 +496,7 @@ lctl_cleanup_stale() {
 }
 
 _lctl_exit_handler() {
-	local rc=$? cmd vol f i logdir
+	local rc=$? cmd vol f i logdir glusterd_ok=''
 	# Only the process that sourced the harness tears down: not a subshell that inherited this.
 	[[ $BASHPID == "$$" ]] || return "$rc"
 	set +e
@@ -510,6 +512,15 @@ _lctl_exit_handler() {
 		if [[ -n ${LCTL_KEEP_VOLUMES:-} ]]; then
 			_lctl_note "keeping volume $vol (LCTL_KEEP_VOLUMES)"
 			continue
+		fi
+		# The test may have stopped glusterd: without it nothing can be removed (and every
+		# gluster call would wait for it), so leave the volumes to lctl_cleanup_stale.
+		if [[ -z ${glusterd_ok:-} ]]; then
+			_lctl_glusterd_start_wait || {
+				_lctl_note "glusterd does not answer: the next lctl_cleanup_stale removes the volumes"
+				break
+			}
+			glusterd_ok=1
 		fi
 		((rc == 0)) || _lctl_save_logs "$vol" "$logdir"
 		_lctl_destroy "$vol" || _lctl_note "could not remove everything of volume $vol"
@@ -546,6 +557,7 @@ _lctl_prepare() {
 	_lctl_check_prefix "$LCTL_PREFIX"
 	lctl_glusterd_ensure
 	lctl_cleanup_stale "$LCTL_PREFIX"
+	_lctl_find_brick_base
 	_LCTL_READY=1
 }
 
@@ -605,7 +617,7 @@ lctl_vol_create() {
 		(set -C && : >"$LCTL_STATE_DIR/$_lctl_name") 2>/dev/null && break
 	done
 	_lctl_state_write "$_lctl_name" ""
-	_lctl_root=$(mktemp -d "$(_lctl_brick_base)/$_lctl_name.XXXXXX") || _lctl_hard "cannot create a temp folder"
+	_lctl_root=$(mktemp -d "$_LCTL_BASE/$_lctl_name.XXXXXX") || _lctl_hard "cannot create a temp folder"
 	_lctl_state_write "$_lctl_name" "$_lctl_root"
 	for ((_lctl_i = 1; _lctl_i <= _lctl_n * _lctl_size; _lctl_i++)); do
 		_lctl_bricks+=("$LCTL_HOST:$_lctl_root/b$_lctl_i")
@@ -634,7 +646,7 @@ lctl_vol_add_bricks() {
 		_lctl_hard "cannot add bricks to $vol"
 	lctl_wait_bricks_online "$vol"
 	lctl_vol_bricks "$vol" LCTL_BRICKS
-	_lctl_note "added ${#bricks[@]} bricks to $vol: ${LCTL_NEW_BRICKS[*]}"
+	_lctl_note "added to $vol: ${LCTL_NEW_BRICKS[*]}"
 }
 
 # _lctl_brick_args BRICK...: host:path names for gluster (a bare path gets this host).
@@ -650,17 +662,25 @@ lctl_vol_remove_start() {
 	local vol=$1 bricks
 	shift
 	mapfile -t bricks < <(_lctl_brick_args "$@")
+	_lctl_task_log_mark "$vol"
 	lctl_gluster volume remove-brick "$vol" "${bricks[@]}" start >/dev/null ||
 		_lctl_hard "cannot start removing ${bricks[*]} from $vol"
 }
 
-# _lctl_wait_task KIND XMLROOT TIMEOUT CMD...: poll a rebalance-like status (CMD ends in
-# `status --xml`) until it reports completed. Status codes (gf_defrag_status_t): 0 not started,
-# 1 in progress, 2 stopped, 3 completed, 4 failed, 5 fix-layout in progress, 6 fix-layout
-# stopped, 7 fix-layout completed, 8 fix-layout failed.
+# _lctl_wait_task WHAT XMLROOT TIMEOUT volume {rebalance|remove-brick} VOL ... status --xml:
+# poll that rebalance-like status until it reports completed. Status codes (gf_defrag_status_t):
+# 0 not started, 1 in progress, 2 stopped, 3 completed, 4 failed, 5 fix-layout in progress,
+# 6 fix-layout stopped, 7 fix-layout completed, 8 fix-layout failed.
+#
+# glusterd can lose the end of a run: its rpc to the rebalance process connects only after a
+# fixed 5 s sleep, and a process that is done by then (a small volume, a loaded machine) may
+# leave the status "in progress" for good. So when the process has been gone for 10 s and
+# the status is still not final, the run's own log (from _LCTL_TASK_LOG_OFFSET, set when the
+# harness started the task) decides; _LCTL_TASK_FROM_LOG is then set.
 _lctl_wait_task() {
-	local what=$1 root=$2 timeout=$3 xml st deadline failures
+	local what=$1 root=$2 timeout=$3 vol=$6 xml st deadline failures gone=0 line
 	shift 3
+	_LCTL_TASK_FROM_LOG=
 	deadline=$(($(_lctl_now_ms) + timeout * 1000))
 	while :; do
 		xml=$(lctl_gluster "$@" 2>/dev/null) || xml=
@@ -675,9 +695,44 @@ _lctl_wait_task() {
 			_lctl_hard "$what: $(_lctl_xpath "$xml" "/cliOutput/$root/aggregate/statusStr")"
 			;;
 		esac
-		(($(_lctl_now_ms) < deadline)) || _lctl_hard "$what did not complete in ${timeout}s (status '$st')"
+		if _lctl_rebalance_pids "$vol" >/dev/null; then
+			gone=0
+		elif ((gone == 0)); then
+			gone=$(_lctl_now_ms)
+		elif (($(_lctl_now_ms) - gone > 10000)); then
+			line=$(tail -c +$((_LCTL_TASK_LOG_OFFSET + 1)) "$LCTL_GLUSTER_LOGDIR/$vol-rebalance.log" 2>/dev/null |
+				grep 'Rebalance is completed' | tail -n 1)
+			[[ -n $line ]] || _lctl_hard "$what: the rebalance process ended, but glusterd says status '$st'"
+			failures=$(sed -n 's/.*failures: \([0-9]*\).*/\1/p' <<<"$line")
+			((${failures:-1} == 0)) || _lctl_hard "$what: the rebalance log says: ${line#*] }"
+			_lctl_note "$what: glusterd still says status '$st', but its process logged: ${line#*] }"
+			_LCTL_TASK_FROM_LOG=1
+			return 0
+		fi
+		(($(_lctl_now_ms) < deadline)) || break
 		sleep 0.2
 	done
+	_lctl_note "$what: status '$st' after ${timeout}s; rebalance process: $(_lctl_rebalance_pids "$vol")"
+	tail -n 5 "$LCTL_GLUSTER_LOGDIR/$vol-rebalance.log" >&2 2>/dev/null
+	_lctl_hard "$what did not complete in ${timeout}s"
+}
+
+# _lctl_task_log_mark VOL: remember where the rebalance log of VOL ends before a task starts.
+_lctl_task_log_mark() {
+	_LCTL_TASK_LOG_OFFSET=$(stat -c %s "$LCTL_GLUSTER_LOGDIR/$1-rebalance.log" 2>/dev/null || echo 0)
+}
+
+# _lctl_rebalance_pids VOL: the pids of VOL's rebalance (or remove-brick migration) process;
+# fails (printing "none") when there is none.
+_lctl_rebalance_pids() {
+	local pid found=1
+	for pid in $(pgrep -x glusterfs); do
+		[[ $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) == *" --volfile-id rebalance/$1 "* ]] || continue
+		printf '%s ' "$pid"
+		found=0
+	done
+	((found == 0)) || printf 'none'
+	return "$found"
 }
 
 lctl_wait_remove_complete() {
@@ -692,7 +747,11 @@ lctl_vol_remove_commit() {
 	local vol=$1 bricks
 	shift
 	mapfile -t bricks < <(_lctl_brick_args "$@")
+	# When glusterd lost the end of the migration (see _lctl_wait_task), it refuses a plain
+	# commit; the migration's own log said it completed without failures, so force is safe.
 	lctl_gluster volume remove-brick "$vol" "${bricks[@]}" commit >/dev/null ||
+		{ [[ -n $_LCTL_TASK_FROM_LOG ]] &&
+			lctl_gluster volume remove-brick "$vol" "${bricks[@]}" commit force >/dev/null; } ||
 		_lctl_hard "cannot commit removing ${bricks[*]} from $vol"
 	lctl_vol_bricks "$vol" LCTL_BRICKS
 }
@@ -713,6 +772,7 @@ lctl_rebalance() {
 	*) _lctl_hard "lctl_rebalance: mode must be fix-layout or force, not '$mode'" ;;
 	esac
 	t0=$(_lctl_now_ms)
+	_lctl_task_log_mark "$vol"
 	out=$(lctl_gluster volume rebalance "$vol" "${args[@]}") || _lctl_hard "cannot start rebalance of $vol"
 	# Wait for this run's task id, not the completed status of an earlier rebalance.
 	id=$(sed -n 's/^ID: *//p' <<<"$out")
