@@ -1,15 +1,19 @@
 #!/bin/bash
 # tests/run-all.sh [CONFIGURE-ARGS...]: install what is missing (tests/install-deps.sh), start
 # glusterd if it is not running and remove leftovers of earlier test runs, then build layoutctl
-# in its source tree and run every test tier:
-#	autoreconf -fi && ./configure --enable-werror [ARGS] && make -j2 && make check
+# in its source tree and run every test tier under ASan+UBSan:
+#	autoreconf -fi && ./configure --enable-werror --with-sanitizers=address,undefined [ARGS]
+#	make -j2 && make check
+# then a ThreadSanitizer build (from `make distdir`) over the crawler unit test and a parallel
+# scan and fix on a real volume, then `make distcheck` (unit and cli tiers).
 # Prints a summary per tier (unit, cli, integration: pass/fail/skip from the .trs files) and
 # the cmocka per-case totals from the unit test logs, and fails on any failed test or on a
 # sanitizer report in any test log. Works from any directory. Run it as root: the integration
 # tests make real GlusterFS volumes (configure --disable-integration-tests leaves them out).
 #
 # Environment: LCTL_JOBS [2] for the build; LCTL_CHECK_FLAGS, extra `make check` arguments
-# (e.g. "-j4" or "TESTS=tests/cli/usage.sh").
+# (e.g. "-j4" or "TESTS=tests/cli/usage.sh"); LCTL_SANITIZERS [address,undefined] ("no" for a
+# plain build); LCTL_TSAN [1] and LCTL_DISTCHECK [1] (0 skips that phase).
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -34,7 +38,10 @@ autoreconf -fi
 # Objects built with other flags (say, without --with-sanitizers) are not rebuilt by make when
 # only the configure arguments changed: clean first in that case.
 old_config=$(./config.status --config 2>/dev/null || true)
-./configure --enable-werror "$@"
+# The whole suite runs under AddressSanitizer and UndefinedBehaviorSanitizer unless
+# LCTL_SANITIZERS is set to "no" (or to another list).
+san=${LCTL_SANITIZERS:-address,undefined}
+./configure --enable-werror --with-sanitizers="$san" "$@"
 [[ -z $old_config || $old_config == "$(./config.status --config)" ]] || make clean
 make -j"${LCTL_JOBS:-2}"
 rc=0
@@ -98,4 +105,37 @@ echo "================================================================"
 if ((rc != 0 || failed != 0)); then
 	[[ ! -f test-suite.log ]] || echo "details: $top/test-suite.log, per-test logs: $top/test-logs/"
 	exit 1
+fi
+
+# --- ThreadSanitizer over the crawler and a parallel scan and fix ---------------------------------
+# In a copy made by `make distdir` (the source tree is configured in place, so no VPATH build),
+# which also proves the distribution holds what a build needs.
+if [[ ${LCTL_TSAN:-1} != 0 ]]; then
+	t0=$SECONDS
+	tsan=$(mktemp -d /tmp/lctl-tsan.XXXXXX)
+	make distdir distdir="$tsan/src" >/dev/null
+	(
+		cd "$tsan/src"
+		./configure -q --enable-werror --with-sanitizers=thread
+		make -j"${LCTL_JOBS:-2}" >/dev/null
+		make check TESTS="tests/unit/test-crawl tests/integration/parallel.sh"
+	) || {
+		echo "ThreadSanitizer phase failed; logs in $tsan/src/test-logs and $tsan/src/tests" >&2
+		exit 1
+	}
+	rm -rf "$tsan"
+	echo "ThreadSanitizer: crawler unit test and parallel scan+fix clean ($((SECONDS - t0)) s)"
+fi
+
+# --- make distcheck: the tarball builds, installs and passes the unit and cli tests -------------
+# (the integration tests already ran above against the same sources)
+if [[ ${LCTL_DISTCHECK:-1} != 0 ]]; then
+	t0=$SECONDS
+	make distcheck DISTCHECK_CONFIGURE_FLAGS="--enable-werror --disable-integration-tests" \
+		>distcheck.log 2>&1 || {
+		tail -40 distcheck.log >&2
+		echo "make distcheck failed: $top/distcheck.log" >&2
+		exit 1
+	}
+	echo "make distcheck: ok ($((SECONDS - t0)) s)"
 fi

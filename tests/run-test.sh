@@ -60,7 +60,7 @@ esac
 export ASAN_OPTIONS="$asan${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export LSAN_OPTIONS="print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export UBSAN_OPTIONS="$san${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
-export TSAN_OPTIONS="$san:second_deadlock_stack=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
+export TSAN_OPTIONS="$san:second_deadlock_stack=1:suppressions=$LCTL_SRCDIR/tests/tsan.supp${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
 ulimit -c 0
 
 printf '== %s (%s)\n== LAYOUTCTL=%s\n== logs: %s\n' "$rel" "$(date '+%F %T')" "$LAYOUTCTL" "$LCTL_TEST_LOGDIR"
