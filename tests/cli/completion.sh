@@ -1,0 +1,252 @@
+#!/bin/bash
+# Shell completion (completions/layoutctl.bash, and completions/_layoutctl when zsh is here)
+# against the binary: what it offers for commands, options and option values, that every
+# option `layoutctl __complete options CMD` lists is offered, that options taking a value are
+# told apart from flags the way the binary itself parses them, and volume names from a
+# (fake) gluster CLI.
+. "$LCTL_SRCDIR/tests/cli/lib.sh"
+
+comp=$LCTL_SRCDIR/completions/layoutctl.bash
+[[ -f $comp ]] || fail "no $comp"
+tmp=$LCTL_TEST_LOGDIR/tmp
+rm -rf -- "$tmp"
+mkdir -p -- "$tmp"
+trap 'rm -rf -- "$tmp"' EXIT
+
+# A fake gluster CLI: `gluster [--mode=script] [--remote-host=H] volume list` prints two
+# volumes and logs its arguments; the broken one fails like a gluster without glusterd.
+mkdir -p "$tmp/fake" "$tmp/broken" "$tmp/none"
+cat >"$tmp/fake/gluster" <<EOF
+#!/bin/bash
+printf '%s\n' "\$*" >>"$tmp/gluster.args"
+[[ " \$* " == *" volume list "* ]] || exit 1
+printf 'gv0\nscratch-vol\n'
+EOF
+cat >"$tmp/broken/gluster" <<'EOF'
+#!/bin/bash
+echo "Connection failed. Please check if gluster daemon is operational."
+exit 1
+EOF
+chmod +x "$tmp/fake/gluster" "$tmp/broken/gluster"
+# the few tools the completion runs, without any gluster
+for t in tr head timeout; do
+	ln -s "$(type -P "$t")" "$tmp/none/$t"
+done
+
+# complete [--path DIR] [--cmd WORD0] WORDS...: run the bash completion for the command line
+# "layoutctl WORDS..." (the last word is the one being completed; pass '' to complete a new
+# word) in a fresh bash, and print what it offers, one per line, sorted. PATH is
+# DIR:$tmp/none (default DIR: the fake gluster). Fails when the completion writes to stderr.
+complete_words() {
+	local dir=$tmp/fake word0=$LAYOUTCTL err
+	[[ $1 == --path ]] && dir=$2 && shift 2
+	[[ $1 == --cmd ]] && word0=$2 && shift 2
+	err=$tmp/stderr
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	PATH=$dir:$tmp/none "$BASH" --norc --noprofile -c '
+		. "$1" || exit 99
+		shift
+		COMP_WORDS=("$@")
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		COMP_LINE="${COMP_WORDS[*]}"
+		COMP_POINT=${#COMP_LINE}
+		_layoutctl "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+		((${#COMPREPLY[@]} == 0)) || printf "%s\n" "${COMPREPLY[@]}"
+	' complete-test "$comp" "$word0" "$@" 2>"$err" | LC_ALL=C sort
+	[[ ! -s $err ]] || fail "the completion wrote to stderr for '$*': $(cat "$err")"
+}
+
+sorted() { printf '%s\n' "$@" | LC_ALL=C sort; }
+lines() { LC_ALL=C sort | tr '\n' ' '; }
+
+commands=$("$LAYOUTCTL" __complete commands | LC_ALL=C sort)
+[[ -n $commands ]] || fail "__complete commands printed nothing"
+global=$("$LAYOUTCTL" __complete global-options | LC_ALL=C sort)
+
+# --- the script loads cleanly and registers itself -----------------------------------------
+# shellcheck disable=SC2016 # expanded by the inner bash
+out=$("$BASH" --norc --noprofile -c '. "$1" && complete -p layoutctl' _ "$comp" 2>&1)
+assert_contains "$out" "complete -F _layoutctl layoutctl"
+bash -n "$comp" || fail "bash -n $comp"
+
+# --- the cases named in issue 7 ----------------------------------------------------------------
+assert_eq "$commands" "$(complete_words '')" "layoutctl <TAB>"
+assert_eq "$("$LAYOUTCTL" __complete options fix | LC_ALL=C sort)" "$(complete_words fix --)" \
+	"layoutctl fix --<TAB>"
+assert_eq "$(sorted linkto migrate)" "$(complete_words fix --mode '')" "layoutctl fix --mode <TAB>"
+assert_eq "$(sorted json prometheus text xml)" "$(complete_words --format '')" \
+	"layoutctl --format <TAB>"
+
+# --- every option of every command, and every global option, is offered ---------------------
+assert_eq "$global" "$(complete_words --)" "layoutctl --<TAB>"
+for c in $commands; do
+	want=$("$LAYOUTCTL" __complete options "$c" | LC_ALL=C sort)
+	got=$(complete_words "$c" --)
+	for o in $want; do
+		grep -qxF -- "$o" <<<"$got" || fail "'layoutctl $c --<TAB>' does not offer $o (offers: $got)"
+	done
+	assert_eq "$want" "$got" "layoutctl $c --<TAB>"
+done
+
+# --- options that take a value vs. flags, with the binary as the judge ----------------------
+# The binary itself says which options want a value: without one, a command's option that
+# wants a value is a usage error about that option, while a flag leaves only the operand
+# missing ("missing VOLUME"); a global option that wants one is "incomplete".
+takes_value() { # CMD|'' OPTION
+	local err rc=0
+	if [[ $1 ]]; then
+		err=$("$LAYOUTCTL" "$1" "$2" 2>&1 >/dev/null </dev/null) || rc=$?
+		((rc != 0)) && [[ $err != *missing* ]]
+	else
+		err=$("$LAYOUTCTL" "$2" 2>&1 >/dev/null </dev/null) || rc=$?
+		((rc != 0)) && [[ $err == *incomplete* ]]
+	fi
+}
+# after a flag the next word is an operand (a volume), after an option with a value it is that
+# value: never a volume, an option or a command
+for o in $global; do
+	got=$(complete_words "$o" '' | lines)
+	if takes_value '' "$o"; then
+		for c in $commands; do
+			[[ " $got " != *" $c "* ]] || fail "'layoutctl $o <TAB>' offers command '$c': $got"
+		done
+	elif [[ $o != --help && $o != --version ]]; then
+		assert_eq "$(lines <<<"$commands")" "$got" "layoutctl $o <TAB> (a flag)"
+	fi
+done
+for c in $commands; do
+	[[ $("$LAYOUTCTL" help "$c" | head -n 1) == *VOLUME* ]] || continue
+	for o in $("$LAYOUTCTL" __complete options "$c"); do
+		[[ $o == --help ]] && continue
+		got=$(complete_words "$c" "$o" '' | lines)
+		if takes_value "$c" "$o"; then
+			[[ " $got " != *" gv0 "* ]] || fail "'layoutctl $c $o <TAB>' offers volumes: $got"
+			[[ " $got " != *" --"* ]] || fail "'layoutctl $c $o <TAB>' offers options: $got"
+		else
+			assert_eq "gv0 scratch-vol " "$got" "layoutctl $c $o <TAB> (a flag, then VOLUME)"
+		fi
+	done
+done
+
+# --- option values: offered, and every value offered is accepted by the binary ---------------
+assert_eq "$(sorted always auto never)" "$(complete_words --progress '')" "--progress"
+assert_eq "$(sorted rdma tcp unix)" "$(complete_words --transport '')" "--transport"
+assert_eq "$(sorted gluster min-move)" "$(complete_words fix --layout '')" "fix --layout"
+assert_eq "$(sorted gluster min-move)" "$(complete_words scan --layout '')" "scan --layout"
+for v in $(complete_words --format ''); do
+	expect_exit 0 "$LAYOUTCTL" --format "$v" scan --help >/dev/null
+done
+for v in $(complete_words --progress ''); do
+	expect_exit 0 "$LAYOUTCTL" --progress "$v" version >/dev/null
+done
+for v in $(complete_words --transport ''); do
+	expect_exit 0 "$LAYOUTCTL" --transport "$v" version >/dev/null
+done
+for v in $(complete_words --log-level ''); do
+	expect_exit 0 "$LAYOUTCTL" --log-level "$v" version >/dev/null
+done
+for c in fix scan; do
+	for v in $(complete_words "$c" --layout ''); do
+		expect_exit 0 "$LAYOUTCTL" "$c" --layout "$v" --help >/dev/null
+	done
+done
+for v in $(complete_words fix --mode ''); do
+	expect_exit 0 "$LAYOUTCTL" fix --mode "$v" --help >/dev/null
+done
+expect_exit 2 "$LAYOUTCTL" fix --mode bogus --help # the judge above can say no
+
+# a prefix, the --opt=value spellings (bash splits at '='), short options
+assert_eq "json" "$(complete_words --format j)" "--format j"
+assert_eq "$(sorted json prometheus text xml)" "$(complete_words --format =)" "--format=<TAB>"
+assert_eq "migrate" "$(complete_words fix --mode = mi)" "fix --mode=mi<TAB>"
+assert_eq "xml" "$(complete_words -f x)" "-f x"
+assert_eq "$(sorted scan status)" "$(complete_words --format = json s)" "--format=json s<TAB>"
+assert_eq "$(sorted scan status)" "$(complete_words -f json -v s)" "-f json -v s<TAB>"
+assert_eq "gv0 scratch-vol " "$(complete_words fix -p 4 '' | lines)" "fix -p 4 <TAB>"
+assert_eq "gv0 scratch-vol " "$(complete_words fix -p4 '' | lines)" "fix -p4 <TAB>"
+
+# directories for --state-dir, files for --log and --log-file
+mkdir -p "$tmp/files/state.d"
+: >"$tmp/files/state.log"
+assert_eq "$tmp/files/state.d" "$(complete_words fix --state-dir "$tmp/files/st")" "--state-dir"
+assert_eq "$(sorted "$tmp/files/state.d" "$tmp/files/state.log")" \
+	"$(complete_words fix --log "$tmp/files/st")" "fix --log"
+assert_eq "$(sorted "$tmp/files/state.d" "$tmp/files/state.log")" \
+	"$(complete_words --log-file "$tmp/files/st")" "--log-file"
+
+# operands: help takes a command, explain a volume and then a path (nothing to offer)
+assert_eq "$commands" "$(complete_words help '')" "help <TAB>"
+assert_eq "" "$(complete_words help fix '')" "help fix <TAB>"
+assert_eq "" "$(complete_words version '')" "version <TAB>"
+if grep -qx explain <<<"$commands"; then
+	assert_eq "gv0 scratch-vol " "$(complete_words explain '' | lines)" "explain <TAB>"
+	assert_eq "" "$(complete_words explain gv0 '')" "explain gv0 <TAB>"
+fi
+
+# --- volume names from the gluster CLI ----------------------------------------------------
+rm -f "$tmp/gluster.args"
+assert_eq "gv0" "$(complete_words scan g)" "scan g<TAB>"
+assert_contains "$(cat "$tmp/gluster.args")" "volume list"
+assert_not_contains "$(cat "$tmp/gluster.args")" "--remote-host"
+rm -f "$tmp/gluster.args"
+assert_eq "gv0 scratch-vol " "$(complete_words -s gl9.example.org info '' | lines)" "-s H info"
+assert_contains "$(cat "$tmp/gluster.args")" "--remote-host=gl9.example.org"
+# bash splits HOST:PORT at ':' (COMP_WORDBREAKS): "-s" "gl8" ":" "24007"
+rm -f "$tmp/gluster.args"
+assert_eq "gv0 scratch-vol " "$(complete_words -s gl8 : 24007 info '' | lines)" "-s H:P info"
+assert_contains "$(cat "$tmp/gluster.args")" "--remote-host=gl8 "
+rm -f "$tmp/gluster.args"
+assert_eq "gv0 scratch-vol " "$(complete_words --server = gl7 : 24007 -v scan '' | lines)" \
+	"--server=H:P -v scan"
+assert_contains "$(cat "$tmp/gluster.args")" "--remote-host=gl7 "
+# quietly nothing without a gluster CLI, or when it fails
+assert_eq "" "$(complete_words --path "$tmp/none" scan '')" "scan <TAB> without gluster"
+assert_eq "" "$(complete_words --path "$tmp/broken" scan '')" "scan <TAB>, gluster failing"
+
+# --- the layoutctl in PATH, when the command word is just "layoutctl" ----------------------
+ln -s "$LAYOUTCTL" "$tmp/fake/layoutctl"
+assert_eq "$commands" "$(complete_words --cmd layoutctl '')" "layoutctl from PATH"
+assert_eq "$(sorted linkto migrate)" "$(complete_words --cmd layoutctl fix --mode '')" \
+	"layoutctl from PATH, fix --mode"
+
+# --- zsh -----------------------------------------------------------------------------------
+zcomp=$LCTL_SRCDIR/completions/_layoutctl
+[[ -f $zcomp ]] || fail "no $zcomp"
+if ! command -v zsh >/dev/null 2>&1; then
+	echo "zsh is not installed: the zsh completion is not checked"
+	exit 0
+fi
+zsh -n "$zcomp" || fail "zsh -n $zcomp"
+# zsh completes by command name: the binary under the name layoutctl
+mkdir -p "$tmp/bin"
+ln -s "$LAYOUTCTL" "$tmp/bin/layoutctl"
+zl=$tmp/bin/layoutctl
+# zsh_complete LINE: the candidates the zsh completion offers for LINE, sorted
+zsh_complete() {
+	local rc=0
+	timeout 120 zsh -f "$LCTL_SRCDIR/tests/cli/zsh-complete.zsh" \
+		"$LCTL_SRCDIR/completions" "$tmp/zsh.out" "$*" || rc=$?
+	((rc != 2)) || return 2
+	((rc == 0)) || fail "zsh completion of '$*' did not finish (exit $rc)"
+	LC_ALL=C sort -u "$tmp/zsh.out"
+}
+if ! zsh_complete "$zl " >/dev/null; then
+	echo "zsh has no zpty module: only the syntax of the zsh completion was checked"
+	exit 0
+fi
+assert_eq "$commands" "$(zsh_complete "$zl ")" "zsh: layoutctl <TAB>"
+assert_eq "$(sorted linkto migrate)" "$(zsh_complete "$zl fix --mode ")" \
+	"zsh: layoutctl fix --mode <TAB>"
+assert_eq "$(sorted json prometheus text xml)" "$(zsh_complete "$zl --format ")" \
+	"zsh: layoutctl --format <TAB>"
+got=$(zsh_complete "$zl --")
+for o in $global; do
+	grep -qxF -- "$o" <<<"$got" || fail "zsh: 'layoutctl --<TAB>' does not offer $o"
+done
+for c in $commands; do
+	got=$(zsh_complete "$zl $c --")
+	for o in $("$LAYOUTCTL" __complete options "$c"); do
+		grep -qxF -- "$o" <<<"$got" || fail "zsh: 'layoutctl $c --<TAB>' does not offer $o (offers: $got)"
+	done
+done
+exit 0
