@@ -260,6 +260,49 @@ static void print_options(const struct option *opts)
 		printf("--%s\n", opts->name);
 }
 
+/*
+ * Values an option takes, for the completion scripts: fixed words, or one of the kinds @dir,
+ * @file, @host, @volume; nothing for free text. tests/cli/completion.sh checks that the
+ * parsers accept every word listed here.
+ */
+static const struct {
+	const char *option;
+	const char *values;
+} option_values[] = {
+	{ "format", "text json xml prometheus" },
+	{ "layout", "gluster min-move" },
+	{ "mode", "migrate linkto" },
+	{ "progress", "auto always never" },
+	{ "transport", "tcp rdma unix" },
+	{ "state-dir", "@dir" },
+	{ "log", "@file" },
+	{ "log-file", "@file" },
+	{ "server", "@host" },
+};
+
+static int complete_values(const struct cmd *cmd, const char *option)
+{
+	size_t i;
+
+	while (*option == '-')
+		option++;
+	for (i = 0; i < sizeof(option_values) / sizeof(option_values[0]); i++) {
+		const char *v = option_values[i].values;
+
+		if (strcmp(option_values[i].option, option))
+			continue;
+		while (*v) {
+			size_t n = strcspn(v, " ");
+
+			printf("%.*s\n", (int)n, v);
+			v += n + (v[n] == ' ');
+		}
+		break;
+	}
+	(void)cmd;
+	return finish_stdout(EXIT_CLEAN);
+}
+
 /* Machine interface for the completion scripts; see completions/. */
 static int cmd_complete(const struct cmd *cmd, int argc, char **argv)
 {
@@ -271,6 +314,8 @@ static int cmd_complete(const struct cmd *cmd, int argc, char **argv)
 				printf("%s\n", c->name);
 	} else if (!strcmp(argv[1], "global-options")) {
 		print_options(global_options);
+	} else if (!strcmp(argv[1], "values") && argc == 3) {
+		return complete_values(cmd, argv[2]);
 	} else if (!strcmp(argv[1], "options") && argc == 3) {
 		c = find_command(argv[2]);
 		if (!c)
