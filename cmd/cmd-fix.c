@@ -656,7 +656,8 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	if (gopts.format == FMT_JSON || gopts.format == FMT_XML) {
 		struct json_object *v = json_object_new_object();
 
-		o = out_open(gopts.format, stdout, "fix");		json_object_object_add(v, "name", json_object_new_string(fc.volume));
+		o = out_open(gopts.format, stdout, "fix");
+		json_object_object_add(v, "name", json_object_new_string(fc.volume));
 		json_object_object_add(v, "path", out_name(fc.o.path ? fc.o.path : "/"));
 		out_member(o, "volume", v);
 		out_list_begin(o, "directories");
@@ -674,8 +675,7 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 			log_outcomes(log, vol, rr);
 			share_add(&share, rr);
 			note_errors(&errs, rr);
-			if (fc.o.dry_run)
-				plan_add(&pm, rr);
+			plan_add(&pm, rr);
 			if (o && (show || gopts.verbosity >= 2)) {
 				out_item(o, dir_json(vol, rr));
 			} else if (!o && !dash &&
