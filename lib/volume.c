@@ -15,6 +15,8 @@
  */
 #include "internal.h"
 
+#include <glusterfs/api/glfs-handles.h>
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +33,7 @@
 #include <unistd.h>
 
 #define DEFAULT_PORT 24007
+#define INODE_LRU_LIMIT 1024
 #define PROBE_TIMEOUT_MS 5000
 
 struct lctl_volume {
@@ -277,6 +280,47 @@ static int build_topology(struct lctl_volume *vol, struct lctl_error *err)
 	return read_dht_options(vol);
 }
 
+/*
+ * gfapi gives every graph an inode table that keeps up to 131072 unused inodes
+ * (inode_table_new(131072, ...) in glfs_first_lookup()), so a crawl's memory grows with the
+ * number of files it has listed. Nothing in the public API changes that limit; libglusterfs
+ * exports inode_table_set_lru_limit(), and the table is reachable from the root's handle:
+ * struct glfs_object starts with its inode_t *, and inode_t with its table. Those layouts are
+ * internal, so we only act when the table looks exactly like 10.x's: a prefix whose
+ * lru_limit field holds the 131072 gfapi put there. Otherwise we leave it alone.
+ */
+struct itable_prefix {
+	pthread_mutex_t lock;
+	size_t dentry_hashsize;
+	size_t inode_hashsize;
+	char *name;
+	void *root;
+	void *xl;
+	uint32_t lru_limit;
+};
+
+extern void inode_table_set_lru_limit(void *table, uint32_t lru_limit);
+
+static void shrink_inode_cache(glfs_t *fs, uint32_t limit)
+{
+	struct glfs_object *root;
+	struct itable_prefix *t = NULL;
+	struct stat st;
+	void *inode;
+
+	root = glfs_h_lookupat(fs, NULL, "/", &st, 0);
+	if (!root)
+		return;
+	memcpy(&inode, root, sizeof(inode));
+	if (inode)
+		memcpy(&t, inode, sizeof(t));
+	if (t && t->lru_limit == 131072 && t->root == inode)
+		inode_table_set_lru_limit(t, limit);
+	else
+		lctl_log(LCTL_LOG_DEBUG, "gfapi inode table not as expected: cache size unchanged");
+	glfs_h_close(root);
+}
+
 /* Open the graph of subvolume @i. Runs in its own thread: gfapi init waits for the network. */
 struct subvol_init {
 	struct lctl_volume *vol;
@@ -331,6 +375,7 @@ static void *subvol_init_thread(void *arg)
 	sv->up = true;
 	sv->down_errno = 0;
 	vol->subfs[si->i] = fs;
+	shrink_inode_cache(fs, INODE_LRU_LIMIT);
 	n = glfs_getxattr(fs, "/", "trusted.glusterfs.dht.commithash", val, sizeof(val) - 1);
 	if (n > 0) {
 		char *end;
@@ -493,6 +538,7 @@ int lctl_volume_open(const struct lctl_open_opts *opts, struct lctl_volume **out
 					  vol->name, vol->server, strerror(e));
 		goto fail;
 	}
+	shrink_inode_cache(vol->fs, INODE_LRU_LIMIT);
 	ret = fetch_volfile(vol, err);
 	if (ret)
 		goto fail;
