@@ -27,8 +27,9 @@
  * carries gfapi's "gfid-req", and the brick then stores that random gfid: a different one on
  * each brick for a directory. So an entry readdirplus shows without a gfid (st_ino == -1) is
  * never looked up: a linkto-mode file is taken as data, and a subdirectory is marked (path,
- * subvolume) in in->nogfid before the caller queues it; its own inspection then skips that
- * subvolume and reports the directory unreadable there. The marks are few; one mutex.
+ * subvolume) in in->nogfid before the caller queues it; its own inspections then skip that
+ * subvolume and report the directory unreadable there, and mark its subdirectories the same
+ * way. The marks last for the run (a hash table under one mutex, empty in the usual case).
  */
 #include "internal.h"
 #include "inspect.h"
@@ -37,6 +38,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -63,60 +65,85 @@ struct sightings {
 	size_t n, cap;
 };
 
+#define NOGFID_BUCKETS 1024
+
 struct nogfid_mark {
-	char *path;
+	struct nogfid_mark *next;
 	size_t subvol;
+	char path[];
 };
 
+/*
+ * (path, subvolume) pairs not to look up, kept for the whole run: a fix inspects a directory
+ * several times, and each time must skip the same subvolumes. A hash table, as a tree copied
+ * onto a brick by hand can be large; allocated with the first mark.
+ */
 struct lctl_nogfid_marks {
 	pthread_mutex_t lock;
-	struct nogfid_mark *v;	/* locked */
-	size_t n, cap;		/* locked */
+	struct nogfid_mark **bucket;	/* locked; NULL until the first mark */
 };
+
+static size_t nogfid_hash(const char *path, size_t subvol)
+{
+	size_t h = 2166136261u ^ subvol;
+
+	while (*path)
+		h = (h ^ (unsigned char)*path++) * 16777619u;
+	return h % NOGFID_BUCKETS;
+}
 
 /* Remember that @path has no gfid on @subvol (best effort: without memory it is looked up). */
 static void nogfid_mark(struct lctl_inspector *in, const char *path, size_t subvol)
 {
 	struct lctl_nogfid_marks *m = in->nogfid;
-	char *p = strdup(path);
+	size_t h = nogfid_hash(path, subvol), len = strlen(path) + 1;
+	struct nogfid_mark *x = NULL;
 
-	if (!p)
-		return;
 	pthread_mutex_lock(&m->lock);
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 8;
-		struct nogfid_mark *v = realloc(m->v, cap * sizeof(*v));
-
-		if (!v) {
-			pthread_mutex_unlock(&m->lock);
-			free(p);
-			return;
+	if (!m->bucket)
+		m->bucket = calloc(NOGFID_BUCKETS, sizeof(*m->bucket));
+	if (m->bucket) {
+		for (x = m->bucket[h]; x; x = x->next)
+			if (x->subvol == subvol && !strcmp(x->path, path))
+				break;
+		if (!x && (x = malloc(sizeof(*x) + len))) {
+			x->subvol = subvol;
+			memcpy(x->path, path, len);
+			x->next = m->bucket[h];
+			m->bucket[h] = x;
 		}
-		m->v = v;
-		m->cap = cap;
 	}
-	m->v[m->n++] = (struct nogfid_mark){ p, subvol };
 	pthread_mutex_unlock(&m->lock);
 }
 
-/* Was @path marked gfid-less on @subvol? Consumes the mark. */
-static bool nogfid_take(struct lctl_inspector *in, const char *path, size_t subvol)
+/* Was @path marked gfid-less on @subvol? */
+static bool nogfid_marked(struct lctl_inspector *in, const char *path, size_t subvol)
 {
 	struct lctl_nogfid_marks *m = in->nogfid;
-	bool found = false;
-	size_t i;
+	struct nogfid_mark *x = NULL;
 
 	pthread_mutex_lock(&m->lock);
-	for (i = 0; i < m->n; i++) {
-		if (m->v[i].subvol == subvol && !strcmp(m->v[i].path, path)) {
-			free(m->v[i].path);
-			m->v[i] = m->v[--m->n];
-			found = true;
-			break;
-		}
-	}
+	if (m->bucket)
+		for (x = m->bucket[nogfid_hash(path, subvol)]; x; x = x->next)
+			if (x->subvol == subvol && !strcmp(x->path, path))
+				break;
 	pthread_mutex_unlock(&m->lock);
-	return found;
+	return x != NULL;
+}
+
+static void nogfid_release(struct lctl_nogfid_marks *m)
+{
+	struct nogfid_mark *x;
+	size_t b;
+
+	for (b = 0; m->bucket && b < NOGFID_BUCKETS; b++)
+		while ((x = m->bucket[b])) {
+			m->bucket[b] = x->next;
+			free(x);
+		}
+	free(m->bucket);
+	pthread_mutex_destroy(&m->lock);
+	free(m);
 }
 
 static const char *const problem_names[LCTL_DIR_PROBLEM_COUNT] = {
@@ -273,7 +300,7 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 		*problems |= LCTL_DIR_SUBVOL_DOWN;
 		return 0;
 	}
-	if (nogfid_take(in, path, i)) {
+	if (nogfid_marked(in, path, i)) {
 		lctl_log(LCTL_LOG_WARN,
 			 "'%s' not read on %s: it or a parent has no gfid there (a lookup would assign one)",
 			 path, sv->name);
@@ -294,7 +321,8 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 			*problems |= LCTL_DIR_UNREADABLE;
 		return 0;
 	}
-	n = glfs_getxattr(fs, path, in->layout_key, buf, sizeof(buf));
+	/* on the open directory: a path getxattr would cost one more LOOKUP per subvolume */
+	n = glfs_fgetxattr(fd, in->layout_key, buf, sizeof(buf));
 	if (n < 0) {
 		le->err = errno == ENODATA ? ENODATA : errno;
 		if (le->err != ENODATA)
@@ -561,6 +589,65 @@ static void mark_below_skipped(struct lctl_inspector *in, const struct lctl_dir_
 			nogfid_mark(in, child, k);
 }
 
+/* On subvolume @i, is @name in directory @dir (known to have a gfid)? 0 no, 1 yes, 2 yes but
+ * without a gfid, -1 cannot tell. */
+static int has_entry(glfs_t *fs, const char *dir, const char *name)
+{
+	struct dirent de, *res;
+	struct stat st;
+	glfs_fd_t *fd = glfs_opendir(fs, dir);
+	int found = 0;
+
+	if (!fd)
+		return errno == ENOENT ? 0 : -1;
+	while (!glfs_readdirplus_r(fd, &st, &de, &res) && res) {
+		if (!strcmp(de.d_name, name)) {
+			found = st.st_ino == (ino_t)-1 ? 2 : 1;
+			break;
+		}
+	}
+	glfs_closedir(fd);
+	return found;
+}
+
+int lctl_inspect_guard_start(struct lctl_inspector *in, const char *path)
+{
+	size_t i, n = lctl_volume_nsubvols(in->vol), len;
+	char dir[4096], next[4096], name[NAME_MAX + 1];
+	const char *p, *q;
+	int found;
+
+	for (i = 0; i < n; i++) {
+		glfs_t *fs = lctl_volume_subvol_fs(in->vol, i);
+
+		if (!lctl_volume_subvol(in->vol, i)->up || !fs)
+			continue;
+		dir[0] = '/';
+		dir[1] = '\0';
+		for (p = path; *p; p = q) {
+			while (*p == '/')
+				p++;
+			q = p + strcspn(p, "/");
+			len = (size_t)(q - p);
+			if (!len)
+				break;
+			if (len > NAME_MAX)
+				return -LCTL_EINVAL;
+			memcpy(name, p, len);
+			name[len] = '\0';
+			found = has_entry(fs, dir, name);
+			if (found == 2)
+				nogfid_mark(in, path, i);
+			if (found != 1)
+				break;	/* marked, absent (a lookup fails harmlessly) or unknown */
+			if (lctl_join_path(next, sizeof(next), dir, name))
+				return -LCTL_EINVAL;
+			memcpy(dir, next, sizeof(dir));
+		}
+	}
+	return 0;
+}
+
 int lctl_inspect(struct lctl_inspector *in, const char *path, unsigned depth,
 		 struct lctl_inspect_children *children, struct lctl_dir_report **out)
 {
@@ -599,7 +686,8 @@ int lctl_inspect(struct lctl_inspector *in, const char *path, unsigned depth,
 		planned_le[i].subvol = (int)i;
 		planned_le[i].r = r->planned[i];
 	}
-	qsort(s.v, s.n, sizeof(*s.v), cmp_sighting);
+	if (s.n)	/* an empty directory has no array at all: qsort(NULL) is undefined */
+		qsort(s.v, s.n, sizeof(*s.v), cmp_sighting);
 	for (i = 0; i < s.n; i = j) {
 		bool is_dir = false;
 
@@ -681,13 +769,8 @@ int lctl_inspector_init(struct lctl_inspector *in, struct lctl_volume *vol,
 void lctl_inspector_release(struct lctl_inspector *in)
 {
 	lctl_munge_release(&in->munge);
-	if (in->nogfid) {
-		while (in->nogfid->n)
-			free(in->nogfid->v[--in->nogfid->n].path);
-		free(in->nogfid->v);
-		pthread_mutex_destroy(&in->nogfid->lock);
-		free(in->nogfid);
-	}
+	if (in->nogfid)
+		nogfid_release(in->nogfid);
 	free(in->names);
 	free(in->active);
 	free(in->weights);

@@ -41,6 +41,13 @@ struct lctl_inspect_children {
 int lctl_inspect(struct lctl_inspector *in, const char *path, unsigned depth,
 		 struct lctl_inspect_children *children, struct lctl_dir_report **out);
 
+/*
+ * Before a walk that starts below the root at @path: on each subvolume where @path or one of
+ * its ancestors has no gfid (found by listing each ancestor there), mark @path not to be read,
+ * as a path lookup would assign gfids on the way. 0 or -LCTL_EINVAL (path too long).
+ */
+int lctl_inspect_guard_start(struct lctl_inspector *in, const char *path);
+
 /* The planner's layout for @path over the active subvolumes, into planned[nsubvols]. */
 int lctl_plan_dir(const struct lctl_inspector *in, const char *path,
 		  const struct lctl_layout_entry *current, struct lctl_range *planned);

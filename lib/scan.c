@@ -196,6 +196,10 @@ int lctl_scan_start(struct lctl_volume *vol, const struct lctl_scan_opts *opts,
 		free(s);
 		return ret;
 	}
+	if (strcmp(root, "/") && lctl_inspect_guard_start(&s->in, root)) {
+		ret = lctl_seterr(err, LCTL_EINVAL, 0, "path '%s' is too long", root);
+		goto fail;
+	}
 	if (summary_init(&s->sum, lctl_volume_nsubvols(vol))) {
 		ret = lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
 		goto fail;

@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2034 # the odd names below are used through ${!v}
 # layoutctl scan output on a real volume: JSON parses and has format_version, XML passes xmllint,
 # Prometheus output is valid textfile format, --path and --max-depth bound the walk, -v lists
 # the bad entries by path, odd names (UTF-8, control bytes, invalid UTF-8, backslash, spaces,
@@ -10,7 +11,7 @@ require_cmd jq xmllint
 lctl_vol_create dist 2 VOL
 B=("${LCTL_BRICKS[@]}")
 
-# odd names: raw bytes, and how out_name() writes them
+# odd names: raw bytes, and how out_name() writes them (used through ${!v})
 n_utf8=$'h\xc3\xa9llo w\xc3\xb6rld' e_utf8=$'h\xc3\xa9llo w\xc3\xb6rld'
 n_cjk=$'\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e.txt' e_cjk=$'\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e.txt'
 n_ctl=$'ctl\x01\x1b[31mred' e_ctl='ctl\x01\x1b[31mred'
@@ -150,7 +151,7 @@ pid=$(gluster --mode=script volume status "$VOL" "$(hostname):${B[1]}" --xml |
 	xmllint --xpath 'string(//node/pid)' -)
 [[ $pid =~ ^[0-9]+$ ]] || fail "no pid for brick ${B[1]}"
 kill -9 "$pid"
-j=$("$LAYOUTCTL" --json scan "$VOL" 2>/dev/null) && fail "scan with a brick down exited 0"
+j=$("$LAYOUTCTL" --json scan "$VOL") && fail "scan with a brick down exited 0"
 assert_eq "$all_dirs" "$(jq '.summary.directories' <<<"$j")" "directories visited with a brick down"
 jq -e --arg sv "$VOL-client-1" '.directories | length > 0 and
 	all(.problems | index("subvolume-down")) and

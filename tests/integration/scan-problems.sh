@@ -1,7 +1,11 @@
 #!/bin/bash
 # layoutctl scan against a distribute volume where every kind of problem was built by hand on
-# the bricks, one per directory: the scan reports exactly those (kind and path, from --json),
-# exits 1, exits 0 on a subtree that is only linked, and leaves every brick unchanged.
+# the bricks, one per directory: the scan reports exactly those (kind and path, from --json):
+# incomplete, missing, hole, overlap, commit-mixed, unstamped, malformed-layout; misplaced,
+# orphan-linkto, stale-linkto (wrong target, stray linkto), duplicate (gfid copy, plain file),
+# migration-leftover; linked entries are clean. Each problem's subtree exits 1, a linked-only
+# one exits 0. Directories without a gfid on a brick are reported, never looked up (a lookup
+# would make the brick assign one). No scan changes any brick (tree and trusted.* xattrs).
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 require_cmd jq
 
@@ -250,6 +254,14 @@ assert_eq 2 "$(jq .summary.directories_clean <<<"$json")" "clean directories (/o
 # each problem alone makes its subtree exit 1; a subtree that is only linked exits 0
 for d in gone hole overlap mixed unstamped malformed noxattr mis orphan stale stray stray2 dup dupplain leftover; do
 	expect_exit 1 "$LAYOUTCTL" scan --path "/$d" "$VOL"
+done
+# a walk that starts at or below a directory without a gfid does not look it up either
+for d in /nogfid /halfgfid /halfgfid/sub; do
+	out=$("$LAYOUTCTL" --json scan --path "$d" "$VOL" || true)
+	assert_eq "$(jq -c --arg d "$d" '[.[] | select(.path == $d or (.path | startswith($d + "/")))] |
+		sort_by(.path)' <<<"$want_dirs")" \
+		"$(jq -c '[.directories[] | {path, problems: (.problems | sort)}] | sort_by(.path)' <<<"$out")" \
+		"--path $d"
 done
 expect_exit 0 "$LAYOUTCTL" scan --path /lnk "$VOL"
 expect_exit 0 "$LAYOUTCTL" scan --path /ok "$VOL"
