@@ -435,9 +435,10 @@ static int fetch_volfile(struct lctl_volume *vol, struct lctl_error *err)
 	 * the size first (it returns -size when the buffer is too small) and pass exactly that.
 	 */
 	need = glfs_get_volfile(vol->fs, NULL, 0);
-	for (tries = 0; need >= 0 && tries < 5; tries++) {
-		/* seen once with glusterd busy: the graph is up but the volfile not yet kept */
-		usleep(200000);
+	for (tries = 0; need >= 0 && tries < 300; tries++) {
+		/* glfs_init() can return before gfapi keeps the volfile it got (the graph comes up
+		 * first in glfs_mgmt_getspec_cbk()): poll for it briefly */
+		usleep(10000);
 		need = glfs_get_volfile(vol->fs, NULL, 0);
 	}
 	if (need >= 0)
