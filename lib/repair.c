@@ -207,6 +207,25 @@ static bool entries_safe(const struct lctl_dir_report *r)
 	return true;
 }
 
+/* A DHT lookup of every component of @path, from the top. */
+static void heal_path(glfs_t *dht, const char *path)
+{
+	char p[4096];
+	size_t i, n = strlen(path);
+	struct stat st;
+
+	if (n >= sizeof(p))
+		return;
+	memcpy(p, path, n + 1);
+	for (i = 1; i <= n; i++) {
+		if (p[i] != '/' && p[i] != '\0')
+			continue;
+		p[i] = '\0';
+		glfs_lstat(dht, p, &st);
+		p[i] = i == n ? '\0' : '/';
+	}
+}
+
 /* Step 2: the planned layout on every subvolume, dirty, and our DHT client re-reading it. */
 static int apply_layout(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
 			struct lctl_dir_report **rp, const char *path, unsigned depth)
@@ -216,17 +235,27 @@ static int apply_layout(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 	glfs_t *dht = lctl_volume_fs(rc->in->vol);
 	struct stat st;
 	size_t i, n = r->nsubvols;
-	int ret;
+	int ret, attempt;
 
 	if (r->problems & LCTL_DIR_MISSING) {
-		/* a fresh lookup through DHT creates the directory where it is missing */
-		glfs_lstat(dht, path, &st);
-		lctl_dir_report_free(r);
-		*rp = r = NULL;
-		ret = inspect(rc, path, depth, rp);
-		if (ret)
-			return ret;
-		r = *rp;
+		/*
+		 * A lookup through DHT creates the directory where it is missing, but only on the
+		 * subvolumes that have its parent: look the ancestors up first, top-down (their own
+		 * repair may not have run yet, e.g. in a resumed run or another worker).
+		 */
+		for (attempt = 0;; attempt++) {
+			heal_path(dht, path);
+			lctl_dir_report_free(r);
+			*rp = r = NULL;
+			ret = inspect(rc, path, depth, rp);
+			if (ret)
+				return ret;
+			r = *rp;
+			/* the parent may be being healed by another worker right now: try again */
+			if (!(r->problems & LCTL_DIR_MISSING) || attempt == 3)
+				break;
+			usleep(200000u << attempt);
+		}
 		if (r->problems & LCTL_DIR_MISSING) {
 			set_reason(rr, LCTL_DIR_NOT_FIXED, "directory missing on a subvolume and DHT did not heal it");
 			return 1;
@@ -242,26 +271,35 @@ static int apply_layout(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 	if (!layout_differs(r, r->planned))
 		return 0;
 	memcpy(planned_copy, r->planned, n * sizeof(*planned_copy));
-	for (i = 0; i < n; i++) {
-		ret = write_layout(rc, i, path, &planned_copy[i], LCTL_COMMIT_INVALID);
-		if (ret) {
-			set_reason(rr, LCTL_DIR_NOT_FIXED, "cannot write the layout on %s: %s",
-				   lctl_volume_subvol(rc->in->vol, i)->name, strerror(-ret));
-			return 1;
+	/*
+	 * A DHT self-heal that a lookup started just before (e.g. the one that created the
+	 * directory on a new subvolume) may still write its own layout after ours: write ours
+	 * again (it is complete and dirty, so this is safe) a few times before giving up.
+	 */
+	for (attempt = 0;; attempt++) {
+		for (i = 0; i < n; i++) {
+			ret = write_layout(rc, i, path, &planned_copy[i], LCTL_COMMIT_INVALID);
+			if (ret) {
+				set_reason(rr, LCTL_DIR_NOT_FIXED, "cannot write the layout on %s: %s",
+					   lctl_volume_subvol(rc->in->vol, i)->name, strerror(-ret));
+				return 1;
+			}
 		}
+		/* our DHT client must use the new layout before it migrates anything */
+		glfs_lstat(dht, path, &st);
+		lctl_dir_report_free(*rp);
+		*rp = NULL;
+		ret = inspect(rc, path, depth, rp);
+		if (ret)
+			return ret;
+		if (!layout_differs(*rp, planned_copy))
+			return 0;
+		if (attempt == 2)
+			break;
+		usleep(300000);
 	}
-	/* our DHT client must use the new layout before it migrates anything */
-	glfs_lstat(dht, path, &st);
-	lctl_dir_report_free(r);
-	*rp = NULL;
-	ret = inspect(rc, path, depth, rp);
-	if (ret)
-		return ret;
-	if (layout_differs(*rp, planned_copy)) {
-		set_reason(rr, LCTL_DIR_NOT_FIXED, "the layout changed while it was being written");
-		return 1;
-	}
-	return 0;
+	set_reason(rr, LCTL_DIR_NOT_FIXED, "the layout changed while it was being written");
+	return 1;
 }
 
 /*
@@ -314,6 +352,15 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 			    e->hashed, e->size);
 		return;
 	case LCTL_ENTRY_MIGRATION_LEFTOVER:
+		/*
+		 * One data copy with the phase-1 bits: a migration that was interrupted (a killed
+		 * fix, or a crashed rebalance; none runs now, preflight made sure). DHT's migration
+		 * of that file again completes it (it reuses the destination it finds). Anything
+		 * else (data on two subvolumes) is left to a human.
+		 */
+		if (e->cached >= 0 && rc->mode == LCTL_FIX_MIGRATE && e->hashed >= 0 &&
+		    e->cached != e->hashed)
+			break;
 		add_outcome(rc, rr, e->name, LCTL_FILE_SKIPPED, 0,
 			    "left over by an interrupted migration: check it by hand", e->cached,
 			    e->hashed, e->size);
@@ -371,6 +418,13 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		return;
 	}
 	if (glfs_lsetxattr(dht, path, "trusted.distribute.migrate-data", "1", 1, 0) == 0) {
+		/*
+		 * A finished re-migration of a leftover copies the source's mode, phase-1 bits
+		 * included (they were set when it started): clear them, as DHT hides them anyway.
+		 */
+		if (e->state == LCTL_ENTRY_MIGRATION_LEFTOVER && !glfs_lstat(dht, path, &st) &&
+		    S_ISREG(st.st_mode))
+			glfs_chmod(dht, path, st.st_mode & 07777 & ~(mode_t)(S_ISGID | S_ISVTX));
 		add_outcome(rc, rr, e->name, LCTL_FILE_MIGRATED, 0, NULL, e->cached, e->target, e->size);
 		return;
 	}
@@ -447,6 +501,102 @@ static void unstamp(struct lctl_repair_ctx *rc, const char *path, const struct l
 			write_layout(rc, i, path, &r->layout[i].r, LCTL_COMMIT_INVALID);
 }
 
+/* Subdirectory names seen by an inspection. */
+struct names {
+	char **v;
+	size_t n, cap;
+};
+
+static int collect_name(void *arg, const char *name)
+{
+	struct names *ns = arg;
+
+	if (ns->n == ns->cap) {
+		size_t cap = ns->cap ? ns->cap * 2 : 16;
+		char **v = realloc(ns->v, cap * sizeof(*v));
+
+		if (!v)
+			return -LCTL_ENOMEM;
+		ns->v = v;
+		ns->cap = cap;
+	}
+	ns->v[ns->n] = strdup(name);
+	if (!ns->v[ns->n])
+		return -LCTL_ENOMEM;
+	ns->n++;
+	return 0;
+}
+
+static void names_clear(struct names *ns)
+{
+	while (ns->n)
+		free(ns->v[--ns->n]);
+}
+
+/* An inspection that also collects the subdirectory names into @ns (emptied first). */
+static int inspect_names(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
+			 struct names *ns, struct lctl_dir_report **out)
+{
+	struct lctl_inspect_children ch = { collect_name, ns };
+
+	names_clear(ns);
+	return lctl_inspect(rc->in, path, depth, &ch, out);
+}
+
+/*
+ * Every subdirectory must exist on every active subvolume before its parent is stamped: in a
+ * clean parent, a lookup of the subdirectory's name that misses on its hashed subvolume gets
+ * ENOENT without asking the others, so the subdirectory (and all below it) would be invisible
+ * to new clients, and DHT could no longer heal it either. A new subvolume gets a directory only
+ * when a lookup through DHT heals it, and the subdirectory's own repair may not have run yet
+ * (another worker, or a run stopped by --max-runtime). So heal them here, through DHT, with the
+ * parent dirty (made dirty again if it was already stamped).
+ * Return: 0 all there (*@dirtied: we wrote commit 1 to heal one); 1 not (reason set).
+ */
+static int ensure_subdirs(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
+			  const char *path, const struct lctl_dir_report *v, const struct names *ns,
+			  bool *dirtied)
+{
+	glfs_t *dht = lctl_volume_fs(rc->in->vol);
+	size_t k, i, n = v->nsubvols;
+	char child[4096];
+	struct stat st;
+
+	for (k = 0; k < ns->n; k++) {
+		int attempt, missing;
+
+		if (lctl_join_path(child, sizeof(child), path, ns->v[k]))
+			continue;
+		for (attempt = 0;; attempt++) {
+			missing = -1;
+			for (i = 0; i < n && missing < 0; i++) {
+				glfs_t *fs = lctl_volume_subvol_fs(rc->in->vol, i);
+
+				if (rc->in->active && rc->in->active[i] && fs && glfs_lstat(fs, child, &st) &&
+				    errno == ENOENT)
+					missing = (int)i;
+			}
+			if (missing < 0)
+				break;
+			if (attempt == 3) {
+				set_reason(rr, LCTL_DIR_NOT_FIXED,
+					   "subdirectory '%s' is missing on %s and DHT did not create it",
+					   ns->v[k], lctl_volume_subvol(rc->in->vol, (size_t)missing)->name);
+				return 1;
+			}
+			if (!*dirtied && v->commit != LCTL_COMMIT_INVALID) {
+				unstamp(rc, path, v);
+				glfs_lstat(dht, path, &st);
+				*dirtied = true;
+			}
+			if (attempt)
+				usleep(200000u << (attempt - 1));
+			glfs_lstat(dht, child, &st); /* the parent is dirty: DHT finds it and heals it */
+		}
+	}
+	return 0;
+}
+
 static const char *first_problem(unsigned problems)
 {
 	unsigned b;
@@ -472,6 +622,8 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 {
 	struct lctl_repair_report *rr = calloc(1, sizeof(*rr));
 	struct lctl_dir_report *r = initial, *v = NULL;
+	struct names ns = { 0 };
+	bool dirtied = false;
 	int ret = 0, round;
 	size_t i;
 
@@ -500,8 +652,26 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 		goto done;
 	}
 	if (lctl_dir_report_clean(r) && r->commit == rc->commit) {
-		rr->outcome = LCTL_DIR_WAS_CLEAN;
-		goto done;
+		/* clean, unless a subdirectory is missing somewhere (a stopped run, see above) */
+		if (rc->dry_run || !r->nsubdirs) {
+			rr->outcome = LCTL_DIR_WAS_CLEAN;
+			goto done;
+		}
+		ret = inspect_names(rc, path, depth, &ns, &v);
+		if (ret)
+			goto done;
+		ret = ensure_subdirs(rc, rr, path, v, &ns, &dirtied);
+		if (ret) {
+			ret = ret > 0 ? 0 : ret;
+			goto done;
+		}
+		if (!dirtied) {
+			rr->outcome = LCTL_DIR_WAS_CLEAN;
+			goto done;
+		}
+		/* it was made dirty to heal a subdirectory: verify and stamp it again below */
+		lctl_dir_report_free(v);
+		v = NULL;
 	}
 	if (rc->dry_run) {
 		rr->outcome = LCTL_DIR_PLANNED;
@@ -522,7 +692,7 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 		/* step 4: verify from fresh reads */
 		lctl_dir_report_free(v);
 		v = NULL;
-		ret = inspect(rc, path, depth, &v);
+		ret = inspect_names(rc, path, depth, &ns, &v);
 		if (ret)
 			goto done;
 		if (!(v->problems & STRUCTURAL) && entries_ok(v) && !layout_differs(v, r->planned))
@@ -537,6 +707,11 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 
 		set_reason(rr, LCTL_DIR_NOT_FIXED, "cannot verify: %s", (w->problems & STRUCTURAL)
 				   ? first_problem(w->problems & STRUCTURAL) : first_bad_state(w));
+		goto done;
+	}
+	ret = ensure_subdirs(rc, rr, path, v, &ns, &dirtied);
+	if (ret) {
+		ret = ret > 0 ? 0 : ret;
 		goto done;
 	}
 	ret = stamp(rc, path, v, rc->commit);
@@ -564,6 +739,8 @@ done:
 	rr->plan = r;
 	r = NULL;
 out:
+	names_clear(&ns);
+	free(ns.v);
 	lctl_dir_report_free(r);
 	lctl_dir_report_free(v);
 	if (ret < 0) {

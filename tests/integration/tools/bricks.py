@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """bricks.py: check a DHT volume from its bricks alone, independently of layoutctl.
 
-  bricks.py check [--allow-linked FILE] [--sparse FILE] [--strays-ok] H SUBVOL...
+  bricks.py check [--allow-linked FILE|--linked-ok] [--sparse FILE] [--strays-ok] H SUBVOL...
       SUBVOL is NAME=BRICK[,BRICK...] (the DHT child's xlator name and its bricks, in DHT
       order). Hashes come from libglusterfs's own gf_dm_hashfn (ctypes), after the default
       rsync-hash-regex munge. Checks, for every directory found on any brick:
@@ -15,6 +15,7 @@
           subvolume holds a linkto (mode 01000, linkto xattr = data subvolume + NUL);
         - no linkto elsewhere (a stray), unless --strays-ok (they are then only counted);
         - no file with the migration bits (setgid + sticky).
+      --linked-ok: any file may be linked instead of placed (fix --mode linkto).
       --sparse FILE: those relative paths must use less than 1 MiB on their data bricks.
       Prints one line per problem and a summary; exit 0 when there is none.
 """
@@ -46,7 +47,7 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     args = args[1:]
-    allow, sparse, strays_ok = set(), [], False
+    allow, sparse, strays_ok, linked_ok = set(), [], False, False
     while args and args[0].startswith("--"):
         if args[0] == "--allow-linked":
             allow = set(l.rstrip("\n").encode("utf-8", "surrogateescape")
@@ -56,6 +57,9 @@ def main():
             sparse = [l.rstrip("\n").encode("utf-8", "surrogateescape")
                       for l in open(args[1], encoding="utf-8", errors="surrogateescape") if l.strip()]
             args = args[2:]
+        elif args[0] == "--linked-ok":
+            linked_ok = True
+            args = args[1:]
         elif args[0] == "--strays-ok":
             strays_ok = True
             args = args[1:]
@@ -83,14 +87,12 @@ def main():
         for b in bricks:
             for root, ds, _ in os.walk(b):
                 rel = os.path.relpath(root, b)
-                if rel == b".glusterfs" or rel.startswith(b".glusterfs/"):
-                    ds[:] = []
-                    continue
                 if rel == b".":
                     rel = b""
                 dirs.add(rel)
                 if rel == b"":
-                    ds[:] = [d for d in ds if d != b".glusterfs"]
+                    # .glusterfs, and replicate's .glusterfs-anonymous-inode-<uuid>
+                    ds[:] = [d for d in ds if not d.startswith(b".glusterfs")]
     for d in sorted(dirs):
         counts["dirs"] += 1
         show = d.decode("utf-8", "backslashreplace") or "/"
@@ -143,7 +145,7 @@ def main():
                 v = {}
                 p = os.path.join(b, d)
                 for e in os.listdir(p):
-                    if d == b"" and e == b".glusterfs":
+                    if d == b"" and e.startswith(b".glusterfs"):
                         continue
                     st = os.lstat(os.path.join(p, e))
                     if stat.S_ISDIR(st.st_mode):
@@ -187,7 +189,7 @@ def main():
                     problem("%s: on %s, hashed %s has no correct linkto (%r)" % (
                         showf, subvols[cached][0].decode(),
                         subvols[hashed][0].decode() if hashed >= 0 else "-", links.get(hashed)))
-                elif rel not in allow:
+                elif rel not in allow and not linked_ok:
                     problem("%s: linked, not migrated (data on %s, hashed %s)" % (
                         showf, subvols[cached][0].decode(), subvols[hashed][0].decode()))
                 else:

@@ -129,7 +129,7 @@ def walk(root):
                 dup = True
             seen.add(n)
         for n in sorted(seen):
-            if not d and n == ".glusterfs":
+            if not d and n.startswith(".glusterfs"):
                 continue
             p = os.path.join(d, n)
             out.append(p)

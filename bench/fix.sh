@@ -1,0 +1,86 @@
+#!/bin/bash
+# bench/fix.sh: layoutctl fix against GlusterFS's own rebalance on identical trees.
+#
+#   sudo bench/fix.sh [FILES [DIRS]]        (defaults 20000 files in 400 directories)
+#
+# Three throwaway distribute volumes of 4 bricks get the same tree (tests/integration/tools/
+# fixtree.py populate, same seed: sizes 0 to 3 MiB, hard links, symlinks, odd names), then 2
+# bricks each. Volume G: `gluster volume rebalance G start`, timed from the CLI call until the
+# status says completed. Volume L: `layoutctl fix --parallel 4` (GlusterFS's layout). Volume M:
+# `layoutctl fix --parallel 4 --layout min-move`. Wall times, files and bytes moved, and a
+# markdown table on stdout (for docs/benchmarks.md). Settle is 5 s (the default) in the timed
+# layoutctl runs, as an operator would run it. BENCH_KEEP=1 keeps the volumes.
+set -euo pipefail
+FILES=${1:-20000}
+DIRS=${2:-400}
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+export LCTL_SRCDIR=$SRC LCTL_BUILDDIR=${LCTL_BUILDDIR:-$SRC}
+LAYOUTCTL=${LAYOUTCTL:-$LCTL_BUILDDIR/layoutctl}
+export LCTL_PREFIX=${LCTL_PREFIX:-lctlbench_} LCTL_REBALANCE_TIMEOUT=3600
+[[ -z ${BENCH_KEEP:-} ]] || export LCTL_KEEP_VOLUMES=1
+# shellcheck source=../tests/integration/lib.sh
+. "$SRC/tests/integration/lib.sh"
+set +x
+T=$(mktemp -d "${TMPDIR:-/tmp}/lctl-bench.XXXXXX")
+lctl_on_exit rm -rf -- "$T"
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+note() { printf 'bench: %s\n' "$*" >&2; }
+
+declare -A V
+for k in G L M; do
+	lctl_vol_create dist 4 "V[$k]"
+	mp=$(lctl_mount "${V[$k]}")
+	t0=$(now)
+	python3 "$SRC/tests/integration/tools/fixtree.py" populate "$mp" "$DIRS" "$FILES" 42 >/dev/null
+	note "${V[$k]}: $FILES files in $DIRS directories written in $(since "$t0") s"
+	sync
+	lctl_umount "$mp"
+	lctl_vol_add_bricks "${V[$k]}" 2
+done
+planned_gl=$("$LAYOUTCTL" --json fix -n "${V[L]}" | jq '[.summary.plan[].bytes] | add')
+planned_mm=$("$LAYOUTCTL" --json fix -n --layout min-move "${V[M]}" | jq '[.summary.plan[].bytes] | add')
+
+# GlusterFS: from the CLI call until `rebalance status` says completed
+t0=$(now)
+lctl_rebalance "${V[G]}"
+gl_s=$(since "$t0")
+xml=$(lctl_gluster volume rebalance "${V[G]}" status --xml)
+gl_files=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/files)
+gl_bytes=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/size)
+gl_skipped=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/skipped)
+expect_exit 0 "$LAYOUTCTL" scan "${V[G]}" >/dev/null
+
+run_fix() { # KEY ARGS...
+	local k=$1 t0
+	shift
+	t0=$(now)
+	"$LAYOUTCTL" --json fix --state-dir "$T/state-$k" --parallel 4 "$@" "${V[$k]}" >"$T/$k.json"
+	echo "$(since "$t0")"
+}
+l_s=$(run_fix L)
+m_s=$(run_fix M --layout min-move)
+for k in L M; do
+	expect_exit 0 "$LAYOUTCTL" scan "${V[$k]}" >/dev/null
+done
+l_files=$(jq '.summary.file_outcomes.migrated' "$T/L.json")
+l_bytes=$(jq '.summary.bytes_moved' "$T/L.json")
+m_files=$(jq '.summary.file_outcomes.migrated' "$T/M.json")
+m_bytes=$(jq '.summary.bytes_moved' "$T/M.json")
+ratio=$(awk -v g="$gl_s" -v l="$l_s" 'BEGIN { printf "%.1f", g / l }')
+mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
+
+cat <<EOT
+### Fix: layoutctl against \`gluster volume rebalance\` ($(date -u '+%Y-%m-%d'))
+
+Machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, $(. /etc/os-release; echo "$PRETTY_NAME"), GlusterFS $(gluster --version | awk 'NR == 1 { print $2 }'), all bricks on one filesystem, one node; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg).
+Command: \`bench/fix.sh $FILES $DIRS\`: $FILES files in $DIRS directories per volume (fixtree.py, seed 42), 4 bricks grown to 6.
+
+| run | wall time | files moved | bytes moved |
+|---|---|---|---|
+| \`gluster volume rebalance VOL start\` (until completed) | $gl_s s | $gl_files (skipped $gl_skipped) | $(mb "$gl_bytes") MB |
+| \`layoutctl fix --parallel 4\` | $l_s s | $l_files | $(mb "$l_bytes") MB |
+| \`layoutctl fix --parallel 4 --layout min-move\` | $m_s s | $m_files | $(mb "$m_bytes") MB |
+
+Wall-time ratio rebalance / layoutctl fix: **${ratio}x**. Dry-run plans: $(mb "$planned_gl") MB with GlusterFS's layout, $(mb "$planned_mm") MB with min-move. Every volume scanned clean afterwards.
+EOT

@@ -1,0 +1,62 @@
+#!/bin/bash
+# fix --mode linkto and --layout min-move (3 -> 4 -> 5 bricks):
+#   --mode linkto moves no data (every brick's data files, names and md5, unchanged) and leaves
+#   every misplaced file reachable through a correct linkto on its hashed subvolume; scan exits 0
+#   and every directory is stamped;
+#   --layout min-move then (after one more brick) plans fewer bytes than GlusterFS's layout
+#   (dry runs), and its fix ends clean like the default one.
+. "$LCTL_SRCDIR/tests/integration/lib.sh"
+. "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
+require_cmd jq
+fx_init
+
+lctl_vol_create dist 3 VOL
+MP=$(lctl_mount "$VOL")
+fx_tree populate "$MP" 20 600 19 >"$FX/special"
+grep '^hardlink ' "$FX/special" | cut -d' ' -f2- >"$FX/hardlinks"
+fx_tree manifest "$MP" >"$FX/before"
+fx_tree list "$MP" >"$FX/list"
+lctl_vol_add_bricks "$VOL" 1
+stat "$MP" >/dev/null
+
+# data files on each brick: brick-relative path and md5 (linkto files left out)
+data_files() {
+	local b
+	for b in "${LCTL_BRICKS[@]}"; do
+		(cd "$b" && find . -path ./.glusterfs -prune -o -type f ! -perm 1000 -print0 |
+			xargs -0r md5sum | sed "s|^|${b##*/} |") 
+	done | LC_ALL=C sort
+}
+data_files >"$FX/data.before"
+fx_checker_start "$VOL" "$FX/list"
+fx_fix "$VOL" --mode linkto --parallel 4
+sleep 1
+fx_checker_stop
+assert_eq 0 "$LCTL_RC" "fix --mode linkto exit status"
+jq -e -s 'map(select(.outcome == "migrated")) | length == 0' "$FX/state/outcomes.jsonl" >/dev/null ||
+	fail "--mode linkto migrated files"
+n=$(jq -s 'map(select(.outcome == "linked")) | length' "$FX/state/outcomes.jsonl")
+((n > 0)) || fail "--mode linkto linked nothing"
+data_files >"$FX/data.after"
+assert_files_equal "$FX/data.before" "$FX/data.after" "--mode linkto moved data"
+fx_scan_after_fix "$VOL" --mode linkto --parallel 4
+fx_bricks_check "$VOL" --linked-ok
+grep -q ' [1-9][0-9]* linked' "$FX/bricks.out" || fail "no linked file on the bricks"
+fx_tree manifest "$MP" >"$FX/after"
+assert_files_equal "$FX/before" "$FX/after" "the tree changed (linkto)"
+
+# --- min-move --------------------------------------------------------------------------------
+lctl_vol_add_bricks "$VOL" 1
+stat "$MP" >/dev/null
+gl=$("$LAYOUTCTL" --json fix -n --state-dir "$FX/s2" "$VOL" | jq '[.summary.plan[].bytes] | add')
+mm=$("$LAYOUTCTL" --json fix -n --layout min-move --state-dir "$FX/s2" "$VOL" | jq '[.summary.plan[].bytes] | add')
+echo "planned bytes: gluster layout $gl, min-move $mm" >&2
+((mm < gl)) || fail "min-move plans $mm bytes, not fewer than the gluster layout's $gl"
+rm -rf -- "$FX/state"
+fx_fix "$VOL" --layout min-move --parallel 4
+assert_eq 0 "$LCTL_RC" "fix --layout min-move exit status"
+expect_exit 0 "$LAYOUTCTL" scan "$VOL"
+fx_bricks_check "$VOL" --allow-linked "$FX/hardlinks"
+fx_tree manifest "$MP" >"$FX/after"
+assert_files_equal "$FX/before" "$FX/after" "the tree changed (min-move)"
+exit 0

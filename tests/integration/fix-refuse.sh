@@ -1,0 +1,106 @@
+#!/bin/bash
+# The guard rails of `layoutctl fix` on a 3 -> 4 brick volume:
+#   --dry-run changes no brick (tree, modes, owners, sizes, every trusted.* xattr) and prints
+#   the plan; a second fix of the same volume (same or another state directory) refuses with
+#   exit 3 while one runs; --max-runtime stops cleanly (exit 1, journal "stopped") and --resume
+#   finishes; a corrupt or truncated journal is refused on --resume with a clear message; a
+#   running `gluster volume rebalance` and a subvolume that is down make fix refuse with exit 3.
+. "$LCTL_SRCDIR/tests/integration/lib.sh"
+. "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
+require_cmd jq
+fx_init
+
+lctl_vol_create dist 3 VOL
+MP=$(lctl_mount "$VOL")
+fx_tree populate "$MP" 20 600 17 >"$FX/special"
+grep '^hardlink ' "$FX/special" | cut -d' ' -f2- >"$FX/hardlinks"
+fx_tree manifest "$MP" >"$FX/before"
+find "$MP" -mindepth 1 -printf '%P\n' >"$FX/all"
+lctl_vol_add_bricks "$VOL" 1
+stat "$MP" >/dev/null
+B=("${LCTL_BRICKS[@]}")
+S=$FX/state
+mkdir -p "$S"
+
+# --- dry run: nothing written, a plan printed (text and json) -----------------------------------
+brick_snapshot "${B[@]}" >"$FX/snap.before"
+out=$(run_check "$LAYOUTCTL" fix --dry-run --state-dir "$S" "$VOL")
+assert_contains "$out" "Dry run on $VOL: nothing was written."
+assert_contains "$out" "Plan (--mode migrate):"
+assert_contains "$out" " -> "
+"$LAYOUTCTL" --json fix -n --state-dir "$S" "$VOL" >"$FX/plan.json"
+jq -e '.summary.dry_run == true and (.summary.plan | length) > 0 and
+	([.summary.plan[].files] | add) > 0' "$FX/plan.json" >/dev/null || fail "no plan in the json"
+brick_snapshot "${B[@]}" >"$FX/snap.after"
+assert_unchanged "$FX/snap.before" "$FX/snap.after" "a dry run changed the bricks"
+[[ ! -e $S/journal ]] || fail "a dry run wrote a journal"
+
+# --- a second run while one holds the volume; --max-runtime; resume ----------------------------
+"$LAYOUTCTL" fix --state-dir "$S" --settle 1 --rate 20 --max-runtime 12 "$VOL" >"$FX/first.out" 2>&1 &
+first=$!
+for ((i = 0; i < 100; i++)); do
+	[[ $(awk '$1 == "phase" { print $2 }' "$S/journal" 2>/dev/null) == work ]] && break
+	sleep 0.1
+done
+expect_exit 3 "$LAYOUTCTL" fix --state-dir "$S" --settle 1 "$VOL"
+expect_exit 3 "$LAYOUTCTL" fix --state-dir "$FX/other-state" --settle 1 "$VOL"
+err=$("$LAYOUTCTL" fix --state-dir "$FX/other-state" --settle 1 "$VOL" 2>&1 || true)
+assert_contains "$err" "locked by another layoutctl fix"
+rc=0
+wait "$first" || rc=$?
+cat "$FX/first.out" >&2
+assert_eq 1 "$rc" "exit status of a run stopped by --max-runtime"
+assert_contains "$(<"$FX/first.out")" "--resume"
+assert_eq stopped "$(awk '$1 == "phase" { print $2 }' "$S/journal")" "journal phase after --max-runtime"
+expect_exit 1 "$LAYOUTCTL" scan "$VOL"
+# stopped half-way, every directory and file is still found by a client with no cache (a
+# directory stamped clean before its subdirectories existed on the new brick hid them)
+"$FX/gfcheck" lookup "$VOL" "$FX/all" >"$FX/stopped.chk" 2>&1 ||
+	fail "entries invisible after a stopped run: $(head -5 "$FX/stopped.chk")"
+
+# --- a damaged journal is refused on --resume --------------------------------------------------
+cp -- "$S/journal" "$FX/journal.good"
+sed -i 's/^mode migrate$/mode linkto/' "$S/journal"
+err=$("$LAYOUTCTL" fix --state-dir "$S" --resume --settle 1 "$VOL" 2>&1) && fail "a corrupt journal was accepted"
+assert_contains "$err" "checksum does not match"
+head -c 60 "$FX/journal.good" >"$S/journal"
+expect_exit 3 "$LAYOUTCTL" fix --state-dir "$S" --resume --settle 1 "$VOL"
+err=$("$LAYOUTCTL" fix --state-dir "$S" --resume --settle 1 "$VOL" 2>&1 || true)
+assert_contains "$err" "truncated"
+: >"$S/journal"
+expect_exit 3 "$LAYOUTCTL" fix --state-dir "$S" --resume --settle 1 "$VOL"
+cp -- "$FX/journal.good" "$S/journal"
+
+expect_exit 0 "$LAYOUTCTL" fix --state-dir "$S" --resume --settle 1 --parallel 4 "$VOL"
+assert_eq "done" "$(awk '$1 == "phase" { print $2 }' "$S/journal")" "journal phase after the resume"
+expect_exit 0 "$LAYOUTCTL" scan "$VOL"
+fx_bricks_check "$VOL" --allow-linked "$FX/hardlinks"
+fx_tree manifest "$MP" >"$FX/after"
+assert_files_equal "$FX/before" "$FX/after" "the tree changed"
+err=$("$LAYOUTCTL" fix --state-dir "$S" --resume --settle 1 "$VOL" 2>&1) && fail "resumed a finished run"
+assert_contains "$err" "nothing to resume"
+
+# --- a rebalance of GlusterFS's own runs -------------------------------------------------------
+lctl_vol_add_bricks "$VOL" 1
+lctl_gluster volume rebalance "$VOL" start >/dev/null
+expect_exit 3 "$LAYOUTCTL" fix --state-dir "$S" --settle 1 "$VOL"
+err=$("$LAYOUTCTL" fix --state-dir "$S" --settle 1 "$VOL" 2>&1 || true)
+[[ $err == *"rebalance"* ]] || fail "no reason given: $err"
+# stop it (or let it finish): no task in progress any more
+lctl_gluster volume rebalance "$VOL" stop >/dev/null 2>&1 || true
+for ((i = 0; i < 120; i++)); do
+	lctl_gluster volume status "$VOL" tasks --xml 2>/dev/null | grep -q '<status>1</status>' || break
+	sleep 0.5
+done
+
+# --- a subvolume down --------------------------------------------------------------------------
+pid=$(lctl_gluster volume status "$VOL" "$LCTL_HOST:${B[1]}" --xml | xmllint --xpath 'string(//node/pid)' -)
+[[ $pid =~ ^[0-9]+$ ]] || fail "no pid for brick ${B[1]}"
+kill -9 "$pid"
+brick_snapshot "${B[0]}" "${B[2]}" >"$FX/down.before"
+expect_exit 3 "$LAYOUTCTL" fix --state-dir "$S" --settle 1 "$VOL"
+err=$("$LAYOUTCTL" fix --state-dir "$S" --settle 1 "$VOL" 2>&1 || true)
+assert_contains "$err" "down"
+brick_snapshot "${B[0]}" "${B[2]}" >"$FX/down.after"
+assert_unchanged "$FX/down.before" "$FX/down.after" "a refused fix changed the bricks"
+exit 0
