@@ -11,9 +11,10 @@
  *   3. journal: phase "dirty" with the commit hash H we will stamp;
  *   4. dirty: a whole-volume run writes a new H as the volume commit hash on every brick
  *      root: from then on no directory is clean for any client that revalidates the root.
- *      Every run (a subtree run keeps H = the volume hash) also writes commit word 1 into
- *      every layout in its scope, which a client notices at its next lookup of that
- *      directory. Then the settle period lets clients revalidate;
+ *      Every run (a subtree run keeps H = the volume hash) then walks its scope once and
+ *      gives each directory its final ranges with commit word 1 (repair.c:
+ *      lctl_repair_layout), which a client notices at its next lookup of that directory.
+ *      Then the settle period lets clients revalidate before anything moves;
  *   5. journal: phase "work"; the crawl repairs every directory below the top in parallel
  *      (repair.c), and the top directory (the root for a whole-volume run) is repaired last,
  *      by the consumer thread, once everything below it is done;
@@ -204,97 +205,7 @@ static int write_volume_commit(struct lctl_fix *f, uint32_t h, struct lctl_error
 	return 0;
 }
 
-/* Subtree run: commit word 1 on every subvolume's copy of every directory below the top. */
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void *dirty_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
-{
-	struct lctl_fix *f = arg;
-	size_t i, n = lctl_volume_nsubvols(f->vol), nnames = 0, cap = 0;
-	char **names = NULL;
-	struct dirent de, *res;
-	struct stat st;
-	glfs_fd_t *fd;
-
-	for (i = 0; i < n; i++) {
-		glfs_t *fs = lctl_volume_subvol_fs(f->vol, i);
-		unsigned char buf[64];
-		struct lctl_range r;
-		ssize_t len = glfs_getxattr(fs, path, f->in.layout_key, buf, sizeof(buf));
-
-		if (len < 0 || lctl_layout_decode(buf, (size_t)len, &r) ||
-		    r.commit == LCTL_COMMIT_INVALID || r.type == LCTL_LAYOUT_TYPE_USER)
-			continue;
-		r.commit = LCTL_COMMIT_INVALID;
-		lctl_layout_encode(&r, buf);
-		if (glfs_setxattr(fs, path, f->in.layout_key, buf, LCTL_LAYOUT_XATTR_LEN, 0))
-			atomic_fetch_add(&f->not_clean, 1);
-	}
-	/* children: the union of every subvolume's listing (a directory may be missing on some) */
-	for (i = 0; i < n; i++) {
-		fd = glfs_opendir(lctl_volume_subvol_fs(f->vol, i), path);
-		if (!fd)
-			continue;
-		while (!glfs_readdirplus_r(fd, &st, &de, &res) && res) {
-			char **v;
-
-			if (!S_ISDIR(st.st_mode) || !strcmp(de.d_name, ".") || !strcmp(de.d_name, ".."))
-				continue;
-			if (nnames == cap) {
-				cap = cap ? cap * 2 : 64;
-				v = realloc(names, cap * sizeof(*names));
-				if (!v)
-					break;
-				names = v;
-			}
-			names[nnames] = strdup(de.d_name);
-			if (names[nnames])
-				nnames++;
-		}
-		glfs_closedir(fd);
-	}
-	if (nnames)
-		qsort(names, nnames, sizeof(*names), cmp_name);
-	for (i = 0; i < nnames; i++) {
-		char child[4096];
-
-		if ((i == 0 || strcmp(names[i], names[i - 1])) &&
-		    !lctl_join_path(child, sizeof(child), path, names[i]))
-			lctl_crawl_push(w, child, depth + 1);
-	}
-	for (i = 0; i < nnames; i++)
-		free(names[i]);
-	free(names);
-	return NULL;
-}
-
-static int dirty_subtree(struct lctl_fix *f, struct lctl_error *err)
-{
-	struct lctl_crawl_cfg cfg = { 0 };
-	struct lctl_crawl *c;
-	bool fin = false;
-	int ret;
-
-	cfg.nworkers = f->opts.parallel ? f->opts.parallel : 8;
-	cfg.visit = dirty_visit;
-	cfg.arg = f;
-	ret = lctl_crawl_start(&cfg, f->top, &c, err);
-	if (ret)
-		return ret;
-	while (!fin)
-		lctl_crawl_next(c, 200, &fin);
-	lctl_crawl_free(c);
-	if (atomic_load(&f->not_clean))
-		return lctl_seterr(err, LCTL_EIO, 0, "could not mark %llu directory copies dirty",
-				   (unsigned long long)atomic_load(&f->not_clean));
-	return 0;
-}
-
-/* ---- the repair crawl -------------------------------------------------------------------- */
-
+/* Children of a directory during the layout pass go straight onto the walk. */
 struct push_ctx {
 	struct lctl_crawl_worker *w;
 	const char *parent;
@@ -310,6 +221,49 @@ static int push_child(void *arg, const char *name)
 		return 0;
 	return lctl_crawl_push(pc->w, path, pc->depth + 1);
 }
+
+/*
+ * The layout pass, before the settle period: every directory in scope gets its final ranges
+ * (created where it is missing), written dirty with commit word 1, so that clients pick up
+ * the new layout while nothing has moved yet (as GlusterFS's fix-layout before migration).
+ */
+static void *dirty_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
+{
+	struct lctl_fix *f = arg;
+	struct push_ctx pc = { w, path, depth };
+	struct lctl_inspect_children ch = { push_child, &pc };
+	bool ok = false;
+
+	if (lctl_repair_layout(&f->rc, path, depth, &ch, &ok) || !ok)
+		atomic_fetch_add(&f->not_clean, 1);
+	return NULL;
+}
+
+static int layout_pass(struct lctl_fix *f, struct lctl_error *err)
+{
+	struct lctl_crawl_cfg cfg = { 0 };
+	struct lctl_crawl *c;
+	bool fin = false;
+	int ret;
+
+	cfg.nworkers = f->opts.parallel ? f->opts.parallel : 8;
+	cfg.visit = dirty_visit;
+	cfg.arg = f;
+	ret = lctl_crawl_start(&cfg, f->top, &c, err);
+	if (ret)
+		return ret;
+	while (!fin)
+		lctl_crawl_next(c, 200, &fin);
+	lctl_crawl_free(c);
+	/* those directories are refused by the work pass too, and reported there */
+	if (atomic_load(&f->not_clean))
+		lctl_log(LCTL_LOG_WARN, "%llu directories could not be given their layout",
+			 (unsigned long long)atomic_load(&f->not_clean));
+	atomic_store(&f->not_clean, 0);
+	return 0;
+}
+
+/* ---- the repair crawl -------------------------------------------------------------------- */
 
 static struct lctl_repair_report *failed_report(const char *path, int code)
 {
@@ -528,11 +482,12 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 		 * A new volume hash makes every directory dirty for a client once it revalidates
 		 * the root, which a FUSE client may not do for a long time; commit word 1 in each
 		 * layout reaches it at its next lookup of that directory. So a whole-volume run
-		 * does both.
+		 * does both. The layout pass also writes each directory's final ranges, so the
+		 * settle period lets clients learn them before any file moves.
 		 */
 		ret = whole ? write_volume_commit(f, f->j.commit, err) : 0;
 		if (!ret)
-			ret = dirty_subtree(f, err);
+			ret = layout_pass(f, err);
 		if (ret)
 			goto fail;
 		if (opts->settle_ms)

@@ -207,6 +207,17 @@ static bool entries_safe(const struct lctl_dir_report *r)
 	return true;
 }
 
+/* Whether some subvolume's copy of the layout carries the stamp @commit (clean for clients). */
+static bool copy_clean(const struct lctl_dir_report *r, uint32_t commit)
+{
+	size_t i;
+
+	for (i = 0; i < r->nsubvols; i++)
+		if (!r->layout[i].err && r->layout[i].r.commit == commit)
+			return true;
+	return false;
+}
+
 /* A DHT lookup of every component of @path, from the top. */
 static void heal_path(glfs_t *dht, const char *path)
 {
@@ -300,6 +311,44 @@ static int apply_layout(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 	}
 	set_reason(rr, LCTL_DIR_NOT_FIXED, "the layout changed while it was being written");
 	return 1;
+}
+
+int lctl_repair_layout(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
+		       struct lctl_inspect_children *ch, bool *ok)
+{
+	struct lctl_repair_report rr = { 0 };
+	struct lctl_dir_report *r = NULL;
+	size_t i;
+	int ret;
+
+	*ok = false;
+	ret = lctl_inspect(rc->in, path, depth, ch, &r);
+	if (ret)
+		return ret;
+	if (r->notes & LCTL_DIR_NOTE_USER_LAYOUT) {
+		*ok = true; /* left alone, also by the work pass */
+		goto out;
+	}
+	ret = apply_layout(rc, &rr, &r, path, depth);
+	if (ret)
+		goto out;
+	/* the layout was right already: commit word 1 on every copy that lacks it */
+	for (i = 0; i < r->nsubvols; i++) {
+		const struct lctl_layout_entry *le = &r->layout[i];
+
+		if (le->err || le->r.commit == LCTL_COMMIT_INVALID)
+			continue;
+		ret = write_layout(rc, i, path, &le->r, LCTL_COMMIT_INVALID);
+		if (ret) {
+			lctl_log(LCTL_LOG_WARN, "cannot mark '%s' dirty on %s: %s", path,
+				 lctl_volume_subvol(rc->in->vol, i)->name, strerror(-ret));
+			goto out;
+		}
+	}
+	*ok = true;
+out:
+	lctl_dir_report_free(r);
+	return ret < 0 ? ret : 0;
 }
 
 /*
@@ -675,6 +724,17 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 	}
 	if (rc->dry_run) {
 		rr->outcome = LCTL_DIR_PLANNED;
+		goto done;
+	}
+	/*
+	 * The layout pass of the job made every directory dirty (commit 1) before the settle
+	 * period. One that is clean now (a concurrent stamp, or it failed then) must not get
+	 * files moved before clients have seen it dirty: mark it, and leave it to a re-run.
+	 */
+	if (!entries_ok(r) && copy_clean(r, rc->commit)) {
+		unstamp(rc, path, r);
+		set_reason(rr, LCTL_DIR_NOT_FIXED,
+			   "was not dirty: marked now; run fix again after the settle period");
 		goto done;
 	}
 	ret = apply_layout(rc, rr, &r, path, depth);

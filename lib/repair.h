@@ -29,4 +29,14 @@ struct lctl_repair_ctx {
 int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
 		    struct lctl_dir_report *initial, struct lctl_repair_report **out);
 
+/**
+ * lctl_repair_layout() - the job's layout pass for one directory: create it where it is
+ * missing, write the planned layout dirty (commit 1), or mark the current one dirty.
+ * @ch: receives the subdirectories (for the walk).
+ * @ok: set when the directory now has its final ranges and commit 1 everywhere.
+ * Return: 0, or a negative code when it could not even be inspected.
+ */
+int lctl_repair_layout(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
+		       struct lctl_inspect_children *ch, bool *ok);
+
 #endif

@@ -35,8 +35,9 @@ fx_checker_stop
 assert_eq 0 "$LCTL_RC" "fix --mode linkto exit status"
 jq -e -s 'map(select(.outcome == "migrated")) | length == 0' "$FX/state/outcomes.jsonl" >/dev/null ||
 	fail "--mode linkto migrated files"
-n=$(jq -s 'map(select(.outcome == "linked")) | length' "$FX/state/outcomes.jsonl")
-((n > 0)) || fail "--mode linkto linked nothing"
+# (who created each linkto is not asserted: the fresh-lookup checker's own lookups in the dirty
+# directories make DHT link files during the settle period, before fix gets to them; the
+# bricks below must show the linked files either way)
 data_files >"$FX/data.after"
 assert_files_equal "$FX/data.before" "$FX/data.after" "--mode linkto moved data"
 fx_scan_after_fix "$VOL" --mode linkto --parallel 4
