@@ -426,6 +426,17 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		 */
 		if (glfs_lstat(dht, path, &st) == 0)
 			return; /* data appeared meanwhile: verify will judge */
+		/*
+		 * A lookup asks the hashed subvolume first, so it never meets an orphan on another
+		 * one in a clean directory; and a rename's linkto goes on the new name's hashed
+		 * subvolume, so one elsewhere is no rename in progress: remove it, carefully.
+		 */
+		if (e->linkto_subvol >= 0 && e->linkto_subvol != e->hashed &&
+		    remove_linkto(rc, (size_t)e->linkto_subvol, path) == 0) {
+			add_outcome(rc, rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "orphan",
+				    e->linkto_subvol, -1, 0);
+			return;
+		}
 		if (e->linkto_subvol >= 0 &&
 		    lctl_volume_subvol_fs(rc->in->vol, (size_t)e->linkto_subvol) &&
 		    glfs_lstat(lctl_volume_subvol_fs(rc->in->vol, (size_t)e->linkto_subvol), path,
@@ -793,6 +804,18 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 		set_reason(rr, LCTL_DIR_NOT_FIXED, "changed while being stamped (%s): left dirty",
 			   entries_safe(v) ? first_problem(v->problems) : first_bad_state(v));
 		goto done;
+	}
+	/*
+	 * Linkto files without a purpose (orphans, strays next to data on its hashed subvolume)
+	 * are harmless but are debris a scan reports; clients holding an old layout may have
+	 * made some while we worked. Tidy them now, the same careful way as before.
+	 */
+	for (i = 0; i < v->nentries && !stopping(rc); i++) {
+		const struct lctl_entry_report *e = &v->entries[i];
+
+		if (e->state == LCTL_ENTRY_ORPHAN_LINKTO ||
+		    (e->state == LCTL_ENTRY_STALE_LINKTO && e->cached >= 0 && e->cached == e->hashed))
+			place_entry(rc, rr, path, e);
 	}
 	rr->outcome = LCTL_DIR_FIXED;
 done:
