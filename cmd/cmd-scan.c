@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* layoutctl scan VOLUME: a parallel, read-only health check of layouts and placement. */
 #include "cli.h"
+#include "dashboard.h"
 #include "msg.h"
 #include "output.h"
 #include "parse.h"
@@ -27,6 +28,7 @@ const char *const cmd_scan_usage[] = {
 	"    --max-depth N     do not descend more than N levels below the start",
 	"    --layout PLANNER  layout a fix would write, for the work estimate: gluster, min-move",
 	"    --all             list clean directories and placed entries too (json, xml, -v)",
+	"    --dashboard       full-screen live view (keys: p pause, r resume, + - workers, q stop)",
 	"-h, --help            show this help",
 	"",
 	"Global -v lists every directory and entry that is not clean, with the reason.",
@@ -39,6 +41,7 @@ enum {
 	OPT_MAX_DEPTH,
 	OPT_LAYOUT,
 	OPT_ALL,
+	OPT_DASHBOARD,
 };
 
 const struct option cmd_scan_options[] = {
@@ -47,6 +50,7 @@ const struct option cmd_scan_options[] = {
 	{ "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
 	{ "layout", required_argument, NULL, OPT_LAYOUT },
 	{ "all", no_argument, NULL, OPT_ALL },
+	{ "dashboard", no_argument, NULL, OPT_DASHBOARD },
 	CMD_HELP_OPTION,
 	{ NULL, 0, NULL, 0 },
 };
@@ -54,6 +58,7 @@ const struct option cmd_scan_options[] = {
 struct scan_cli {
 	struct lctl_scan_opts o;
 	bool all;
+	bool dashboard;
 	const char *volume;
 };
 
@@ -462,6 +467,9 @@ static int parse_scan_args(const struct cmd *cmd, int argc, char **argv, struct 
 			else
 				return usage_error(cmd, "--layout wants gluster or min-move, not '%s'", optarg);
 			break;
+		case OPT_DASHBOARD:
+			sc->dashboard = true;
+			break;
 		case OPT_ALL:
 			sc->all = true;
 			break;
@@ -484,6 +492,48 @@ static int parse_scan_args(const struct cmd *cmd, int argc, char **argv, struct 
 	return -1;
 }
 
+/* The dashboard's keys, in this process. */
+static unsigned scan_workers;
+
+static void scan_pause(void *arg, bool pause)
+{
+	lctl_scan_pause(arg, pause);
+}
+
+static void scan_stop(void *arg)
+{
+	lctl_scan_cancel(arg);
+}
+
+static int scan_set_workers(void *arg, int delta)
+{
+	int n = (int)scan_workers + delta;
+
+	if (n < 1 || n > 64 || lctl_scan_set_workers(arg, (unsigned)n))
+		return -1;
+	scan_workers = (unsigned)n;
+	return 0;
+}
+
+/* Once a second: the dashboard from a status object, as fix and top draw it. */
+static void scan_dash_tick(struct dash *d, struct lctl_scan *scan, const struct scan_cli *sc,
+			   const struct lctl_progress *p, struct rate_tracker *rt, double *last)
+{
+	struct dash_ops ops = { scan_pause, scan_stop, scan_set_workers, scan };
+	struct status_info si = { "scan", sc->volume, sc->o.path, "-", "-",
+				  p->paused ? "paused" : "running", "scan", false, 0, -1 };
+	struct json_object *js;
+
+	dash_key(d, 200, &ops);
+	if (p->elapsed - *last < 1.0)
+		return;
+	*last = p->elapsed;
+	rate_sample(rt, p->elapsed, p->dirs_done, p->files, p->bytes);
+	js = status_build(&si, p, NULL, rt, NULL, NULL);
+	dash_draw(d, js);
+	json_object_put(js);
+}
+
 int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 {
 	struct scan_cli sc = { 0 };
@@ -491,6 +541,9 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 	struct lctl_scan *scan = NULL;
 	struct lctl_error err = { 0 };
 	struct progress_line pl;
+	struct rate_tracker rt = { 0 };
+	struct dash *dash = NULL;
+	double last_draw = -1;
 	struct lctl_progress p;
 	const struct lctl_scan_summary *sum;
 	struct out *o = NULL;
@@ -511,6 +564,15 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 		return exit_for_error(ret);
 	}
 	progress_init(&pl);
+	if (sc.dashboard) {
+		lctl_scan_progress(scan, &p);
+		scan_workers = sc.o.parallel ? sc.o.parallel : p.active_workers;
+		dash = dash_open();
+		if (!dash)
+			warning("--dashboard needs a terminal: printing the progress line instead");
+		else
+			pl.enabled = false;
+	}
 	if (gopts.format == FMT_JSON || gopts.format == FMT_XML) {
 		struct json_object *v = json_object_new_object();
 
@@ -523,7 +585,7 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 		out_list_begin(o, "directories");
 	}
 	while (!fin) {
-		struct lctl_dir_report *r = lctl_scan_next(scan, 200, &fin);
+		struct lctl_dir_report *r = lctl_scan_next(scan, dash ? 0 : 200, &fin);
 
 		if (interrupted && !stopping) {
 			stopping = true;
@@ -540,15 +602,20 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 
 			if (o && show) {
 				out_item(o, dir_json(vol, r));
-			} else if (gopts.format == FMT_TEXT && gopts.verbosity >= 2 && show) {
+			} else if (gopts.format == FMT_TEXT && gopts.verbosity >= 2 && show && !dash) {
 				progress_clear(&pl);
 				print_dir_text(vol, r, sc.all);
 			}
 			lctl_dir_report_free(r);
 		}
 		lctl_scan_progress(scan, &p);
-		progress_update(&pl, "scanning", &p);
+		if (dash)
+			scan_dash_tick(dash, scan, &sc, &p, &rt, &last_draw);
+		else
+			progress_update(&pl, "scanning", &p);
 	}
+	if (dash)
+		dash_close(dash);
 	progress_clear(&pl);
 	lctl_scan_progress(scan, &p);
 	sum = lctl_scan_summary(scan);
