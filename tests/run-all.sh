@@ -94,8 +94,8 @@ printf '%-12s %3d cases: %3d pass, %3d fail, %3d skip\n' "cmocka" "$cm_run" "$cm
 # Sanitizer reports anywhere in the test logs (tests/run-test.sh checks the shell tests one by
 # one; this also covers the unit test binaries, which automake runs directly).
 pattern=$(tests/run-test.sh --sanitizer-pattern)
-mapfile -t san < <(grep -rlE "$pattern" --include='*.log' tests 2>/dev/null || true)
-mapfile -t -O "${#san[@]}" san < <(grep -rlE "$pattern" test-logs --exclude-dir=gluster 2>/dev/null || true)
+mapfile -t san < <(grep -rlIE "$pattern" --include='*.log' tests 2>/dev/null || true)
+mapfile -t -O "${#san[@]}" san < <(grep -rlIE "$pattern" test-logs --exclude-dir=gluster 2>/dev/null || true)
 if ((${#san[@]})); then
 	printf 'sanitizer reports in: %s\n' "${san[*]}"
 	failed=$((failed + 1))
