@@ -256,8 +256,9 @@ static int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct f
 	if (!fc->volume[0] || strchr(fc->volume, '/') || !strcmp(fc->volume, ".") ||
 	    !strcmp(fc->volume, ".."))
 		return usage_error(cmd, "invalid volume name '%s'", fc->volume);
-	if (fc->o.path && fc->o.path[0] != '/')
-		return usage_error(cmd, "--path wants an absolute path inside the volume");
+	if (fc->o.path && check_volume_path(fc->o.path))
+		return usage_error(cmd, "--path wants an absolute path inside the volume without "
+				   "'.' or '..', not '%s'", fc->o.path);
 	if (fc->o.resume && fc->o.dry_run)
 		return usage_error(cmd, "--resume and --dry-run do not go together");
 	if (!fc->state_dir[0])

@@ -483,9 +483,9 @@ static int parse_scan_args(const struct cmd *cmd, int argc, char **argv, struct 
 	if (optind != argc - 1)
 		return usage_error(cmd, optind >= argc ? "missing VOLUME" : "too many arguments");
 	sc->volume = argv[optind];
-	if (sc->o.path && sc->o.path[0] != '/')
-		return usage_error(cmd, "--path wants an absolute path inside the volume, not '%s'",
-				   sc->o.path);
+	if (sc->o.path && check_volume_path(sc->o.path))
+		return usage_error(cmd, "--path wants an absolute path inside the volume without "
+				   "'.' or '..', not '%s'", sc->o.path);
 	/* placed entries are kept only where they are printed: json, xml, or text with -v */
 	sc->o.all_entries = sc->all && (gopts.format == FMT_JSON || gopts.format == FMT_XML ||
 					(gopts.format == FMT_TEXT && gopts.verbosity >= 2));

@@ -9,6 +9,7 @@
  */
 #include "cli.h"
 #include "msg.h"
+#include "output.h"
 #include "parse.h"
 
 #include <errno.h>
@@ -162,13 +163,20 @@ void usage_print(const struct cmd *cmd, FILE *f, bool full)
 
 int usage_error(const struct cmd *cmd, const char *fmt, ...)
 {
+	char msg[1024], *safe;
 	va_list ap;
 
-	fprintf(stderr, "layoutctl: error: ");
+	/*
+	 * The message quotes what the user typed, which may hold escape sequences or bytes that
+	 * are not UTF-8: escape them like names from the volume (\xHH), so that an error
+	 * message can neither drive the terminal nor span lines.
+	 */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n");
+	safe = out_name_dup(msg);
+	fprintf(stderr, "layoutctl: error: %s\n", safe);
+	free(safe);
 	if (cmd)
 		fprintf(stderr, "try 'layoutctl %s --help'\n", cmd->name);
 	else

@@ -216,14 +216,21 @@ char *out_name_dup(const char *s)
 			buf[o++] = '\\';
 			buf[o++] = '\\';
 			p++;
-		} else if (n && *p >= 0x20 && *p != 0x7f) {
+		} else if (n && *p >= 0x20 && *p != 0x7f && !(p[0] == 0xc2 && p[1] < 0xa0)) {
 			memcpy(buf + o, p, n);
 			o += n;
 			p += n;
 		} else {
-			/* control bytes too: they would garble a terminal and are illegal in XML */
-			o += (size_t)snprintf(buf + o, cap - o, "\\x%02x", *p);
-			p++;
+			/*
+			 * control characters too, C0, DEL and C1 (U+0080-U+009F, encoded c2 80 to
+			 * c2 9f: U+009B is a CSI to many terminals): they would garble a terminal,
+			 * and C0 ones are illegal in XML. A C1 character is escaped byte by byte.
+			 */
+			size_t k, m = n ? n : 1;
+
+			for (k = 0; k < m; k++)
+				o += (size_t)snprintf(buf + o, cap - o, "\\x%02x", p[k]);
+			p += m;
 		}
 	}
 	buf[o] = '\0';

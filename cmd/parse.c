@@ -61,3 +61,19 @@ const char *format_name(unsigned fmt)
 			return formats[i].name;
 	return "?";
 }
+
+int check_volume_path(const char *p)
+{
+	const char *c;
+
+	if (!p || p[0] != '/')
+		return -1;
+	/* no "." or ".." component: the path is used as given on every subvolume */
+	for (c = p; *c; c++) {
+		if (c[0] != '/' || c[1] != '.')
+			continue;
+		if (c[2] == '/' || c[2] == '\0' || (c[2] == '.' && (c[3] == '/' || c[3] == '\0')))
+			return -1;
+	}
+	return 0;
+}

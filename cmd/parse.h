@@ -12,5 +12,7 @@ int parse_int(const char *s, int min, int max, int *out);
 /* A format name: text, json, xml, prometheus. 0 when unknown. */
 unsigned parse_format(const char *s);
 const char *format_name(unsigned fmt);
+/* A --path value: absolute, without "." or ".." components. 0, or -1 when not. */
+int check_volume_path(const char *p);
 
 #endif

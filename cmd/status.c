@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "status.h"
 #include "cli.h"
+#include "output.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -149,7 +150,7 @@ struct json_object *status_build(const struct status_info *si, const struct lctl
 	add(j, "format_version", json_object_new_int(1));
 	add(j, "command", json_object_new_string(si->command));
 	add(j, "volume", json_object_new_string(si->volume));
-	add(j, "path", json_object_new_string(si->path ? si->path : "/"));
+	add(j, "path", out_name(si->path ? si->path : "/"));
 	add(j, "host", json_object_new_string(host));
 	add(j, "pid", json_object_new_int((int)getpid()));
 	add(j, "state", json_object_new_string(si->state));
@@ -196,7 +197,7 @@ struct json_object *status_build(const struct status_info *si, const struct lctl
 	add(o, "paused", json_object_new_boolean(p->paused));
 	a = json_object_new_array();
 	for (i = 0; i < p->workers && i < 64; i++)
-		json_object_array_add(a, json_object_new_string(p->worker_state[i]));
+		json_object_array_add(a, out_name(p->worker_state[i]));
 	add(o, "states", a);
 	add(j, "workers", o);
 	a = json_object_new_array();
@@ -215,8 +216,7 @@ struct json_object *status_build(const struct status_info *si, const struct lctl
 	add(j, "subvolumes", a);
 	a = json_object_new_array();
 	for (i = 0; er && i < er->n; i++)
-		json_object_array_add(a, json_object_new_string(
-						 er->msg[(er->next + ERROR_RING - er->n + i) % ERROR_RING]));
+		json_object_array_add(a, out_name(er->msg[(er->next + ERROR_RING - er->n + i) % ERROR_RING]));
 	add(j, "errors", a);
 	return j;
 }

@@ -400,7 +400,8 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 	struct lctl_crawl_cfg cfg = { 0 };
 	struct lctl_fix *f;
 	const char *top = opts->path && opts->path[0] ? opts->path : "/";
-	bool whole = !strcmp(top, "/"), dirty_done = false;
+	bool whole = !strcmp(top, "/"), dirty_done = false, consistent;
+	uint32_t now_h;
 	struct timespec now;
 	int ret;
 
@@ -425,6 +426,17 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 	ret = preflight(f, err);
 	if (ret)
 		goto fail;
+	if (!opts->dry_run && !opts->resume) {
+		struct stat st;
+
+		/* through DHT: a lookup there heals, where a raw one could assign gfids */
+		if (glfs_lstat(lctl_volume_fs(vol), f->top, &st) || !S_ISDIR(st.st_mode)) {
+			ret = lctl_seterr(err, LCTL_EIO, errno ? errno : ENOTDIR,
+					  "no directory '%.200s' in volume '%.40s'", f->top,
+					  lctl_volume_name(vol));
+			goto fail;
+		}
+	}
 
 	if (!opts->dry_run) {
 		ret = prepare_state_dir(f, err);
@@ -438,8 +450,10 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 			if (ret)
 				goto fail;
 			if (strcmp(f->j.volume, lctl_volume_name(vol))) {
-				ret = lctl_seterr(err, LCTL_EINVAL, 0, "the journal is for volume '%s'",
-						  f->j.volume);
+				ret = lctl_seterr(err, LCTL_EINVAL, 0,
+						  "the journal in '%.100s' is for volume '%.60s': use that "
+						  "volume's state directory, or start without --resume",
+						  f->state_dir, f->j.volume);
 				goto fail;
 			}
 			if (!strcmp(f->j.phase, "done")) {
@@ -451,6 +465,20 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 			whole = !strcmp(f->top, "/");
 			f->opts.mode = f->j.mode;
 			f->opts.planner = f->j.planner;
+			/*
+			 * Something changed the volume hash since (a GlusterFS rebalance, say): what we
+			 * stamped is dirty again, and stamping H now would not make anything clean.
+			 * Start over from the dirty phase: with our H on the roots again for a
+			 * whole-volume run, with the volume's new hash for a subtree.
+			 */
+			now_h = lctl_volume_commit_hash(vol, &consistent);
+			if (now_h != f->j.commit || !consistent) {
+				lctl_log(LCTL_LOG_WARN, "the volume commit hash changed since the run "
+					 "started: making its directories dirty again");
+				if (!whole)
+					f->j.commit = now_h;
+				snprintf(f->j.phase, sizeof(f->j.phase), "dirty");
+			}
 		} else {
 			clock_gettime(CLOCK_REALTIME, &now);
 			snprintf(f->j.volume, sizeof(f->j.volume), "%s", lctl_volume_name(vol));
@@ -637,9 +665,9 @@ int lctl_fix_set_workers(struct lctl_fix *f, unsigned n)
 int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err)
 {
 	const struct lctl_fix_summary *s = lctl_fix_summary(f);
-	bool all = !s->stopped && s->dirs == s->dir_outcome[LCTL_DIR_WAS_CLEAN] +
-						     s->dir_outcome[LCTL_DIR_FIXED] +
-						     s->dir_outcome[LCTL_DIR_LEFT_ALONE];
+	bool all = !s->stopped && !s->files[LCTL_FILE_FAILED] &&
+		   s->dirs == s->dir_outcome[LCTL_DIR_WAS_CLEAN] + s->dir_outcome[LCTL_DIR_FIXED] +
+				      s->dir_outcome[LCTL_DIR_LEFT_ALONE];
 	int ret = 0;
 
 	if (!f->opts.dry_run) {

@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 enum sight_kind {
 	S_DIR,
@@ -310,7 +311,17 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 	}
 	fd = glfs_opendir(fs, path);
 	if (!fd) {
-		le->err = errno;
+		struct statvfs probe;
+
+		le->err = errno ? errno : EIO;
+		/*
+		 * A brick that died under us makes gfapi fail in odd ways (ENOTDIR from opendir,
+		 * errno 0 from getxattr, a cached lstat): ask the subvolume itself before
+		 * believing what the error says about the directory.
+		 */
+		if (errno != ENOENT && glfs_statvfs(fs, "/", &probe))
+			errno = ENOTCONN;
+		le->err = errno ? errno : le->err;
 		if (errno == ENOENT)
 			*problems |= LCTL_DIR_MISSING;
 		else if (errno == ENOTDIR)

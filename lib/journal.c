@@ -204,7 +204,9 @@ int lctl_journal_parse(const char *text, size_t len, struct lctl_journal *j, str
 			   (!strcmp(val, "gluster") || !strcmp(val, "min-move"))) {
 			j->planner = strcmp(val, "min-move") ? LCTL_PLANNER_GLUSTER : LCTL_PLANNER_MINMOVE;
 			fields |= 64;
-		} else if (!strcmp(line, "commit") && !parse_u32(val, &j->commit)) {
+		} else if (!strcmp(line, "commit") && !parse_u32(val, &j->commit) &&
+			   j->commit != LCTL_COMMIT_INVALID) {
+			/* 1 means "never clean" to DHT: no run stamps it (lctl_commit_hash_new()) */
 			fields |= 128;
 		} else if (!strcmp(line, "phase") && strlen(val) < sizeof(j->phase) &&
 			   (!strcmp(val, "dirty") || !strcmp(val, "work") || !strcmp(val, "done") ||
@@ -229,20 +231,33 @@ int lctl_journal_read(const char *dir, struct lctl_journal *j, struct lctl_error
 	if ((size_t)snprintf(path, sizeof(path), "%s/journal", dir) >= sizeof(path))
 		return lctl_seterr(err, LCTL_EINVAL, 0, "state directory path too long");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		return lctl_seterr(err, LCTL_EINVAL, errno,
+				   "no journal in '%.150s': nothing to resume (start a run without --resume)",
+				   dir);
 	if (fd < 0)
-		return lctl_seterr(err, errno == ENOENT ? LCTL_EINVAL : LCTL_EIO, errno,
-				   "cannot read the journal '%s': %s", path, strerror(errno));
+		return lctl_seterr(err, LCTL_EIO, errno, "cannot read the journal '%.150s': %s", path,
+				   strerror(errno));
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
 	if (n < 0)
-		return lctl_seterr(err, LCTL_EIO, errno, "cannot read '%s': %s", path, strerror(errno));
-	if ((size_t)n == sizeof(buf))
-		return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal '%s' is too big", path);
-	ret = lctl_journal_parse(buf, (size_t)n, j, err);
+		ret = lctl_seterr(err, errno == EISDIR ? LCTL_ECORRUPT : LCTL_EIO, errno,
+				  "cannot read it: %s", strerror(errno));
+	else if ((size_t)n == sizeof(buf))
+		ret = lctl_seterr(err, LCTL_ECORRUPT, 0, "journal is too big");
+	else
+		ret = lctl_journal_parse(buf, (size_t)n, j, err);
 	if (ret && err) {
+		/*
+		 * Refused, never trusted: say what to do. A new run is always safe (it makes every
+		 * directory dirty again with a new commit hash); only the work already done is
+		 * inspected once more.
+		 */
 		char m[sizeof(err->msg)];
 
-		snprintf(m, sizeof(m), "%.100s: %.150s", path, err->msg);
+		snprintf(m, sizeof(m),
+			 "%.80s: %.80s; not resumable: start a new run without --resume (safe), "
+			 "or move that file away", path, err->msg);
 		memcpy(err->msg, m, sizeof(m));
 	}
 	return ret;

@@ -142,7 +142,7 @@ static int write_layout(struct lctl_repair_ctx *rc, size_t i, const char *path,
 	w.commit = commit;
 	lctl_layout_encode(&w, buf);
 	if (glfs_setxattr(fs, path, rc->in->layout_key, buf, sizeof(buf), 0))
-		return -errno;
+		return errno ? -errno : -EIO;
 	return 0;
 }
 
@@ -495,7 +495,8 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		/* hard links or posix locks: DHT keeps it where it is, reachable through a linkto */
 		add_outcome(rc, rr, e->name, LCTL_FILE_SKIPPED, EPERM,
 			    e->nlink > 1 ? "hard links: left in place behind a linkto"
-					 : "locked or hard-linked: left in place behind a linkto",
+					 : "DHT did not move it (POSIX locks, hard links, or the target "
+					   "below cluster.min-free-disk): left in place behind a linkto",
 			    e->cached, e->target, e->size);
 		return;
 	case ENOENT:
@@ -540,7 +541,7 @@ static int stamp(struct lctl_repair_ctx *rc, const char *path, const struct lctl
 			return -ENOTCONN;
 		n = glfs_getxattr(fs, path, rc->in->layout_key, buf, sizeof(buf));
 		if (n < 0)
-			return -errno;
+			return errno ? -errno : -EIO; /* a dead brick can fail with errno 0 */
 		if (lctl_layout_decode(buf, (size_t)n, &now) || !ranges_equal(&now, &r->layout[i].r))
 			return -ESTALE;
 		if (now.commit == commit)

@@ -378,18 +378,25 @@ static void *subvol_init_thread(void *arg)
 	shrink_inode_cache(fs, INODE_LRU_LIMIT);
 	n = glfs_getxattr(fs, "/", "trusted.glusterfs.dht.commithash", val, sizeof(val) - 1);
 	if (n > 0) {
-		char *end;
 		unsigned long v;
+		uint32_t strict;
 
+		/*
+		 * Read it as DHT does (dict_get_uint32(): strtoul(s, NULL, 0)), so that we judge
+		 * directories clean or not by the value clients use: "010" is 8 and "0x10" 16 to
+		 * DHT, and garbage is 0. Only glusterd's own form ("N\0", decimal) is quiet.
+		 */
 		val[n] = '\0';
 		errno = 0;
-		v = strtoul(val, &end, 10);
-		if (!errno && end != val && v <= UINT32_MAX) {
+		v = strtoul(val, NULL, 0);
+		if (!errno && v <= UINT32_MAX) {
 			sv->has_commit = true;
 			sv->commit = (uint32_t)v;
-		} else {
-			lctl_log(LCTL_LOG_WARN, "subvolume %s: unreadable volume commit hash", sv->name);
 		}
+		if (lctl_commithash_decode(val, (size_t)n, &strict) || strict != sv->commit || !sv->has_commit)
+			lctl_log(LCTL_LOG_WARN,
+				 "subvolume %s: the volume commit hash is not a plain decimal number; "
+				 "read as %u, as DHT reads it", sv->name, sv->has_commit ? sv->commit : 0);
 	}
 	if (!glfs_statvfs(fs, "/", &st)) {
 		sv->size_bytes = (uint64_t)st.f_blocks * st.f_frsize;

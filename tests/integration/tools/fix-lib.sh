@@ -39,10 +39,13 @@ fx_tree() {
 # The DHT children's xlator names come from the volfile: after a remove-brick commit they keep
 # their old numbers (gaps), which the linkto xattrs on the bricks use.
 fx_subvol_args() {
+	# awk reads to the end (no exit): under pipefail an early exit would kill getspec with
+	# SIGPIPE and fail the pipeline
 	gluster --mode=script system:: getspec "$1" 2>/dev/null | awk '
 		$1 == "volume" { name = $2 }
 		$1 == "type" && $2 == "cluster/distribute" { dht = 1 }
-		dht && $1 == "subvolumes" { for (i = 2; i <= NF; i++) print $i; exit }' >"$FX/subvols"
+		dht && !done && $1 == "subvolumes" { for (i = 2; i <= NF; i++) print $i; done = 1 }' \
+		>"$FX/subvols"
 	[[ -s $FX/subvols ]] || fail "no DHT subvolumes in the volfile of $1"
 	local n=0 name i
 	while read -r name; do

@@ -1,0 +1,132 @@
+#!/bin/bash
+# A brick process killed (kill -9) in the middle of a scan and of a fix, on a 3 -> 5 brick
+# distribute volume:
+#   - scan: does not crash, reports the subvolume down, exits 1 (never 0), valid JSON;
+#   - fix: goes on with nothing it cannot verify: every directory it cannot read on every
+#     subvolume is reported (not-fixed, naming the reason), the run ends with exit 1, a one-line
+#     summary of the failure, and the journal says "stopped";
+#   - nothing was stamped that was not verified: once the brick is back (`volume start force`),
+#     every directory whose layout carries the run's commit hash on every subvolume is clean;
+#   - `fix --resume` ends with exit 0, scan exits 0, and every file's checksum is unchanged.
+. "$LCTL_SRCDIR/tests/integration/lib.sh"
+. "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
+. "$LCTL_SRCDIR/tests/integration/tools/hostile-lib.sh"
+require_cmd jq
+fx_init
+
+lctl_vol_create dist 3 VOL
+MP=$(lctl_mount "$VOL")
+fx_tree populate "$MP" 30 500 23 >"$FX/special"
+# many small directories, so that a scan takes a few seconds (removed before the fix)
+(cd "$MP" && mkdir -p many/{a,b,c,d,e,f,g,h}/{1,2,3,4,5,6,7,8,9}/{x,y,z,w})
+grep '^hardlink ' "$FX/special" | cut -d' ' -f2- >"$FX/hardlinks"
+lctl_vol_add_bricks "$VOL" 2
+B=("${LCTL_BRICKS[@]}")
+S=$FX/state
+mkdir -p "$S"
+victim=${B[3]} # a new brick: the target of many migrations
+
+kill_brick() { hs_kill_brick "$VOL" "$1"; }
+restart_bricks() { hs_restart_bricks "$VOL"; }
+journal_phase() { awk '$1 == "phase" { print $2 }' "$S/journal" 2>/dev/null; }
+journal_commit() { awk '$1 == "commit" { print $2 }' "$S/journal" 2>/dev/null; }
+stamped_dirs() {
+	local h
+	h=$(printf '%08x' "$(journal_commit)")
+	find "${B[0]}" -path "${B[0]}/.glusterfs" -prune -o -type d -print0 |
+		xargs -0r getfattr --absolute-names -n trusted.glusterfs.dht -e hex 2>/dev/null |
+		grep -c "=0x$h" || true
+}
+# wait_until SECONDS PID CONDITION...: poll CONDITION while PID runs
+wait_until() {
+	local t=$1 pid=$2 i
+	shift 2
+	for ((i = 0; i < t * 10; i++)); do
+		"$@" && return 0
+		kill -0 "$pid" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	fail "timed out waiting for: $*"
+}
+
+# --- a scan that loses a brick half-way -------------------------------------------------------
+"$LAYOUTCTL" --json scan --all --parallel 1 "$VOL" >"$FX/scan.json" 2>"$FX/scan.err" &
+scan=$!
+# kill once the scan has reported a few directories
+for ((i = 0; i < 300; i++)); do
+	(($(grep -o '"path":' "$FX/scan.json" 2>/dev/null | wc -l) >= 20)) && break
+	kill -0 "$scan" 2>/dev/null || break
+	sleep 0.05
+done
+kill -0 "$scan" 2>/dev/null || fail "the scan ended before the brick could be killed"
+kill_brick "$victim"
+rc=0
+wait "$scan" || rc=$?
+cat "$FX/scan.err" >&2
+_lctl_crash_name "$rc" >/dev/null && fail "scan crashed (exit $rc)"
+# 1: it saw the brick go (or it was down from the start); 3: it could not even start
+[[ $rc == 1 || $rc == 3 ]] || fail "scan exited $rc with a brick killed under it"
+if ((rc == 1)); then
+	hs_json_ok "$FX/scan.json"
+	jq -e '[.directories[] | select(.problems | index("subvolume-down") or index("unreadable"))] |
+		length > 0' "$FX/scan.json" >/dev/null || fail "the scan does not report the lost brick"
+fi
+hs_lctl "$FX/scan2.json" "$FX/scan2.err" --json scan "$VOL"
+assert_eq 1 "$LCTL_RC" "scan with a brick down"
+hs_json_ok "$FX/scan2.json"
+assert_eq '[]' "$(jq -c '[.directories[] | select(.layout[3].state != "down") | .path]' "$FX/scan2.json")" \
+	"directories not reported down on the dead brick"
+restart_bricks
+# a fresh mount: the old one reconnects to the restarted brick only after a while
+lctl_umount "$MP"
+MP=$(lctl_mount "$VOL")
+rm -rf -- "$MP/many"
+hs_sums "$MP" >"$FX/sums.before"
+
+# --- a fix that loses a brick half-way --------------------------------------------------------
+"$LAYOUTCTL" fix --state-dir "$S" --settle 1 --rate 30 --parallel 2 "$VOL" >"$FX/fix.out" 2>"$FX/fix.err" &
+fix=$!
+wait_until 90 "$fix" eval '[[ $(journal_phase) == work ]] && (($(stamped_dirs) >= 3))' ||
+	fail "the fix ended before the brick could be killed: $(cat "$FX/fix.out" "$FX/fix.err")"
+kill_brick "$victim"
+t0=$SECONDS
+rc=0
+wait "$fix" || rc=$?
+cat "$FX/fix.out" "$FX/fix.err" >&2
+echo "the fix ended $((SECONDS - t0)) s after the kill, exit $rc" >&2
+_lctl_crash_name "$rc" >/dev/null && fail "fix crashed (exit $rc)"
+assert_eq 1 "$rc" "exit status of a fix that lost a brick"
+assert_eq stopped "$(journal_phase)" "journal phase"
+grep -q '^not-fixed ' "$FX/fix.out" || fail "no directory reported as not fixed"
+hs_json_ok "$S/progress.json"
+# a clear message: the reports name the lost subvolume as the cause
+grep -qiE 'down|not connected' "$FX/fix.out" "$FX/fix.err" || soft_fail "fix does not say that a subvolume went down"
+((SECONDS - t0 < 120)) || soft_fail "fix went on for $((SECONDS - t0)) s with a subvolume down"
+# gfapi answers opendir("/") on a disconnected subvolume graph with ENOTDIR (and getxattr("/")
+# with -1 and errno 0): the root must not be reported as "not a directory"
+if grep -E '^not-fixed +/: ' "$FX/fix.out" | grep -qv 'down'; then
+	soft_fail "the root reported for another reason than the lost subvolume: $(grep -E '^not-fixed +/: ' "$FX/fix.out")"
+fi
+
+# nothing stamped that was not verified: with every brick back, a directory whose layout
+# carries the run's hash everywhere must be clean
+restart_bricks
+h=$(journal_commit)
+hs_lctl "$FX/scan3.json" "$FX/scan3.err" --json scan --all "$VOL"
+hs_json_ok "$FX/scan3.json"
+hs_stamped_are_clean "$FX/scan3.json" "$h"
+
+# --- resume: everything clean, nothing lost --------------------------------------------------
+lctl_umount "$MP"
+MP=$(lctl_mount "$VOL")
+hs_lctl "$FX/fix2.out" "$FX/fix2.err" fix --state-dir "$S" --resume --settle 1 --parallel 2 "$VOL"
+cat "$FX/fix2.out" "$FX/fix2.err" >&2
+assert_eq 0 "$LCTL_RC" "fix --resume after the brick came back"
+assert_eq done "$(journal_phase)" "journal phase after the resume"
+fx_scan_after_fix "$VOL" --parallel 2
+hs_bricks_check "$VOL" --allow-linked "$FX/hardlinks"
+hs_sums "$MP" >"$FX/sums.after"
+assert_files_equal "$FX/sums.before" "$FX/sums.after" "a file changed or went missing"
+hs_secret_check "$VOL" "$FX/fix.out" "$FX/fix.err" "$FX/fix2.out" "$FX/fix2.err" "$S"
+soft_end
+exit 0

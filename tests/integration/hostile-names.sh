@@ -1,0 +1,240 @@
+#!/bin/bash
+# Hostile names and shapes, made through a FUSE mount so they are real DHT files, on a 3-brick
+# distribute volume: a file for every byte value 1-255 but '/' (in a 3-byte name), one name
+# holding all those 254 bytes, 255-byte names (ASCII, invalid UTF-8, 3-byte UTF-8 characters),
+# control characters (C0, DEL, C1), backslashes, a newline; a 100-level-deep tree; a tree whose
+# paths are as long as GlusterFS allows (~3800 bytes: 15 levels of 252-byte names).
+#
+# 1. Every file of those is moved by hand to a brick it does not hash to (misplaced): scan exits 1, its
+#    --json output is valid strict UTF-8 JSON and lists exactly those names, each escaped as the
+#    man page says (\xHH for bytes outside valid UTF-8 and for control characters, \\ for a
+#    backslash). XML is well-formed.
+# 2. Nothing is hidden: every directory is scanned, the 100th level and the one whose path is
+#    ~3800 bytes long included.
+# 3. fix (after an add-brick, so most files move) migrates all of them: the names survive, every
+#    checksum is unchanged, the outcome log is valid JSON lines, and scan exits 0.
+. "$LCTL_SRCDIR/tests/integration/lib.sh"
+. "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
+. "$LCTL_SRCDIR/tests/integration/tools/hostile-lib.sh"
+require_cmd jq xmllint
+fx_init
+# bash's read and pattern matching treat an invalid multibyte sequence in a UTF-8 locale as part of
+# a character (a name ending in 0xec swallowed the NUL after it): bytes are bytes here
+export LC_ALL=C
+
+lctl_vol_create dist 3 VOL
+B=("${LCTL_BRICKS[@]}")
+MP=$(lctl_mount "$VOL")
+
+# --- names --------------------------------------------------------------------------------------
+mkdir "$MP/bytes"
+python3 - "$MP/bytes" <<-'EOF'
+	import os, sys
+	d = os.fsencode(sys.argv[1])
+	names = []
+	for b in range(1, 256):
+	    if b != 0x2f:
+	        names.append(b"b" + bytes([b]) + b"z")
+	names.append(bytes(b for b in range(1, 256) if b != 0x2f))      # 254 bytes, all of them
+	names.append(b"a" * 255)
+	names.append(b"\xff" * 255)                                      # invalid UTF-8
+	names.append("日".encode() * 85)                                 # 255 bytes of UTF-8
+	names.append(b"\xe6\x97" + b"x" * 252 + b"\xc3")                 # truncated sequences
+	names += [b"\xc2\x9b[31mred", b"tab\there", b"nl\nnl", b"\\x41", b"back\\slash", b"\x7fdel",
+	          b"-n", b"--help", b" ", b"..." , b".x.y", b"\xed\xa0\x80surrogate"]
+	for i, n in enumerate(names):
+	    with open(os.path.join(d, n), "wb") as f:
+	        f.write(b"%d:" % i + n + b"\n")
+EOF
+
+# a directory whose name is not UTF-8, with files that will move after the add-brick
+mkdir "$MP/"$'\xff\xfe-dir'
+for i in $(seq 1 40); do echo "$i" >"$MP/"$'\xff\xfe-dir'"/g$i"; done
+
+# --- a 100-level-deep tree ----------------------------------------------------------------------
+deep=deep
+for ((i = 1; i < 100; i++)); do deep+=/d; done
+mkdir -p "$MP/$deep"
+echo bottom >"$MP/$deep/bottom"
+echo middle >"$MP/deep/d/d/d/d/d/middle"
+
+# --- a tree whose paths come close to PATH_MAX ---------------------------------------------------
+# GlusterFS's posix translator builds the brick's real path, so a volume path cannot be longer
+# than PATH_MAX minus the brick's own path; the mount point's path is about as long. So: 252-byte
+# names, as many levels as keep the path on the mount below 4000 bytes (15 here, ~3800 bytes).
+long=$(printf 'L%.0s' $(seq 1 250))
+nlong=$(((4000 - ${#MP} - 20) / 253))
+(
+	cd "$MP" && mkdir toolong && cd toolong
+	for ((i = 10; i < 10 + nlong; i++)); do mkdir "$long$i" && cd "$long$i"; done
+	echo "far away" >far
+	mkdir s && echo "further" >s/further
+)
+hs_sums "$MP" >"$FX/sums.before"
+lctl_umount "$MP"
+
+# move every data file of /bytes to the next brick by hand (with its .glusterfs hard link): all
+# of them are misplaced now
+: >"$FX/misplaced"
+for i in 0 1 2; do
+	b=${B[i]} to=${B[$(((i + 1) % 3))]}
+	find "$b/bytes" -maxdepth 1 -type f -print0 >"$FX/list.$i"
+done
+for i in 0 1 2; do
+	b=${B[i]} to=${B[$(((i + 1) % 3))]}
+	while IFS= read -r -d '' f; do
+		n=${f##*/}
+		g=$(hs_gfid_link "$b" "bytes/$n")
+		mv -- "$f" "$to/bytes/$n"
+		rm -f -- "$g"
+		g=$(hs_gfid_link "$to" "bytes/$n")
+		mkdir -p -- "${g%/*}"
+		ln -- "$to/bytes/$n" "$g"
+		printf '%s\0' "$n" >>"$FX/misplaced"
+	done <"$FX/list.$i"
+done
+nmis=$(tr -cd '\0' <"$FX/misplaced" | wc -c)
+assert_eq 271 "$nmis" "files moved to a wrong brick"
+
+# --- scan ---------------------------------------------------------------------------------------
+hs_lctl "$FX/scan.json" "$FX/scan.err" --json scan "$VOL"
+cat "$FX/scan.err" >&2
+assert_eq 1 "$LCTL_RC" "scan exit status"
+hs_json_ok "$FX/scan.json"
+# exactly the misplaced names, escaped as documented
+python3 - "$FX/scan.json" "$FX/misplaced" <<-'EOF' || fail "misplaced names in the scan output"
+	import json, sys
+
+	def utf8_len(b, i):
+	    c = b[i]
+	    if c < 0x80:
+	        return 1
+	    try:
+	        for n in (2, 3, 4):
+	            if i + n <= len(b):
+	                try:
+	                    b[i:i + n].decode("utf-8", "strict")
+	                    return n
+	                except UnicodeDecodeError:
+	                    pass
+	    except Exception:
+	        pass
+	    return 0
+
+	def escape(b):
+	    out, i = [], 0
+	    while i < len(b):
+	        n = utf8_len(b, i)
+	        if b[i] == 0x5c:
+	            out.append("\\\\")
+	            i += 1
+	            continue
+	        ch = b[i:i + n].decode("utf-8") if n else None
+	        # C0, DEL and C1 control characters are escaped byte by byte
+	        if n and not (ord(ch) < 0x20 or 0x7f <= ord(ch) <= 0x9f):
+	            out.append(ch)
+	            i += n
+	        else:
+	            for k in range(max(n, 1)):
+	                out.append("\\x%02x" % b[i + k])
+	            i += max(n, 1)
+	    return "".join(out)
+
+	scan = json.load(open(sys.argv[1], encoding="utf-8"))
+	want = sorted(escape(n) for n in open(sys.argv[2], "rb").read().split(b"\0") if n)
+	got = sorted(e["name"] for d in scan["directories"] if d["path"] == "/bytes"
+	             for e in d["entries"] if e["state"] == "misplaced")
+	others = [(d["path"], d["problems"], [e["state"] for e in d["entries"]])
+	          for d in scan["directories"] if d["path"] not in ("/", "/bytes") and not d["clean"]]
+	if want != got:
+	    print("want:", want, "\ngot: ", got, file=sys.stderr)
+	    print("missing:", sorted(set(want) - set(got)), "\nextra:", sorted(set(got) - set(want)),
+	          file=sys.stderr)
+	    sys.exit(1)
+	if others:
+	    print("unexpected problems:", others, file=sys.stderr)
+	    sys.exit(1)
+EOF
+hs_lctl "$FX/scan.xml" "$FX/scan.err" --format xml scan --all "$VOL"
+assert_eq 1 "$LCTL_RC" "scan --format xml exit status"
+xmllint --noout "$FX/scan.xml" || fail "the XML output is not well-formed"
+hs_lctl "$FX/scan.txt" "$FX/scan.err" -v scan "$VOL"
+assert_eq 1 "$LCTL_RC" "scan -v exit status"
+python3 - "$FX/scan.txt" <<-'EOF' || fail "the text output carries raw control characters"
+	import re, sys
+	t = open(sys.argv[1], "rb").read()
+	sys.exit(1 if re.search(rb"[\x01-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]", t) else 0)
+EOF
+# every directory was visited, the deepest (100 levels) and the ones beyond PATH_MAX included,
+# or reported: the scan must not pass over a directory in silence
+hs_lctl "$FX/scan-all.json" "$FX/scan-all.err" --json scan --all "$VOL"
+cat "$FX/scan-all.err" >&2
+hs_json_ok "$FX/scan-all.json"
+assert_eq 1 "$LCTL_RC" "scan --all exit status"
+ndirs=$(jq '.summary.directories' "$FX/scan-all.json")
+echo "directories scanned: $ndirs" >&2
+# / bytes \xff\xfe-dir deep (100 levels) toolong (1 + nlong + s)
+assert_eq $((3 + 100 + 2 + nlong)) "$ndirs" "directories scanned"
+assert_eq 1 "$(jq "[.directories[] | select(.path == \"/$deep\")] | length" "$FX/scan-all.json")" \
+	"the 100th level was scanned"
+assert_eq 1 "$(jq '[.directories[] | select(.path | endswith("/s")) | select(.path | length > 3700)] | length' \
+	"$FX/scan-all.json")" "the deepest directory of the long paths was scanned"
+
+# --- add a brick, fix: everything moves, names and checksums survive ----------------------------
+lctl_vol_add_bricks "$VOL" 1
+B=("${LCTL_BRICKS[@]}")
+mkdir -p "$FX/state"
+# 4 workers: a child directory's repair looks its ancestors up through DHT while the parent's
+# own repair is writing the parent's layout; see the end. progress.json is sampled all along:
+# it names the directories being worked on, and must stay valid JSON (strict UTF-8) meanwhile
+mkdir -p "$FX/samples"
+(
+	i=0
+	while [[ ! -e $FX/samples.stop ]]; do
+		cp "$FX/state/progress.json" "$FX/samples/$i.json" 2>/dev/null && i=$((i + 1))
+		sleep 0.2
+	done
+) &
+sampler=$!
+hs_lctl "$FX/fix.out" "$FX/fix.err" fix --state-dir "$FX/state" --settle 1 --parallel 4 --rate 25 "$VOL"
+cat "$FX/fix.out" "$FX/fix.err" >&2
+rc1=$LCTL_RC
+: >"$FX/samples.stop"
+wait "$sampler"
+nbad=0
+for f in "$FX/samples"/*.json; do
+	python3 -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))' \
+		"$f" 2>/dev/null || { nbad=$((nbad + 1)); bad=$f; }
+done
+echo "progress.json: $(ls "$FX/samples" | wc -l) samples, $nbad not valid" >&2
+((nbad == 0)) || soft_fail "progress.json was not valid UTF-8 JSON while the fix ran: $(grep -ao '"states":[^]]*]' "$bad" | od -c | head -3)"
+if ((rc1 != 0)); then
+	assert_eq 1 "$rc1" "fix exit status"
+	# a second run finishes what the first left: nothing was lost in between
+	hs_lctl "$FX/fix2.out" "$FX/fix2.err" fix --state-dir "$FX/state" --settle 1 --parallel 4 "$VOL"
+	cat "$FX/fix2.out" "$FX/fix2.err" >&2
+	assert_eq 0 "$LCTL_RC" "second fix"
+fi
+while IFS= read -r line; do
+	printf '%s\n' "$line" >"$FX/line.json"
+	hs_json_ok "$FX/line.json"
+done <"$FX/state/outcomes.jsonl"
+grep -c '"outcome":"migrated"' "$FX/state/outcomes.jsonl" >&2 || fail "nothing migrated"
+hs_json_ok "$FX/state/progress.json"
+MP=$(lctl_mount "$VOL")
+hs_sums "$MP" >"$FX/sums.after"
+assert_files_equal "$FX/sums.before" "$FX/sums.after" "a name or a checksum changed"
+hs_lctl "$FX/scan2.json" "$FX/scan2.err" --json scan "$VOL"
+hs_json_ok "$FX/scan2.json"
+assert_eq 0 "$LCTL_RC" "scan after the fix"
+# Known bug (lib/fix.c fix_visit, lib/repair.c heal_path): fix_visit queues a directory's
+# children before repairing it; a child's repair then looks up its ancestors through DHT while
+# the parent's layout is being rewritten (or is still missing on the new brick), DHT finds the
+# hole, heals the parent with a layout of its own, and the parent ends "not-fixed: the layout
+# changed while it was being written". Safe (DHT writes commit 1), but the first run fails.
+if ((rc1 != 0)); then
+	grep '^not-fixed' "$FX/fix.out" >&2 || true
+	soft_fail "the first fix after add-brick exited $rc1 on a 100-level tree"
+fi
+soft_end
+exit 0

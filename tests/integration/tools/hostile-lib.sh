@@ -1,0 +1,288 @@
+# shellcheck shell=bash
+# tests/integration/tools/hostile-lib.sh: helpers for tests/integration/hostile-*.sh and fault-*.sh.
+# Source it after tests/integration/lib.sh (and tools/fix-lib.sh, whose fx_init it relies on:
+# $FX is the test's temp folder, removed at exit).
+#
+# Working on the bricks themselves (B=(brick paths) in DHT order, VOL set):
+#	hs_sv I				the DHT child name of subvolume I (VOL-client-I)
+#	hs_is_linkto BRICK REL		a DHT linkto file there (mode ---------T)
+#	hs_data_subvol REL		index of the brick holding the data file of REL
+#	hs_linkto_subvol REL		index of a brick holding a linkto file of REL
+#	hs_linked_name DIR		a name in DIR that has a linkto (a rename moved its hash)
+#	hs_xattr_hex BRICK REL XATTR	the raw value as 0x..., for any name
+#	hs_gfid_link BRICK REL		the brick's .glusterfs entry of REL
+#	hs_brick_rm BRICK REL		remove REL (and its .glusterfs entry) from one brick
+#	hs_set_layout BRICK REL HEX	write a raw trusted.glusterfs.dht value (any length)
+#	hs_layout BRICK REL		the raw value, hex without 0x
+#	hs_hex STRING			the bytes of STRING in hex
+#	hs_mk_linkto I REL TARGETHEX GFID_FROM
+#					a linkto file on subvolume I as DHT makes one, with the
+#					raw linkto value TARGETHEX and the gfid of REL on GFID_FROM
+#	hs_mk_linkto_gfid I REL TARGETHEX 0xGFID	the same with a given gfid
+# Running layoutctl:
+#	hs_json_ok FILE			FILE is one valid JSON document (strict UTF-8)
+#	hs_lctl OUT ERR ARGS...		run layoutctl ARGS, stdout to OUT, stderr to ERR; status in
+#					LCTL_RC; a crash (signal, sanitizer report) fails the test
+#	hs_one_line ERR			ERR holds exactly one "layoutctl: error: " line (plus the
+#					"try ..." hint of a usage error)
+#	hs_sums MP > FILE		every entry below MP through the mount: path, type, mode,
+#					owner, size, nlink, md5 (tools/fixtree.py manifest)
+#	hs_secret_check VOL FILE...	no FILE contains the brick password of VOL's volfile
+# Known bugs:
+#	soft_fail MSG			report a failure and go on (to prove that nothing is lost and
+#					that a re-run works); soft_end fails the test if any was reported
+# Faults:
+#	hs_brick_pid VOL BRICK		the brick's glusterfsd pid
+#	hs_kill_brick VOL BRICK		kill -9 it
+#	hs_restart_bricks VOL		`volume start force` (repeated) until every brick is online
+
+hs_sv() { printf '%s-client-%s' "$VOL" "$1"; }
+
+hs_is_linkto() { [[ -f $1/$2 && ! -L $1/$2 && $(stat -c %a -- "$1/$2") == 1000 ]]; }
+
+hs_data_subvol() {
+	local i
+	for i in "${!B[@]}"; do
+		[[ -e ${B[i]}/$1 || -L ${B[i]}/$1 ]] && ! hs_is_linkto "${B[i]}" "$1" && echo "$i" && return
+	done
+	return 1
+}
+
+hs_linkto_subvol() {
+	local i
+	for i in "${!B[@]}"; do hs_is_linkto "${B[i]}" "$1" && echo "$i" && return; done
+	return 1
+}
+
+hs_linked_name() {
+	local b f
+	for b in "${B[@]}"; do
+		for f in "$b/$1"/*; do
+			[[ -e $f ]] || continue
+			f=${f##*/}
+			hs_is_linkto "$b" "$1/$f" && echo "$f" && return
+		done
+	done
+	fail "no rename in /$1 made a linkto"
+}
+
+# brick_xattr_hex parses getfattr's "# file:" line, which breaks on names holding a newline
+# and '='; read the raw value instead
+hs_xattr_hex() {
+	local v
+	v=$(getfattr -h --absolute-names --only-values -n "$3" -- "$1/${2#/}" 2>/dev/null |
+		od -v -An -tx1 | tr -d ' \n') || return 1
+	[[ -n $v ]] || return 1
+	printf '0x%s\n' "$v"
+}
+
+hs_gfid_link() {
+	local h
+	h=$(hs_xattr_hex "$1" "$2" trusted.gfid) || fail "no gfid on $1/$2"
+	h=${h#0x}
+	printf '%s/.glusterfs/%s/%s/%s-%s-%s-%s-%s\n' "$1" "${h:0:2}" "${h:2:2}" \
+		"${h:0:8}" "${h:8:4}" "${h:12:4}" "${h:16:4}" "${h:20:12}"
+}
+
+hs_brick_rm() {
+	local g
+	g=$(hs_gfid_link "$1" "$2")
+	rm -rf -- "${1:?}/$2" "$g"
+}
+
+hs_set_layout() { setfattr -n trusted.glusterfs.dht -v "0x$3" -- "$1/$2"; }
+
+hs_layout() {
+	local v
+	v=$(hs_xattr_hex "$1" "$2" trusted.glusterfs.dht) || return 1
+	printf '%s\n' "${v#0x}"
+}
+
+hs_hex() { printf '%s' "$1" | od -v -An -tx1 | tr -d ' \n'; }
+
+hs_mk_linkto() {
+	hs_mk_linkto_gfid "$1" "$2" "$3" "$(hs_xattr_hex "${B[$4]}" "$2" trusted.gfid)"
+}
+
+hs_mk_linkto_gfid() {
+	local f=${B[$1]}/$2 g
+	: >"$f"
+	chmod 1000 -- "$f"
+	setfattr -n trusted.gfid -v "$4" -- "$f"
+	setfattr -n trusted.glusterfs.dht.linkto -v "0x$3" -- "$f"
+	g=$(hs_gfid_link "${B[$1]}" "$2")
+	mkdir -p -- "${g%/*}"
+	ln -- "$f" "$g"
+}
+
+hs_json_ok() {
+	python3 - "$1" <<-'EOF' || fail "not one valid JSON document (strict UTF-8): $1"
+		import json, sys
+		with open(sys.argv[1], "rb") as f:
+		    data = f.read()
+		json.loads(data.decode("utf-8", "strict"))
+	EOF
+}
+
+hs_lctl() {
+	local out=$1 err=$2 why
+	shift 2
+	printf '+ layoutctl %s\n' "${*@Q}" >&2
+	LCTL_RC=0
+	"$LAYOUTCTL" "$@" >"$out" 2>"$err" || LCTL_RC=$?
+	_lctl_san_check "layoutctl $*"
+	if why=$(_lctl_crash_name "$LCTL_RC"); then
+		cat -- "$err" >&2
+		fail "layoutctl $why: ${*@Q}"
+	fi
+	if grep -qE 'ERROR: (Address|Leak|Undefined)Sanitizer|runtime error:' -- "$err"; then
+		cat -- "$err" >&2
+		fail "sanitizer report on stderr: ${*@Q}"
+	fi
+}
+
+hs_one_line() {
+	local n
+	n=$(grep -c '^layoutctl: error: ' -- "$1" || true)
+	((n == 1)) || { cat -- "$1" >&2; fail "want exactly one error line in $1, got $n"; }
+	# nothing else but that line, warnings, and the usage hint
+	if grep -vE '^(layoutctl: (error|warning): |try .layoutctl)' -- "$1" | grep -q .; then
+		cat -- "$1" >&2
+		fail "more than a one-line message in $1"
+	fi
+}
+
+hs_sums() {
+	python3 "$LCTL_SRCDIR/tests/integration/tools/fixtree.py" manifest "$1"
+}
+
+hs_secret_check() {
+	local vol=$1 pw f
+	shift
+	pw=$(gluster --mode=script system:: getspec "$vol" 2>/dev/null |
+		awk '$1 == "option" && $2 == "password" && !pw { pw = $3 } END { print pw }')
+	[[ -n $pw ]] || fail "no brick password in the volfile of $vol"
+	for f; do
+		[[ -e $f ]] || continue
+		if grep -rqaF -- "$pw" "$f"; then
+			fail "the brick password of $vol appears in $f"
+		fi
+	done
+}
+
+# hs_brick_pid VOL BRICK: the pid of BRICK's glusterfsd
+hs_brick_pid() {
+	lctl_gluster volume status "$1" "$LCTL_HOST:$2" --xml |
+		xmllint --xpath 'string(//node/pid)' - 2>/dev/null
+}
+
+# hs_kill_brick VOL BRICK: kill -9 that brick's process
+hs_kill_brick() {
+	local pid
+	pid=$(hs_brick_pid "$1" "$2")
+	[[ $pid =~ ^[1-9][0-9]*$ ]] || fail "no pid for brick $2"
+	kill -9 "$pid"
+	echo "killed brick $2 (pid $pid)" >&2
+}
+
+# hs_restart_bricks VOL: `volume start VOL force` until every brick is online. glusterd may not
+# have noticed a killed brick yet (then start force does nothing): so poll and repeat.
+hs_restart_bricks() {
+	local vol=$1 t0=$SECONDS xml online total
+	total=$(lctl_vol_field "$vol" brickCount)
+	while :; do
+		lctl_gluster volume start "$vol" force >/dev/null 2>&1 || true
+		for ((i = 0; i < 25; i++)); do
+			xml=$(lctl_gluster volume status "$vol" --xml 2>/dev/null) || xml=
+			online=$(_lctl_xpath "$xml" 'count(//node[starts-with(path,"/")][status="1"])')
+			((online == total)) && return 0
+			sleep 0.2
+		done
+		((SECONDS - t0 < LCTL_TIMEOUT)) || fail "volume $vol: only $online of $total bricks online"
+	done
+}
+
+HS_SOFT=()
+soft_fail() {
+	printf 'FAIL (continuing): %s\n' "$*" >&2
+	HS_SOFT+=("$*")
+}
+soft_end() {
+	local m
+	((${#HS_SOFT[@]} == 0)) && return 0
+	for m in "${HS_SOFT[@]}"; do printf 'FAIL: %s\n' "$m" >&2; done
+	fail "${#HS_SOFT[@]} failure(s) above"
+}
+
+# hs_stamped_are_clean SCANJSON H: in a `scan --all --json` taken with every brick up, every
+# directory whose layout carries H on every subvolume (neither unstamped nor commit-mixed) is
+# clean: nothing was stamped that was not verified.
+hs_stamped_are_clean() {
+	local bad n
+	bad=$(jq -c --argjson h "$2" '[.directories[] | select(.commit == $h and
+		(.problems | index("unstamped") or index("commit-mixed") | not)) |
+		select(.clean == false) | {path, problems, entry_counts}]' "$1")
+	[[ $bad == '[]' ]] || fail "directories stamped with $2 that are not clean: $bad"
+	n=$(jq --argjson h "$2" '[.directories[] | select(.commit == $h and .clean)] | length' "$1")
+	echo "directories stamped with $2 and clean: $n" >&2
+}
+
+# hs_fix_bg OUT ERR ARGS...: layoutctl ARGS in the background; its pid in HS_PID
+hs_fix_bg() {
+	local out=$1 err=$2
+	shift 2
+	printf '+ layoutctl %s &\n' "${*@Q}" >&2
+	"$LAYOUTCTL" "$@" >"$out" 2>"$err" &
+	HS_PID=$!
+}
+
+# hs_wait_until SECONDS PID CONDITION...: poll CONDITION every 0.1 s while PID runs; 1 if PID
+# ended first, fail on time-out
+hs_wait_until() {
+	local t=$1 pid=$2 i
+	shift 2
+	for ((i = 0; i < t * 10; i++)); do
+		"$@" && return 0
+		kill -0 "$pid" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	fail "timed out waiting for: $*"
+}
+
+# hs_journal KEY [STATEDIR]: a value from the fix journal ($S by default)
+hs_journal() { awk -v k="$1" '$1 == k { print $2 }' "${2:-$S}/journal" 2>/dev/null; }
+
+# hs_stamped_count BRICK: directories on BRICK whose layout commit word is the journal's hash
+hs_stamped_count() {
+	local h
+	h=$(printf '%08x' "$(hs_journal commit)")
+	find "$1" -path "$1/.glusterfs" -prune -o -type d -print0 |
+		xargs -0r getfattr --absolute-names -n trusted.glusterfs.dht -e hex 2>/dev/null |
+		grep -c "=0x$h" || true
+}
+
+# hs_bricks_check VOL [BRICKS.PY OPTIONS...]: tools/bricks.py check with the volume's hash (like
+# fx_bricks_check), and it must have checked at least one directory. (fx_subvol_args pipes
+# `gluster system:: getspec` into an awk that exits early: under pipefail the SIGPIPE can kill
+# the process substitution, and bricks.py then checks no subvolume at all and passes.)
+hs_bricks_check() {
+	local vol=$1 spec h n=0 name args=() names=()
+	shift
+	spec=$(gluster --mode=script system:: getspec "$vol" 2>/dev/null) || fail "no volfile for $vol"
+	mapfile -t names < <(awk '$1 == "type" && $2 == "cluster/distribute" { dht = 1 }
+		dht && $1 == "subvolumes" && !done { for (i = 2; i <= NF; i++) print $i; done = 1 }' <<<"$spec")
+	((${#names[@]} > 0)) || fail "no DHT subvolumes in the volfile of $vol"
+	for name in "${names[@]}"; do
+		args+=("$name=$(lctl_subvol_bricks "$vol" "$n" | paste -sd,)")
+		n=$((n + 1))
+	done
+	h=$(fx_vol_hash "$vol")
+	[[ $h =~ ^[0-9]+$ ]] || fail "no volume commit hash on the brick roots of $vol"
+	python3 "$LCTL_SRCDIR/tests/integration/tools/bricks.py" check "$@" "$h" "${args[@]}" \
+		>"$FX/bricks.out" || {
+		cat "$FX/bricks.out" >&2
+		fail "brick check of $vol failed"
+	}
+	cat "$FX/bricks.out" >&2
+	grep -q '^bricks: [1-9]' "$FX/bricks.out" || fail "the brick check saw no directory"
+}
