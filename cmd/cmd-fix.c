@@ -633,7 +633,11 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 		fc.o.dry_run ? "dry run" : "fix", fc.o.dry_run ? 0 : fc.o.settle_ms / 1000);
 	ret = lctl_fix_start(vol, &fc.o, &fix, &err);
 	if (ret) {
-		error("cannot fix '%s': %s", fc.volume, err.msg[0] ? err.msg : lctl_strerror(ret));
+		/* the message may quote a --path as typed: escape it like names from the volume */
+		char *m = out_name_dup(err.msg[0] ? err.msg : lctl_strerror(ret));
+
+		error("cannot fix '%s': %s", fc.volume, m);
+		free(m);
 		ret = exit_for_error(ret) == EXIT_USAGE && !fc.o.resume ? EXIT_USAGE : EXIT_CANTRUN;
 		goto out;
 	}

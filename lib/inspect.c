@@ -312,21 +312,21 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 	fd = glfs_opendir(fs, path);
 	if (!fd) {
 		struct statvfs probe;
+		int e = errno ? errno : EIO;
 
-		le->err = errno ? errno : EIO;
 		/*
 		 * A brick that died under us makes gfapi fail in odd ways (ENOTDIR from opendir,
 		 * errno 0 from getxattr, a cached lstat): ask the subvolume itself before
 		 * believing what the error says about the directory.
 		 */
-		if (errno != ENOENT && glfs_statvfs(fs, "/", &probe))
-			errno = ENOTCONN;
-		le->err = errno ? errno : le->err;
-		if (errno == ENOENT)
+		if (e != ENOENT && glfs_statvfs(fs, "/", &probe))
+			e = ENOTCONN;
+		le->err = e;
+		if (e == ENOENT)
 			*problems |= LCTL_DIR_MISSING;
-		else if (errno == ENOTDIR)
+		else if (e == ENOTDIR)
 			*problems |= LCTL_DIR_NOT_DIR;
-		else if (errno == ENOTCONN)
+		else if (e == ENOTCONN)
 			*problems |= LCTL_DIR_SUBVOL_DOWN;
 		else
 			*problems |= LCTL_DIR_UNREADABLE;

@@ -24,6 +24,8 @@
  * Every step is idempotent, so a killed run is resumed by doing it all again.
  */
 #include "internal.h"
+
+#include <glusterfs/api/glfs-handles.h>
 #include "inspect.h"
 #include "repair.h"
 
@@ -351,24 +353,52 @@ out:
 	return ret < 0 ? ret : 0;
 }
 
-/*
- * Remove a linkto file on subvolume @sv after checking, right before, that it still is one:
- * mode exactly S_ISVTX, size 0, the linkto xattr present. Never removes data.
- */
-static int remove_linkto(struct lctl_repair_ctx *rc, size_t sv, const char *path)
+/* The gfid of @path on subvolume @sv (a lookup of an existing file assigns nothing). */
+static int raw_gfid(struct lctl_repair_ctx *rc, size_t sv, const char *path, unsigned char g[16],
+		    struct stat *st)
 {
 	glfs_t *fs = lctl_volume_subvol_fs(rc->in->vol, sv);
+	struct glfs_object *o;
+	int n;
+
+	if (!fs)
+		return -ENOTCONN;
+	o = glfs_h_lookupat(fs, NULL, path, st, 0);
+	if (!o)
+		return errno ? -errno : -EIO;
+	n = glfs_h_extract_handle(o, g, 16);
+	glfs_h_close(o);
+	return n == 16 ? 0 : -EIO;
+}
+
+/*
+ * Remove a linkto file on subvolume @sv after checking, right before, that it still is one:
+ * mode exactly S_ISVTX, the linkto xattr present, and size 0 -- or, when @data_sv >= 0, the
+ * leftover of a migration killed between its copy and its truncation: the same gfid as the
+ * complete data file on @data_sv and no larger than it. Never removes data.
+ */
+static int remove_linkto(struct lctl_repair_ctx *rc, size_t sv, const char *path, int data_sv)
+{
+	glfs_t *fs = lctl_volume_subvol_fs(rc->in->vol, sv);
+	unsigned char g1[16], g2[16];
+	struct stat st, dst;
 	char val[256];
-	struct stat st;
 
 	if (!fs)
 		return -ENOTCONN;
 	if (glfs_lstat(fs, path, &st))
 		return -errno;
-	if (!S_ISREG(st.st_mode) || (st.st_mode & 07777) != S_ISVTX || st.st_size != 0)
+	if (!S_ISREG(st.st_mode) || (st.st_mode & 07777) != S_ISVTX)
 		return -EBUSY;
 	if (glfs_lgetxattr(fs, path, rc->in->linkto_key, val, sizeof(val)) < 0)
 		return -EBUSY;
+	if (st.st_size != 0) {
+		if (data_sv < 0 || (size_t)data_sv == sv ||
+		    raw_gfid(rc, sv, path, g1, &st) || raw_gfid(rc, (size_t)data_sv, path, g2, &dst) ||
+		    memcmp(g1, g2, 16) || !S_ISREG(dst.st_mode) || (dst.st_mode & 07777) == S_ISVTX ||
+		    st.st_size > dst.st_size)
+			return -EBUSY;
+	}
 	if (glfs_unlink(fs, path))
 		return -errno;
 	return 0;
@@ -432,7 +462,7 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		 * subvolume, so one elsewhere is no rename in progress: remove it, carefully.
 		 */
 		if (e->linkto_subvol >= 0 && e->linkto_subvol != e->hashed &&
-		    remove_linkto(rc, (size_t)e->linkto_subvol, path) == 0) {
+		    remove_linkto(rc, (size_t)e->linkto_subvol, path, -1) == 0) {
 			add_outcome(rc, rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "orphan",
 				    e->linkto_subvol, -1, 0);
 			return;
@@ -448,7 +478,7 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		if (e->cached >= 0 && e->cached == e->hashed) {
 			/* data in place; a stray linkto on another subvolume */
 			int ret = e->linkto_subvol >= 0
-					  ? remove_linkto(rc, (size_t)e->linkto_subvol, path)
+					  ? remove_linkto(rc, (size_t)e->linkto_subvol, path, e->cached)
 					  : -ENOENT;
 
 			if (ret == 0 || ret == -ENOENT)
