@@ -40,40 +40,6 @@ const struct option cmd_explain_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char *sv_name(struct lctl_volume *vol, int i)
-{
-	const struct lctl_subvol *sv = i >= 0 ? lctl_volume_subvol(vol, (size_t)i) : NULL;
-
-	return sv ? sv->name : NULL;
-}
-
-static struct json_object *jsubvol(struct lctl_volume *vol, int i)
-{
-	const char *n = sv_name(vol, i);
-
-	return n ? json_object_new_string(n) : NULL;
-}
-
-static const char *layout_state(int err)
-{
-	switch (err) {
-	case 0:
-		return "ok";
-	case ENOENT:
-		return "missing";
-	case ENOTDIR:
-		return "not-a-directory";
-	case ENODATA:
-		return "no-layout";
-	case ENOTCONN:
-		return "down";
-	case EINVAL:
-		return "malformed";
-	default:
-		return "error";
-	}
-}
-
 static const char *commit_state_name(enum lctl_commit_state s)
 {
 	switch (s) {
@@ -115,8 +81,8 @@ static const char *verdict_name(const struct lctl_explain *e)
 static void verdict_text(struct lctl_volume *vol, const struct lctl_explain *e, char *buf,
 			 size_t n)
 {
-	const char *c = sv_name(vol, e->cached), *h = sv_name(vol, e->hashed);
-	const char *lo = sv_name(vol, e->linkto_subvol), *lt = sv_name(vol, e->linkto_target);
+	const char *c = out_subvol_name(vol, e->cached), *h = out_subvol_name(vol, e->hashed);
+	const char *lo = out_subvol_name(vol, e->linkto_subvol), *lt = out_subvol_name(vol, e->linkto_target);
 
 	c = c ? c : "-";
 	h = h ? h : "none";
@@ -234,7 +200,7 @@ static struct json_object *subvol_json(struct lctl_volume *vol, const struct lct
 	json_object_object_add(j, "up", json_object_new_boolean(sv->up));
 	json_object_object_add(j, "hashed", json_object_new_boolean((int)i == e->hashed));
 	l = s->parent.err == 0 ? range_json(&s->parent.r) : json_object_new_object();
-	json_object_object_add(l, "state", json_object_new_string(layout_state(s->parent.err)));
+	json_object_object_add(l, "state", json_object_new_string(out_layout_state(s->parent.err)));
 	json_object_object_add(j, "layout", l);
 	en = json_object_new_object();
 	json_object_object_add(en, "kind", json_object_new_string(lctl_sight_name((int)s->sight)));
@@ -251,7 +217,7 @@ static struct json_object *subvol_json(struct lctl_volume *vol, const struct lct
 	}
 	if (s->linkto_value) {
 		json_object_object_add(en, "linkto", out_name(s->linkto_value));
-		json_object_object_add(en, "linkto_target", jsubvol(vol, s->linkto_target));
+		json_object_object_add(en, "linkto_target", out_subvol(vol, s->linkto_target));
 	}
 	json_object_object_add(j, "entry", en);
 	b = json_object_new_array();
@@ -282,7 +248,7 @@ static struct json_object *explain_json(struct lctl_volume *vol, const struct lc
 	json_object_object_add(j, "hash", json_object_new_int64(e->hash));
 	snprintf(hex, sizeof(hex), "0x%08x", e->hash);
 	json_object_object_add(j, "hash_hex", json_object_new_string(hex));
-	json_object_object_add(j, "hashed_subvolume", jsubvol(vol, e->hashed));
+	json_object_object_add(j, "hashed_subvolume", out_subvol(vol, e->hashed));
 	a = json_object_new_object();
 	json_object_object_add(a, "check", json_object_new_string(dht_check_name(e->dht_check)));
 	json_object_object_add(a, "hashed_subvolume",
@@ -296,11 +262,11 @@ static struct json_object *explain_json(struct lctl_volume *vol, const struct lc
 	json_object_object_add(j, "incomplete", json_object_new_boolean(e->incomplete));
 	verdict_text(vol, e, text, sizeof(text));
 	json_object_object_add(j, "verdict", json_object_new_string(text));
-	json_object_object_add(j, "cached_subvolume", jsubvol(vol, e->cached));
+	json_object_object_add(j, "cached_subvolume", out_subvol(vol, e->cached));
 	if (e->linkto_subvol >= 0) {
 		a = json_object_new_object();
-		json_object_object_add(a, "on", jsubvol(vol, e->linkto_subvol));
-		json_object_object_add(a, "target", jsubvol(vol, e->linkto_target));
+		json_object_object_add(a, "on", out_subvol(vol, e->linkto_subvol));
+		json_object_object_add(a, "target", out_subvol(vol, e->linkto_target));
 		json_object_object_add(a, "gfid_mismatch", json_object_new_boolean(e->gfid_mismatch));
 		json_object_object_add(j, "linkto", a);
 	} else {
@@ -336,7 +302,7 @@ static struct json_object *explain_json(struct lctl_volume *vol, const struct lc
 		for (i = 0; i < e->nsubvols; i++) {
 			struct json_object *r = range_json(&e->new_dir[i]);
 
-			json_object_object_add(r, "subvolume", jsubvol(vol, (int)i));
+			json_object_object_add(r, "subvolume", out_subvol(vol, (int)i));
 			json_object_array_add(a, r);
 		}
 		json_object_object_add(j, "new_directory_ranges", a);
@@ -353,7 +319,7 @@ static void entry_text(struct lctl_volume *vol, const struct lctl_explain_subvol
 	switch (s->sight) {
 	case LCTL_SIGHT_LINKTO:
 	case LCTL_SIGHT_MIGRATING: {
-		const char *t = sv_name(vol, s->linkto_target);
+		const char *t = out_subvol_name(vol, s->linkto_target);
 		char *v = s->linkto_value ? out_name_dup(s->linkto_value) : NULL;
 
 		snprintf(buf, n, "%s -> %s", lctl_sight_name((int)s->sight), t ? t : v ? v : "?");
@@ -377,7 +343,7 @@ static void print_text(struct lctl_volume *vol, const struct lctl_explain *e)
 {
 	char *path = out_name_dup(e->path), *parent = out_name_dup(e->parent);
 	char *hn = out_name_dup(e->hashed_name), text[512];
-	const char *h = sv_name(vol, e->hashed);
+	const char *h = out_subvol_name(vol, e->hashed);
 	size_t i, k, n = e->nsubvols, wn = strlen("SUBVOLUME"), we = strlen("ENTRY");
 
 	printf("Path:          %s\n", path);
@@ -409,9 +375,9 @@ static void print_text(struct lctl_volume *vol, const struct lctl_explain *e)
 	else
 		printf("Verdict:       %s\n", text);
 	if (e->linkto_subvol >= 0) {
-		const char *lt = sv_name(vol, e->linkto_target);
+		const char *lt = out_subvol_name(vol, e->linkto_target);
 
-		printf("Linkto:        on %s -> %s\n", sv_name(vol, e->linkto_subvol), lt ? lt : "?");
+		printf("Linkto:        on %s -> %s\n", out_subvol_name(vol, e->linkto_subvol), lt ? lt : "?");
 	}
 	if (e->vol_commit)
 		printf("Volume:        commit hash %u (0x%08x)%s, lookup-optimize %s\n", e->vol_commit,
@@ -428,7 +394,7 @@ static void print_text(struct lctl_volume *vol, const struct lctl_explain *e)
 	for (i = 0; i < n; i++) {
 		char entry[300];
 
-		wn = MAX(wn, strlen(sv_name(vol, (int)i)));
+		wn = MAX(wn, strlen(out_subvol_name(vol, (int)i)));
 		entry_text(vol, &e->subvols[i], entry, sizeof(entry));
 		we = MAX(we, strlen(entry));
 	}
@@ -447,7 +413,7 @@ static void print_text(struct lctl_volume *vol, const struct lctl_explain *e)
 		}
 		entry_text(vol, s, entry, sizeof(entry));
 		printf("  %-3zu %-*s %s %-10s %-10s %-10s %-4s %-9s %-*s", i, (int)wn, sv->name,
-		       (int)i == e->hashed ? "*" : " ", rs, re, rc, rt, layout_state(s->parent.err),
+		       (int)i == e->hashed ? "*" : " ", rs, re, rc, rt, out_layout_state(s->parent.err),
 		       (int)we, entry);
 		for (k = 0; k < sv->nbricks; k++) {
 			char *p = out_name_dup(sv->bricks[k].path);
@@ -463,7 +429,7 @@ static void print_text(struct lctl_volume *vol, const struct lctl_explain *e)
 	if (e->new_dir_known) {
 		printf("\nmkdir %s would get:\n", path);
 		for (i = 0; i < n; i++)
-			printf("  %-3zu %-*s   0x%08x 0x%08x %u\n", i, (int)wn, sv_name(vol, (int)i),
+			printf("  %-3zu %-*s   0x%08x 0x%08x %u\n", i, (int)wn, out_subvol_name(vol, (int)i),
 			       e->new_dir[i].start, e->new_dir[i].stop, e->new_dir[i].commit);
 	}
 	free(path);
@@ -555,7 +521,7 @@ int cmd_explain(const struct cmd *cmd, int argc, char **argv)
 	if (e->dht_check == LCTL_DHT_DISAGREES)
 		warning("DHT names %s as the hashed subvolume, the layout on disk says %s",
 			e->dht_hashed_name ? e->dht_hashed_name : "none",
-			sv_name(vol, e->hashed) ? sv_name(vol, e->hashed) : "none");
+			out_subvol_name(vol, e->hashed) ? out_subvol_name(vol, e->hashed) : "none");
 	lctl_explain_free(e);
 	lctl_volume_close(vol, false);
 	return finish_stdout(good ? EXIT_CLEAN : EXIT_PROBLEMS);

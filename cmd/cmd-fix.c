@@ -314,20 +314,6 @@ static int check_gluster_tasks(const char *volume)
 	return EXIT_CLEAN;
 }
 
-static const char *svname(struct lctl_volume *vol, int i)
-{
-	const struct lctl_subvol *sv = i >= 0 ? lctl_volume_subvol(vol, (size_t)i) : NULL;
-
-	return sv ? sv->name : NULL;
-}
-
-static struct json_object *jsv(struct lctl_volume *vol, int i)
-{
-	const char *n = svname(vol, i);
-
-	return n ? json_object_new_string(n) : NULL;
-}
-
 static void log_outcomes(FILE *log, struct lctl_volume *vol, const struct lctl_repair_report *rr)
 {
 	size_t i;
@@ -349,8 +335,8 @@ static void log_outcomes(FILE *log, struct lctl_volume *vol, const struct lctl_r
 			json_object_object_add(j, "errno", json_object_new_int(o->err));
 			json_object_object_add(j, "error", json_object_new_string(strerror(o->err)));
 		}
-		json_object_object_add(j, "from", jsv(vol, o->from));
-		json_object_object_add(j, "to", jsv(vol, o->to));
+		json_object_object_add(j, "from", out_subvol(vol, o->from));
+		json_object_object_add(j, "to", out_subvol(vol, o->to));
 		json_object_object_add(j, "size", json_object_new_int64((int64_t)o->size));
 		fprintf(log, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN |
 								      JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -423,8 +409,8 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 			if (!pm->files[i * n + k])
 				continue;
 			o = json_object_new_object();
-			json_object_object_add(o, "from", jsv(vol, (int)i));
-			json_object_object_add(o, "to", jsv(vol, (int)k));
+			json_object_object_add(o, "from", out_subvol(vol, (int)i));
+			json_object_object_add(o, "to", out_subvol(vol, (int)k));
 			json_object_object_add(o, "files", json_object_new_int64((int64_t)pm->files[i * n + k]));
 			json_object_object_add(o, "bytes", json_object_new_int64((int64_t)pm->bytes[i * n + k]));
 			json_object_array_add(a, o);
@@ -454,8 +440,8 @@ static void print_summary_text(struct lctl_volume *vol, const struct lctl_fix_su
 				if (pm->files[i * n + k]) {
 					tf += pm->files[i * n + k];
 					tb += pm->bytes[i * n + k];
-					printf("  %-28s -> %-28s %8llu files %12s\n", svname(vol, (int)i),
-					       svname(vol, (int)k), (unsigned long long)pm->files[i * n + k],
+					printf("  %-28s -> %-28s %8llu files %12s\n", out_subvol_name(vol, (int)i),
+					       out_subvol_name(vol, (int)k), (unsigned long long)pm->files[i * n + k],
 					       human_bytes(pm->bytes[i * n + k], b1, sizeof(b1)));
 				}
 		printf("  total %llu files, %s\n", (unsigned long long)tf, human_bytes(tb, b1, sizeof(b1)));

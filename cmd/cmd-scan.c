@@ -62,42 +62,6 @@ struct scan_cli {
 	const char *volume;
 };
 
-static const char *subvol_name(struct lctl_volume *vol, int i)
-{
-	const struct lctl_subvol *sv = i >= 0 ? lctl_volume_subvol(vol, (size_t)i) : NULL;
-
-	return sv ? sv->name : NULL;
-}
-
-static struct json_object *jsubvol(struct lctl_volume *vol, int i)
-{
-	const char *n = subvol_name(vol, i);
-
-	return n ? json_object_new_string(n) : NULL;
-}
-
-static const char *layout_state(int err)
-{
-	switch (err) {
-	case 0:
-		return "ok";
-	case ENOENT:
-		return "missing";
-	case ENODATA:
-		return "no-layout";
-	case ENOTCONN:
-		return "down";
-	case EINVAL:
-		return "malformed";
-	case ENOTDIR:
-		return "not-a-directory";
-	case ESTALE:
-		return "no-gfid";	/* not read: a lookup would have assigned one */
-	default:
-		return "error";
-	}
-}
-
 static struct json_object *problems_json(unsigned problems)
 {
 	struct json_object *a = json_object_new_array();
@@ -114,7 +78,7 @@ static struct json_object *range_json(struct lctl_volume *vol, size_t i, const c
 {
 	struct json_object *j = json_object_new_object();
 
-	json_object_object_add(j, "subvolume", jsubvol(vol, (int)i));
+	json_object_object_add(j, "subvolume", out_subvol(vol, (int)i));
 	json_object_object_add(j, "state", json_object_new_string(state));
 	json_object_object_add(j, "commit", json_object_new_int64(r->commit));
 	json_object_object_add(j, "type", json_object_new_int64(r->type));
@@ -148,7 +112,7 @@ static struct json_object *dir_json(struct lctl_volume *vol, const struct lctl_d
 	if (r->layout) {
 		a = json_object_new_array();
 		for (i = 0; i < r->nsubvols; i++)
-			json_object_array_add(a, range_json(vol, i, layout_state(r->layout[i].err),
+			json_object_array_add(a, range_json(vol, i, out_layout_state(r->layout[i].err),
 							    &r->layout[i].r));
 		json_object_object_add(j, "layout", a);
 	}
@@ -166,11 +130,11 @@ static struct json_object *dir_json(struct lctl_volume *vol, const struct lctl_d
 
 		json_object_object_add(je, "name", out_name(e->name));
 		json_object_object_add(je, "state", json_object_new_string(lctl_entry_state_name(e->state)));
-		json_object_object_add(je, "hashed", jsubvol(vol, e->hashed));
-		json_object_object_add(je, "cached", jsubvol(vol, e->cached));
-		json_object_object_add(je, "linkto_on", jsubvol(vol, e->linkto_subvol));
-		json_object_object_add(je, "linkto_target", jsubvol(vol, e->linkto_target));
-		json_object_object_add(je, "target", jsubvol(vol, e->target));
+		json_object_object_add(je, "hashed", out_subvol(vol, e->hashed));
+		json_object_object_add(je, "cached", out_subvol(vol, e->cached));
+		json_object_object_add(je, "linkto_on", out_subvol(vol, e->linkto_subvol));
+		json_object_object_add(je, "linkto_target", out_subvol(vol, e->linkto_target));
+		json_object_object_add(je, "target", out_subvol(vol, e->target));
 		json_object_object_add(je, "size", json_object_new_int64((int64_t)e->size));
 		json_object_array_add(a, je);
 	}
@@ -205,8 +169,8 @@ static void print_dir_text(struct lctl_volume *vol, const struct lctl_dir_report
 	for (i = 0; i < r->nentries; i++) {
 		const struct lctl_entry_report *e = &r->entries[i];
 		char *n = out_name_dup(e->name);
-		const char *c = subvol_name(vol, e->cached), *h = subvol_name(vol, e->hashed);
-		const char *lt = subvol_name(vol, e->linkto_target);
+		const char *c = out_subvol_name(vol, e->cached), *h = out_subvol_name(vol, e->hashed);
+		const char *lt = out_subvol_name(vol, e->linkto_target);
 
 		if (e->state == LCTL_ENTRY_LINKED && !all && gopts.verbosity < 3) {
 			free(n);
@@ -215,7 +179,7 @@ static void print_dir_text(struct lctl_volume *vol, const struct lctl_dir_report
 		printf("  %-18s %s%s%s (data on %s, hashed %s", lctl_entry_state_name(e->state), p,
 		       strcmp(r->path, "/") ? "/" : "", n, c ? c : "-", h ? h : "-");
 		if (e->linkto_subvol >= 0)
-			printf(", linkto on %s -> %s", subvol_name(vol, e->linkto_subvol),
+			printf(", linkto on %s -> %s", out_subvol_name(vol, e->linkto_subvol),
 			       lt ? lt : "?");
 		printf(")\n");
 		free(n);
@@ -285,7 +249,7 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 	a = json_object_new_array();
 	for (i = 0; i < n; i++) {
 		o = json_object_new_object();
-		json_object_object_add(o, "name", jsubvol(vol, (int)i));
+		json_object_object_add(o, "name", out_subvol(vol, (int)i));
 		json_object_object_add(o, "files", json_object_new_int64((int64_t)s->subvol_files[i]));
 		json_object_object_add(o, "bytes", json_object_new_int64((int64_t)s->subvol_bytes[i]));
 		json_object_object_add(o, "hash_share",
@@ -303,8 +267,8 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 			if (!s->move_files[i * n + k])
 				continue;
 			o = json_object_new_object();
-			json_object_object_add(o, "from", jsubvol(vol, (int)i));
-			json_object_object_add(o, "to", jsubvol(vol, (int)k));
+			json_object_object_add(o, "from", out_subvol(vol, (int)i));
+			json_object_object_add(o, "to", out_subvol(vol, (int)k));
 			json_object_object_add(o, "files", json_object_new_int64((int64_t)s->move_files[i * n + k]));
 			json_object_object_add(o, "bytes", json_object_new_int64((int64_t)s->move_bytes[i * n + k]));
 			json_object_array_add(a, o);
@@ -348,7 +312,7 @@ static void print_summary_text(struct lctl_volume *vol, const struct lctl_scan_s
 	printf("Subvolumes:\n  %-28s %10s %12s %9s %9s %9s\n", "NAME", "FILES", "BYTES", "HASH NOW",
 	       "TARGET", "DATA");
 	for (i = 0; i < n; i++)
-		printf("  %-28s %10llu %12s %8.1f%% %8.1f%% %8.1f%%\n", subvol_name(vol, (int)i),
+		printf("  %-28s %10llu %12s %8.1f%% %8.1f%% %8.1f%%\n", out_subvol_name(vol, (int)i),
 		       (unsigned long long)s->subvol_files[i],
 		       human_bytes(s->subvol_bytes[i], b1, sizeof(b1)),
 		       s->dirs ? 100.0 * s->subvol_hash_share[i] / (double)s->dirs : 0.0,
@@ -364,8 +328,8 @@ static void print_summary_text(struct lctl_volume *vol, const struct lctl_scan_s
 		for (i = 0; i < n; i++)
 			for (k = 0; k < n; k++)
 				if (s->move_files[i * n + k])
-					printf("  %-28s -> %-28s %8llu files %12s\n", subvol_name(vol, (int)i),
-					       subvol_name(vol, (int)k),
+					printf("  %-28s -> %-28s %8llu files %12s\n", out_subvol_name(vol, (int)i),
+					       out_subvol_name(vol, (int)k),
 					       (unsigned long long)s->move_files[i * n + k],
 					       human_bytes(s->move_bytes[i * n + k], b1, sizeof(b1)));
 	}
@@ -413,17 +377,17 @@ static void print_prometheus(struct lctl_volume *vol, const struct lctl_scan_sum
 	FAMILY("scan_subvolume_files", "gauge", "data files per subvolume");
 	for (i = 0; i < n; i++)
 		printf("layoutctl_scan_subvolume_files{volume=\"%s\",subvolume=\"%s\"} %llu\n", v,
-		       subvol_name(vol, (int)i), (unsigned long long)s->subvol_files[i]);
+		       out_subvol_name(vol, (int)i), (unsigned long long)s->subvol_files[i]);
 	FAMILY("scan_subvolume_bytes", "gauge", "data bytes per subvolume");
 	for (i = 0; i < n; i++)
 		printf("layoutctl_scan_subvolume_bytes{volume=\"%s\",subvolume=\"%s\"} %llu\n", v,
-		       subvol_name(vol, (int)i), (unsigned long long)s->subvol_bytes[i]);
+		       out_subvol_name(vol, (int)i), (unsigned long long)s->subvol_bytes[i]);
 	FAMILY("scan_fix_move_files", "gauge", "files a fix would move, per source and target");
 	for (i = 0; i < n; i++)
 		for (k = 0; k < n; k++)
 			if (s->move_files[i * n + k])
 				printf("layoutctl_scan_fix_move_files{volume=\"%s\",from=\"%s\",to=\"%s\"} %llu\n",
-				       v, subvol_name(vol, (int)i), subvol_name(vol, (int)k),
+				       v, out_subvol_name(vol, (int)i), out_subvol_name(vol, (int)k),
 				       (unsigned long long)s->move_files[i * n + k]);
 #undef FAMILY
 }

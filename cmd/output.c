@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <libxml/xmlwriter.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,3 +246,40 @@ struct json_object *out_name(const char *s)
 	free(e);
 	return j;
 }
+
+const char *out_subvol_name(struct lctl_volume *vol, int i)
+{
+	const struct lctl_subvol *sv = i >= 0 ? lctl_volume_subvol(vol, (size_t)i) : NULL;
+
+	return sv ? sv->name : NULL;
+}
+
+struct json_object *out_subvol(struct lctl_volume *vol, int i)
+{
+	const char *n = out_subvol_name(vol, i);
+
+	return n ? json_object_new_string(n) : NULL;
+}
+
+const char *out_layout_state(int err)
+{
+	switch (err) {
+	case 0:
+		return "ok";
+	case ENOENT:
+		return "missing";
+	case ENODATA:
+		return "no-layout";
+	case ENOTCONN:
+		return "down";
+	case EINVAL:
+		return "malformed";
+	case ENOTDIR:
+		return "not-a-directory";
+	case ESTALE:
+		return "no-gfid"; /* not read: a lookup would have assigned one */
+	default:
+		return "error";
+	}
+}
+

@@ -19,6 +19,7 @@
 #define LCTL_OUTPUT_H
 
 #include <json-c/json.h>
+#include "layoutctl.h"
 #include <stdio.h>
 
 #define OUTPUT_FORMAT_VERSION 1
@@ -41,5 +42,12 @@ void out_close(struct out *o, int op_ret, int op_errno, const char *errstr);
 struct json_object *out_name(const char *s);
 /* Escape @s the same way into a malloc'ed string for text output. */
 char *out_name_dup(const char *s);
+
+/* Subvolume @i's name, or NULL for -1 (none) and out of range. Borrowed from @vol. */
+const char *out_subvol_name(struct lctl_volume *vol, int i);
+/* The same as a json string, or json null. */
+struct json_object *out_subvol(struct lctl_volume *vol, int i);
+/* How a subvolume's copy of a directory's layout was read (struct lctl_layout_entry.err). */
+const char *out_layout_state(int err);
 
 #endif
