@@ -265,7 +265,7 @@ static int apply_layout(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 				return ret;
 			r = *rp;
 			/* the parent may be being healed by another worker right now: try again */
-			if (!(r->problems & LCTL_DIR_MISSING) || attempt == 3)
+			if (!(r->problems & LCTL_DIR_MISSING) || attempt == 5)
 				break;
 			usleep(200000u << attempt);
 		}
@@ -669,7 +669,7 @@ static int ensure_subdirs(struct lctl_repair_ctx *rc, struct lctl_repair_report 
 			}
 			if (missing < 0)
 				break;
-			if (attempt == 3) {
+			if (attempt == 5) {
 				set_reason(rr, LCTL_DIR_NOT_FIXED,
 					   "subdirectory '%s' is missing on %s and DHT did not create it",
 					   ns->v[k], lctl_volume_subvol(rc->in->vol, (size_t)missing)->name);
