@@ -26,29 +26,6 @@ S=$FX/state
 mkdir -p "$S"
 victim=${B[3]} # a new brick: the target of many migrations
 
-kill_brick() { hs_kill_brick "$VOL" "$1"; }
-restart_bricks() { hs_restart_bricks "$VOL"; }
-journal_phase() { awk '$1 == "phase" { print $2 }' "$S/journal" 2>/dev/null; }
-journal_commit() { awk '$1 == "commit" { print $2 }' "$S/journal" 2>/dev/null; }
-stamped_dirs() {
-	local h
-	h=$(printf '%08x' "$(journal_commit)")
-	find "${B[0]}" -path "${B[0]}/.glusterfs" -prune -o -type d -print0 |
-		xargs -0r getfattr --absolute-names -n trusted.glusterfs.dht -e hex 2>/dev/null |
-		grep -c "=0x$h" || true
-}
-# wait_until SECONDS PID CONDITION...: poll CONDITION while PID runs
-wait_until() {
-	local t=$1 pid=$2 i
-	shift 2
-	for ((i = 0; i < t * 10; i++)); do
-		"$@" && return 0
-		kill -0 "$pid" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	fail "timed out waiting for: $*"
-}
-
 # --- a scan that loses a brick half-way -------------------------------------------------------
 "$LAYOUTCTL" --json scan --all --parallel 1 "$VOL" >"$FX/scan.json" 2>"$FX/scan.err" &
 scan=$!
@@ -59,7 +36,7 @@ for ((i = 0; i < 300; i++)); do
 	sleep 0.05
 done
 kill -0 "$scan" 2>/dev/null || fail "the scan ended before the brick could be killed"
-kill_brick "$victim"
+hs_kill_brick "$VOL" "$victim"
 rc=0
 wait "$scan" || rc=$?
 cat "$FX/scan.err" >&2
@@ -76,7 +53,7 @@ assert_eq 1 "$LCTL_RC" "scan with a brick down"
 hs_json_ok "$FX/scan2.json"
 assert_eq '[]' "$(jq -c '[.directories[] | select(.layout[3].state != "down") | .path]' "$FX/scan2.json")" \
 	"directories not reported down on the dead brick"
-restart_bricks
+hs_restart_bricks "$VOL"
 # a fresh mount: the old one reconnects to the restarted brick only after a while
 lctl_umount "$MP"
 MP=$(lctl_mount "$VOL")
@@ -86,9 +63,9 @@ hs_sums "$MP" >"$FX/sums.before"
 # --- a fix that loses a brick half-way --------------------------------------------------------
 "$LAYOUTCTL" fix --state-dir "$S" --settle 1 --rate 30 --parallel 2 "$VOL" >"$FX/fix.out" 2>"$FX/fix.err" &
 fix=$!
-wait_until 90 "$fix" eval '[[ $(journal_phase) == work ]] && (($(stamped_dirs) >= 3))' ||
+hs_wait_until 90 "$fix" eval '[[ $(hs_journal phase) == work ]] && (($(hs_stamped_count "${B[0]}") >= 3))' ||
 	fail "the fix ended before the brick could be killed: $(cat "$FX/fix.out" "$FX/fix.err")"
-kill_brick "$victim"
+hs_kill_brick "$VOL" "$victim"
 t0=$SECONDS
 rc=0
 wait "$fix" || rc=$?
@@ -96,7 +73,7 @@ cat "$FX/fix.out" "$FX/fix.err" >&2
 echo "the fix ended $((SECONDS - t0)) s after the kill, exit $rc" >&2
 _lctl_crash_name "$rc" >/dev/null && fail "fix crashed (exit $rc)"
 assert_eq 1 "$rc" "exit status of a fix that lost a brick"
-assert_eq stopped "$(journal_phase)" "journal phase"
+assert_eq stopped "$(hs_journal phase)" "journal phase"
 grep -q '^not-fixed ' "$FX/fix.out" || fail "no directory reported as not fixed"
 hs_json_ok "$S/progress.json"
 # a clear message: the reports name the lost subvolume as the cause
@@ -110,8 +87,8 @@ fi
 
 # nothing stamped that was not verified: with every brick back, a directory whose layout
 # carries the run's hash everywhere must be clean
-restart_bricks
-h=$(journal_commit)
+hs_restart_bricks "$VOL"
+h=$(hs_journal commit)
 hs_lctl "$FX/scan3.json" "$FX/scan3.err" --json scan --all "$VOL"
 hs_json_ok "$FX/scan3.json"
 hs_stamped_are_clean "$FX/scan3.json" "$h"
@@ -122,7 +99,7 @@ MP=$(lctl_mount "$VOL")
 hs_lctl "$FX/fix2.out" "$FX/fix2.err" fix --state-dir "$S" --resume --settle 1 --parallel 2 "$VOL"
 cat "$FX/fix2.out" "$FX/fix2.err" >&2
 assert_eq 0 "$LCTL_RC" "fix --resume after the brick came back"
-assert_eq done "$(journal_phase)" "journal phase after the resume"
+assert_eq done "$(hs_journal phase)" "journal phase after the resume"
 fx_scan_after_fix "$VOL" --parallel 2
 hs_bricks_check "$VOL" --allow-linked "$FX/hardlinks"
 hs_sums "$MP" >"$FX/sums.after"
