@@ -7,7 +7,7 @@ pkgs=(
 	gcc make autoconf automake libtool autoconf-archive pkg-config
 	glusterfs-server glusterfs-client libglusterfs-dev
 	libjson-c-dev libxml2-dev libncurses-dev libcmocka-dev
-	libxml2-utils jq attr tmux mandoc procps psmisc util-linux clang zsh bash-completion python3
+	libxml2-utils jq attr tmux mandoc procps psmisc util-linux clang zsh bash-completion python3 time
 )
 missing=()
 for p in "${pkgs[@]}"; do
