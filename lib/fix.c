@@ -55,6 +55,8 @@ struct lctl_fix {
 	struct lctl_inspector in;
 	struct lctl_repair_ctx rc;
 	struct lctl_journal j;
+	struct lctl_modes modes;	/* kept setgid/sticky modes (journal.h) */
+	bool modes_open;
 	struct lctl_crawl *crawl;	/* the walk below the top, then the top's own */
 	bool top_started;
 	uint64_t base_seen, base_done;	/* counts of the first walk, once the top's started */
@@ -445,6 +447,10 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 		ret = take_local_lock(f, err);
 		if (ret)
 			goto fail;
+		f->modes_open = true;
+		ret = lctl_modes_open(&f->modes, f->state_dir, err);
+		if (ret)
+			goto fail;
 		if (opts->resume) {
 			ret = lctl_journal_read(f->state_dir, &f->j, err);
 			if (ret)
@@ -504,7 +510,8 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 		goto fail;
 	f->sum.commit = opts->dry_run ? lctl_volume_commit_hash(vol, NULL) : f->j.commit;
 	f->rc = (struct lctl_repair_ctx){ &f->in, f->sum.commit, f->opts.mode, opts->dry_run,
-					  fix_throttle, f->live, &f->live_bytes, fix_should_stop, f };
+					  fix_throttle, f->live, &f->live_bytes, fix_should_stop, f,
+					  f->modes_open ? &f->modes : NULL };
 	if (!opts->dry_run && !dirty_done) {
 		/*
 		 * A new volume hash makes every directory dirty for a client once it revalidates
@@ -536,6 +543,8 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 	*out = f;
 	return 0;
 fail:
+	if (f->modes_open)
+		lctl_modes_close(&f->modes, f->state_dir, false);
 	release_locks(f);
 	if (f->in.names)
 		lctl_inspector_release(&f->in);
@@ -672,6 +681,10 @@ int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err)
 
 	if (!f->opts.dry_run) {
 		ret = set_phase(f, all ? "done" : "stopped", err);
+		/* every directory of the volume verified: no migration is left half-way */
+		if (f->modes_open)
+			lctl_modes_close(&f->modes, f->state_dir, all && !ret && !strcmp(f->top, "/"));
+		f->modes_open = false;
 		release_locks(f);
 	}
 	if (ret)
@@ -687,6 +700,8 @@ void lctl_fix_free(struct lctl_fix *f)
 		lctl_crawl_cancel(f->crawl);
 		lctl_crawl_free(f->crawl);
 	}
+	if (f->modes_open)
+		lctl_modes_close(&f->modes, f->state_dir, false);
 	release_locks(f);
 	lctl_inspector_release(&f->in);
 	pthread_mutex_destroy(&f->tlock);

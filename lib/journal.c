@@ -262,3 +262,204 @@ int lctl_journal_read(const char *dir, struct lctl_journal *j, struct lctl_error
 	}
 	return ret;
 }
+
+/* ---- kept modes ---------------------------------------------------------------------------- */
+/*
+ * STATE_DIR/modes holds one line per record: "GFID MODE CRC", the gfid in 32 hex digits, the
+ * permission bits in octal, and the CRC-32 of what precedes it on the line in 8 hex digits. A
+ * line torn by a crash fails its CRC and is skipped (its file had not started moving yet: the
+ * record is written and synced first).
+ */
+/* Open addressing on the gfid's first 8 bytes (random), table size a power of two. */
+static struct lctl_kept_mode *modes_slot(struct lctl_kept_mode *v, size_t cap,
+					 const unsigned char gfid[16])
+{
+	static const unsigned char zero[16];
+	uint64_t h;
+	size_t i;
+
+	memcpy(&h, gfid, sizeof(h));
+	for (i = (size_t)(h * 0x9e3779b97f4a7c15ull) & (cap - 1);; i = (i + 1) & (cap - 1))
+		if (!memcmp(v[i].gfid, gfid, 16) || !memcmp(v[i].gfid, zero, 16))
+			return &v[i];
+}
+
+static int modes_add(struct lctl_modes *m, const unsigned char gfid[16], mode_t mode)
+{
+	static const unsigned char zero[16];
+	struct lctl_kept_mode *e;
+	size_t i;
+
+	if (!memcmp(gfid, zero, 16))
+		return 0; /* no file has the null gfid */
+	if ((m->n + 1) * 2 > m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 64;
+		struct lctl_kept_mode *v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return -LCTL_ENOMEM;
+		for (i = 0; i < m->cap; i++)
+			if (memcmp(m->v[i].gfid, zero, 16))
+				*modes_slot(v, cap, m->v[i].gfid) = m->v[i];
+		free(m->v);
+		m->v = v;
+		m->cap = cap;
+	}
+	e = modes_slot(m->v, m->cap, gfid);
+	if (memcmp(e->gfid, gfid, 16)) {
+		memcpy(e->gfid, gfid, 16);
+		m->n++;
+	}
+	e->mode = mode;
+	return 0;
+}
+
+static int modes_line(char *out, size_t n, const unsigned char gfid[16], mode_t mode)
+{
+	int len = 0, i;
+
+	for (i = 0; i < 16; i++)
+		len += snprintf(out + len, n - (size_t)len, "%02x", gfid[i]);
+	len += snprintf(out + len, n - (size_t)len, " %04o", (unsigned)(mode & 07777));
+	len += snprintf(out + len, n - (size_t)len, " %08x\n", lctl_crc32(out, (size_t)len));
+	return len;
+}
+
+int lctl_modes_parse(struct lctl_modes *m, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+	int loaded = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		char line[64], want[64];
+		unsigned char gfid[16];
+		unsigned mode, v;
+		size_t l;
+		int i;
+
+		if (!nl)
+			break; /* torn */
+		l = (size_t)(nl - p);
+		if (l + 2 > sizeof(line))
+			goto next;
+		memcpy(line, p, l);
+		line[l] = '\0';
+		/* 32 hex digits, a space, 4 octal digits */
+		if (l != 32 + 1 + 4 + 1 + 8 || line[32] != ' ' || line[37] != ' ')
+			goto next;
+		for (i = 0; i < 16; i++) {
+			if (!isxdigit((unsigned char)line[2 * i]) ||
+			    !isxdigit((unsigned char)line[2 * i + 1]) ||
+			    sscanf(line + 2 * i, "%2x", &v) != 1)
+				goto next;
+			gfid[i] = (unsigned char)v;
+		}
+		for (i = 33; i < 37; i++)
+			if (line[i] < '0' || line[i] > '7')
+				goto next;
+		mode = (unsigned)strtoul(line + 33, NULL, 8);
+		/* the same line written again must match byte for byte, CRC included */
+		if (modes_line(want, sizeof(want), gfid, (mode_t)mode) != (int)l + 1 ||
+		    memcmp(want, p, l + 1))
+			goto next;
+		if (modes_add(m, gfid, (mode_t)mode))
+			return -LCTL_ENOMEM;
+		loaded++;
+next:
+		p = nl + 1;
+	}
+	return loaded;
+}
+
+int lctl_modes_open(struct lctl_modes *m, const char *dir, struct lctl_error *err)
+{
+	char path[4200];
+	struct stat st;
+	bool torn;
+	char *buf;
+	ssize_t n;
+
+	memset(m, 0, sizeof(*m));
+	m->fd = -1;
+	pthread_mutex_init(&m->lock, NULL);
+	snprintf(path, sizeof(path), "%s/modes", dir);
+	m->fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (m->fd < 0 || fstat(m->fd, &st))
+		return lctl_seterr(err, LCTL_EIO, errno, "cannot open '%.150s': %s", path,
+				   strerror(errno));
+	if (!S_ISREG(st.st_mode) || st.st_size > (64 << 20))
+		return lctl_seterr(err, LCTL_ECORRUPT, 0, "'%.150s' is not a mode record file", path);
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf)
+		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+	n = pread(m->fd, buf, (size_t)st.st_size, 0);
+	if (n < 0) {
+		free(buf);
+		return lctl_seterr(err, LCTL_EIO, errno, "cannot read '%.150s': %s", path,
+				   strerror(errno));
+	}
+	torn = n > 0 && buf[n - 1] != '\n';
+	if (lctl_modes_parse(m, buf, (size_t)n) < 0) {
+		free(buf);
+		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+	}
+	free(buf);
+	/* a torn last line (no newline) would glue itself to the next record */
+	if (torn && write(m->fd, "\n", 1) != 1)
+		return lctl_seterr(err, LCTL_EIO, errno, "cannot write '%.150s': %s", path,
+				   strerror(errno));
+	return 0;
+}
+
+int lctl_modes_keep(struct lctl_modes *m, const unsigned char gfid[16], mode_t mode)
+{
+	char line[64];
+	int len, ret = 0;
+
+	len = modes_line(line, sizeof(line), gfid, mode);
+	pthread_mutex_lock(&m->lock);
+	if (m->fd < 0)
+		ret = -EBADF;
+	else if (write(m->fd, line, (size_t)len) != len || fdatasync(m->fd))
+		ret = errno ? -errno : -EIO;
+	else if (modes_add(m, gfid, mode))
+		ret = -ENOMEM;
+	pthread_mutex_unlock(&m->lock);
+	return ret;
+}
+
+bool lctl_modes_find(struct lctl_modes *m, const unsigned char gfid[16], mode_t *mode)
+{
+	struct lctl_kept_mode *e;
+	bool found = false;
+
+	pthread_mutex_lock(&m->lock);
+	if (m->cap) {
+		e = modes_slot(m->v, m->cap, gfid);
+		if (!memcmp(e->gfid, gfid, 16)) {
+			*mode = e->mode;
+			found = true;
+		}
+	}
+	pthread_mutex_unlock(&m->lock);
+	return found;
+}
+
+void lctl_modes_close(struct lctl_modes *m, const char *dir, bool forget)
+{
+	char path[4200];
+
+	if (m->fd >= 0) {
+		close(m->fd);
+		if (forget) {
+			snprintf(path, sizeof(path), "%s/modes", dir);
+			unlink(path);
+		}
+	}
+	m->fd = -1;
+	free(m->v);
+	m->v = NULL;
+	m->n = m->cap = 0;
+	pthread_mutex_destroy(&m->lock);
+}

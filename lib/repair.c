@@ -404,6 +404,53 @@ static int remove_linkto(struct lctl_repair_ctx *rc, size_t sv, const char *path
 	return 0;
 }
 
+/* The mode kept for the file @path on subvolume @sv, if any. */
+static bool kept_mode(struct lctl_repair_ctx *rc, int sv, const char *path, mode_t *mode)
+{
+	unsigned char g[16];
+	struct stat st;
+
+	return rc->modes && sv >= 0 && !raw_gfid(rc, (size_t)sv, path, g, &st) &&
+	       lctl_modes_find(rc->modes, g, mode);
+}
+
+/*
+ * Before DHT migrates @e: a migration marks its source with S_ISGID|S_ISVTX while it runs, so
+ * one that is killed loses whether the file had either bit. Keep the mode of a file that has
+ * one (synced to STATE_DIR/modes), and for a leftover look up the mode kept by the run that
+ * started it (*@kept; (mode_t)-1 if none).
+ * Return: 0 go on; 1 not moved (outcome added).
+ */
+static int keep_mode(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
+		     const struct lctl_entry_report *e, const char *path, mode_t *kept)
+{
+	unsigned char g[16];
+	struct stat st;
+	int ret;
+
+	*kept = (mode_t)-1;
+	if (!rc->modes || e->cached < 0)
+		return 0;
+	if (e->state == LCTL_ENTRY_MIGRATION_LEFTOVER) {
+		kept_mode(rc, e->cached, path, kept);
+		return 0;
+	}
+	if (!(e->mode & (S_ISGID | S_ISVTX)))
+		return 0;
+	ret = raw_gfid(rc, (size_t)e->cached, path, g, &st);
+	if (!ret && (st.st_mode & 07777) != (e->mode & 07777))
+		ret = -EAGAIN; /* changed since the inspection: the next run will see it */
+	if (!ret)
+		ret = lctl_modes_keep(rc->modes, g, e->mode & 07777);
+	if (ret) {
+		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
+			    "cannot keep its setgid/sticky mode before moving it", e->cached,
+			    e->target, e->size);
+		return 1;
+	}
+	return 0;
+}
+
 static bool stopping(struct lctl_repair_ctx *rc)
 {
 	return rc->should_stop && rc->should_stop(rc->arg);
@@ -414,6 +461,7 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 			const char *dir, const struct lctl_entry_report *e)
 {
 	glfs_t *dht = lctl_volume_fs(rc->in->vol);
+	mode_t kept = (mode_t)-1;
 	char path[4096];
 	struct stat st;
 
@@ -440,6 +488,13 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		if (e->cached >= 0 && rc->mode == LCTL_FIX_MIGRATE && e->hashed >= 0 &&
 		    e->cached != e->hashed)
 			break;
+		/*
+		 * Data in place with both bits, and a mode we kept for it: a re-migration we
+		 * finished but were stopped before giving the file its mode back.
+		 */
+		if (e->cached >= 0 && e->cached == e->hashed && rc->modes && !rc->dry_run &&
+		    kept_mode(rc, e->cached, path, &kept) && !glfs_chmod(dht, path, kept))
+			return;
 		add_outcome(rc, rr, e->name, LCTL_FILE_SKIPPED, 0,
 			    "left over by an interrupted migration: check it by hand", e->cached,
 			    e->hashed, e->size);
@@ -507,14 +562,18 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 			add_outcome(rc, rr, e->name, LCTL_FILE_LINKED, 0, NULL, e->cached, e->hashed, e->size);
 		return;
 	}
+	if (keep_mode(rc, rr, e, path, &kept))
+		return;
 	if (glfs_lsetxattr(dht, path, "trusted.distribute.migrate-data", "1", 1, 0) == 0) {
 		/*
 		 * A finished re-migration of a leftover copies the source's mode, phase-1 bits
-		 * included (they were set when it started): clear them, as DHT hides them anyway.
+		 * included (they were set when it started): put back the mode kept before the
+		 * first attempt, or clear both bits (DHT hides them anyway) when none was kept.
 		 */
 		if (e->state == LCTL_ENTRY_MIGRATION_LEFTOVER && !glfs_lstat(dht, path, &st) &&
 		    S_ISREG(st.st_mode))
-			glfs_chmod(dht, path, st.st_mode & 07777 & ~(mode_t)(S_ISGID | S_ISVTX));
+			glfs_chmod(dht, path, kept != (mode_t)-1 ? kept
+				   : st.st_mode & 07777 & ~(mode_t)(S_ISGID | S_ISVTX));
 		add_outcome(rc, rr, e->name, LCTL_FILE_MIGRATED, 0, NULL, e->cached, e->target, e->size);
 		return;
 	}

@@ -4,6 +4,7 @@
 #define LCTL_REPAIR_H
 
 #include "inspect.h"
+#include "journal.h"
 
 #define LCTL_MAX_SUBVOLS 1024
 
@@ -19,6 +20,8 @@ struct lctl_repair_ctx {
 	_Atomic uint64_t *live_bytes;
 	bool (*should_stop)(void *arg);
 	void *arg;
+	/* where the S_ISGID/S_ISVTX bits of files about to move are kept; NULL in a dry run */
+	struct lctl_modes *modes;
 };
 
 /**

@@ -103,6 +103,14 @@ fi
 echo "================================================================"
 
 if ((rc != 0 || failed != 0)); then
+	# Why each failed test failed, in a few lines: CI shows only the end of this output.
+	while IFS= read -r trs; do
+		grep -qE '^:test-result: *(FAIL|XPASS|ERROR)' "$trs" || continue
+		log=${trs%.trs}.log
+		echo "--- ${log%.log}:"
+		{ grep -aE '^(FAIL|ERROR|[^ ]*: runtime error|==[0-9]+==ERROR)' "$log" | head -6; tail -n 3 "$log"; } |
+			cut -c1-300 | awk '!seen[$0]++'
+	done < <(find tests -name '*.trs' | sort)
 	[[ ! -f test-suite.log ]] || echo "details: $top/test-suite.log, per-test logs: $top/test-logs/"
 	exit 1
 fi
