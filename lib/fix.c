@@ -229,15 +229,57 @@ static int push_child(void *arg, const char *name)
  * (created where it is missing), written dirty with commit word 1, so that clients pick up
  * the new layout while nothing has moved yet (as GlusterFS's fix-layout before migration).
  */
+struct names {
+	char **v;
+	size_t n, cap;
+	bool nomem;
+};
+
+static int keep_child(void *arg, const char *name)
+{
+	struct names *ns = arg;
+
+	if (ns->n == ns->cap) {
+		size_t cap = ns->cap ? ns->cap * 2 : 16;
+		char **v = realloc(ns->v, cap * sizeof(*v));
+
+		if (!v)
+			goto nomem;
+		ns->v = v;
+		ns->cap = cap;
+	}
+	ns->v[ns->n] = strdup(name);
+	if (!ns->v[ns->n])
+		goto nomem;
+	ns->n++;
+	return 0;
+nomem:
+	ns->nomem = true;
+	return -LCTL_ENOMEM;
+}
+
+/*
+ * The subdirectories are queued only once this directory has its layout on every subvolume:
+ * a subdirectory missing on a new subvolume is created by a lookup through DHT, which also
+ * looks its parent up, and a parent still missing there (or half-way through our layout
+ * write) would be healed by DHT with a layout of its own, racing ours.
+ */
 static void *dirty_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
 {
 	struct lctl_fix *f = arg;
 	struct push_ctx pc = { w, path, depth };
-	struct lctl_inspect_children ch = { push_child, &pc };
+	struct names ns = { 0 };
+	struct lctl_inspect_children ch = { keep_child, &ns };
 	bool ok = false;
+	size_t i;
 
-	if (lctl_repair_layout(&f->rc, path, depth, &ch, &ok) || !ok)
+	if (lctl_repair_layout(&f->rc, path, depth, &ch, &ok) || !ok || ns.nomem)
 		atomic_fetch_add(&f->not_clean, 1);
+	for (i = 0; i < ns.n; i++) {
+		push_child(&pc, ns.v[i]);
+		free(ns.v[i]);
+	}
+	free(ns.v);
 	return NULL;
 }
 

@@ -184,9 +184,9 @@ assert_eq 1 "$(jq '[.directories[] | select(.path | endswith("/s")) | select(.pa
 lctl_vol_add_bricks "$VOL" 1
 B=("${LCTL_BRICKS[@]}")
 mkdir -p "$FX/state"
-# 4 workers: a child directory's repair looks its ancestors up through DHT while the parent's
-# own repair is writing the parent's layout; see the end. progress.json is sampled all along:
-# it names the directories being worked on, and must stay valid JSON (strict UTF-8) meanwhile
+# 4 workers, so that a directory and its subdirectories can be worked on at once. progress.json
+# is sampled all along: it names the directories being worked on, and must stay valid JSON
+# (strict UTF-8) meanwhile
 mkdir -p "$FX/samples"
 (
 	i=0
@@ -208,9 +208,11 @@ for f in "$FX/samples"/*.json; do
 done
 echo "progress.json: $(ls "$FX/samples" | wc -l) samples, $nbad not valid" >&2
 ((nbad == 0)) || soft_fail "progress.json was not valid UTF-8 JSON while the fix ran: $(grep -ao '"states":[^]]*]' "$bad" | od -c | head -3)"
+# the first run fixes everything: every directory gets its layout before its subdirectories are
+# looked at, so DHT never heals a parent with a layout of its own while ours is being written
 if ((rc1 != 0)); then
-	assert_eq 1 "$rc1" "fix exit status"
-	# a second run finishes what the first left: nothing was lost in between
+	soft_fail "the first fix exited $rc1: $(grep '^not-fixed' "$FX/fix.out" | head -3)"
+	# a second run finishes what the first left; the checks below still hold then
 	hs_lctl "$FX/fix2.out" "$FX/fix2.err" fix --state-dir "$FX/state" --settle 1 --parallel 4 "$VOL"
 	cat "$FX/fix2.out" "$FX/fix2.err" >&2
 	assert_eq 0 "$LCTL_RC" "second fix"
@@ -227,14 +229,5 @@ assert_files_equal "$FX/sums.before" "$FX/sums.after" "a name or a checksum chan
 hs_lctl "$FX/scan2.json" "$FX/scan2.err" --json scan "$VOL"
 hs_json_ok "$FX/scan2.json"
 assert_eq 0 "$LCTL_RC" "scan after the fix"
-# Known bug (lib/fix.c fix_visit, lib/repair.c heal_path): fix_visit queues a directory's
-# children before repairing it; a child's repair then looks up its ancestors through DHT while
-# the parent's layout is being rewritten (or is still missing on the new brick), DHT finds the
-# hole, heals the parent with a layout of its own, and the parent ends "not-fixed: the layout
-# changed while it was being written". Safe (DHT writes commit 1), but the first run fails.
-if ((rc1 != 0)); then
-	grep '^not-fixed' "$FX/fix.out" >&2 || true
-	soft_fail "the first fix after add-brick exited $rc1 on a 100-level tree"
-fi
 soft_end
 exit 0
