@@ -8,6 +8,8 @@
 #include "progress.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -314,16 +316,41 @@ static int check_gluster_tasks(const char *volume)
 	return EXIT_CLEAN;
 }
 
-static void log_outcomes(FILE *log, struct lctl_volume *vol, const struct lctl_repair_report *rr)
+/*
+ * The outcome log is appended to one line per write(2) on an O_APPEND descriptor: a run killed
+ * at any moment leaves whole lines (stdio would flush at buffer boundaries, mid-line), and a
+ * line torn anyway (a full disk) is ended before the next run appends.
+ */
+static int log_open(const char *path)
+{
+	char c;
+	int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	struct stat st;
+
+	if (fd < 0)
+		return -1;
+	fchmod(fd, 0600);
+	if (!fstat(fd, &st) && st.st_size > 0 && pread(fd, &c, 1, st.st_size - 1) == 1 &&
+	    c != '\n' && write(fd, "\n", 1) != 1) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void log_outcomes(int log, struct lctl_volume *vol, const struct lctl_repair_report *rr,
+			 bool *failed)
 {
 	size_t i;
 
-	if (!log)
+	if (log < 0)
 		return;
 	for (i = 0; i < rr->nfiles; i++) {
 		const struct lctl_file_outcome *o = &rr->files[i];
 		struct json_object *j = json_object_new_object();
-		char path[8192];
+		const char *line;
+		char path[8192], *buf;
+		size_t len;
 
 		snprintf(path, sizeof(path), "%s/%s", strcmp(rr->path, "/") ? rr->path : "", o->name);
 		json_object_object_add(j, "time", json_object_new_int64((int64_t)time(NULL)));
@@ -338,8 +365,19 @@ static void log_outcomes(FILE *log, struct lctl_volume *vol, const struct lctl_r
 		json_object_object_add(j, "from", out_subvol(vol, o->from));
 		json_object_object_add(j, "to", out_subvol(vol, o->to));
 		json_object_object_add(j, "size", json_object_new_int64((int64_t)o->size));
-		fprintf(log, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN |
-								      JSON_C_TO_STRING_NOSLASHESCAPE));
+		line = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN |
+							 JSON_C_TO_STRING_NOSLASHESCAPE);
+		len = strlen(line);
+		buf = malloc(len + 1);
+		if (buf) {
+			memcpy(buf, line, len);
+			buf[len] = '\n';
+			if (write(log, buf, len + 1) != (ssize_t)(len + 1))
+				*failed = true;
+		} else {
+			*failed = true;
+		}
+		free(buf);
 		json_object_put(j);
 	}
 }
@@ -585,7 +623,8 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	struct lctl_progress p;
 	const struct lctl_fix_summary *sum;
 	struct out *o = NULL;
-	FILE *log = NULL;
+	int log = -1;
+	bool log_failed = false;
 	bool fin = false, stopping = false;
 	struct share_tracker share = { 0 };
 	struct rate_tracker rt = { 0 };
@@ -628,11 +667,9 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	if (!fc.o.dry_run) {
-		log = fopen(fc.log_path, "a");
-		if (!log)
+		log = log_open(fc.log_path);
+		if (log < 0)
 			warning("cannot open the outcome log '%s': %s", fc.log_path, strerror(errno));
-		else
-			chmod(fc.log_path, 0600);
 	}
 	progress_init(&pl);
 	share_init(&share, vol);
@@ -663,7 +700,7 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 		if (rr) {
 			bool show = rr->outcome != LCTL_DIR_WAS_CLEAN && rr->outcome != LCTL_DIR_FIXED;
 
-			log_outcomes(log, vol, rr);
+			log_outcomes(log, vol, rr, &log_failed);
 			share_add(&share, rr);
 			note_errors(&errs, rr);
 			plan_add(&pm, rr);
@@ -725,7 +762,7 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	}
 	share_release(&share);
 out:
-	if (log && fclose(log))
+	if (log >= 0 && (close(log) || log_failed))
 		warning("cannot write the outcome log '%s'", fc.log_path);
 	lctl_fix_free(fix);
 	lctl_volume_close(vol, false);

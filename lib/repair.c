@@ -30,6 +30,7 @@
 #include "repair.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -404,6 +405,118 @@ static int remove_linkto(struct lctl_repair_ctx *rc, size_t sv, const char *path
 	return 0;
 }
 
+/* Whether @path's bytes on subvolumes @a and @b are the same. Return: 1 same, 0 not, -errno. */
+static int same_bytes(struct lctl_repair_ctx *rc, size_t a, size_t b, const char *path)
+{
+	glfs_fd_t *fa = glfs_open(lctl_volume_subvol_fs(rc->in->vol, a), path, O_RDONLY);
+	glfs_fd_t *fb = fa ? glfs_open(lctl_volume_subvol_fs(rc->in->vol, b), path, O_RDONLY) : NULL;
+	const size_t chunk = 1 << 20;
+	char *ba = malloc(chunk), *bb = malloc(chunk);
+	ssize_t na, nb;
+	int ret = 1;
+
+	if (!fa || !fb || !ba || !bb) {
+		ret = !ba || !bb ? -ENOMEM : errno ? -errno : -EIO;
+		goto out;
+	}
+	for (;;) {
+		na = glfs_read(fa, ba, chunk, 0);
+		nb = glfs_read(fb, bb, chunk, 0);
+		if (na < 0 || nb < 0) {
+			ret = errno ? -errno : -EIO;
+			break;
+		}
+		if (na != nb || memcmp(ba, bb, (size_t)na)) {
+			ret = 0;
+			break;
+		}
+		if (na == 0)
+			break;
+	}
+out:
+	if (fa)
+		glfs_close(fa);
+	if (fb)
+		glfs_close(fb);
+	free(ba);
+	free(bb);
+	return ret;
+}
+
+/*
+ * A migration killed after its copy was complete (the destination on the hashed subvolume has
+ * its own mode back) but before the source was turned into a linkto: the same file twice, the
+ * source with both marker bits and a linkto xattr naming the hashed subvolume. Migrating it
+ * again does nothing (DHT finds the data on the hashed subvolume), and clients list the name
+ * twice. If both copies have the same gfid, size and bytes, finish as DHT would have: make the
+ * source a linkto (a client holding it open reopens it on the destination), truncate it, drop
+ * the destination's linkto xattr, remove the source.
+ * Return: 0 finished (*@from: the source's subvolume); 1 not that state (nothing changed);
+ * -errno on a failure.
+ */
+static int finish_copied(struct lctl_repair_ctx *rc, const char *path, int hashed, int *from)
+{
+	size_t i, n = lctl_volume_nsubvols(rc->in->vol);
+	unsigned char g1[16], g2[16];
+	struct stat st, src = { 0 }, dst = { 0 };
+	int a = -1, ret;
+	char val[256];
+	ssize_t len;
+
+	if (hashed < 0 || (size_t)hashed >= n)
+		return 1;
+	for (i = 0; i < n; i++) {
+		glfs_t *fs = lctl_volume_subvol_fs(rc->in->vol, i);
+
+		if (!fs)
+			return 1;
+		if (glfs_lstat(fs, path, &st)) {
+			if (errno == ENOENT)
+				continue;
+			return 1;
+		}
+		if (!S_ISREG(st.st_mode))
+			return 1;
+		if ((st.st_mode & 07777) == S_ISVTX && st.st_size == 0)
+			continue; /* a linkto */
+		if ((st.st_mode & (S_ISGID | S_ISVTX)) == (S_ISGID | S_ISVTX)) {
+			if (a >= 0 || (int)i == hashed)
+				return 1;
+			a = (int)i;
+			src = st;
+		} else if ((int)i == hashed && (st.st_mode & 07777) != S_ISVTX) {
+			dst = st;
+		} else {
+			return 1;
+		}
+	}
+	if (a < 0 || !dst.st_mode || src.st_size != dst.st_size)
+		return 1;
+	/* the source names the destination's subvolume, as a migration in progress does */
+	len = glfs_lgetxattr(lctl_volume_subvol_fs(rc->in->vol, (size_t)a), path, rc->in->linkto_key,
+			     val, sizeof(val) - 1);
+	if (len <= 1 || val[len - 1] != '\0' ||
+	    lctl_volume_subvol_index(rc->in->vol, val) != hashed)
+		return 1;
+	if (raw_gfid(rc, (size_t)a, path, g1, &st) || raw_gfid(rc, (size_t)hashed, path, g2, &st) ||
+	    memcmp(g1, g2, 16))
+		return 1;
+	ret = same_bytes(rc, (size_t)a, (size_t)hashed, path);
+	if (ret <= 0)
+		return ret ? ret : 1;
+	if (glfs_chmod(lctl_volume_subvol_fs(rc->in->vol, (size_t)a), path, S_ISVTX) ||
+	    glfs_truncate(lctl_volume_subvol_fs(rc->in->vol, (size_t)a), path, 0))
+		return errno ? -errno : -EIO;
+	if (glfs_lremovexattr(lctl_volume_subvol_fs(rc->in->vol, (size_t)hashed), path,
+			      rc->in->linkto_key) && errno != ENODATA)
+		return errno ? -errno : -EIO;
+	ret = remove_linkto(rc, (size_t)a, path, -1);
+	if (ret && ret != -ENOENT)
+		return ret;
+	*from = a;
+	return 0;
+}
+
 /* The mode kept for the file @path on subvolume @sv, if any. */
 static bool kept_mode(struct lctl_repair_ctx *rc, int sv, const char *path, mode_t *mode)
 {
@@ -488,6 +601,25 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		if (e->cached >= 0 && rc->mode == LCTL_FIX_MIGRATE && e->hashed >= 0 &&
 		    e->cached != e->hashed)
 			break;
+		if (e->cached < 0 && rc->mode == LCTL_FIX_MIGRATE && !rc->dry_run) {
+			int from = -1, ret = finish_copied(rc, path, e->hashed, &from);
+
+			if (ret == 0) {
+				if (kept_mode(rc, e->hashed, path, &kept) && !glfs_lstat(dht, path, &st) &&
+				    (st.st_mode & 07777) != kept)
+					glfs_chmod(dht, path, kept);
+				add_outcome(rc, rr, e->name, LCTL_FILE_MIGRATED, 0,
+					    "completed a migration interrupted after its copy", from,
+					    e->hashed, e->size);
+				return;
+			}
+			if (ret < 0) {
+				add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
+					    "cannot complete a migration interrupted after its copy",
+					    -1, e->hashed, e->size);
+				return;
+			}
+		}
 		/*
 		 * Data in place with both bits, and a mode we kept for it: a re-migration we
 		 * finished but were stopped before giving the file its mode back.

@@ -6,7 +6,7 @@
 #   - after every kill: nothing stamped that was not verified (a scan --all of the volume);
 #   - a fresh-lookup checker runs across all of it and never gets ENOENT;
 #   - the last resume ends with exit 0, scan exits 0, the bricks are consistent and every
-#     file's checksum is unchanged.
+#     file's checksum, mode and owner are unchanged; the outcome log holds whole JSON lines.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/hostile-lib.sh"
@@ -61,6 +61,16 @@ if [[ $(hs_journal phase) != done ]]; then
 	# linkto-mode file next to the data, which fix refuses to remove: see hostile-xattrs /mig2)
 	[[ $LCTL_RC == 0 ]] || soft_fail "the last fix exited $LCTL_RC: $(grep '^not-fixed' "$FX/fix.out" | head -3)"
 fi
+# the outcome log of runs killed at random moments holds whole JSON lines only
+python3 - "$S/outcomes.jsonl" <<-'EOF' || soft_fail "the outcome log has a line that is not JSON"
+	import json, sys
+	for n, line in enumerate(open(sys.argv[1], "rb"), 1):
+	    try:
+	        json.loads(line.decode("utf-8", "strict"))
+	    except ValueError:
+	        print("line %d: %r" % (n, line[:200]), file=sys.stderr)
+	        sys.exit(1)
+EOF
 sleep 1
 fx_checker_stop
 if ((${#HS_SOFT[@]} == 0)); then

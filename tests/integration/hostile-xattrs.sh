@@ -27,7 +27,7 @@ lctl_vol_create dist 3 VOL
 B=("${LCTL_BRICKS[@]}")
 MP=$(lctl_mount "$VOL")
 DIRS=(len8 len20 user usermix garbage garbmix lt-none lt-self lt-loop lt-ghost lt-nonul lt-long
-	stray stray3 typeconf mig1 mig2)
+	stray stray3 typeconf mig1 mig2 mig3)
 for d in "${DIRS[@]}"; do
 	mkdir "$MP/$d"
 	[[ $d == typeconf || $d == lt-ghost ]] && continue
@@ -108,6 +108,23 @@ m2src=$(((m2 + 1) % 3))
 hs_mk_linkto "$m2src" mig2/f2 "$(hs_hex "$(hs_sv "$m2")")00" "$m2"
 cat "${B[m2]}/mig2/f2" >"${B[m2src]}/mig2/f2"
 
+# killed after the copy, before the source became a linkto: the destination on H (hashed) has
+# all the data and its own mode, and still the linkto xattr naming the source's subvolume D; the
+# source on D has the data too, setgid + sticky, and a linkto xattr naming H. Clients list the
+# name twice.
+m3=$(hs_data_subvol mig3/f3)
+m3src=$(((m3 + 1) % 3))
+f=${B[m3src]}/mig3/f3
+cat "${B[m3]}/mig3/f3" >"$f"
+chmod "$(stat -c %a "${B[m3]}/mig3/f3")" "$f"
+chmod g+s,+t "$f"
+setfattr -n trusted.gfid -v "$(hs_xattr_hex "${B[m3]}" mig3/f3 trusted.gfid)" -- "$f"
+setfattr -n trusted.glusterfs.dht.linkto -v "0x$(hs_hex "$(hs_sv "$m3")")00" -- "$f"
+g=$(hs_gfid_link "${B[m3src]}" mig3/f3)
+mkdir -p -- "${g%/*}"
+ln -- "$f" "$g"
+setfattr -n trusted.glusterfs.dht.linkto -v "0x$(hs_hex "$(hs_sv "$m3src")")00" -- "${B[m3]}/mig3/f3"
+
 # --- a directory that is a data file on one subvolume --------------------------------------------
 hs_brick_rm "${B[2]}" typeconf
 printf 'precious\n' >"${B[2]}/typeconf"
@@ -172,6 +189,8 @@ echo "mig1/$m1n: $(entry /mig1 "$m1n")" >&2
 echo "mig2/f2: $(entry /mig2 f2)" >&2
 assert_eq '"migration-leftover"' "$(entry /mig1 "$m1n" | jq -c '.[0]')" "an interrupted migration (phase 1)"
 [[ $(entry /mig2 f2 | jq -r '.[0]') != placed ]] || fail "an interrupted migration (phase 2) is not reported"
+echo "mig3/f3: $(entry /mig3 f3)" >&2
+assert_eq '"migration-leftover"' "$(entry /mig3 f3 | jq -c '.[0]')" "an interrupted migration (copied, not finished)"
 
 # (phase 2 is reported as a stale linkto: a linkto-mode file next to the data; unlike a real
 # linkto it is not empty)
@@ -198,6 +217,13 @@ for d in /mig1 /mig2; do
 	[[ $(outcome "$d") == fixed ]] ||
 		soft_fail "$d (what a fix killed during a migration leaves): $(jq -c --arg d "$d" '.directories[] | select(.path == $d)' "$FX/fix.json")"
 done
+# the copied one is finished as DHT would have: one data file, on H, without a linkto xattr
+assert_eq fixed "$(outcome /mig3)" "/mig3 outcome"
+[[ ! -e ${B[m3src]}/mig3/f3 ]] || fail "the source of /mig3/f3 is still on ${B[m3src]}: $(stat -c %a "${B[m3src]}/mig3/f3")"
+[[ -z $(getfattr --absolute-names -n trusted.glusterfs.dht.linkto "${B[m3]}/mig3/f3" 2>/dev/null) ]] ||
+	fail "/mig3/f3 keeps a linkto xattr on its data file"
+grep '"path":"/mig3/f3"' "$FX/state/outcomes.jsonl" | grep -q 'completed a migration interrupted after its copy' ||
+	fail "no outcome line for /mig3/f3: $(grep mig3 "$FX/state/outcomes.jsonl")"
 assert_eq left-alone "$(outcome /user)" "/user outcome"
 assert_eq left-alone "$(outcome /usermix)" "/usermix outcome"
 # the user-set layouts and everything in those directories are exactly as they were
