@@ -262,6 +262,26 @@ _lctl_glusterd_start_wait() {
 	fi
 }
 
+# lctl_glusterd_restart: stop glusterd (SIGTERM, as `systemctl restart glusterd` does with its
+# KillMode=process: the bricks keep running) and start it again; wait until it answers. Every
+# test running meanwhile loses its management connection for a moment: the fault tests run
+# this, one at a time.
+lctl_glusterd_restart() {
+	local pid='' i
+	[[ ! -r $LCTL_GLUSTERD_PIDFILE ]] || read -r pid <"$LCTL_GLUSTERD_PIDFILE" || true
+	[[ $pid =~ ^[0-9]+$ && $(cat "/proc/$pid/comm" 2>/dev/null) == glusterd ]] ||
+		pid=$(pgrep -x glusterd | head -n 1)
+	[[ -n $pid ]] || _lctl_hard "no glusterd to restart"
+	_lctl_note "restarting glusterd (pid $pid)"
+	kill -TERM "$pid"
+	for ((i = 0; i < 300; i++)); do
+		[[ -e /proc/$pid ]] || break
+		sleep 0.1
+	done
+	[[ ! -e /proc/$pid ]] || _lctl_hard "glusterd (pid $pid) did not stop in 30 s"
+	_lctl_glusterd_start_wait || _lctl_hard "glusterd did not come back"
+}
+
 lctl_glusterd_ensure() {
 	local tool
 	for tool in gluster glusterd mount.glusterfs; do
