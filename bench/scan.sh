@@ -18,7 +18,8 @@
 #  1. create the volume; make the directories and SMALL files through a FUSE mount (parallel);
 #  2. peak RSS (/usr/bin/time -f %M) of one scan at SMALL files;
 #  3. add files through FUSE up to FILES; one untimed scan and find (warm caches for both);
-#  4. RUNS rounds of: `layoutctl scan VOL`; the floor `find BRICK... -path '*/.glusterfs'
+#  4. RUNS rounds of: `layoutctl scan VOL` (which reads the local brick folders directly), and
+#     `layoutctl scan --brick-reads gfapi VOL` (everything through the brick processes); the floor `find BRICK... -path '*/.glusterfs'
 #     -prune -o -print`; for information, find with a stat of every entry (`-printf '%m'`);
 #     GlusterFS's crawl, `gluster volume rebalance VOL fix-layout start`, timed from the
 #     command to status "completed" (what a user waits for, daemon start-up included) and its
@@ -120,10 +121,10 @@ brick_cpu() {
 }
 # -> "seconds rss_kib scan_cpu_seconds brick_cpu_seconds"; the scan exits 1 (the root of a
 # never-rebalanced volume is unstamped)
-timed_scan() {
+timed_scan() { # [EXTRA SCAN ARGS...]
 	local rc=0 b0 b1
 	b0=$(brick_cpu)
-	/usr/bin/time -f '%e %M %U %S' -o "$rss_file" "$LAYOUTCTL" "${scan_args[@]}" "$VOL" >/dev/null ||
+	/usr/bin/time -f '%e %M %U %S' -o "$rss_file" "$LAYOUTCTL" "${scan_args[@]}" "$@" "$VOL" >/dev/null ||
 		rc=$?
 	b1=$(brick_cpu)
 	((rc <= 1)) || { echo "bench/scan.sh: scan failed (exit $rc)" >&2; exit 1; }
@@ -183,18 +184,22 @@ fix_layout() { # -> "wall_seconds crawl_seconds", "? ?" when glusterd reports a 
 # which changes neither the number of directories and files nor the work of either tool.
 find_plain
 scan_t=() scan_rss=() find_t=() fstat_t=() scan_cpu=() bricks_cpu=() fl_t=() fl_c=()
+gscan_t=() gscan_cpu=() gbricks_cpu=()
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 for ((r = 0; r < runs; r++)); do
 	read -r t m c bc < <(timed_scan)
 	scan_t+=("$t") scan_rss+=("$m") scan_cpu+=("$c") bricks_cpu+=("$bc")
+	read -r gt _ gc gbc < <(timed_scan --brick-reads gfapi)
+	gscan_t+=("$gt") gscan_cpu+=("$gc") gbricks_cpu+=("$gbc")
 	find_t+=("$(timeit find_plain)")
 	fstat_t+=("$(timeit find_stat)")
 	read -r fw fc < <(fix_layout)
 	fl_t+=("$fw") fl_c+=("$fc")
-	note "round $((r + 1)): scan ${t} s (${m} KiB, CPU: scan $c s, bricks $bc s), find ${find_t[-1]} s, find+stat ${fstat_t[-1]} s, fix-layout $fw s (crawl $fc s)"
+	note "round $((r + 1)): scan ${t} s (${m} KiB, CPU: scan $c s, bricks $bc s), scan through gfapi only $gt s, find ${find_t[-1]} s, find+stat ${fstat_t[-1]} s, fix-layout $fw s (crawl $fc s)"
 done
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 scan_med=$(printf '%s\n' "${scan_t[@]}" | median)
+gscan_med=$(printf '%s\n' "${gscan_t[@]}" | median)
 find_med=$(printf '%s\n' "${find_t[@]}" | median)
 fstat_med=$(printf '%s\n' "${fstat_t[@]}" | median)
 fl_wall=$(printf '%s\n' "${fl_t[@]}" | grep -E '^[0-9.]+$' | median || true)
@@ -217,12 +222,13 @@ Command: \`bench/scan.sh -f $files -d $dirs -b $nbricks -s $small -r $runs${para
 | measurement | seconds | scan ÷ it |
 |---|---:|---:|
 | \`layoutctl scan\` (median of $runs: ${scan_t[*]}) | $scan_med | 1.00 |
+| \`layoutctl scan --brick-reads gfapi\` (no direct reads of brick folders; median: ${gscan_t[*]}) | $gscan_med | $(ratio "$scan_med" "$gscan_med") |
 | floor: brick-local \`find\` over the $nbricks brick folders (median: ${find_t[*]}) | $find_med | $(ratio "$scan_med" "$find_med") |
 | brick-local \`find -printf %m\` (stat of every entry; median: ${fstat_t[*]}) | $fstat_med | $(ratio "$scan_med" "$fstat_med") |
 | \`gluster volume rebalance fix-layout\`, command to "completed" (median: ${fl_t[*]}) | $fl_wall | $(ratio "$scan_med" "$fl_wall") |
 | the same, its crawl alone, from the rebalance log (median: ${fl_c[*]}) | $fl_crawl | $(ratio "$scan_med" "$fl_crawl") |
 
 Peak RSS of the scan: $rss_small KiB at $small files, $rss_full KiB at $files files ($rss_delta %), same $ndirs directories.
-CPU seconds per scan run (user + system): layoutctl ${scan_cpu[*]}; the $nbricks brick processes ${bricks_cpu[*]}.
+CPU seconds per scan run (user + system): layoutctl ${scan_cpu[*]}; the $nbricks brick processes ${bricks_cpu[*]}. With --brick-reads gfapi: layoutctl ${gscan_cpu[*]}; bricks ${gbricks_cpu[*]}.
 Load average before and after the timed runs: $load0 / $load1 ($(nproc) CPUs).
 EOF

@@ -66,7 +66,13 @@ int usage_error(const struct cmd *cmd, const char *fmt, ...) __attribute__((form
 #define CMD_COMMON_SHORT "+h"
 #define CMD_HELP_OPTION { "help", no_argument, NULL, 'h' }
 /* Open the volume named by the operand, printing a one-line error on failure. */
-int open_volume(const char *name, bool subvol_graphs, struct lctl_volume **out);
+/* open_volume() flags */
+enum {
+	OPEN_SUBVOLS = 1,	/* the per-subvolume graphs (needs root) */
+	OPEN_LOCAL_BRICKS = 2,	/* read this host's brick folders directly where safe */
+};
+
+int open_volume(const char *name, unsigned flags, struct lctl_volume **out);
 /* Map a library error to an exit code. */
 int exit_for_error(int lctl_code);
 /* Flush stdout and turn a write error into EXIT_CANTRUN. */

@@ -480,7 +480,7 @@ int cmd_explain(const struct cmd *cmd, int argc, char **argv)
 		error("out of memory");
 		return EXIT_CANTRUN;
 	}
-	ret = open_volume(argv[optind], true, &vol);
+	ret = open_volume(argv[optind], OPEN_SUBVOLS, &vol);
 	if (ret)
 		return ret;
 	ret = lctl_explain(vol, &eo, &e, &err);

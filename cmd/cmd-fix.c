@@ -636,7 +636,7 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	ret = parse_fix_args(cmd, argc, argv, &fc);
 	if (ret >= 0)
 		return ret;
-	ret = open_volume(fc.volume, true, &vol);
+	ret = open_volume(fc.volume, OPEN_SUBVOLS, &vol);
 	if (ret)
 		return ret;
 	if (!fc.o.dry_run && fc.task_check) {

@@ -158,7 +158,7 @@ int cmd_info(const struct cmd *cmd, int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return usage_error(cmd, optind >= argc ? "missing VOLUME" : "too many arguments");
-	ret = open_volume(argv[optind], true, &vol);
+	ret = open_volume(argv[optind], OPEN_SUBVOLS, &vol);
 	if (ret)
 		return ret;
 	commit = lctl_volume_commit_hash(vol, &consistent);

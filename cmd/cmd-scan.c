@@ -28,6 +28,8 @@ const char *const cmd_scan_usage[] = {
 	"    --max-depth N     do not descend more than N levels below the start",
 	"    --layout PLANNER  layout a fix would write, for the work estimate: gluster, min-move",
 	"    --all             list clean directories and placed entries too (json, xml, -v)",
+	"    --brick-reads HOW auto (default): read the folders of this host's bricks directly",
+	"                      (pure distribute volumes); gfapi: everything through the bricks",
 	"    --dashboard       full-screen live view (keys: p pause, r resume, + - workers, q stop)",
 	"-h, --help            show this help",
 	"",
@@ -42,6 +44,7 @@ enum {
 	OPT_LAYOUT,
 	OPT_ALL,
 	OPT_DASHBOARD,
+	OPT_BRICK_READS,
 };
 
 const struct option cmd_scan_options[] = {
@@ -51,6 +54,7 @@ const struct option cmd_scan_options[] = {
 	{ "layout", required_argument, NULL, OPT_LAYOUT },
 	{ "all", no_argument, NULL, OPT_ALL },
 	{ "dashboard", no_argument, NULL, OPT_DASHBOARD },
+	{ "brick-reads", required_argument, NULL, OPT_BRICK_READS },
 	CMD_HELP_OPTION,
 	{ NULL, 0, NULL, 0 },
 };
@@ -59,6 +63,7 @@ struct scan_cli {
 	struct lctl_scan_opts o;
 	bool all;
 	bool dashboard;
+	bool gfapi_only;
 	const char *volume;
 };
 
@@ -437,6 +442,11 @@ static int parse_scan_args(const struct cmd *cmd, int argc, char **argv, struct 
 		case OPT_ALL:
 			sc->all = true;
 			break;
+		case OPT_BRICK_READS:
+			if (strcmp(optarg, "auto") && strcmp(optarg, "gfapi"))
+				return usage_error(cmd, "--brick-reads wants auto or gfapi, not '%s'", optarg);
+			sc->gfapi_only = !strcmp(optarg, "gfapi");
+			break;
 		case 'h':
 			usage_print(cmd, stdout, true);
 			exit(finish_stdout(EXIT_CLEAN));
@@ -518,7 +528,8 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 	ret = parse_scan_args(cmd, argc, argv, &sc);
 	if (ret >= 0)
 		return ret;
-	ret = open_volume(sc.volume, true, &vol);
+	ret = open_volume(sc.volume, sc.gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
+			  &vol);
 	if (ret)
 		return ret;
 	ret = lctl_scan_start(vol, &sc.o, &scan, &err);

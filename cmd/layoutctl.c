@@ -200,8 +200,9 @@ int exit_for_error(int code)
 	}
 }
 
-int open_volume(const char *name, bool subvol_graphs, struct lctl_volume **out)
+int open_volume(const char *name, unsigned flags, struct lctl_volume **out)
 {
+	bool subvol_graphs = flags & OPEN_SUBVOLS;
 	struct lctl_open_opts o = {
 		.volume = name,
 		.servers = gopts.servers,
@@ -210,6 +211,7 @@ int open_volume(const char *name, bool subvol_graphs, struct lctl_volume **out)
 		.log_file = gopts.log_file,
 		.log_level = gopts.log_level,
 		.no_subvol_graphs = !subvol_graphs,
+		.local_bricks = flags & OPEN_LOCAL_BRICKS,
 	};
 	struct lctl_error err = { 0 };
 	int ret;
@@ -279,6 +281,7 @@ static const struct {
 } option_values[] = {
 	{ "format", "text json xml prometheus" },
 	{ "layout", "gluster min-move" },
+	{ "brick-reads", "auto gfapi" },
 	{ "mode", "migrate linkto" },
 	{ "progress", "auto always never" },
 	{ "transport", "tcp rdma unix" },

@@ -35,6 +35,7 @@
 #include "inspect.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <errno.h>
@@ -43,6 +44,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/xattr.h>
 
 enum sight_kind {
 	S_DIR,
@@ -278,6 +280,143 @@ static int linkto_target(const struct lctl_volume *vol, const char *val, ssize_t
 }
 
 /*
+ * An entry's kind from its stat (as the brick reports it) and whether it has a gfid: S_LINKTO
+ * means "a linkto if it carries the linkto xattr" (the caller reads it), as DHT's linkto files
+ * are sticky-only regular files that always have a gfid.
+ */
+static enum sight_kind classify(const struct lctl_inspector *in, struct sighting *s,
+				const struct stat *st, bool has_gfid)
+{
+	(void)in;
+	s->target = -1;
+	s->size = (uint64_t)st->st_size;
+	s->mode = st->st_mode;
+	s->nlink = st->st_nlink;
+	if (S_ISDIR(st->st_mode))
+		s->kind = S_DIR;
+	else if (S_ISREG(st->st_mode) && (st->st_mode & 07777) == S_ISVTX && has_gfid)
+		s->kind = S_LINKTO;
+	else if (S_ISREG(st->st_mode) && (st->st_mode & (S_ISGID | S_ISVTX)) == (S_ISGID | S_ISVTX))
+		s->kind = S_PHASE1;
+	else
+		s->kind = S_DATA;
+	return s->kind;
+}
+
+/*
+ * read_subvol() for a brick folder on this host (lctl_subvol.local_path), with plain system
+ * calls instead of the brick protocol: what the brick's posix translator would answer, as it
+ * would answer it (it hides .glusterfs in the root, and counts a file's links without its
+ * .glusterfs handle). Read-only, and nothing is looked up, so nothing gets a gfid either.
+ */
+static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *path,
+			     bool mark_dirs, struct sightings *out, struct lctl_layout_entry *le,
+			     unsigned *problems)
+{
+	const struct lctl_subvol *sv = lctl_volume_subvol(in->vol, i);
+	bool root = !strcmp(path, "/");
+	char full[8192], gfid[16];
+	unsigned char buf[64];
+	struct dirent *de;
+	struct stat st;
+	int dfd, ret = 0;
+	ssize_t n;
+	DIR *d;
+
+	if ((size_t)snprintf(full, sizeof(full), "%s%s", sv->local_path, root ? "" : path) >=
+	    sizeof(full)) {
+		le->err = ENAMETOOLONG;
+		*problems |= LCTL_DIR_UNREADABLE;
+		return 0;
+	}
+	dfd = open(full, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0) {
+		int e = errno == ELOOP ? ENOTDIR : errno;
+
+		le->err = e;
+		if (e == ENOENT)
+			*problems |= LCTL_DIR_MISSING;
+		else if (e == ENOTDIR)
+			*problems |= LCTL_DIR_NOT_DIR;
+		else
+			*problems |= LCTL_DIR_UNREADABLE;
+		return 0;
+	}
+	n = fgetxattr(dfd, in->layout_key, buf, sizeof(buf));
+	if (n < 0) {
+		le->err = errno == ENODATA ? ENODATA : errno;
+		if (le->err != ENODATA)
+			*problems |= LCTL_DIR_UNREADABLE;
+	} else if (lctl_layout_decode(buf, (size_t)n, &le->r)) {
+		le->err = EINVAL;
+		*problems |= LCTL_DIR_MALFORMED;
+	}
+	d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		le->err = le->err ? le->err : errno;
+		*problems |= LCTL_DIR_UNREADABLE;
+		return 0;
+	}
+	for (;;) {
+		struct sighting s = { 0 };
+		char child[4096];
+		bool has_gfid;
+
+		errno = 0;
+		de = readdir(d);
+		if (!de) {
+			if (errno) {
+				*problems |= LCTL_DIR_UNREADABLE;
+				le->err = le->err ? le->err : errno;
+			}
+			break;
+		}
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    (root && !strcmp(de->d_name, ".glusterfs")))
+			continue;
+		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW))
+			continue; /* gone since the listing, as the brick would skip it */
+		if (!S_ISDIR(st.st_mode) && st.st_nlink > 0)
+			st.st_nlink--; /* the .glusterfs handle, which posix does not count */
+		s.name = de->d_name;
+		s.subvol = (int)i;
+		/* the gfid matters only for directories and linkto candidates */
+		has_gfid = true;
+		if (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && (st.st_mode & 07777) == S_ISVTX)) {
+			if ((size_t)snprintf(child, sizeof(child), "%s/%s", full, de->d_name) >=
+			    sizeof(child))
+				has_gfid = false;
+			else
+				has_gfid = lgetxattr(child, "trusted.gfid", gfid, sizeof(gfid)) == 16 &&
+					   memcmp(gfid, (char[16]){ 0 }, 16);
+		}
+		if (classify(in, &s, &st, has_gfid) == S_DIR) {
+			if (!has_gfid && mark_dirs &&
+			    !lctl_join_path(child, sizeof(child), path, de->d_name))
+				nogfid_mark(in, child, i);
+		} else if (s.kind == S_LINKTO) {
+			char val[512];
+
+			s.kind = S_DATA;
+			if ((size_t)snprintf(child, sizeof(child), "%s/%s", full, de->d_name) <
+			    sizeof(child)) {
+				n = lgetxattr(child, in->linkto_key, val, sizeof(val));
+				if (n >= 0) {
+					s.kind = S_LINKTO;
+					s.target = linkto_target(in->vol, val, n);
+				}
+			}
+		}
+		ret = sightings_add(out, &s);
+		if (ret)
+			break;
+	}
+	closedir(d);
+	return ret;
+}
+
+/*
  * Read one subvolume's copy of @path: its layout entry and its listing. @mark_dirs: record
  * gfid-less subdirectories (they are going to be visited).
  */
@@ -309,6 +448,8 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 		*problems |= LCTL_DIR_UNREADABLE;
 		return 0;
 	}
+	if (sv->local_path)
+		return read_subvol_local(in, i, path, mark_dirs, out, le, problems);
 	fd = glfs_opendir(fs, path);
 	if (!fd) {
 		struct statvfs probe;
@@ -358,21 +499,14 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 			continue;
 		s.name = de.d_name;
 		s.subvol = (int)i;
-		s.target = -1;
-		s.size = (uint64_t)st.st_size;
-		s.mode = st.st_mode;
-		s.nlink = st.st_nlink;
-		if (S_ISDIR(st.st_mode)) {
-			s.kind = S_DIR;
+		if (classify(in, &s, &st, st.st_ino != (ino_t)-1) == S_DIR) {
 			if (st.st_ino == (ino_t)-1 && mark_dirs &&
 			    !lctl_join_path(child, sizeof(child), path, de.d_name))
 				nogfid_mark(in, child, i);
-		} else if (S_ISREG(st.st_mode) && (st.st_mode & 07777) == S_ISVTX &&
-			   st.st_ino != (ino_t)-1) {
+		} else if (s.kind == S_LINKTO) {
 			char val[512];
 
-			/* a sticky-only file without the xattr (or without a gfid, which DHT's
-			 * linkto files always have) is plain data */
+			/* a sticky-only file without the xattr is plain data */
 			s.kind = S_DATA;
 			if (!lctl_join_path(child, sizeof(child), path, de.d_name)) {
 				n = glfs_lgetxattr(fs, child, in->linkto_key, val, sizeof(val));
@@ -381,11 +515,6 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 					s.target = linkto_target(in->vol, val, n);
 				}
 			}
-		} else if (S_ISREG(st.st_mode) &&
-			   (st.st_mode & (S_ISGID | S_ISVTX)) == (S_ISGID | S_ISVTX)) {
-			s.kind = S_PHASE1;
-		} else {
-			s.kind = S_DATA;
 		}
 		ret = sightings_add(out, &s);
 		if (ret)

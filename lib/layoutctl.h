@@ -546,6 +546,12 @@ struct lctl_open_opts {
 	const char *log_file;		/* gfapi's own log; NULL = /dev/null */
 	int log_level;			/* gfapi log level 0-9; 0 = default (warning) */
 	bool no_subvol_graphs;		/* do not open per-subvolume graphs */
+	/*
+	 * Read the folders of bricks on this host directly (read-only inspections: scan), where
+	 * it is safe: a pure distribute subvolume whose brick's host is this one and whose folder
+	 * carries the volume's id (from glusterd's own record of the volume).
+	 */
+	bool local_bricks;
 };
 
 enum lctl_subvol_kind {
@@ -576,6 +582,7 @@ struct lctl_subvol {
 	uint64_t free_inodes_pct;	/* statfs f_favail / f_files in percent, 100 if unknown */
 	uint64_t statfs_blocks;		/* raw f_blocks and f_bsize, for DHT's weights */
 	uint64_t statfs_bsize;
+	char *local_path;		/* its brick folder, read directly (open opts local_bricks) */
 };
 
 struct lctl_dht_options {

@@ -97,6 +97,8 @@ nmis=$(tr -cd '\0' <"$FX/misplaced" | wc -c)
 assert_eq 271 "$nmis" "files moved to a wrong brick"
 
 # --- scan ---------------------------------------------------------------------------------------
+# brick folders read directly and through gfapi: the same report on this hostile state
+scan_readers_agree "$VOL"
 hs_lctl "$FX/scan.json" "$FX/scan.err" --json scan "$VOL"
 cat "$FX/scan.err" >&2
 assert_eq 1 "$LCTL_RC" "scan exit status"

@@ -130,6 +130,8 @@ hs_brick_rm "${B[2]}" typeconf
 printf 'precious\n' >"${B[2]}/typeconf"
 
 # --- scan ---------------------------------------------------------------------------------------
+# brick folders read directly and through gfapi: the same report on this hostile state
+scan_readers_agree "$VOL"
 brick_snapshot "${B[@]/%//user}" "${B[@]/%//usermix}" >"$FX/user.before"
 hs_lctl "$FX/scan.json" "$FX/scan.err" --json scan "$VOL"
 cat "$FX/scan.err" >&2

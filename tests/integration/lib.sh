@@ -12,6 +12,9 @@
 #	brick_snapshot DIR... > FILE		every path under each DIR (without .glusterfs) with
 #						type, mode, owner, size and all trusted.* xattrs
 #	assert_unchanged BEFORE AFTER [MSG]	two brick_snapshot files are identical
+#	scan_readers_agree VOL [SCAN ARGS...]	scan --json --all with the brick folders read
+#						directly (the default here) and through gfapi only
+#						(--brick-reads gfapi): same exit status, same report
 #
 # brick_snapshot leaves out what changes without anyone changing the layout or the data: times
 # (not recorded at all), directory sizes (allocation), and the xattrs matching the extended
@@ -63,4 +66,23 @@ brick_snapshot() {
 
 assert_unchanged() {
 	diff -u -- "$1" "$2" >&2 || fail "${3:-the bricks changed}: '$1' and '$2' differ"
+}
+
+# scan_readers_agree VOL [SCAN ARGS...]: the direct reader of this host's brick folders and the
+# gfapi reader must report the same (directories sorted by path; the timing left out), with the
+# same exit status; and the direct reader must really have been used (-vv names the folders).
+scan_readers_agree() {
+	local vol=$1 d rc1=0 rc2=0
+	shift
+	d=$(mktemp -d "${TMPDIR:-/tmp}/lctl-readers.XXXXXX")
+	"$LAYOUTCTL" --json -vv scan --all "$@" "$vol" >"$d/direct.json" 2>"$d/direct.err" || rc1=$?
+	"$LAYOUTCTL" --json scan --all --brick-reads gfapi "$@" "$vol" >"$d/gfapi.json" 2>"$d/gfapi.err" || rc2=$?
+	grep -q 'directly' "$d/direct.err" || fail "scan did not read any brick folder directly: $(head -5 "$d/direct.err")"
+	for f in direct gfapi; do
+		jq -S 'del(.summary.seconds) | .directories |= sort_by(.path)' "$d/$f.json" >"$d/$f.norm" ||
+			fail "scan ($f) did not write JSON: $(head -3 "$d/$f.err")"
+	done
+	assert_eq "$rc2" "$rc1" "scan exit status, brick folders read directly vs through gfapi"
+	diff -u "$d/gfapi.norm" "$d/direct.norm" >&2 || fail "the direct brick reader and gfapi disagree"
+	rm -rf -- "$d"
 }

@@ -283,6 +283,9 @@ for want in "DIR /gone: missing hole" "DIR /overlap: overlap" "DIR /mixed: commi
 done
 
 # read-only: other formats and options too, then every brick is as it was
+# the brick folders read directly (the default on the bricks' own host) and through gfapi:
+# the same report, problem for problem
+scan_readers_agree "$VOL"
 expect_exit 1 "$LAYOUTCTL" --format xml scan --all "$VOL" >/dev/null
 expect_exit 1 "$LAYOUTCTL" --format prometheus scan "$VOL" >/dev/null
 expect_exit 1 "$LAYOUTCTL" -vvv scan --all --layout min-move --parallel 1 "$VOL" >/dev/null 2>&1
