@@ -7,7 +7,9 @@
 # fixtree.py populate, same seed: sizes 0 to 3 MiB, hard links, symlinks, odd names), then 2
 # bricks each. Volume G: `gluster volume rebalance G start`, timed from the CLI call until the
 # status says completed. Volume L: `layoutctl fix --parallel 4` (GlusterFS's layout). Volume M:
-# `layoutctl fix --parallel 4 --layout min-move`. Wall times, files and bytes moved, and a
+# `layoutctl fix --parallel 4 --layout min-move`. Volume K: `layoutctl fix --parallel 4 --mode
+# linkto` (no data moves: a linkto on the hashed brick for every misplaced file; the volume is
+# as clean for lookups, the data stays where it was). Wall times, files and bytes moved, and a
 # markdown table on stdout (for docs/benchmarks.md). Settle is 5 s (the default) in the timed
 # layoutctl runs, as an operator would run it. BENCH_KEEP=1 keeps the volumes.
 set -euo pipefail
@@ -28,7 +30,7 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 note() { printf 'bench: %s\n' "$*" >&2; }
 
 declare -A V
-for k in G L M; do
+for k in G L M K; do
 	lctl_vol_create dist 4 "V[$k]"
 	mp=$(lctl_mount "${V[$k]}")
 	t0=$(now)
@@ -60,14 +62,18 @@ run_fix() { # KEY ARGS...
 }
 l_s=$(run_fix L)
 m_s=$(run_fix M --layout min-move)
-for k in L M; do
+k_s=$(run_fix K --mode linkto)
+for k in L M K; do
 	expect_exit 0 "$LAYOUTCTL" scan "${V[$k]}" >/dev/null
 done
 l_files=$(jq '.summary.file_outcomes.migrated' "$T/L.json")
 l_bytes=$(jq '.summary.bytes_moved' "$T/L.json")
 m_files=$(jq '.summary.file_outcomes.migrated' "$T/M.json")
 m_bytes=$(jq '.summary.bytes_moved' "$T/M.json")
+k_files=$(jq '.summary.file_outcomes.linked' "$T/K.json")
 ratio=$(awk -v g="$gl_s" -v l="$l_s" 'BEGIN { printf "%.1f", g / l }')
+ratio_m=$(awk -v g="$gl_s" -v l="$m_s" 'BEGIN { printf "%.1f", g / l }')
+ratio_k=$(awk -v g="$gl_s" -v l="$k_s" 'BEGIN { printf "%.1f", g / l }')
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
 
 cat <<EOT
@@ -81,6 +87,7 @@ Command: \`bench/fix.sh $FILES $DIRS\`: $FILES files in $DIRS directories per vo
 | \`gluster volume rebalance VOL start\` (until completed) | $gl_s s | $gl_files (skipped $gl_skipped) | $(mb "$gl_bytes") MB |
 | \`layoutctl fix --parallel 4\` | $l_s s | $l_files | $(mb "$l_bytes") MB |
 | \`layoutctl fix --parallel 4 --layout min-move\` | $m_s s | $m_files | $(mb "$m_bytes") MB |
+| \`layoutctl fix --parallel 4 --mode linkto\` | $k_s s | $k_files linked | 0 MB |
 
-Wall-time ratio rebalance / layoutctl fix: **${ratio}x**. Dry-run plans: $(mb "$planned_gl") MB with GlusterFS's layout, $(mb "$planned_mm") MB with min-move. Every volume scanned clean afterwards.
+Wall-time ratio rebalance / layoutctl fix: **${ratio}x** (min-move: ${ratio_m}x; linkto mode: ${ratio_k}x). Dry-run plans: $(mb "$planned_gl") MB with GlusterFS's layout, $(mb "$planned_mm") MB with min-move. Every volume scanned clean afterwards.
 EOT
