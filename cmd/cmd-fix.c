@@ -43,6 +43,8 @@ const char *const cmd_fix_usage[] = {
 	"    --log FILE          per-file outcome log, JSON lines (default STATE_DIR/outcomes.jsonl)",
 	"    --break-lock        take over the volume lock of a run that died on another host",
 	"    --no-task-check     do not ask glusterd whether a rebalance or remove-brick runs",
+	"    --brick-reads HOW   auto (default): inspect this host's brick folders directly",
+	"                        (pure distribute); gfapi: read everything through the bricks",
 	"    --dashboard         full-screen live view (keys: p pause, r resume, + - workers, q stop)",
 	"-h, --help              show this help",
 	NULL,
@@ -63,6 +65,7 @@ enum {
 	OPT_BREAK_LOCK,
 	OPT_NO_TASK_CHECK,
 	OPT_DASHBOARD,
+	OPT_BRICK_READS,
 };
 
 const struct option cmd_fix_options[] = {
@@ -82,6 +85,7 @@ const struct option cmd_fix_options[] = {
 	{ "break-lock", no_argument, NULL, OPT_BREAK_LOCK },
 	{ "no-task-check", no_argument, NULL, OPT_NO_TASK_CHECK },
 	{ "dashboard", no_argument, NULL, OPT_DASHBOARD },
+	{ "brick-reads", required_argument, NULL, OPT_BRICK_READS },
 	CMD_HELP_OPTION,
 	{ NULL, 0, NULL, 0 },
 };
@@ -94,6 +98,7 @@ struct fix_cli {
 	char log_path[4200];
 	bool task_check;
 	bool dashboard;
+	bool gfapi_only;
 };
 
 /* "90", "90s", "15m", "2h" -> seconds. */
@@ -241,6 +246,11 @@ static int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct f
 			break;
 		case OPT_NO_TASK_CHECK:
 			fc->task_check = false;
+			break;
+		case OPT_BRICK_READS:
+			if (strcmp(optarg, "auto") && strcmp(optarg, "gfapi"))
+				return usage_error(cmd, "--brick-reads wants auto or gfapi, not '%s'", optarg);
+			fc->gfapi_only = !strcmp(optarg, "gfapi");
 			break;
 		case OPT_DASHBOARD:
 			fc->dashboard = true;
@@ -636,7 +646,8 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	ret = parse_fix_args(cmd, argc, argv, &fc);
 	if (ret >= 0)
 		return ret;
-	ret = open_volume(fc.volume, OPEN_SUBVOLS, &vol);
+	ret = open_volume(fc.volume, fc.gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
+			  &vol);
 	if (ret)
 		return ret;
 	if (!fc.o.dry_run && fc.task_check) {

@@ -45,6 +45,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/xattr.h>
+#include <time.h>
 
 enum sight_kind {
 	S_DIR,
@@ -303,6 +304,29 @@ static enum sight_kind classify(const struct lctl_inspector *in, struct sighting
 	return s->kind;
 }
 
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Whether the brick process of subvolume @i is down (see lctl_inspector.probe_ms). */
+static bool brick_down(struct lctl_inspector *in, size_t i)
+{
+	int64_t now = mono_ms(), last = atomic_load(&in->probed_at[i]);
+	struct statvfs probe;
+	bool down;
+
+	if (in->probe_ms && last && now - last < (int64_t)in->probe_ms)
+		return atomic_load(&in->probed_down[i]);
+	down = glfs_statvfs(lctl_volume_subvol_fs(in->vol, i), "/", &probe) != 0;
+	atomic_store(&in->probed_down[i], down);
+	atomic_store(&in->probed_at[i], now ? now : 1);
+	return down;
+}
+
 /*
  * read_subvol() for a brick folder on this host (lctl_subvol.local_path), with plain system
  * calls instead of the brick protocol: what the brick's posix translator would answer, as it
@@ -323,6 +347,11 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 	ssize_t n;
 	DIR *d;
 
+	if (brick_down(in, i)) {
+		le->err = ENOTCONN;
+		*problems |= LCTL_DIR_SUBVOL_DOWN;
+		return 0;
+	}
 	if ((size_t)snprintf(full, sizeof(full), "%s%s", sv->local_path, root ? "" : path) >=
 	    sizeof(full)) {
 		le->err = ENAMETOOLONG;
@@ -885,7 +914,10 @@ int lctl_inspector_init(struct lctl_inspector *in, struct lctl_volume *vol,
 	in->nogfid = calloc(1, sizeof(*in->nogfid));
 	if (in->nogfid)
 		pthread_mutex_init(&in->nogfid->lock, NULL);
-	if (!in->names || !in->active || !in->weights || !in->nogfid) {
+	in->probed_at = calloc(n, sizeof(*in->probed_at));
+	in->probed_down = calloc(n, sizeof(*in->probed_down));
+	if (!in->names || !in->active || !in->weights || !in->nogfid || !in->probed_at ||
+	    !in->probed_down) {
 		lctl_inspector_release(in);
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
 	}
@@ -914,6 +946,8 @@ void lctl_inspector_release(struct lctl_inspector *in)
 	free(in->names);
 	free(in->active);
 	free(in->weights);
+	free(in->probed_at);
+	free(in->probed_down);
 	memset(in, 0, sizeof(*in));
 }
 

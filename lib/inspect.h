@@ -5,6 +5,8 @@
 
 #include "layoutctl.h"
 
+#include <stdatomic.h>
+
 struct lctl_nogfid_marks;
 
 /* Read-only context shared by all workers of a run (but for the locked marks below). */
@@ -15,6 +17,16 @@ struct lctl_inspector {
 	char linkto_key[160];		/* trusted.glusterfs.dht.linkto */
 	uint32_t vol_commit;
 	bool all_entries;
+	/*
+	 * Before reading a brick folder directly, ask the brick process whether it is up (one
+	 * STATFS): a directory on a subvolume clients cannot reach is reported down, as the gfapi
+	 * reader would. 0 = before every read (fix: it must not work on such a directory);
+	 * N = at most every N ms per subvolume (scan: a brick lost half-way is reported from then
+	 * on). Per subvolume: when it was last asked (monotonic ms) and whether it was down.
+	 */
+	unsigned probe_ms;
+	_Atomic int64_t *probed_at;
+	atomic_bool *probed_down;
 	enum lctl_planner planner;
 	/* planner inputs, [nsubvols] */
 	const char **names;

@@ -27,7 +27,10 @@ mkdir -p "$S"
 victim=${B[3]} # a new brick: the target of many migrations
 
 # --- a scan that loses a brick half-way -------------------------------------------------------
-"$LAYOUTCTL" --json scan --all --parallel 1 "$VOL" >"$FX/scan.json" 2>"$FX/scan.err" &
+# (through gfapi: reading the local brick folders directly, the default here, the whole scan
+# takes a few tens of milliseconds, too short to kill a brick in the middle of it; the scan
+# below, with the brick down from the start, reads directly)
+"$LAYOUTCTL" --json scan --all --parallel 1 --brick-reads gfapi "$VOL" >"$FX/scan.json" 2>"$FX/scan.err" &
 scan=$!
 # kill once the scan has reported a few directories
 for ((i = 0; i < 300; i++)); do

@@ -5,6 +5,9 @@
 #   and every directory is stamped;
 #   --layout min-move then (after one more brick) plans fewer bytes than GlusterFS's layout
 #   (dry runs), and its fix ends clean like the default one.
+# The min-move fix reads everything through gfapi (--brick-reads gfapi), so that the fix's
+# gfapi reader is covered on a distribute volume too (the other fix tests read this host's
+# brick folders directly, the default).
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 require_cmd jq
@@ -54,7 +57,7 @@ mm=$("$LAYOUTCTL" --json fix -n --layout min-move --state-dir "$FX/s2" "$VOL" | 
 echo "planned bytes: gluster layout $gl, min-move $mm" >&2
 ((mm < gl)) || fail "min-move plans $mm bytes, not fewer than the gluster layout's $gl"
 rm -rf -- "$FX/state"
-fx_fix "$VOL" --layout min-move --parallel 4
+fx_fix "$VOL" --layout min-move --parallel 4 --brick-reads gfapi
 assert_eq 0 "$LCTL_RC" "fix --layout min-move exit status"
 expect_exit 0 "$LAYOUTCTL" scan "$VOL"
 fx_bricks_check "$VOL" --allow-linked "$FX/hardlinks"
