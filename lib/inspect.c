@@ -352,15 +352,16 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 		*problems |= LCTL_DIR_SUBVOL_DOWN;
 		return 0;
 	}
+	/* a path the brick's file system cannot hold is a directory the brick does not have */
 	if ((size_t)snprintf(full, sizeof(full), "%s%s", sv->local_path, root ? "" : path) >=
 	    sizeof(full)) {
-		le->err = ENAMETOOLONG;
-		*problems |= LCTL_DIR_UNREADABLE;
+		le->err = ENOENT;
+		*problems |= LCTL_DIR_MISSING;
 		return 0;
 	}
 	dfd = open(full, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0) {
-		int e = errno == ELOOP ? ENOTDIR : errno;
+		int e = errno == ELOOP ? ENOTDIR : errno == ENAMETOOLONG ? ENOENT : errno;
 
 		le->err = e;
 		if (e == ENOENT)

@@ -676,6 +676,24 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 					    e->linkto_subvol, -1, 0);
 			return;
 		}
+		/*
+		 * Reachable through a correct linkto on its hashed subvolume, and a stray linkto
+		 * on a third one (e.g. the hashed subvolume of an older layout; inspect names that
+		 * stray here). A stray away from the hashed subvolume is no rename in progress, so
+		 * remove it, then place the data as for any linked entry (a file DHT will not move,
+		 * hard-linked say, stays linked).
+		 */
+		if (e->cached >= 0 && e->linkto_subvol >= 0 && e->linkto_subvol != e->hashed &&
+		    e->linkto_subvol != e->cached) {
+			int ret = remove_linkto(rc, (size_t)e->linkto_subvol, path, -1);
+
+			if (ret == 0)
+				add_outcome(rc, rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "stray",
+					    e->linkto_subvol, -1, 0);
+			else if (ret != -ENOENT)
+				add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret, "cannot remove a stray linkto",
+					    e->linkto_subvol, -1, 0);
+		}
 		break;
 	default:
 		break;

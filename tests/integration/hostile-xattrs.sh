@@ -27,16 +27,18 @@ lctl_vol_create dist 3 VOL
 B=("${LCTL_BRICKS[@]}")
 MP=$(lctl_mount "$VOL")
 DIRS=(len8 len20 user usermix garbage garbmix lt-none lt-self lt-loop lt-ghost lt-nonul lt-long
-	stray stray3 typeconf mig1 mig2 mig3)
+	stray stray3 strayhl typeconf mig1 mig2 mig3)
 for d in "${DIRS[@]}"; do
 	mkdir "$MP/$d"
 	[[ $d == typeconf || $d == lt-ghost ]] && continue
 	for i in $(seq 1 8); do printf '%s %s\n' "$d" "$i" >"$MP/$d/f$i"; done
 done
 # renames whose new name hashes elsewhere leave a linkto on the new hashed subvolume
-for d in lt-none lt-self lt-loop lt-nonul lt-long mig1; do
+for d in lt-none lt-self lt-loop lt-nonul lt-long mig1 strayhl; do
 	for i in $(seq 1 8); do mv "$MP/$d/f$i" "$MP/$d/g$i"; done
 done
+# hard links, which DHT does not migrate: strayhl's files stay where they are
+for i in $(seq 1 8); do ln "$MP/strayhl/g$i" "$MP/strayhl/h$i"; done
 hs_sums "$MP" >"$FX/sums.before"
 lctl_umount "$MP"
 # From here on nothing goes through a client until the scan: a lookup would heal what we break.
@@ -90,6 +92,22 @@ sd=$(hs_data_subvol stray/f1)
 hs_mk_linkto $(((sd + 1) % 3)) stray/f1 "$(hs_hex "$(hs_sv "$sd")")00" "$sd"
 s3=$(hs_data_subvol stray3/f1)
 hs_mk_linkto $(((s3 + 1) % 3)) stray3/f1 "$(hs_hex "$(hs_sv $(((s3 + 2) % 3)))")00" "$s3"
+# a hard-linked file away from its hashed subvolume, reached through a correct linkto there,
+# and a stray linkto to the data on the third subvolume (left by an older layout, say)
+hln=$(hs_linked_name strayhl)
+hld=$(hs_data_subvol "strayhl/$hln")
+hll=$(hs_linkto_subvol "strayhl/$hln")
+hl3=$((3 - hld - hll))
+g=$(hs_gfid_link "${B[hld]}" "strayhl/$hln")
+g=${B[hl3]}/${g#"${B[hld]}"/}
+if [[ -e $g ]]; then
+	# the other name's linkto is there already, with this gfid: posix hard-links a new linkto
+	# of the same gfid to it, so does this (and it names the data subvolume too)
+	ln -- "$g" "${B[hl3]}/strayhl/$hln"
+else
+	hs_mk_linkto "$hl3" "strayhl/$hln" "$(hs_hex "$(hs_sv "$hld")")00" "$hld"
+fi
+hs_is_linkto "${B[hl3]}" "strayhl/$hln" || fail "could not make the stray linkto of strayhl/$hln"
 
 # --- what a migration killed half-way leaves (DHT's migration runs inside the fix's process) -----
 # phase 1, killed while copying from D (not hashed) to H (hashed): the source on D keeps the
@@ -186,6 +204,8 @@ assert_eq "[\"stale-linkto\",\"$(hs_sv "$sd")\",\"$(hs_sv "$sd")\",\"$(hs_sv $((
 	"$(entry /stray f1)" "stray linkto pointing at the hashed subvolume"
 assert_eq "[\"stale-linkto\",\"$(hs_sv "$s3")\",\"$(hs_sv "$s3")\",\"$(hs_sv $(((s3 + 1) % 3)))\",\"$(hs_sv $(((s3 + 2) % 3)))\"]" \
 	"$(entry /stray3 f1)" "stray linkto pointing at a third subvolume"
+assert_eq "[\"stale-linkto\",\"$(hs_sv "$hll")\",\"$(hs_sv "$hld")\",\"$(hs_sv "$hl3")\",\"$(hs_sv "$hld")\"]" \
+	"$(entry /strayhl "$hln")" "stray linkto beside a linked, hard-linked file"
 
 echo "mig1/$m1n: $(entry /mig1 "$m1n")" >&2
 echo "mig2/f2: $(entry /mig2 f2)" >&2
@@ -219,6 +239,10 @@ for d in /mig1 /mig2; do
 	[[ $(outcome "$d") == fixed ]] ||
 		soft_fail "$d (what a fix killed during a migration leaves): $(jq -c --arg d "$d" '.directories[] | select(.path == $d)' "$FX/fix.json")"
 done
+# the stray linkto beside a hard-linked file is removed; the file stays linked
+assert_eq fixed "$(outcome /strayhl)" "/strayhl outcome"
+[[ ! -e ${B[hl3]}/strayhl/$hln ]] || fail "the stray linkto of /strayhl/$hln is still on ${B[hl3]}"
+hs_is_linkto "${B[hll]}" "strayhl/$hln" || fail "the linkto of /strayhl/$hln on its hashed brick is gone"
 # the copied one is finished as DHT would have: one data file, on H, without a linkto xattr
 assert_eq fixed "$(outcome /mig3)" "/mig3 outcome"
 [[ ! -e ${B[m3src]}/mig3/f3 ]] || fail "the source of /mig3/f3 is still on ${B[m3src]}: $(stat -c %a "${B[m3src]}/mig3/f3")"
