@@ -285,10 +285,8 @@ static int linkto_target(const struct lctl_volume *vol, const char *val, ssize_t
  * means "a linkto if it carries the linkto xattr" (the caller reads it), as DHT's linkto files
  * are sticky-only regular files that always have a gfid.
  */
-static enum sight_kind classify(const struct lctl_inspector *in, struct sighting *s,
-				const struct stat *st, bool has_gfid)
+static enum sight_kind classify(struct sighting *s, const struct stat *st, bool has_gfid)
 {
-	(void)in;
 	s->target = -1;
 	s->size = (uint64_t)st->st_size;
 	s->mode = st->st_mode;
@@ -390,7 +388,7 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 	}
 	for (;;) {
 		struct sighting s = { 0 };
-		char child[4096];
+		char child[sizeof(full) + 256];
 		bool has_gfid;
 
 		errno = 0;
@@ -421,7 +419,7 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 				has_gfid = lgetxattr(child, "trusted.gfid", gfid, sizeof(gfid)) == 16 &&
 					   memcmp(gfid, (char[16]){ 0 }, 16);
 		}
-		if (classify(in, &s, &st, has_gfid) == S_DIR) {
+		if (classify(&s, &st, has_gfid) == S_DIR) {
 			if (!has_gfid && mark_dirs &&
 			    !lctl_join_path(child, sizeof(child), path, de->d_name))
 				nogfid_mark(in, child, i);
@@ -529,7 +527,7 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 			continue;
 		s.name = de.d_name;
 		s.subvol = (int)i;
-		if (classify(in, &s, &st, st.st_ino != (ino_t)-1) == S_DIR) {
+		if (classify(&s, &st, st.st_ino != (ino_t)-1) == S_DIR) {
 			if (st.st_ino == (ino_t)-1 && mark_dirs &&
 			    !lctl_join_path(child, sizeof(child), path, de.d_name))
 				nogfid_mark(in, child, i);

@@ -12,6 +12,10 @@
  *
  * The per-subvolume volfiles carry the brick credentials (username/password) of the trusted
  * client volfile. They are handed to gfapi through a memfd, never written to a file.
+ *
+ * With lctl_open_opts.local_bricks, a pure distribute subvolume whose brick is on this host
+ * and carries this volume's id gets lctl_subvol.local_path: inspect.c then reads that folder
+ * directly instead of through the brick process (its graph stays open for writes).
  */
 #include "internal.h"
 
@@ -326,7 +330,6 @@ static void shrink_inode_cache(glfs_t *fs, uint32_t limit)
 	glfs_h_close(root);
 }
 
-/* Open the graph of subvolume @i. Runs in its own thread: gfapi init waits for the network. */
 /* ---- bricks on this host ------------------------------------------------------------------ */
 
 /* The volume's id from glusterd's record of it on this host (vols/NAME/info: volume-id=UUID). */
@@ -432,6 +435,7 @@ struct subvol_init {
 	bool local_bricks;
 };
 
+/* Open the graph of subvolume @i. Runs in its own thread: gfapi init waits for the network. */
 static void *subvol_init_thread(void *arg)
 {
 	struct subvol_init *si = arg;
