@@ -280,6 +280,34 @@ static int linkto_target(const struct lctl_volume *vol, const char *val, ssize_t
 	return lctl_volume_subvol_index(vol, name);
 }
 
+/* A directory that could not be opened on a subvolume (errno @e): what that says of it. */
+static void note_open_error(struct lctl_layout_entry *le, unsigned *problems, int e)
+{
+	le->err = e;
+	if (e == ENOENT)
+		*problems |= LCTL_DIR_MISSING;
+	else if (e == ENOTDIR)
+		*problems |= LCTL_DIR_NOT_DIR;
+	else if (e == ENOTCONN)
+		*problems |= LCTL_DIR_SUBVOL_DOWN;
+	else
+		*problems |= LCTL_DIR_UNREADABLE;
+}
+
+/* The layout xattr as read (@n bytes of @buf, or -1 with @e): decoded into @le, or a problem. */
+static void note_layout(struct lctl_layout_entry *le, unsigned *problems, const unsigned char *buf,
+			ssize_t n, int e)
+{
+	if (n < 0) {
+		le->err = e == ENODATA ? ENODATA : e;
+		if (le->err != ENODATA)
+			*problems |= LCTL_DIR_UNREADABLE;
+	} else if (lctl_layout_decode(buf, (size_t)n, &le->r)) {
+		le->err = EINVAL;
+		*problems |= LCTL_DIR_MALFORMED;
+	}
+}
+
 /*
  * An entry's kind from its stat (as the brick reports it) and whether it has a gfid: S_LINKTO
  * means "a linkto if it carries the linkto xattr" (the caller reads it), as DHT's linkto files
@@ -359,26 +387,13 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 	}
 	dfd = open(full, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0) {
-		int e = errno == ELOOP ? ENOTDIR : errno == ENAMETOOLONG ? ENOENT : errno;
-
-		le->err = e;
-		if (e == ENOENT)
-			*problems |= LCTL_DIR_MISSING;
-		else if (e == ENOTDIR)
-			*problems |= LCTL_DIR_NOT_DIR;
-		else
-			*problems |= LCTL_DIR_UNREADABLE;
+		/* (whether the brick process is up was asked above) */
+		note_open_error(le, problems,
+				errno == ELOOP ? ENOTDIR : errno == ENAMETOOLONG ? ENOENT : errno);
 		return 0;
 	}
 	n = fgetxattr(dfd, in->layout_key, buf, sizeof(buf));
-	if (n < 0) {
-		le->err = errno == ENODATA ? ENODATA : errno;
-		if (le->err != ENODATA)
-			*problems |= LCTL_DIR_UNREADABLE;
-	} else if (lctl_layout_decode(buf, (size_t)n, &le->r)) {
-		le->err = EINVAL;
-		*problems |= LCTL_DIR_MALFORMED;
-	}
+	note_layout(le, problems, buf, n, errno);
 	d = fdopendir(dfd);
 	if (!d) {
 		close(dfd);
@@ -490,27 +505,12 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 		 */
 		if (e != ENOENT && glfs_statvfs(fs, "/", &probe))
 			e = ENOTCONN;
-		le->err = e;
-		if (e == ENOENT)
-			*problems |= LCTL_DIR_MISSING;
-		else if (e == ENOTDIR)
-			*problems |= LCTL_DIR_NOT_DIR;
-		else if (e == ENOTCONN)
-			*problems |= LCTL_DIR_SUBVOL_DOWN;
-		else
-			*problems |= LCTL_DIR_UNREADABLE;
+		note_open_error(le, problems, e);
 		return 0;
 	}
 	/* on the open directory: a path getxattr would cost one more LOOKUP per subvolume */
 	n = glfs_fgetxattr(fd, in->layout_key, buf, sizeof(buf));
-	if (n < 0) {
-		le->err = errno == ENODATA ? ENODATA : errno;
-		if (le->err != ENODATA)
-			*problems |= LCTL_DIR_UNREADABLE;
-	} else if (lctl_layout_decode(buf, (size_t)n, &le->r)) {
-		le->err = EINVAL;
-		*problems |= LCTL_DIR_MALFORMED;
-	}
+	note_layout(le, problems, buf, n, errno);
 	for (;;) {
 		struct sighting s = { 0 };
 		char child[4096];
