@@ -339,9 +339,11 @@ static int log_open(const char *path)
 
 	if (fd < 0)
 		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		return fd; /* --log /dev/stderr, a pipe: not ours to change */
 	fchmod(fd, 0600);
-	if (!fstat(fd, &st) && st.st_size > 0 && pread(fd, &c, 1, st.st_size - 1) == 1 &&
-	    c != '\n' && write(fd, "\n", 1) != 1) {
+	if (st.st_size > 0 && pread(fd, &c, 1, st.st_size - 1) == 1 && c != '\n' &&
+	    write(fd, "\n", 1) != 1) {
 		close(fd);
 		return -1;
 	}

@@ -38,6 +38,11 @@ fx_checker_stop
 assert_eq 0 "$LCTL_RC" "fix --mode linkto exit status"
 jq -e -s 'map(select(.outcome == "migrated")) | length == 0' "$FX/state/outcomes.jsonl" >/dev/null ||
 	fail "--mode linkto migrated files"
+# a --log that is not a regular file is written to, never chmod'ed (/dev/null stays 0666)
+nullmode=$(stat -c %a /dev/null)
+fx_fix "$VOL" --mode linkto --parallel 2 --log /dev/null
+assert_eq 0 "$LCTL_RC" "fix --log /dev/null of a clean volume"
+assert_eq "$nullmode" "$(stat -c %a /dev/null)" "the mode of /dev/null after fix --log /dev/null"
 # (who created each linkto is not asserted: the fresh-lookup checker's own lookups in the dirty
 # directories make DHT link files during the settle period, before fix gets to them; the
 # bricks below must show the linked files either way)
