@@ -120,12 +120,22 @@ int lctl_crawl_push(struct lctl_crawl_worker *cw, const char *path, unsigned dep
 	return 0;
 }
 
-/* Hand a result to the consumer; waits while the result queue is full. */
+/*
+ * Hand a result to the consumer; waits while the result queue is full. After a cancel the
+ * consumer may have stopped draining (lctl_crawl_free() stops once the queue is empty), so a
+ * result that finds the queue full then is dropped instead of waited with.
+ */
 static void put_result(struct lctl_crawl *c, void *r)
 {
 	pthread_mutex_lock(&c->lock);
-	while (c->rlen == c->cfg.result_cap)
+	while (c->rlen == c->cfg.result_cap && !c->cancel)
 		pthread_cond_wait(&c->room, &c->lock);
+	if (c->rlen == c->cfg.result_cap) {
+		pthread_mutex_unlock(&c->lock);
+		if (c->cfg.drop)
+			c->cfg.drop(c->cfg.arg, r);
+		return;
+	}
 	c->res[(c->rhead + c->rlen) % c->cfg.result_cap] = r;
 	c->rlen++;
 	pthread_cond_signal(&c->results);
@@ -333,6 +343,7 @@ void lctl_crawl_cancel(struct lctl_crawl *c)
 	pthread_mutex_lock(&c->lock);
 	c->cancel = true;
 	pthread_cond_broadcast(&c->work);
+	pthread_cond_broadcast(&c->room);
 	pthread_cond_broadcast(&c->results);
 	pthread_mutex_unlock(&c->lock);
 }

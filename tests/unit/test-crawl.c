@@ -171,6 +171,33 @@ static void test_cancel_and_pause(void **state)
 	free(t.seen);
 }
 
+/*
+ * A cancel with a one-slot result queue and many workers, freed without taking a result:
+ * workers finishing their directory after the last drain must not wait for room for ever
+ * (once seen as a hang of this test under TSan). alarm() turns a hang into a failure.
+ */
+static void test_cancel_full_results(void **state)
+{
+	static const unsigned fan[] = { 30, 30 };
+	struct lctl_crawl_cfg cfg = { 8, 8, 1, visit, drop, NULL };
+	struct lctl_crawl *c;
+	struct tree t;
+	int round;
+
+	(void)state;
+	alarm(120);
+	for (round = 0; round < 50; round++) {
+		tree_init(&t, 2, fan);
+		cfg.arg = &t;
+		assert_int_equal(lctl_crawl_start(&cfg, "/", &c, NULL), 0);
+		usleep((useconds_t)(round % 5) * 200);
+		lctl_crawl_cancel(c);
+		lctl_crawl_free(c);
+		free(t.seen);
+	}
+	alarm(0);
+}
+
 static void test_bad_config(void **state)
 {
 	struct lctl_crawl_cfg cfg = { 0, 0, 0, visit, drop, NULL };
@@ -187,6 +214,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_walk_each_once),
 		cmocka_unit_test(test_cancel_and_pause),
+		cmocka_unit_test(test_cancel_full_results),
 		cmocka_unit_test(test_bad_config),
 	};
 
