@@ -335,8 +335,8 @@ void *lctl_crawl_next(struct lctl_crawl *c, int timeout_ms, bool *finished)
 }
 
 /*
- * The result queue must keep being drained after a cancel, or a worker blocked in
- * put_result() would never see the flag; lctl_crawl_free() hands leftovers to cfg.drop.
+ * Wakes every worker, also one waiting in put_result() for room in the result queue (it then
+ * drops its result if the queue is still full); lctl_crawl_free() hands leftovers to cfg.drop.
  */
 void lctl_crawl_cancel(struct lctl_crawl *c)
 {
