@@ -330,6 +330,18 @@ static enum sight_kind classify(struct sighting *s, const struct stat *st, bool 
 	return s->kind;
 }
 
+/*
+ * A sticky-only file classify() took for a linkto: it is one if it carries the linkto xattr
+ * (@n bytes of @val, or -1), else plain data.
+ */
+static void settle_linkto(const struct lctl_inspector *in, struct sighting *s, const char *val,
+			  ssize_t n)
+{
+	s->kind = n >= 0 ? S_LINKTO : S_DATA;
+	if (n >= 0)
+		s->target = linkto_target(in->vol, val, n);
+}
+
 static int64_t mono_ms(void)
 {
 	struct timespec ts;
@@ -403,8 +415,8 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 	}
 	for (;;) {
 		struct sighting s = { 0 };
-		char child[sizeof(full) + 256];
-		bool has_gfid;
+		char child[sizeof(full) + 256], vpath[4096], val[512];
+		bool has_gfid, named;
 
 		errno = 0;
 		de = readdir(d);
@@ -426,30 +438,20 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 		s.subvol = (int)i;
 		/* the gfid matters only for directories and linkto candidates */
 		has_gfid = true;
+		named = false;
 		if (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && (st.st_mode & 07777) == S_ISVTX)) {
-			if ((size_t)snprintf(child, sizeof(child), "%s/%s", full, de->d_name) >=
-			    sizeof(child))
-				has_gfid = false;
-			else
-				has_gfid = lgetxattr(child, "trusted.gfid", gfid, sizeof(gfid)) == 16 &&
-					   memcmp(gfid, (char[16]){ 0 }, 16);
+			named = (size_t)snprintf(child, sizeof(child), "%s/%s", full, de->d_name) <
+				sizeof(child);
+			has_gfid = named && lgetxattr(child, "trusted.gfid", gfid, sizeof(gfid)) == 16 &&
+				   memcmp(gfid, (char[16]){ 0 }, 16);
 		}
 		if (classify(&s, &st, has_gfid) == S_DIR) {
 			if (!has_gfid && mark_dirs &&
-			    !lctl_join_path(child, sizeof(child), path, de->d_name))
-				nogfid_mark(in, child, i);
+			    !lctl_join_path(vpath, sizeof(vpath), path, de->d_name))
+				nogfid_mark(in, vpath, i);
 		} else if (s.kind == S_LINKTO) {
-			char val[512];
-
-			s.kind = S_DATA;
-			if ((size_t)snprintf(child, sizeof(child), "%s/%s", full, de->d_name) <
-			    sizeof(child)) {
-				n = lgetxattr(child, in->linkto_key, val, sizeof(val));
-				if (n >= 0) {
-					s.kind = S_LINKTO;
-					s.target = linkto_target(in->vol, val, n);
-				}
-			}
+			settle_linkto(in, &s, val,
+				      named ? lgetxattr(child, in->linkto_key, val, sizeof(val)) : -1);
 		}
 		ret = sightings_add(out, &s);
 		if (ret)
@@ -534,15 +536,10 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 		} else if (s.kind == S_LINKTO) {
 			char val[512];
 
-			/* a sticky-only file without the xattr is plain data */
-			s.kind = S_DATA;
-			if (!lctl_join_path(child, sizeof(child), path, de.d_name)) {
-				n = glfs_lgetxattr(fs, child, in->linkto_key, val, sizeof(val));
-				if (n >= 0) {
-					s.kind = S_LINKTO;
-					s.target = linkto_target(in->vol, val, n);
-				}
-			}
+			settle_linkto(in, &s, val,
+				      lctl_join_path(child, sizeof(child), path, de.d_name)
+					      ? -1
+					      : glfs_lgetxattr(fs, child, in->linkto_key, val, sizeof(val)));
 		}
 		ret = sightings_add(out, &s);
 		if (ret)
