@@ -16,10 +16,9 @@ fx_init
 
 lctl_vol_create dist 3 VOL
 MP=$(lctl_mount "$VOL")
-fx_tree populate "$MP" 30 500 23 >"$FX/special"
+fx_populate "$MP" 30 500 23
 # many small directories, so that a scan takes a few seconds (removed before the fix)
 (cd "$MP" && mkdir -p many/{a,b,c,d,e,f,g,h}/{1,2,3,4,5,6,7,8,9}/{x,y,z,w})
-grep '^hardlink ' "$FX/special" | cut -d' ' -f2- >"$FX/hardlinks"
 lctl_vol_add_bricks "$VOL" 2
 B=("${LCTL_BRICKS[@]}")
 S=$FX/state

@@ -19,8 +19,7 @@ echo "kill seed: $SEED (LCTL_KILL_SEED=$SEED repeats this run)" >&2
 
 lctl_vol_create dist 3 VOL
 MP=$(lctl_mount "$VOL")
-fx_tree populate "$MP" 30 500 41 >"$FX/special"
-grep '^hardlink ' "$FX/special" | cut -d' ' -f2- >"$FX/hardlinks"
+fx_populate "$MP" 30 500 41
 hs_sums "$MP" >"$FX/sums.before"
 fx_tree list "$MP" >"$FX/list"
 lctl_umount "$MP"

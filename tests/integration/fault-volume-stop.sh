@@ -15,8 +15,7 @@ fx_init
 
 lctl_vol_create dist 3 VOL
 MP=$(lctl_mount "$VOL")
-fx_tree populate "$MP" 30 500 29 >"$FX/special"
-grep '^hardlink ' "$FX/special" | cut -d' ' -f2- >"$FX/hardlinks"
+fx_populate "$MP" 30 500 29
 hs_sums "$MP" >"$FX/sums.before"
 lctl_umount "$MP"
 lctl_vol_add_bricks "$VOL" 2

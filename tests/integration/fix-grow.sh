@@ -16,8 +16,7 @@ fx_init
 
 lctl_vol_create dist 4 VOL
 MP=$(lctl_mount "$VOL")
-fx_tree populate "$MP" "$FIX_GROW_DIRS" "$FIX_GROW_FILES" 5 >"$FX/special"
-grep '^hardlink ' "$FX/special" | cut -d' ' -f2- >"$FX/hardlinks"
+fx_populate "$MP" "$FIX_GROW_DIRS" "$FIX_GROW_FILES" 5
 grep '^sparse ' "$FX/special" | cut -d' ' -f2- >"$FX/sparse"
 fx_tree manifest "$MP" >"$FX/before" || fail "duplicate names before the fix"
 fx_tree list "$MP" >"$FX/list"

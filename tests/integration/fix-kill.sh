@@ -12,9 +12,8 @@ fx_init
 lctl_vol_create dist 4 VOL
 MP=$(lctl_mount "$VOL")
 # 30 directories, and many files in the root so that the root's own repair takes a while
-fx_tree populate "$MP" 30 600 11 >"$FX/special"
+fx_populate "$MP" 30 600 11
 for i in $(seq 1 400); do printf 'root %s\n' "$i" >"$MP/rootfile$i"; done
-grep '^hardlink ' "$FX/special" | cut -d' ' -f2- >"$FX/hardlinks"
 fx_tree manifest "$MP" >"$FX/before"
 fx_tree list "$MP" >"$FX/list"
 lctl_vol_add_bricks "$VOL" 2

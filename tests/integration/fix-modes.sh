@@ -15,8 +15,7 @@ fx_init
 
 lctl_vol_create dist 3 VOL
 MP=$(lctl_mount "$VOL")
-fx_tree populate "$MP" 20 600 19 >"$FX/special"
-grep '^hardlink ' "$FX/special" | cut -d' ' -f2- >"$FX/hardlinks"
+fx_populate "$MP" 20 600 19
 fx_tree manifest "$MP" >"$FX/before"
 fx_tree list "$MP" >"$FX/list"
 lctl_vol_add_bricks "$VOL" 1

@@ -12,8 +12,7 @@ fx_init
 
 lctl_vol_create dist 3 VOL
 MP=$(lctl_mount "$VOL")
-fx_tree populate "$MP" 20 600 17 >"$FX/special"
-grep '^hardlink ' "$FX/special" | cut -d' ' -f2- >"$FX/hardlinks"
+fx_populate "$MP" 20 600 17
 fx_tree manifest "$MP" >"$FX/before"
 find "$MP" -mindepth 1 -printf '%P\n' >"$FX/all"
 lctl_vol_add_bricks "$VOL" 1

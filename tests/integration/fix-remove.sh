@@ -9,8 +9,7 @@ fx_init
 
 lctl_vol_create dist 5 VOL
 MP=$(lctl_mount "$VOL")
-fx_tree populate "$MP" 30 800 29 >"$FX/special"
-grep '^hardlink ' "$FX/special" | cut -d' ' -f2- >"$FX/hardlinks"
+fx_populate "$MP" 30 800 29
 fx_tree manifest "$MP" >"$FX/before"
 fx_tree list "$MP" >"$FX/list"
 lctl_vol_remove_bricks "$VOL" "${LCTL_BRICKS[2]}"

@@ -9,8 +9,7 @@ fx_init
 
 lctl_vol_create rep 2 VOL
 MP=$(lctl_mount "$VOL")
-fx_tree populate "$MP" 30 800 23 >"$FX/special"
-grep '^hardlink ' "$FX/special" | cut -d' ' -f2- >"$FX/hardlinks"
+fx_populate "$MP" 30 800 23
 grep '^sparse ' "$FX/special" | cut -d' ' -f2- >"$FX/sparse"
 fx_tree manifest "$MP" >"$FX/before"
 fx_tree list "$MP" >"$FX/list"

@@ -11,8 +11,7 @@ fx_init
 
 lctl_vol_create dist 3 VOL
 MP=$(lctl_mount "$VOL")
-fx_tree populate "$MP" 40 1000 13 >"$FX/special"
-grep '^hardlink ' "$FX/special" | cut -d' ' -f2- >"$FX/hardlinks"
+fx_populate "$MP" 40 1000 13
 fx_tree manifest "$MP" >"$FX/before"
 fx_tree list "$MP" >"$FX/list"
 mkdir "$MP/wr" "$MP/d002/wr"

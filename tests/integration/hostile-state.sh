@@ -19,8 +19,7 @@ fx_init
 
 lctl_vol_create dist 3 VOL
 MP=$(lctl_mount "$VOL")
-fx_tree populate "$MP" 12 200 31 >"$FX/special"
-grep '^hardlink ' "$FX/special" | cut -d' ' -f2- >"$FX/hardlinks"
+fx_populate "$MP" 12 200 31
 mkdir -p "$MP/a/b"
 hs_sums "$MP" >"$FX/sums.before"
 lctl_umount "$MP"

@@ -36,6 +36,13 @@ fx_tree() {
 	python3 "$FX_TOOLS/fixtree.py" "$@"
 }
 
+# fx_populate MOUNT DIRS FILES SEED: fixtree.py populate; what it made specially goes to
+# $FX/special, the hard links among it (one "a b" pair per line) to $FX/hardlinks
+fx_populate() {
+	fx_tree populate "$@" >"$FX/special"
+	grep '^hardlink ' "$FX/special" | cut -d' ' -f2- >"$FX/hardlinks"
+}
+
 # The DHT children's xlator names come from the volfile: after a remove-brick commit they keep
 # their old numbers (gaps), which the linkto xattrs on the bricks use.
 fx_subvol_args() {
