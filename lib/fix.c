@@ -56,6 +56,7 @@ struct lctl_fix {
 	struct lctl_repair_ctx rc;
 	struct lctl_journal j;
 	struct lctl_modes modes;	/* kept setgid/sticky modes (journal.h) */
+	struct lctl_slots slots;	/* one migration at a time per subvolume (slots.c) */
 	bool modes_open;
 	struct lctl_crawl *crawl;	/* the walk below the top, then the top's own */
 	bool top_started;
@@ -461,6 +462,11 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 	f->opts = *opts;
 	f->lock_fd = -1;
 	pthread_mutex_init(&f->tlock, NULL);
+	if (lctl_slots_init(&f->slots, lctl_volume_nsubvols(vol))) {
+		pthread_mutex_destroy(&f->tlock);
+		free(f);
+		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+	}
 	snprintf(f->top, sizeof(f->top), "%s", top);
 	if (opts->state_dir)
 		snprintf(f->state_dir, sizeof(f->state_dir), "%s", opts->state_dir);
@@ -553,7 +559,7 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 	f->sum.commit = opts->dry_run ? lctl_volume_commit_hash(vol, NULL) : f->j.commit;
 	f->rc = (struct lctl_repair_ctx){ &f->in, f->sum.commit, f->opts.mode, opts->dry_run,
 					  fix_throttle, f->live, &f->live_bytes, fix_should_stop, f,
-					  f->modes_open ? &f->modes : NULL };
+					  f->modes_open ? &f->modes : NULL, &f->slots };
 	if (!opts->dry_run && !dirty_done) {
 		/*
 		 * A new volume hash makes every directory dirty for a client once it revalidates
@@ -590,6 +596,7 @@ fail:
 	release_locks(f);
 	if (f->in.names)
 		lctl_inspector_release(&f->in);
+	lctl_slots_destroy(&f->slots);
 	pthread_mutex_destroy(&f->tlock);
 	free(f);
 	return ret;
@@ -746,6 +753,7 @@ void lctl_fix_free(struct lctl_fix *f)
 		lctl_modes_close(&f->modes, f->state_dir, false);
 	release_locks(f);
 	lctl_inspector_release(&f->in);
+	lctl_slots_destroy(&f->slots);
 	pthread_mutex_destroy(&f->tlock);
 	free(f);
 }

@@ -577,6 +577,7 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 	mode_t kept = (mode_t)-1;
 	char path[4096];
 	struct stat st;
+	int moved, err;
 
 	if (lctl_join_path(path, sizeof(path), dir, e->name)) {
 		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, ENAMETOOLONG, "path too long", e->cached,
@@ -714,7 +715,14 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 	}
 	if (keep_mode(rc, rr, e, path, &kept))
 		return;
-	if (glfs_lsetxattr(dht, path, "trusted.distribute.migrate-data", "1", 1, 0) == 0) {
+	if (rc->slots && !lctl_slots_take(rc->slots, e->cached, e->target, rc->should_stop, rc->arg))
+		return; /* stopped while waiting: the verify step leaves the directory dirty */
+	moved = glfs_lsetxattr(dht, path, "trusted.distribute.migrate-data", "1", 1, 0);
+	err = errno;
+	if (rc->slots)
+		lctl_slots_put(rc->slots, e->cached, e->target);
+	errno = err;
+	if (moved == 0) {
 		/*
 		 * A finished re-migration of a leftover copies the source's mode, phase-1 bits
 		 * included (they were set when it started): put back the mode kept before the

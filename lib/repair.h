@@ -5,6 +5,7 @@
 
 #include "inspect.h"
 #include "journal.h"
+#include "slots.h"
 
 #define LCTL_MAX_SUBVOLS 1024
 
@@ -22,6 +23,8 @@ struct lctl_repair_ctx {
 	void *arg;
 	/* where the S_ISGID/S_ISVTX bits of files about to move are kept; NULL in a dry run */
 	struct lctl_modes *modes;
+	/* one migration at a time per subvolume (slots.c); NULL: no limit */
+	struct lctl_slots *slots;
 };
 
 /**

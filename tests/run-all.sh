@@ -126,13 +126,13 @@ if [[ ${LCTL_TSAN:-1} != 0 ]]; then
 		cd "$tsan/src"
 		./configure -q --enable-werror --with-sanitizers=thread
 		make -j"${LCTL_JOBS:-2}" >/dev/null
-		make check TESTS="tests/unit/test-crawl tests/integration/parallel.sh"
+		make check TESTS="tests/unit/test-crawl tests/unit/test-slots tests/integration/parallel.sh"
 	) || {
 		echo "ThreadSanitizer phase failed; logs in $tsan/src/test-logs and $tsan/src/tests" >&2
 		exit 1
 	}
 	rm -rf "$tsan"
-	echo "ThreadSanitizer: crawler unit test and parallel scan+fix clean ($((SECONDS - t0)) s)"
+	echo "ThreadSanitizer: crawler and slots unit tests and parallel scan+fix clean ($((SECONDS - t0)) s)"
 fi
 
 # --- make distcheck: the tarball builds, installs and passes the unit and cli tests -------------

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One migration at a time per subvolume.
+ *
+ * DHT's migration of a file (dht_migrate_file, started by our migrate-data setxattr) runs with
+ * the rebalance pid, so every FOP it sends is queued by the bricks' io-threads at least
+ * priority, which has one thread per brick (performance.least-prio-threads, default 1). When
+ * two migrations use the same brick, their FOPs wait for that thread, and meanwhile the
+ * brick's other io-threads, finding a queue that is not empty but holds nothing they may
+ * take, lock and unlock it in a loop (measured: a third of both CPUs went to that loop with
+ * four concurrent migrations on six bricks, and four were no faster than one). So a fix runs
+ * at most one migration per subvolume at a time, from or to it; migrations between disjoint
+ * pairs of subvolumes still run in parallel. Directory workers that wait here hold no lock of
+ * the volume.
+ */
+#include "slots.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+int lctl_slots_init(struct lctl_slots *s, size_t n)
+{
+	pthread_condattr_t ca;
+
+	s->n = n;
+	s->busy = calloc(n ? n : 1, sizeof(*s->busy));
+	if (!s->busy)
+		return -ENOMEM;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->freed, &ca);
+	pthread_condattr_destroy(&ca);
+	return 0;
+}
+
+void lctl_slots_destroy(struct lctl_slots *s)
+{
+	if (!s->busy)
+		return;
+	pthread_cond_destroy(&s->freed);
+	pthread_mutex_destroy(&s->lock);
+	free(s->busy);
+	s->busy = NULL;
+}
+
+static bool is_busy(const struct lctl_slots *s, int i)
+{
+	return i >= 0 && (size_t)i < s->n && s->busy[i];
+}
+
+static void set_busy(struct lctl_slots *s, int i, bool v)
+{
+	if (i >= 0 && (size_t)i < s->n)
+		s->busy[i] = v;
+}
+
+bool lctl_slots_take(struct lctl_slots *s, int a, int b, bool (*stop)(void *), void *arg)
+{
+	struct timespec ts;
+
+	pthread_mutex_lock(&s->lock);
+	while (is_busy(s, a) || is_busy(s, b)) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += 200000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		if (pthread_cond_timedwait(&s->freed, &s->lock, &ts) == ETIMEDOUT && stop) {
+			bool quit;
+
+			pthread_mutex_unlock(&s->lock);
+			quit = stop(arg);
+			pthread_mutex_lock(&s->lock);
+			if (quit) {
+				pthread_mutex_unlock(&s->lock);
+				return false;
+			}
+		}
+	}
+	set_busy(s, a, true);
+	set_busy(s, b, true);
+	pthread_mutex_unlock(&s->lock);
+	return true;
+}
+
+void lctl_slots_put(struct lctl_slots *s, int a, int b)
+{
+	pthread_mutex_lock(&s->lock);
+	set_busy(s, a, false);
+	set_busy(s, b, false);
+	pthread_cond_broadcast(&s->freed);
+	pthread_mutex_unlock(&s->lock);
+}

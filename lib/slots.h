@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* One migration at a time per subvolume (see slots.c). Internal to lib/ and the unit tests. */
+#ifndef LCTL_SLOTS_H
+#define LCTL_SLOTS_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct lctl_slots {
+	pthread_mutex_t lock;
+	pthread_cond_t freed;
+	size_t n;
+	bool *busy;		/* per subvolume: a migration from or to it is running */
+};
+
+int lctl_slots_init(struct lctl_slots *s, size_t n);
+void lctl_slots_destroy(struct lctl_slots *s);
+
+/*
+ * Wait until neither subvolume @a nor @b is busy, then mark both (atomically: two takers can
+ * never deadlock). @stop, if set, is asked without the lock held about every 200 ms while
+ * waiting; true from it ends the wait with false and nothing taken. An index outside the set
+ * is ignored (nothing to wait for).
+ */
+bool lctl_slots_take(struct lctl_slots *s, int a, int b, bool (*stop)(void *), void *arg);
+void lctl_slots_put(struct lctl_slots *s, int a, int b);
+
+#endif
