@@ -62,6 +62,7 @@ struct sighting {
 	uint64_t size;
 	mode_t mode;
 	nlink_t nlink;
+	uint64_t ino;	/* the gfid's low 64 bits, as posix makes st_ino; 0 unknown */
 };
 
 struct sightings {
@@ -308,6 +309,25 @@ static void note_layout(struct lctl_layout_entry *le, unsigned *problems, const 
 	}
 }
 
+/* The inode number posix gives an entry with gfid @g (its low 8 bytes, big-endian); 0 if none. */
+static uint64_t gfid_ino(const unsigned char *g)
+{
+	uint64_t ino = 0;
+	int i;
+
+	for (i = 8; i < 16; i++)
+		ino = ino << 8 | g[i];
+	return ino == (uint64_t)-1 ? 0 : ino;
+}
+
+/* The same for a file of a brick folder, read from its trusted.gfid; 0 if it has none. */
+static uint64_t local_ino(const char *file)
+{
+	unsigned char g[16];
+
+	return lgetxattr(file, "trusted.gfid", g, sizeof(g)) == 16 ? gfid_ino(g) : 0;
+}
+
 /*
  * An entry's kind from its stat (as the brick reports it) and whether it has a gfid: S_LINKTO
  * means "a linkto if it carries the linkto xattr" (the caller reads it), as DHT's linkto files
@@ -444,6 +464,8 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 				sizeof(child);
 			has_gfid = named && lgetxattr(child, "trusted.gfid", gfid, sizeof(gfid)) == 16 &&
 				   memcmp(gfid, (char[16]){ 0 }, 16);
+			if (has_gfid)
+				s.ino = gfid_ino((const unsigned char *)gfid);
 		}
 		if (classify(&s, &st, has_gfid) == S_DIR) {
 			if (!has_gfid && mark_dirs &&
@@ -529,6 +551,7 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 			continue;
 		s.name = de.d_name;
 		s.subvol = (int)i;
+		s.ino = st.st_ino == (ino_t)-1 ? 0 : (uint64_t)st.st_ino;
 		if (classify(&s, &st, st.st_ino != (ino_t)-1) == S_DIR) {
 			if (st.st_ino == (ino_t)-1 && mark_dirs &&
 			    !lctl_join_path(child, sizeof(child), path, de.d_name))
@@ -573,12 +596,34 @@ static int search(const struct lctl_layout_entry *le, size_t n, uint32_t hash)
 }
 
 /* Judge one entry from its sightings g[0..k) (all with the same name). */
+/*
+ * Whether the linkto of @e on its hashed subvolume (gfid digest @linkto_ino) belongs to another
+ * file than the data it names (@data_ino): DHT then finds a different gfid behind it, so
+ * every lookup of the name asks every subvolume, and the linkto is stale. The direct reader
+ * reads a data file's gfid only here, when it is needed. Unknown digests prove nothing.
+ */
+static bool other_file(const struct lctl_inspector *in, const struct lctl_dir_report *r,
+		       const struct lctl_entry_report *e, uint64_t linkto_ino, uint64_t data_ino)
+{
+	const struct lctl_subvol *sv = lctl_volume_subvol(in->vol, (size_t)e->cached);
+	char file[8192];
+
+	if (!linkto_ino)
+		return false;
+	if (!data_ino && sv && sv->local_path &&
+	    (size_t)snprintf(file, sizeof(file), "%s%s/%s", sv->local_path,
+			     strcmp(r->path, "/") ? r->path : "", e->name) < sizeof(file))
+		data_ino = local_ino(file);
+	return data_ino && data_ino != linkto_ino;
+}
+
 static int judge(struct lctl_inspector *in, struct lctl_dir_report *r, const struct sighting *g,
 		 size_t k, const struct lctl_layout_entry *planned)
 {
 	struct lctl_entry_report e = { 0 };
 	size_t j, ndata = 0, n = r->nsubvols;
 	int linkto_on_hashed = -2, other_linkto = 0, stray_subvol = -1, stray_target = -1;
+	uint64_t linkto_ino = 0, data_ino = 0;
 	uint32_t hash;
 
 	e.name = g[0].name;
@@ -595,10 +640,12 @@ static int judge(struct lctl_inspector *in, struct lctl_dir_report *r, const str
 			e.size = g[j].size;
 			e.mode = g[j].mode;
 			e.nlink = g[j].nlink;
+			data_ino = g[j].ino;
 			r->subvol_files[g[j].subvol]++;
 			r->subvol_bytes[g[j].subvol] += g[j].size;
 		} else if (g[j].subvol == e.hashed) {
 			linkto_on_hashed = g[j].target;
+			linkto_ino = g[j].ino;
 			e.linkto_subvol = g[j].subvol;
 			e.linkto_target = g[j].target;
 		} else {
@@ -631,7 +678,7 @@ static int judge(struct lctl_inspector *in, struct lctl_dir_report *r, const str
 		e.state = other_linkto ? LCTL_ENTRY_STALE_LINKTO : LCTL_ENTRY_PLACED;
 	else if (linkto_on_hashed == -2)
 		e.state = LCTL_ENTRY_MISPLACED;
-	else if (linkto_on_hashed == e.cached)
+	else if (linkto_on_hashed == e.cached && !other_file(in, r, &e, linkto_ino, data_ino))
 		e.state = LCTL_ENTRY_LINKED;
 	else
 		e.state = LCTL_ENTRY_STALE_LINKTO;

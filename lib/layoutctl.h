@@ -675,7 +675,7 @@ enum lctl_entry_state {
 	LCTL_ENTRY_PLACED = 0,		/* data on its hashed subvolume */
 	LCTL_ENTRY_LINKED,		/* data elsewhere, reached through a correct linkto */
 	LCTL_ENTRY_MISPLACED,		/* data elsewhere, no linkto on the hashed subvolume */
-	LCTL_ENTRY_STALE_LINKTO,	/* a linkto that points where the data is not */
+	LCTL_ENTRY_STALE_LINKTO,	/* a linkto pointing where the data is not, or at another gfid */
 	LCTL_ENTRY_ORPHAN_LINKTO,	/* a linkto with no data file anywhere */
 	LCTL_ENTRY_DUPLICATE,		/* data files on two or more subvolumes */
 	LCTL_ENTRY_MIGRATION_LEFTOVER,	/* phase-1 mode bits of an interrupted migration */

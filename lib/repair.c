@@ -405,6 +405,30 @@ static int remove_linkto(struct lctl_repair_ctx *rc, size_t sv, const char *path
 	return 0;
 }
 
+/*
+ * A linkto on the hashed subvolume @sv that names the data's subvolume @data_sv but carries
+ * another file's gfid (inspect.c other_file()): DHT's lookup only asks everyone past it, and
+ * its migration will not create the destination over it. Remove it after checking, right
+ * before, that the two gfids still differ; the directory is dirty, so the data stays found, and
+ * placing it afterwards makes a correct linkto or moves the data there. -EEXIST: same gfid now.
+ */
+static int remove_foreign_linkto(struct lctl_repair_ctx *rc, size_t sv, size_t data_sv,
+				 const char *path)
+{
+	unsigned char gl[16], gd[16];
+	struct stat sl, sd;
+	int ret;
+
+	ret = raw_gfid(rc, sv, path, gl, &sl);
+	if (!ret)
+		ret = raw_gfid(rc, data_sv, path, gd, &sd);
+	if (ret)
+		return ret;
+	if (!memcmp(gl, gd, 16))
+		return -EEXIST;
+	return remove_linkto(rc, sv, path, -1);
+}
+
 /* Whether @path's bytes on subvolumes @a and @b are the same. Return: 1 same, 0 not, -errno. */
 static int same_bytes(struct lctl_repair_ctx *rc, size_t a, size_t b, const char *path)
 {
@@ -676,6 +700,19 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 				add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret, "cannot remove a stray linkto",
 					    e->linkto_subvol, -1, 0);
 			return;
+		}
+		/* the hashed linkto names the data's subvolume: it has another file's gfid */
+		if (e->cached >= 0 && e->linkto_subvol == e->hashed && e->linkto_target == e->cached) {
+			int ret = remove_foreign_linkto(rc, (size_t)e->hashed, (size_t)e->cached, path);
+
+			if (ret == 0)
+				add_outcome(rc, rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0,
+					    "another file's gfid", e->hashed, -1, 0);
+			else if (ret != -EEXIST && ret != -ENOENT)
+				add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
+					    "cannot remove a linkto with another file's gfid", e->hashed,
+					    -1, 0);
+			break;
 		}
 		/*
 		 * Reachable through a correct linkto on its hashed subvolume, and a stray linkto

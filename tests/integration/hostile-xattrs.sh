@@ -5,7 +5,8 @@
 # naming no subvolume, naming the subvolume they sit on, two linkto files pointing at each other
 # (with the data on the third subvolume, and without data anywhere), a value without its
 # trailing NUL, a 300-byte value; a linkto next to a data file on its hashed subvolume (pointing
-# at the data, and at a third subvolume); and a directory that is a data file on one subvolume.
+# at the data, and at a third subvolume); a linkto on the hashed subvolume naming the data's
+# subvolume but carrying another gfid; and a directory that is a data file on one subvolume.
 #
 # "A data file and a linkto both on the hashed subvolume" cannot exist (one name per directory
 # on a brick), so it is read as the two states that come closest: the data on the hashed
@@ -27,14 +28,14 @@ lctl_vol_create dist 3 VOL
 B=("${LCTL_BRICKS[@]}")
 MP=$(lctl_mount "$VOL")
 DIRS=(len8 len20 user usermix garbage garbmix lt-none lt-self lt-loop lt-ghost lt-nonul lt-long
-	stray stray3 strayhl typeconf mig1 mig2 mig3)
+	lt-gfid stray stray3 strayhl typeconf mig1 mig2 mig3)
 for d in "${DIRS[@]}"; do
 	mkdir "$MP/$d"
 	[[ $d == typeconf || $d == lt-ghost ]] && continue
 	for i in $(seq 1 8); do printf '%s %s\n' "$d" "$i" >"$MP/$d/f$i"; done
 done
 # renames whose new name hashes elsewhere leave a linkto on the new hashed subvolume
-for d in lt-none lt-self lt-loop lt-nonul lt-long mig1 strayhl; do
+for d in lt-none lt-self lt-loop lt-nonul lt-long lt-gfid mig1 strayhl; do
 	for i in $(seq 1 8); do mv "$MP/$d/f$i" "$MP/$d/g$i"; done
 done
 # hard links, which DHT does not migrate: strayhl's files stay where they are
@@ -66,7 +67,7 @@ done
 # --- linkto values ------------------------------------------------------------------------------
 third() { echo $((3 - $1 - $2)); }
 declare -A NAME LINK DATA
-for d in lt-none lt-self lt-loop lt-nonul lt-long; do
+for d in lt-none lt-self lt-loop lt-nonul lt-long lt-gfid; do
 	NAME[$d]=$(hs_linked_name "$d")
 	LINK[$d]=$(hs_linkto_subvol "$d/${NAME[$d]}")
 	DATA[$d]=$(hs_data_subvol "$d/${NAME[$d]}")
@@ -87,6 +88,16 @@ setfattr -n trusted.glusterfs.dht.linkto -v "0x$(hs_hex "$(hs_sv "${DATA[lt-nonu
 # 300 bytes
 setfattr -n trusted.glusterfs.dht.linkto -v "0x$(printf 'x%.0s' $(seq 1 299) | od -v -An -tx1 | tr -d ' \n')00" \
 	-- "$(lt lt-long)"
+# the right target, but the gfid of another file (one of that name, removed while this brick
+# was away, say): DHT finds another gfid behind it and asks every subvolume at each lookup
+gfid_data=$(hs_xattr_hex "${B[${DATA[lt-gfid]}]}" "lt-gfid/${NAME[lt-gfid]}" trusted.gfid)
+hs_brick_rm "${B[${LINK[lt-gfid]}]}" "lt-gfid/${NAME[lt-gfid]}"
+hs_mk_linkto_gfid "${LINK[lt-gfid]}" "lt-gfid/${NAME[lt-gfid]}" "$(hs_hex "$(hs_sv "${DATA[lt-gfid]}")")00" \
+	"0x$(tr -d - </proc/sys/kernel/random/uuid)"
+# (the brick process remembers the old linkto's gfid by name, and readdirplus would answer with
+# it: restart it, as if it came back now)
+hs_kill_brick "$VOL" "${B[${LINK[lt-gfid]}]}"
+hs_restart_bricks "$VOL"
 # a stray linkto beside a placed file: pointing at the data (hashed) subvolume, or at a third
 sd=$(hs_data_subvol stray/f1)
 hs_mk_linkto $(((sd + 1) % 3)) stray/f1 "$(hs_hex "$(hs_sv "$sd")")00" "$sd"
@@ -200,6 +211,9 @@ assert_eq "[\"stale-linkto\",\"$(hs_sv "${LINK[lt-nonul]}")\",\"$(hs_sv "${DATA[
 n=${NAME[lt-long]}
 assert_eq "[\"stale-linkto\",\"$(hs_sv "${LINK[lt-long]}")\",\"$(hs_sv "${DATA[lt-long]}")\",\"$(hs_sv "${LINK[lt-long]}")\",null]" \
 	"$(entry /lt-long "$n")" "300-byte linkto"
+n=${NAME[lt-gfid]}
+assert_eq "[\"stale-linkto\",\"$(hs_sv "${LINK[lt-gfid]}")\",\"$(hs_sv "${DATA[lt-gfid]}")\",\"$(hs_sv "${LINK[lt-gfid]}")\",\"$(hs_sv "${DATA[lt-gfid]}")\"]" \
+	"$(entry /lt-gfid "$n")" "linkto with another file's gfid"
 assert_eq "[\"stale-linkto\",\"$(hs_sv "$sd")\",\"$(hs_sv "$sd")\",\"$(hs_sv $(((sd + 1) % 3)))\",\"$(hs_sv "$sd")\"]" \
 	"$(entry /stray f1)" "stray linkto pointing at the hashed subvolume"
 assert_eq "[\"stale-linkto\",\"$(hs_sv "$s3")\",\"$(hs_sv "$s3")\",\"$(hs_sv $(((s3 + 1) % 3)))\",\"$(hs_sv $(((s3 + 2) % 3)))\"]" \
@@ -243,6 +257,10 @@ done
 assert_eq fixed "$(outcome /strayhl)" "/strayhl outcome"
 [[ ! -e ${B[hl3]}/strayhl/$hln ]] || fail "the stray linkto of /strayhl/$hln is still on ${B[hl3]}"
 hs_is_linkto "${B[hll]}" "strayhl/$hln" || fail "the linkto of /strayhl/$hln on its hashed brick is gone"
+# the linkto with another file's gfid is gone: the file's own gfid is on its hashed brick now
+assert_eq fixed "$(outcome /lt-gfid)" "/lt-gfid outcome"
+assert_eq "$gfid_data" "$(hs_xattr_hex "${B[${LINK[lt-gfid]}]}" "lt-gfid/${NAME[lt-gfid]}" trusted.gfid)" \
+	"gfid of /lt-gfid/${NAME[lt-gfid]} on its hashed brick after the fix"
 # the copied one is finished as DHT would have: one data file, on H, without a linkto xattr
 assert_eq fixed "$(outcome /mig3)" "/mig3 outcome"
 [[ ! -e ${B[m3src]}/mig3/f3 ]] || fail "the source of /mig3/f3 is still on ${B[m3src]}: $(stat -c %a "${B[m3src]}/mig3/f3")"
