@@ -595,7 +595,6 @@ static int search(const struct lctl_layout_entry *le, size_t n, uint32_t hash)
 	return lctl_layout_search(le, n, hash);
 }
 
-/* Judge one entry from its sightings g[0..k) (all with the same name). */
 /*
  * Whether the linkto of @e on its hashed subvolume (gfid digest @linkto_ino) belongs to another
  * file than the data it names (@data_ino): DHT then finds a different gfid behind it, so
@@ -617,6 +616,7 @@ static bool other_file(const struct lctl_inspector *in, const struct lctl_dir_re
 	return data_ino && data_ino != linkto_ino;
 }
 
+/* Judge one entry from its sightings g[0..k) (all with the same name). */
 static int judge(struct lctl_inspector *in, struct lctl_dir_report *r, const struct sighting *g,
 		 size_t k, const struct lctl_layout_entry *planned)
 {

@@ -7,11 +7,11 @@
  * priority, which has one thread per brick (performance.least-prio-threads, default 1). When
  * two migrations use the same brick, their FOPs wait for that thread, and meanwhile the
  * brick's other io-threads, finding a queue that is not empty but holds nothing they may
- * take, lock and unlock it in a loop (measured: a third of both CPUs went to that loop with
- * four concurrent migrations on six bricks, and four were no faster than one). So a fix runs
- * at most one migration per subvolume at a time, from or to it; migrations between disjoint
- * pairs of subvolumes still run in parallel. Directory workers that wait here hold no lock of
- * the volume.
+ * take, lock and unlock it in a loop (measured with perf: about a quarter of all CPU time went
+ * to that loop with four concurrent migrations on six bricks, and four were slower than one;
+ * docs/design.md). So a fix runs at most one migration per subvolume at a time, from or to
+ * it; migrations between disjoint pairs of subvolumes still run in parallel. Directory workers
+ * that wait here hold no lock of the volume.
  */
 #include "slots.h"
 
