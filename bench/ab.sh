@@ -7,7 +7,9 @@
 # of the change). Each round makes two throwaway 4-brick distribute volumes with the same tree
 # (tests/integration/tools/fixtree.py populate, seed 42), grows each to 6 bricks, then runs A on
 # one and B on the other, alternating which goes first. Per run: wall time, CPU time the whole
-# machine spent meanwhile (bricks and client: what the run cost the servers), files migrated.
+# machine spent meanwhile (bricks and client: what the run cost the servers), CPU time the
+# hypervisor gave to other guests meanwhile (steal: a run with much of it is not comparable),
+# files migrated.
 # Each volume must scan clean afterwards. A markdown table on stdout.
 set -euo pipefail
 (($# >= 2)) || { echo "usage: $0 BUILD_A BUILD_B [FILES [DIRS [ROUNDS]]]" >&2; exit 2; }
@@ -22,7 +24,9 @@ set +x
 T=$(mktemp -d "${TMPDIR:-/tmp}/lctl-ab.XXXXXX")
 lctl_on_exit rm -rf -- "$T"
 now() { date +%s.%N; }
-cpu_busy() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { print ($2 + $3 + $4 + $7 + $8 + $9) / hz; exit }' /proc/stat; }
+cpu_busy() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { print ($2 + $3 + $4 + $7 + $8) / hz; exit }' /proc/stat; }
+# CPU seconds the hypervisor gave to other guests (steal): a run with much of it is not comparable
+cpu_stolen() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { print $9 / hz; exit }' /proc/stat; }
 diff_1() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 rows=()
@@ -41,11 +45,11 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	for k in $order; do
 		bin=$A
 		[[ $k == B ]] && bin=$B
-		t0=$(now) c0=$(cpu_busy)
+		t0=$(now) c0=$(cpu_busy) s0=$(cpu_stolen)
 		"$bin" --json fix --state-dir "$T/state-$r$k" --parallel 4 "${V[$k]}" >"$T/$r$k.json"
-		t1=$(now) c1=$(cpu_busy)
+		t1=$(now) c1=$(cpu_busy) s1=$(cpu_stolen)
 		expect_exit 0 "$bin" scan "${V[$k]}" >/dev/null
-		rows+=("| $r | $k | $(diff_1 "$t0" "$t1") s | $(diff_1 "$c0" "$c1") s | $(jq .summary.file_outcomes.migrated "$T/$r$k.json") |")
+		rows+=("| $r | $k | $(diff_1 "$t0" "$t1") s | $(diff_1 "$c0" "$c1") s | $(diff_1 "$s0" "$s1") s | $(jq .summary.file_outcomes.migrated "$T/$r$k.json") |")
 	done
 	for k in A B; do lctl_vol_destroy "${V[$k]}"; done
 done
@@ -54,7 +58,7 @@ cat <<EOT
 Machine: $(nproc) CPUs, GlusterFS $(gluster --version | awk 'NR == 1 { print $2 }'); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg).
 Command: \`bench/ab.sh A B $FILES $DIRS $ROUNDS\`; A = $A, B = $B.
 
-| round | build | wall time | CPU time (machine) | files migrated |
-|---|---|---|---|---|
+| round | build | wall time | CPU time (machine) | CPU stolen | files migrated |
+|---|---|---|---|---|---|
 $(printf '%s\n' "${rows[@]}")
 EOT

@@ -10,8 +10,9 @@
 # `layoutctl fix --parallel 4 --layout min-move`. Volume K: `layoutctl fix --parallel 4 --mode
 # linkto` (no data moves: a linkto on the hashed brick for every misplaced file; the volume is
 # as clean for lookups, the data stays where it was). Wall times, the CPU time the whole
-# machine spent during each run (bricks, daemon and client: what the run cost the servers),
-# files and bytes moved, and a markdown table on stdout (for docs/benchmarks.md). Settle is
+# machine spent during each run (bricks, daemon and client: what the run cost the servers), the
+# CPU time the hypervisor gave to other guests meanwhile (steal: a run with much of it is not
+# comparable), files and bytes moved, and a markdown table on stdout (for docs/benchmarks.md). Settle is
 # 5 s (the default) in the timed layoutctl runs, as an operator would run it. BENCH_KEEP=1
 # keeps the volumes.
 set -euo pipefail
@@ -30,8 +31,11 @@ lctl_on_exit rm -rf -- "$T"
 now() { date +%s.%N; }
 # CPU seconds the whole machine spent busy (all of /proc/stat's cpu line but idle and iowait):
 # bricks, client and daemon together, as the runs are timed one after the other.
-cpu_busy() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { print ($2 + $3 + $4 + $7 + $8 + $9) / hz; exit }' /proc/stat; }
+cpu_busy() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { print ($2 + $3 + $4 + $7 + $8) / hz; exit }' /proc/stat; }
+# CPU seconds the hypervisor gave to other guests (steal): a run with much of it is not comparable
+cpu_stolen() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { print $9 / hz; exit }' /proc/stat; }
 cpu_since() { awk -v a="$1" -v b="$(cpu_busy)" 'BEGIN { printf "%.0f", b - a }'; }
+stolen_since() { awk -v a="$1" -v b="$(cpu_stolen)" 'BEGIN { printf "%.0f", b - a }'; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 note() { printf 'bench: %s\n' "$*" >&2; }
 
@@ -50,9 +54,9 @@ planned_gl=$("$LAYOUTCTL" --json fix -n "${V[L]}" | jq '[.summary.plan[].bytes] 
 planned_mm=$("$LAYOUTCTL" --json fix -n --layout min-move "${V[M]}" | jq '[.summary.plan[].bytes] | add')
 
 # GlusterFS: from the CLI call until `rebalance status` says completed
-t0=$(now) c0=$(cpu_busy)
+t0=$(now) c0=$(cpu_busy) s0=$(cpu_stolen)
 lctl_rebalance "${V[G]}"
-gl_s=$(since "$t0") gl_cpu=$(cpu_since "$c0")
+gl_s=$(since "$t0") gl_cpu=$(cpu_since "$c0") gl_st=$(stolen_since "$s0")
 xml=$(lctl_gluster volume rebalance "${V[G]}" status --xml)
 gl_files=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/files)
 gl_bytes=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/size)
@@ -60,18 +64,20 @@ gl_skipped=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/skipped)
 expect_exit 0 "$LAYOUTCTL" scan "${V[G]}" >/dev/null
 
 declare -A CPU
-run_fix() { # KEY ARGS...: wall seconds on stdout, CPU seconds in $T/KEY.cpu
-	local k=$1 t0 c0
+declare -A ST
+run_fix() { # KEY ARGS...: wall seconds on stdout, CPU and stolen seconds in $T/KEY.cpu, .st
+	local k=$1 t0 c0 s0
 	shift
-	t0=$(now) c0=$(cpu_busy)
+	t0=$(now) c0=$(cpu_busy) s0=$(cpu_stolen)
 	"$LAYOUTCTL" --json fix --state-dir "$T/state-$k" --parallel 4 "$@" "${V[$k]}" >"$T/$k.json"
 	echo "$(since "$t0")"
 	cpu_since "$c0" >"$T/$k.cpu"
+	stolen_since "$s0" >"$T/$k.st"
 }
 l_s=$(run_fix L)
 m_s=$(run_fix M --layout min-move)
 k_s=$(run_fix K --mode linkto)
-for k in L M K; do CPU[$k]=$(<"$T/$k.cpu"); done
+for k in L M K; do CPU[$k]=$(<"$T/$k.cpu") ST[$k]=$(<"$T/$k.st"); done
 for k in L M K; do
 	expect_exit 0 "$LAYOUTCTL" scan "${V[$k]}" >/dev/null
 done
@@ -91,12 +97,12 @@ cat <<EOT
 Machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, $(. /etc/os-release; echo "$PRETTY_NAME"), GlusterFS $(gluster --version | awk 'NR == 1 { print $2 }'), all bricks on one filesystem, one node; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg).
 Command: \`bench/fix.sh $FILES $DIRS\`: $FILES files in $DIRS directories per volume (fixtree.py, seed 42), 4 bricks grown to 6.
 
-| run | wall time | CPU time (machine) | files moved | bytes moved |
-|---|---|---|---|---|
-| \`gluster volume rebalance VOL start\` (until completed) | $gl_s s | $gl_cpu s | $gl_files (skipped $gl_skipped) | $(mb "$gl_bytes") MB |
-| \`layoutctl fix --parallel 4\` | $l_s s | ${CPU[L]} s | $l_files | $(mb "$l_bytes") MB |
-| \`layoutctl fix --parallel 4 --layout min-move\` | $m_s s | ${CPU[M]} s | $m_files | $(mb "$m_bytes") MB |
-| \`layoutctl fix --parallel 4 --mode linkto\` | $k_s s | ${CPU[K]} s | $k_files linked | 0 MB |
+| run | wall time | CPU time (machine) | CPU stolen | files moved | bytes moved |
+|---|---|---|---|---|---|
+| \`gluster volume rebalance VOL start\` (until completed) | $gl_s s | $gl_cpu s | $gl_st s | $gl_files (skipped $gl_skipped) | $(mb "$gl_bytes") MB |
+| \`layoutctl fix --parallel 4\` | $l_s s | ${CPU[L]} s | ${ST[L]} s | $l_files | $(mb "$l_bytes") MB |
+| \`layoutctl fix --parallel 4 --layout min-move\` | $m_s s | ${CPU[M]} s | ${ST[M]} s | $m_files | $(mb "$m_bytes") MB |
+| \`layoutctl fix --parallel 4 --mode linkto\` | $k_s s | ${CPU[K]} s | ${ST[K]} s | $k_files linked | 0 MB |
 
 Wall-time ratio rebalance / layoutctl fix: **${ratio}x** (min-move: ${ratio_m}x; linkto mode: ${ratio_k}x). Dry-run plans: $(mb "$planned_gl") MB with GlusterFS's layout, $(mb "$planned_mm") MB with min-move. Every volume scanned clean afterwards.
 EOT
