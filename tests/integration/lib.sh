@@ -17,9 +17,10 @@
 #						(--brick-reads gfapi): same exit status, same report
 #
 # brick_snapshot leaves out what changes without anyone changing the layout or the data: times
-# (not recorded at all), directory sizes (allocation), and the xattrs matching the extended
+# (not recorded at all), directory sizes (allocation), the xattrs matching the extended
 # regex $LCTL_SNAPSHOT_IGNORE (default: trusted.glusterfs.mdata, where the ctime feature keeps
-# atime/mtime/ctime).
+# atime/mtime/ctime), and AFR's .glusterfs-anonymous-inode-VOLUMEID folder in a brick's root,
+# which the self-heal daemon makes on each brick of a replica set by itself, when it sweeps.
 
 # shellcheck source-path=SCRIPTDIR source=../cli/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../cli/lib.sh"
@@ -43,11 +44,11 @@ brick_snapshot() {
 		dir=${dir%/}
 		printf '== %s\n' "$dir"
 		# type, mode, owner, size (not for directories), symlink target
-		find "$dir" -path "$dir/.glusterfs" -prune -o \
+		find "$dir" \( -path "$dir/.glusterfs" -o -path "$dir/.glusterfs-anonymous-inode-*" \) -prune -o \
 			-type d -printf './%P\t%M\t%U:%G\n' -o \
 			-printf './%P\t%M\t%U:%G\t%s\t%l\n' | LC_ALL=C sort
 		# one line per xattr: path <TAB> name=value, in a stable order
-		find "$dir" -path "$dir/.glusterfs" -prune -o -print0 |
+		find "$dir" \( -path "$dir/.glusterfs" -o -path "$dir/.glusterfs-anonymous-inode-*" \) -prune -o -print0 |
 			xargs -0r getfattr -h --absolute-names -d -m '^trusted\.' -e hex -- |
 			SNAP_DIR=$dir SNAP_IGNORE=$LCTL_SNAPSHOT_IGNORE awk '
 				BEGIN { dir = ENVIRON["SNAP_DIR"]; ignore = ENVIRON["SNAP_IGNORE"] }

@@ -108,7 +108,8 @@ fx_checker_stop() {
 	wait "$FX_CHK_PID" || rc=$?
 	rounds=$(grep -c '^round .* files' "$FX/chk.out" || true)
 	bad=$(grep -c '^ENOENT ' "$FX/chk.out" || true)
-	printf 'checker: %s rounds of fresh lookups, %s ENOENT\n' "$rounds" "$bad" >&2
+	printf 'checker: %s rounds of fresh lookups, %s ENOENT, %s rounds killed (a client hung)\n' \
+		"$rounds" "$bad" "$(grep -c '^HUNG ' "$FX/chk.out" || true)" >&2
 	grep -v '^round ' "$FX/chk.out" | head -20 >&2 || true
 	((rounds >= 2)) || fail "the checker ran only $rounds rounds"
 	((rc == 0 && bad == 0)) || fail "fresh lookups failed during the fix (exit $rc, $bad ENOENT)"

@@ -9,6 +9,10 @@
  *	exists, then one last round. Prints "ENOENT <path>" / "ERR <errno> <path>" for every
  *	failed lookup and "round N files F enoent E errors X ms T" per round; exit 0 when no
  *	lookup failed, 1 otherwise, 2 when a client could not start.
+ *	A round whose client is still looking one path up after 120 s is killed and reported as
+ *	"HUNG round N <path>", and the next round starts (a gfapi 10.3 client was once seen
+ *	looping for ever in a lookup it began while a fix rewrote layouts, memory growing, while
+ *	fresh clients and FUSE found every path); exit 3 when the last round hung.
  *
  *   gfcheck create VOL DIR N PREFIX
  *	One fresh client creates N new files DIR/PREFIX<i> with O_CREAT|O_EXCL (the LOOKUP per
@@ -24,6 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -83,6 +89,17 @@ static char **read_list(const char *file, size_t *n)
 	return v;
 }
 
+#ifndef ROUND_PATH_LIMIT_MS
+#define ROUND_PATH_LIMIT_MS 120000
+#endif
+
+/* Shared with the round's child: the index of the path it is looking up, and since when. */
+struct progress {
+	volatile size_t i;
+	volatile double since;
+};
+static struct progress *prog;
+
 /* One round in a child process; its exit status: 0 ok, 1 failures, 2 no client. */
 static int round_child(const char *vol, char **paths, size_t n, unsigned round)
 {
@@ -94,6 +111,8 @@ static int round_child(const char *vol, char **paths, size_t n, unsigned round)
 	if (!fs)
 		return 2;
 	for (i = 0; i < n; i++) {
+		prog->i = i;
+		prog->since = now_ms();
 		if (glfs_lstat(fs, paths[i], &st) == 0)
 			continue;
 		if (errno == ENOENT) {
@@ -121,21 +140,39 @@ static int cmd_lookup(int argc, char **argv)
 	if (argc < 4)
 		return 2;
 	paths = read_list(argv[3], &n);
+	if (!n)
+		return 2;
+	prog = mmap(NULL, sizeof(*prog), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (prog == MAP_FAILED)
+		return 2;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	do {
-		pid_t pid;
+		pid_t pid, got;
 		int st;
 
 		if (!stop || access(stop, F_OK) == 0)
 			last = 1;
 		fflush(stdout);
+		prog->i = 0;
+		prog->since = now_ms();
 		pid = fork();
 		if (pid < 0)
 			return 2;
 		if (pid == 0)
 			_exit(round_child(argv[2], paths, n, ++round));
 		round++;
-		if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) == 2) {
+		while ((got = waitpid(pid, &st, WNOHANG)) == 0 &&
+		       now_ms() - prog->since < ROUND_PATH_LIMIT_MS)
+			usleep(50000);
+		if (got == 0) {
+			printf("HUNG round %u %s\n", round, paths[prog->i < n ? prog->i : 0]);
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			if (last)
+				return 3;
+			continue;
+		}
+		if (got < 0 || !WIFEXITED(st) || WEXITSTATUS(st) == 2) {
 			printf("round %u: client failed\n", round);
 			return 2;
 		}
