@@ -15,20 +15,9 @@ set -euo pipefail
 (($# >= 2)) || { echo "usage: $0 BUILD_A BUILD_B [FILES [DIRS [ROUNDS]]]" >&2; exit 2; }
 A=$(realpath "$1") B=$(realpath "$2")
 FILES=${3:-10000} DIRS=${4:-200} ROUNDS=${5:-2}
-SRC=$(cd "$(dirname "$0")/.." && pwd)
-export LCTL_SRCDIR=$SRC LCTL_BUILDDIR=${LCTL_BUILDDIR:-$SRC}
-export LCTL_PREFIX=${LCTL_PREFIX:-lctlbench_}
-# shellcheck source=../tests/integration/lib.sh
-. "$SRC/tests/integration/lib.sh"
-set +x
-T=$(mktemp -d "${TMPDIR:-/tmp}/lctl-ab.XXXXXX")
-lctl_on_exit rm -rf -- "$T"
-now() { date +%s.%N; }
-cpu_busy() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { print ($2 + $3 + $4 + $7 + $8) / hz; exit }' /proc/stat; }
-# CPU seconds the hypervisor gave to other guests (steal): a run with much of it is not comparable
-cpu_stolen() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { print $9 / hz; exit }' /proc/stat; }
-diff_1() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
-
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+SRC=$BENCH_SRC
 rows=()
 for ((r = 1; r <= ROUNDS; r++)); do
 	declare -A V=()
@@ -47,9 +36,9 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		[[ $k == B ]] && bin=$B
 		t0=$(now) c0=$(cpu_busy) s0=$(cpu_stolen)
 		"$bin" --json fix --state-dir "$T/state-$r$k" --parallel 4 "${V[$k]}" >"$T/$r$k.json"
-		t1=$(now) c1=$(cpu_busy) s1=$(cpu_stolen)
+		row="| $r | $k | $(since "$t0") s | $(cpu_since "$c0") s | $(stolen_since "$s0") s"
 		expect_exit 0 "$bin" scan "${V[$k]}" >/dev/null
-		rows+=("| $r | $k | $(diff_1 "$t0" "$t1") s | $(diff_1 "$c0" "$c1") s | $(diff_1 "$s0" "$s1") s | $(jq .summary.file_outcomes.migrated "$T/$r$k.json") |")
+		rows+=("$row | $(jq .summary.file_outcomes.migrated "$T/$r$k.json") |")
 	done
 	for k in A B; do lctl_vol_destroy "${V[$k]}"; done
 done

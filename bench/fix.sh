@@ -3,7 +3,7 @@
 #
 #   sudo bench/fix.sh [FILES [DIRS]]        (defaults 20000 files in 400 directories)
 #
-# Three throwaway distribute volumes of 4 bricks get the same tree (tests/integration/tools/
+# Four throwaway distribute volumes of 4 bricks get the same tree (tests/integration/tools/
 # fixtree.py populate, same seed: sizes 0 to 3 MiB, hard links, symlinks, odd names), then 2
 # bricks each. Volume G: `gluster volume rebalance G start`, timed from the CLI call until the
 # status says completed. Volume L: `layoutctl fix --parallel 4` (GlusterFS's layout). Volume M:
@@ -12,31 +12,17 @@
 # as clean for lookups, the data stays where it was). Wall times, the CPU time the whole
 # machine spent during each run (bricks, daemon and client: what the run cost the servers), the
 # CPU time the hypervisor gave to other guests meanwhile (steal: a run with much of it is not
-# comparable), files and bytes moved, and a markdown table on stdout (for docs/benchmarks.md). Settle is
-# 5 s (the default) in the timed layoutctl runs, as an operator would run it. BENCH_KEEP=1
-# keeps the volumes.
+# comparable), files and bytes moved, and a markdown table on stdout (for docs/benchmarks.md).
+# Settle is 5 s (the default) in the timed layoutctl runs, as an operator would run it.
+# BENCH_KEEP=1 keeps the volumes.
 set -euo pipefail
 FILES=${1:-20000}
 DIRS=${2:-400}
-SRC=$(cd "$(dirname "$0")/.." && pwd)
-export LCTL_SRCDIR=$SRC LCTL_BUILDDIR=${LCTL_BUILDDIR:-$SRC}
+export LCTL_REBALANCE_TIMEOUT=3600
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+SRC=$BENCH_SRC
 LAYOUTCTL=${LAYOUTCTL:-$LCTL_BUILDDIR/layoutctl}
-export LCTL_PREFIX=${LCTL_PREFIX:-lctlbench_} LCTL_REBALANCE_TIMEOUT=3600
-[[ -z ${BENCH_KEEP:-} ]] || export LCTL_KEEP_VOLUMES=1
-# shellcheck source=../tests/integration/lib.sh
-. "$SRC/tests/integration/lib.sh"
-set +x
-T=$(mktemp -d "${TMPDIR:-/tmp}/lctl-bench.XXXXXX")
-lctl_on_exit rm -rf -- "$T"
-now() { date +%s.%N; }
-# CPU seconds the whole machine spent busy (all of /proc/stat's cpu line but idle and iowait):
-# bricks, client and daemon together, as the runs are timed one after the other.
-cpu_busy() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { print ($2 + $3 + $4 + $7 + $8) / hz; exit }' /proc/stat; }
-# CPU seconds the hypervisor gave to other guests (steal): a run with much of it is not comparable
-cpu_stolen() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { print $9 / hz; exit }' /proc/stat; }
-cpu_since() { awk -v a="$1" -v b="$(cpu_busy)" 'BEGIN { printf "%.0f", b - a }'; }
-stolen_since() { awk -v a="$1" -v b="$(cpu_stolen)" 'BEGIN { printf "%.0f", b - a }'; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 note() { printf 'bench: %s\n' "$*" >&2; }
 
 declare -A V
