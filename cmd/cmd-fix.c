@@ -32,6 +32,8 @@ const char *const cmd_fix_usage[] = {
 	"    --path SUBTREE      fix only this directory and what is below it",
 	"    --layout PLANNER    gluster (GlusterFS's own assignment, default) or min-move",
 	"    --mode MODE         migrate (move misplaced data, default) or linkto (move nothing)",
+	"    --force-move        migrate also files DHT keeps because the target would be left with",
+	"                        less free space than the source (cluster.min-free-disk still holds)",
 	"-n, --dry-run           print the plan (files and bytes per source -> target); write nothing",
 	"    --resume            continue the run recorded in the state directory's journal",
 	"    --state-dir DIR     journal and lock (default /var/lib/layoutctl/VOLUME)",
@@ -66,6 +68,7 @@ enum {
 	OPT_NO_TASK_CHECK,
 	OPT_DASHBOARD,
 	OPT_BRICK_READS,
+	OPT_FORCE_MOVE,
 };
 
 const struct option cmd_fix_options[] = {
@@ -86,6 +89,7 @@ const struct option cmd_fix_options[] = {
 	{ "no-task-check", no_argument, NULL, OPT_NO_TASK_CHECK },
 	{ "dashboard", no_argument, NULL, OPT_DASHBOARD },
 	{ "brick-reads", required_argument, NULL, OPT_BRICK_READS },
+	{ "force-move", no_argument, NULL, OPT_FORCE_MOVE },
 	CMD_HELP_OPTION,
 	{ NULL, 0, NULL, 0 },
 };
@@ -254,6 +258,9 @@ static int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct f
 			break;
 		case OPT_DASHBOARD:
 			fc->dashboard = true;
+			break;
+		case OPT_FORCE_MOVE:
+			fc->o.force_move = true;
 			break;
 		case 'h':
 			usage_print(cmd, stdout, true);
@@ -469,8 +476,36 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 	return j;
 }
 
+/* Skipped files counted by reason (static strings from the library: a few distinct ones). */
+struct skip_tally {
+	const char *reason[8];
+	uint64_t n[8];
+	uint64_t other;
+};
+
+static void skip_add(struct skip_tally *t, const struct lctl_repair_report *rr)
+{
+	size_t i, k;
+
+	for (i = 0; i < rr->nfiles; i++) {
+		const char *r = rr->files[i].reason;
+
+		if (rr->files[i].action != LCTL_FILE_SKIPPED)
+			continue;
+		for (k = 0; k < 8 && t->reason[k] && strcmp(t->reason[k], r ? r : ""); k++)
+			;
+		if (k == 8) {
+			t->other++;
+			continue;
+		}
+		t->reason[k] = r ? r : "";
+		t->n[k]++;
+	}
+}
+
 static void print_summary_text(struct lctl_volume *vol, const struct lctl_fix_summary *s,
-			       const struct plan_matrix *pm, double elapsed, bool dry)
+			       const struct plan_matrix *pm, const struct skip_tally *sk,
+			       double elapsed, bool dry)
 {
 	char b1[32];
 	size_t i, k, n = pm->n;
@@ -507,6 +542,13 @@ static void print_summary_text(struct lctl_volume *vol, const struct lctl_fix_su
 	for (x = 0; x < LCTL_FILE_ACTION_COUNT; x++)
 		printf("  %-16s %llu\n", lctl_file_action_name(x), (unsigned long long)s->files[x]);
 	printf("  moved            %s\n", human_bytes(s->bytes_moved, b1, sizeof(b1)));
+	if (sk->reason[0]) {
+		printf("Skipped, by reason (each file in the outcome log):\n");
+		for (x = 0; x < 8 && sk->reason[x]; x++)
+			printf("  %8llu  %s\n", (unsigned long long)sk->n[x], sk->reason[x]);
+		if (sk->other)
+			printf("  %8llu  other reasons\n", (unsigned long long)sk->other);
+	}
 	if (s->stopped)
 		printf("Stopped%s: run 'layoutctl fix --resume %s' to finish.\n",
 		       s->deadline_hit ? " at the end of the time window" : "", lctl_volume_name(vol));
@@ -631,6 +673,7 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	struct lctl_fix *fix = NULL;
 	struct lctl_error err = { 0 };
 	struct plan_matrix pm = { 0 };
+	struct skip_tally skips = { 0 };
 	struct progress_line pl;
 	struct lctl_progress p;
 	const struct lctl_fix_summary *sum;
@@ -717,6 +760,7 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 			share_add(&share, rr);
 			note_errors(&errs, rr);
 			plan_add(&pm, rr);
+			skip_add(&skips, rr);
 			if (o && (show || gopts.verbosity >= 2)) {
 				out_item(o, dir_json(vol, rr));
 			} else if (!o && !dash &&
@@ -755,7 +799,7 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 		out_member(o, "summary", summary_json(vol, sum, &pm, p.elapsed, fc.o.dry_run));
 		out_close(o, 0, 0, NULL);
 	} else if (gopts.verbosity >= 1) {
-		print_summary_text(vol, sum, &pm, p.elapsed, fc.o.dry_run);
+		print_summary_text(vol, sum, &pm, &skips, p.elapsed, fc.o.dry_run);
 	}
 	if (ret < 0) {
 		error("%s", err.msg);

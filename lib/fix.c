@@ -519,6 +519,9 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 			whole = !strcmp(f->top, "/");
 			f->opts.mode = f->j.mode;
 			f->opts.planner = f->j.planner;
+			/* a run started with --force-move goes on with it; --resume may add it */
+			f->opts.force_move = f->j.force_move || opts->force_move;
+			f->j.force_move = f->opts.force_move;
 			/*
 			 * Something changed the volume hash since (a GlusterFS rebalance, say): what we
 			 * stamped is dirty again, and stamping H now would not make anything clean.
@@ -542,6 +545,7 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 			snprintf(f->j.scope, sizeof(f->j.scope), "%s", f->top);
 			f->j.mode = opts->mode;
 			f->j.planner = opts->planner;
+			f->j.force_move = opts->force_move;
 			f->j.commit = whole ? lctl_commit_hash_new(&now)
 					    : lctl_volume_commit_hash(vol, NULL);
 		}
@@ -557,9 +561,12 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 	if (ret)
 		goto fail;
 	f->sum.commit = opts->dry_run ? lctl_volume_commit_hash(vol, NULL) : f->j.commit;
-	f->rc = (struct lctl_repair_ctx){ &f->in, f->sum.commit, f->opts.mode, opts->dry_run,
-					  fix_throttle, f->live, &f->live_bytes, fix_should_stop, f,
-					  f->modes_open ? &f->modes : NULL, &f->slots };
+	f->rc = (struct lctl_repair_ctx){ .in = &f->in, .commit = f->sum.commit,
+					  .mode = f->opts.mode, .dry_run = opts->dry_run,
+					  .force_move = f->opts.force_move, .throttle = fix_throttle,
+					  .live = f->live, .live_bytes = &f->live_bytes,
+					  .should_stop = fix_should_stop, .arg = f,
+					  .modes = f->modes_open ? &f->modes : NULL, .slots = &f->slots };
 	if (!opts->dry_run && !dirty_done) {
 		/*
 		 * A new volume hash makes every directory dirty for a client once it revalidates

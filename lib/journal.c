@@ -11,6 +11,7 @@
  *	scope /escaped/path        (\xHH for bytes outside 0x21-0x7e and for '\')
  *	mode migrate|linkto
  *	layout gluster|min-move
+ *	force-move 1               (only for a run started with --force-move)
  *	commit H
  *	phase dirty|work|done|stopped
  *	crc32 XXXXXXXX
@@ -94,9 +95,10 @@ int lctl_journal_write(const char *dir, const struct lctl_journal *j, struct lct
 	lbuf_addf(&b, "layoutctl-journal 1\nvolume %s\nrun %s\nstarted %lld\nscope ", j->volume,
 		  j->run, (long long)j->started);
 	escape(&b, j->scope);
-	lbuf_addf(&b, "\nmode %s\nlayout %s\ncommit %u\nphase %s\n",
+	lbuf_addf(&b, "\nmode %s\nlayout %s\n%scommit %u\nphase %s\n",
 		  j->mode == LCTL_FIX_LINKTO ? "linkto" : "migrate",
-		  j->planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster", j->commit, j->phase);
+		  j->planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster",
+		  j->force_move ? "force-move 1\n" : "", j->commit, j->phase);
 	if (b.oom) {
 		lbuf_release(&b);
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
@@ -204,6 +206,8 @@ int lctl_journal_parse(const char *text, size_t len, struct lctl_journal *j, str
 			   (!strcmp(val, "gluster") || !strcmp(val, "min-move"))) {
 			j->planner = strcmp(val, "min-move") ? LCTL_PLANNER_GLUSTER : LCTL_PLANNER_MINMOVE;
 			fields |= 64;
+		} else if (!strcmp(line, "force-move") && !strcmp(val, "1") && !j->force_move) {
+			j->force_move = true;
 		} else if (!strcmp(line, "commit") && !parse_u32(val, &j->commit) &&
 			   j->commit != LCTL_COMMIT_INVALID) {
 			/* 1 means "never clean" to DHT: no run stamps it (lctl_commit_hash_new()) */

@@ -16,6 +16,7 @@ struct lctl_journal {
 	char scope[4096];
 	enum lctl_fix_mode mode;
 	enum lctl_planner planner;
+	bool force_move;	/* optional line "force-move 1" */
 	uint32_t commit;
 	char phase[16];		/* dirty, work, done, stopped */
 };

@@ -831,6 +831,12 @@ struct lctl_fix_opts {
 	const char *state_dir;		/* journal and lock; required unless dry_run */
 	bool resume;			/* continue the journal's run */
 	bool break_lock;		/* take over a volume lock held by a dead run elsewhere */
+	/*
+	 * Ask DHT to migrate with "force" (as "gluster volume rebalance VOL start force"): it
+	 * then moves a file even when the target would be left with less free space, in whole
+	 * percent, than the source. cluster.min-free-disk still holds. Kept in the journal.
+	 */
+	bool force_move;
 };
 
 enum lctl_file_action {

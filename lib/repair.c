@@ -588,6 +588,46 @@ static int keep_mode(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
 	return 0;
 }
 
+/* Free blocks in whole percent, in 512-byte sectors as DHT counts them; -1 if unknown. */
+static int64_t free_percent(const struct statvfs *s)
+{
+	uint64_t unit = s->f_frsize / 512;
+
+	if (!unit || !s->f_blocks)
+		return -1;
+	return (int64_t)((uint64_t)s->f_bavail * unit * 100 / ((uint64_t)s->f_blocks * unit));
+}
+
+bool lctl_dht_balance_refuses(const struct statvfs *from, const struct statvfs *to)
+{
+	int64_t src = free_percent(from), dst = free_percent(to);
+
+	return src >= 0 && dst >= 0 && dst < src;
+}
+
+/*
+ * Why DHT answered EPERM ("not moved, and not a failure") for the move of @path from @from to
+ * @to. Hard links and POSIX locks keep a file where it is; so does the free-space balance
+ * check unless we asked with "force". The check is redone here from fresh statfs of both
+ * subvolumes: free space moves, so a file it no longer catches gets the general reason.
+ */
+static const char *eperm_reason(struct lctl_repair_ctx *rc, const char *dir,
+				const struct lctl_entry_report *e)
+{
+	glfs_t *from = e->cached >= 0 ? lctl_volume_subvol_fs(rc->in->vol, (size_t)e->cached) : NULL;
+	glfs_t *to = e->target >= 0 ? lctl_volume_subvol_fs(rc->in->vol, (size_t)e->target) : NULL;
+	struct statvfs sf, st;
+
+	if (e->nlink > 1)
+		return "hard links: left in place behind a linkto";
+	if (!rc->force_move && from && to && !glfs_statvfs(from, dir, &sf) &&
+	    !glfs_statvfs(to, dir, &st) && lctl_dht_balance_refuses(&sf, &st))
+		return "DHT's free-space balance check: the target would have less free space than "
+		       "the source (--force-move moves it): left in place behind a linkto";
+	return "DHT did not move it (POSIX locks, a new hard link, or its free-space balance "
+	       "check): left in place behind a linkto";
+}
+
 static bool stopping(struct lctl_repair_ctx *rc)
 {
 	return rc->should_stop && rc->should_stop(rc->arg);
@@ -754,7 +794,10 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		return;
 	if (rc->slots && !lctl_slots_take(rc->slots, e->cached, e->target, rc->should_stop, rc->arg))
 		return; /* stopped while waiting: the verify step leaves the directory dirty */
-	moved = glfs_lsetxattr(dht, path, "trusted.distribute.migrate-data", "1", 1, 0);
+	/* "force" only skips DHT's free-space balance check; cluster.min-free-disk still holds */
+	moved = rc->force_move
+			? glfs_lsetxattr(dht, path, "trusted.distribute.migrate-data", "force", 5, 0)
+			: glfs_lsetxattr(dht, path, "trusted.distribute.migrate-data", "1", 1, 0);
 	err = errno;
 	if (rc->slots)
 		lctl_slots_put(rc->slots, e->cached, e->target);
@@ -777,10 +820,7 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		return;
 	case EPERM:
 		/* hard links or posix locks: DHT keeps it where it is, reachable through a linkto */
-		add_outcome(rc, rr, e->name, LCTL_FILE_SKIPPED, EPERM,
-			    e->nlink > 1 ? "hard links: left in place behind a linkto"
-					 : "DHT did not move it (POSIX locks, hard links, or the target "
-					   "below cluster.min-free-disk): left in place behind a linkto",
+		add_outcome(rc, rr, e->name, LCTL_FILE_SKIPPED, EPERM, eperm_reason(rc, dir, e),
 			    e->cached, e->target, e->size);
 		return;
 	case ENOENT:

@@ -7,6 +7,8 @@
 #include "journal.h"
 #include "slots.h"
 
+#include <sys/statvfs.h>
+
 #define LCTL_MAX_SUBVOLS 1024
 
 struct lctl_repair_ctx {
@@ -14,6 +16,8 @@ struct lctl_repair_ctx {
 	uint32_t commit;		/* the hash to stamp */
 	enum lctl_fix_mode mode;
 	bool dry_run;
+	/* let DHT move a file its free-space balance check would keep (lctl_fix_opts) */
+	bool force_move;
 	/* optional hooks into the job: rate limits and stop requests */
 	void (*throttle)(void *arg, uint64_t bytes);
 	/* live counters for progress, one per enum lctl_file_action, and bytes moved */
@@ -26,6 +30,15 @@ struct lctl_repair_ctx {
 	/* one migration at a time per subvolume (slots.c); NULL: no limit */
 	struct lctl_slots *slots;
 };
+
+/**
+ * lctl_dht_balance_refuses() - DHT's free-space balance check for a migration (GlusterFS 10.3,
+ * __dht_check_free_space(), the "migrate-data" value other than "force"): the whole percentage
+ * of free blocks (f_bavail of f_blocks) the target has is below the source's. The file's own
+ * blocks do not count, as DHT preallocates the target (conf->use_fallocate).
+ * Return: true if DHT would refuse the move (the setxattr fails with EPERM).
+ */
+bool lctl_dht_balance_refuses(const struct statvfs *from, const struct statvfs *to);
 
 /**
  * lctl_repair_dir() - run the fix protocol on one directory.

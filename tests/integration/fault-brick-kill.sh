@@ -103,7 +103,7 @@ cat "$FX/fix2.out" "$FX/fix2.err" >&2
 assert_eq 0 "$LCTL_RC" "fix --resume after the brick came back"
 assert_eq done "$(hs_journal phase)" "journal phase after the resume"
 fx_scan_after_fix "$VOL" --parallel 2
-hs_bricks_check "$VOL" --allow-linked "$FX/hardlinks"
+hs_bricks_check "$VOL" --allow-linked "$(fx_linked_ok)"
 hs_sums "$MP" >"$FX/sums.after"
 assert_files_equal "$FX/sums.before" "$FX/sums.after" "a file changed or went missing"
 hs_secret_check "$VOL" "$FX/fix.out" "$FX/fix.err" "$FX/fix2.out" "$FX/fix2.err" "$S"

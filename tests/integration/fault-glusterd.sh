@@ -97,7 +97,7 @@ assert_eq done "$(hs_journal phase)" "journal phase (glusterd restarted)"
 expect_exit 0 "$LAYOUTCTL" info "$VOL" >/dev/null
 
 fx_scan_after_fix "$VOL" --parallel 2
-hs_bricks_check "$VOL" --allow-linked "$FX/hardlinks"
+hs_bricks_check "$VOL" --allow-linked "$(fx_linked_ok)"
 MP=$(lctl_mount "$VOL")
 hs_sums "$MP" >"$FX/sums.after"
 assert_files_equal "$FX/sums.before" "$FX/sums.after" "a file changed or went missing"

@@ -75,7 +75,7 @@ fx_checker_stop
 if ((${#HS_SOFT[@]} == 0)); then
 	assert_eq done "$(hs_journal phase)" "journal phase at the end"
 	fx_scan_after_fix "$VOL" --parallel 2
-	hs_bricks_check "$VOL" --allow-linked "$FX/hardlinks"
+	hs_bricks_check "$VOL" --allow-linked "$(fx_linked_ok)"
 fi
 MP=$(lctl_mount "$VOL")
 hs_sums "$MP" >"$FX/sums.after"

@@ -4,9 +4,10 @@
 # names), fixed while a fresh-lookup checker looks up every file by name from a new gfapi client
 # per round (fix-writer.sh has the FUSE writer). Afterwards: fix exit 0, scan exit 0,
 # the tree as seen through FUSE identical (names, md5, mode, owner, size, nlink, symlink targets;
-# no duplicates), every data file on its hashed brick except hard links (EPERM skips) which have
-# a correct linkto, every directory's commit word = the volume hash on every brick (checked from
-# the bricks with libglusterfs's own hash), sparse files still sparse, no lookup failed, and
+# no duplicates), every data file on its hashed brick except hard links (EPERM skips; and any
+# file DHT's free-space balance check kept, see fx_linked_ok) which have a correct linkto, every
+# directory's commit word = the volume hash on every brick (checked from the bricks with
+# libglusterfs's own hash), sparse files still sparse, no lookup failed, and
 # creates afterwards cost at most 1.15 LOOKUP each (in a directory and in the root).
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
@@ -40,15 +41,18 @@ assert_eq 0 "$LCTL_RC" "fix exit status"
 echo "fix took $((t1 - t0)) s" >&2
 assert_contains "$(<"$FX/fix.out")" "migrated"
 
-# the outcome log: every skip is a hard link (EPERM); nothing failed; sparse files moved too
+# the outcome log: every skip is a hard link or a file DHT's free-space balance check kept
+# (EPERM both); nothing failed; sparse files moved too
 log=$FX/state/outcomes.jsonl
 [[ -s $log ]] || fail "no outcome log"
 jq -e -s 'map(select(.outcome == "failed")) | length == 0' "$log" >/dev/null ||
 	fail "failed files: $(jq -c 'select(.outcome == "failed")' "$log" | head -5)"
 jq -r 'select(.outcome == "skipped") | .path' "$log" | sed 's|^/||' | sort >"$FX/skipped"
 [[ -s $FX/skipped ]] || fail "no hard link was skipped (EPERM expected)"
-comm -23 "$FX/skipped" <(sort "$FX/hardlinks") >"$FX/bad-skips"
-[[ ! -s $FX/bad-skips ]] || fail "skipped files that are not hard links: $(head -5 "$FX/bad-skips")"
+comm -23 "$FX/skipped" "$(fx_linked_ok)" >"$FX/bad-skips"
+[[ ! -s $FX/bad-skips ]] || fail "skipped files neither hard-linked nor kept by the balance check: $(head -5 "$FX/bad-skips")"
+jq -e -s '[.[] | select(.outcome == "skipped" and (.reason | test("^hard links")))] | length > 0' \
+	"$log" >/dev/null || fail "no skip gives hard links as its reason"
 jq -e -s '[.[] | select(.outcome == "errno" or .errno != null) | select(.errno != 1)] | length == 0' \
 	"$log" >/dev/null || fail "an outcome with an errno other than EPERM"
 moved_sparse=$(jq -r 'select(.outcome == "migrated") | .path' "$log" | grep -c '/sparse[0-9]\.img$' || true)
@@ -59,7 +63,7 @@ fx_scan_after_fix "$VOL" --parallel 4
 "$LAYOUTCTL" --json scan --all "$VOL" >"$FX/scan.json"
 jq -r '.directories[].entries[]? | select(.state != "placed") | .state' "$FX/scan.json" | sort -u >"$FX/states"
 [[ ! -s $FX/states ]] || assert_eq linked "$(paste -sd' ' "$FX/states")" "entry states after the fix"
-fx_bricks_check "$VOL" --allow-linked "$FX/hardlinks" --sparse "$FX/sparse"
+fx_bricks_check "$VOL" --allow-linked "$(fx_linked_ok)" --sparse "$FX/sparse"
 echo "commit hash $(fx_vol_hash "$VOL") on every directory of every brick" >&2
 
 # the tree through FUSE: identical

@@ -64,7 +64,7 @@ rm -rf -- "$FX/state"
 fx_fix "$VOL" --layout min-move --parallel 4 --brick-reads gfapi
 assert_eq 0 "$LCTL_RC" "fix --layout min-move exit status"
 expect_exit 0 "$LAYOUTCTL" scan "$VOL"
-fx_bricks_check "$VOL" --allow-linked "$FX/hardlinks"
+fx_bricks_check "$VOL" --allow-linked "$(fx_linked_ok)"
 fx_tree manifest "$MP" >"$FX/after"
 assert_files_equal "$FX/before" "$FX/after" "the tree changed (min-move)"
 exit 0

@@ -22,7 +22,7 @@ sleep 1
 fx_checker_stop
 assert_eq 0 "$LCTL_RC" "fix exit status"
 fx_scan_after_fix "$VOL" --parallel 4
-fx_bricks_check "$VOL" --allow-linked "$FX/hardlinks" --sparse "$FX/sparse"
+fx_bricks_check "$VOL" --allow-linked "$(fx_linked_ok)" --sparse "$FX/sparse"
 fx_tree manifest "$MP" >"$FX/after"
 assert_files_equal "$FX/before" "$FX/after" "the tree changed"
 r=$(fx_lookups_per_create "$VOL" /d001 300 newfile)

@@ -36,7 +36,7 @@ fi
 fx_fix "$VOL" --parallel 4
 assert_eq 0 "$LCTL_RC" "second fix exit status"
 expect_exit 0 "$LAYOUTCTL" scan "$VOL"
-fx_bricks_check "$VOL" --allow-linked "$FX/hardlinks"
+fx_bricks_check "$VOL" --allow-linked "$(fx_linked_ok)"
 writer_files=$'^((wr|d002/wr)(/[^\t]*)?|w[0-9]+|r[0-9]+|wlog)\t'
 fx_tree manifest "$MP" | grep -Ev "$writer_files" >"$FX/after"
 assert_files_equal "$FX/before" "$FX/after" "the tree changed"

@@ -83,7 +83,64 @@ static void test_roundtrip(void **state)
 	assert_int_equal(b.planner, a.planner);
 	assert_int_equal(b.commit, a.commit);
 	assert_string_equal(b.phase, "work");
+	assert_false(b.force_move);
 	cleanup(dir);
+}
+
+/* --force-move is kept by a line of its own, absent otherwise (journals written before it) */
+static void test_force_move(void **state)
+{
+	struct lctl_journal a, b;
+	char *dir = tmpdir(), *text;
+	size_t len;
+
+	(void)state;
+	sample(&a);
+	assert_int_equal(lctl_journal_write(dir, &a, NULL), 0);
+	text = slurp(dir, &len);
+	assert_null(strstr(text, "force-move"));
+	free(text);
+	a.force_move = true;
+	assert_int_equal(lctl_journal_write(dir, &a, NULL), 0);
+	text = slurp(dir, &len);
+	assert_non_null(strstr(text, "\nforce-move 1\n"));
+	assert_int_equal(lctl_journal_parse(text, len, &b, NULL), 0);
+	assert_true(b.force_move);
+	assert_int_equal(b.commit, a.commit);
+	assert_string_equal(b.phase, a.phase);
+	free(text);
+	cleanup(dir);
+}
+
+/* a force-move line with another value, or twice, is refused like any bad line */
+static void test_force_move_bad(void **state)
+{
+	static const char *const bad[] = { "force-move 0\n", "force-move yes\n",
+					   "force-move 1\nforce-move 1\n" };
+	struct lctl_journal a, b;
+	char text[1024], *crc;
+	size_t i, len;
+
+	(void)state;
+	sample(&a);
+	strcpy(a.scope, "/");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		len = (size_t)snprintf(text, sizeof(text),
+				       "layoutctl-journal 1\nvolume v\nrun r\nstarted 1\nscope /\n"
+				       "mode migrate\nlayout gluster\n%scommit 7\nphase work\n", bad[i]);
+		crc = text + len;
+		len += (size_t)snprintf(crc, sizeof(text) - len, "crc32 %08x\n",
+					lctl_crc32(text, len));
+		assert_int_equal(lctl_journal_parse(text, len, &b, NULL), -LCTL_ECORRUPT);
+	}
+	/* the same text with one good line parses: the refusals above are the line's */
+	len = (size_t)snprintf(text, sizeof(text),
+			       "layoutctl-journal 1\nvolume v\nrun r\nstarted 1\nscope /\n"
+			       "mode migrate\nlayout gluster\nforce-move 1\ncommit 7\nphase work\n");
+	len += (size_t)snprintf(text + len, sizeof(text) - len, "crc32 %08x\n",
+				lctl_crc32(text, len));
+	assert_int_equal(lctl_journal_parse(text, len, &b, NULL), 0);
+	assert_true(b.force_move);
 }
 
 static void test_truncated_and_corrupt(void **state)
@@ -241,6 +298,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_force_move),
+		cmocka_unit_test(test_force_move_bad),
 		cmocka_unit_test(test_truncated_and_corrupt),
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_crc32),

@@ -8,6 +8,8 @@
 #	fx_vol_hash VOL			the volume commit hash from the first brick root (decimal)
 #	fx_bricks_check VOL [OPTS...]	tools/bricks.py check with the volume's hash: commit words,
 #					ranges, placement, linkto, duplicates (fails the test)
+#	fx_linked_ok [LOG...]		a file for bricks.py --allow-linked: the hard links, and
+#					the files DHT kept for its free-space balance check
 #	fx_fix VOL ARGS...		layoutctl fix --state-dir $FX/state --settle 1 ARGS VOL;
 #					its output in $FX/fix.out, status in LCTL_RC
 #	fx_checker_start VOL LIST	fresh-lookup checker in the background (gfcheck lookup)
@@ -78,6 +80,27 @@ fx_bricks_check() {
 		fail "brick check of $vol failed"
 	}
 	cat "$FX/bricks.out" >&2
+}
+
+# fx_linked_ok [LOG...]: prints the path of a file listing (relative paths) what may stay behind
+# a linkto after a fix: the hard links of fx_populate ($FX/hardlinks), and every file that an
+# outcome log (LOG..., default every outcomes.jsonl under $FX) reports as skipped by DHT's
+# free-space balance check (EPERM). The test bricks share one filesystem, whose free percentage
+# moves while files are copied: now and then DHT keeps a file that way (fix-force-move.sh makes
+# it happen on purpose).
+fx_linked_ok() {
+	local logs=("$@") n
+	((${#logs[@]})) || mapfile -d '' -t logs < <(find "$FX" -name outcomes.jsonl -print0)
+	n=0
+	{
+		[[ ! -f $FX/hardlinks ]] || cat -- "$FX/hardlinks"
+		((${#logs[@]} == 0)) || cat -- "${logs[@]}" | jq -r 'select(.outcome == "skipped" and
+			.errno == 1 and (.reason // "" | test("free-space balance"))) | .path | ltrimstr("/")'
+	} | sort -u >"$FX/linked-ok"
+	((${#logs[@]} == 0)) || n=$(cat -- "${logs[@]}" | jq -s '[.[] | select(.outcome == "skipped" and
+		.errno == 1 and (.reason // "" | test("free-space balance")))] | length')
+	((n == 0)) || echo "fx_linked_ok: $n file(s) kept by DHT's free-space balance check" >&2
+	printf '%s\n' "$FX/linked-ok"
 }
 
 fx_fix() {
