@@ -606,10 +606,11 @@ bool lctl_dht_balance_refuses(const struct statvfs *from, const struct statvfs *
 }
 
 /*
- * Why DHT answered EPERM ("not moved, and not a failure") for the move of @path from @from to
- * @to. Hard links and POSIX locks keep a file where it is; so does the free-space balance
- * check unless we asked with "force". The check is redone here from fresh statfs of both
- * subvolumes: free space moves, so a file it no longer catches gets the general reason.
+ * Why DHT answered EPERM ("not moved, and not a failure") for the move of @e (in @dir) from
+ * its data subvolume to its target. Hard links and POSIX locks keep a file where it is; so
+ * does the free-space balance check unless we asked with "force". The check is redone here
+ * from fresh statfs of both subvolumes: free space moves, so a file it no longer catches gets
+ * the general reason.
  */
 static const char *eperm_reason(struct lctl_repair_ctx *rc, const char *dir,
 				const struct lctl_entry_report *e)
@@ -842,7 +843,7 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 	case EEXIST: /* already on its hashed subvolume */
 		return;
 	case EPERM:
-		/* hard links or posix locks: DHT keeps it where it is, reachable through a linkto */
+		/* hard links, POSIX locks or DHT's balance check: kept, reachable through a linkto */
 		add_outcome(rc, rr, e->name, LCTL_FILE_SKIPPED, EPERM, eperm_reason(rc, dir, e),
 			    e->cached, e->target, e->size);
 		return;

@@ -32,13 +32,7 @@ fx_tree list "$MP" >"$FX/list"
 
 # the tiny brick
 T=$ROOT/tiny
-mkdir -p "$T"
-mount -t tmpfs -o size=6m,mode=0755 tmpfs "$T" || skip "cannot mount a tmpfs"
-# lazily: the brick process still has it open when the exit commands run
-lctl_on_exit "umount -l '$T' 2>/dev/null || true"
-mkdir "$T/brick"
-setfattr -n trusted.lctl.probe -v 1 "$T/brick" 2>/dev/null || skip "this tmpfs has no trusted.* xattrs"
-setfattr -x trusted.lctl.probe "$T/brick"
+hs_tmpfs_brick "$T" 6m
 lctl_gluster volume add-brick "$VOL" "$LCTL_HOST:$T/brick" force >/dev/null || fail "add-brick"
 lctl_wait_bricks_online "$VOL"
 lctl_vol_bricks "$VOL" B

@@ -35,14 +35,9 @@ pct() { python3 -c 'import os, sys; s = os.statvfs(sys.argv[1]); print(s.f_bavai
 src=$(pct "$ROOT")
 ((src >= 10)) || skip "the brick filesystem is only $src% free: no room below it for the new brick"
 T=$ROOT/tiny
-mkdir -p "$T"
-mount -t tmpfs -o size=32m,mode=0755 tmpfs "$T" || skip "cannot mount a tmpfs"
-lctl_on_exit "umount -l '$T' 2>/dev/null || true"
+hs_tmpfs_brick "$T" 32m
 # fill it (outside the brick folder) to about half the old bricks' free percentage
 head -c $((32 * 1024 * 1024 * (200 - src) / 200)) /dev/zero >"$T/filler"
-mkdir "$T/brick"
-setfattr -n trusted.lctl.probe -v 1 "$T/brick" 2>/dev/null || skip "this tmpfs has no trusted.* xattrs"
-setfattr -x trusted.lctl.probe "$T/brick"
 dst=$(pct "$T")
 echo "free: old bricks $src%, new brick $dst%" >&2
 ((dst >= 3 && dst < src)) || fail "the new brick is $dst% free against $src%: the test set-up is wrong"

@@ -35,6 +35,9 @@
 #	hs_brick_pid VOL BRICK		the brick's glusterfsd pid
 #	hs_kill_brick VOL BRICK		kill -9 it
 #	hs_restart_bricks VOL		`volume start force` (repeated) until every brick is online
+#	hs_tmpfs_brick DIR SIZE		a tmpfs of SIZE on DIR (unmounted at exit) with an empty
+#					brick folder DIR/brick; skips the test without tmpfs or
+#					trusted.* xattrs on it
 
 hs_sv() { printf '%s-client-%s' "$VOL" "$1"; }
 
@@ -150,6 +153,16 @@ hs_one_line() {
 		cat -- "$1" >&2
 		fail "more than a one-line message in $1"
 	fi
+}
+
+hs_tmpfs_brick() {
+	mkdir -p "$1"
+	mount -t tmpfs -o "size=$2,mode=0755" tmpfs "$1" || skip "cannot mount a tmpfs"
+	# lazily: the brick process still has it open when the exit commands run
+	lctl_on_exit "umount -l '$1' 2>/dev/null || true"
+	mkdir "$1/brick"
+	setfattr -n trusted.lctl.probe -v 1 "$1/brick" 2>/dev/null || skip "this tmpfs has no trusted.* xattrs"
+	setfattr -x trusted.lctl.probe "$1/brick"
 }
 
 hs_sums() {
