@@ -16,19 +16,10 @@
 require_cmd jq
 fx_init
 
-lctl_vol_create dist 3 VOL
-ROOT=$(_lctl_vol_root "$VOL")
-lctl_gluster volume set "$VOL" cluster.weighted-rebalance off >/dev/null
-# 1%: DHT's own free-space check (file size against free space minus min-free-disk) lets
-# concurrent migrations through that together do not fit: those fail with ENOSPC while copying
-lctl_gluster volume set "$VOL" cluster.min-free-disk 1% >/dev/null
-MP=$(lctl_mount "$VOL")
-for d in 1 2 3 4; do
-	mkdir "$MP/d$d"
-	for i in $(seq 1 16); do head -c $((700 * 1024)) /dev/urandom >"$MP/d$d/f$i"; done
-done
-hs_sums "$MP" >"$FX/sums.before"
-fx_tree list "$MP" >"$FX/list"
+# min-free-disk 1%: DHT's own free-space check (file size against free space minus
+# min-free-disk) lets concurrent migrations through that together do not fit: those fail with
+# ENOSPC while copying
+hs_filled_volume 3 4 16 $((700 * 1024))
 
 # the tiny brick
 T=$ROOT/tiny

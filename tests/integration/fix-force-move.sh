@@ -18,17 +18,7 @@
 require_cmd jq
 fx_init
 
-lctl_vol_create dist 2 VOL
-ROOT=$(_lctl_vol_root "$VOL")
-lctl_gluster volume set "$VOL" cluster.weighted-rebalance off >/dev/null
-lctl_gluster volume set "$VOL" cluster.min-free-disk 1% >/dev/null
-MP=$(lctl_mount "$VOL")
-for d in 1 2 3; do
-	mkdir "$MP/d$d"
-	for i in $(seq 1 30); do head -c 4096 /dev/urandom >"$MP/d$d/f$i"; done
-done
-hs_sums "$MP" >"$FX/sums.before"
-fx_tree list "$MP" >"$FX/list"
+hs_filled_volume 2 3 30 4096
 
 # the old bricks' free percentage, as DHT computes it (f_bavail of f_blocks)
 pct() { python3 -c 'import os, sys; s = os.statvfs(sys.argv[1]); print(s.f_bavail * 100 // s.f_blocks)' "$1"; }

@@ -38,6 +38,12 @@
 #	hs_tmpfs_brick DIR SIZE		a tmpfs of SIZE on DIR (unmounted at exit) with an empty
 #					brick folder DIR/brick; skips the test without tmpfs or
 #					trusted.* xattrs on it
+#	hs_filled_volume N DIRS FILES BYTES
+#					a distribute volume of N bricks ($VOL, folder $ROOT, FUSE
+#					mount $MP) for a small brick to join: weighted-rebalance
+#					off, min-free-disk 1%; DIRS folders d1.. of FILES random
+#					files f1.. of BYTES each, checksums in $FX/sums.before,
+#					names in $FX/list
 
 hs_sv() { printf '%s-client-%s' "$VOL" "$1"; }
 
@@ -163,6 +169,22 @@ hs_tmpfs_brick() {
 	mkdir "$1/brick"
 	setfattr -n trusted.lctl.probe -v 1 "$1/brick" 2>/dev/null || skip "this tmpfs has no trusted.* xattrs"
 	setfattr -x trusted.lctl.probe "$1/brick"
+}
+
+hs_filled_volume() {
+	local d i
+	lctl_vol_create dist "$1" VOL
+	ROOT=$(_lctl_vol_root "$VOL")
+	# a small new brick still gets an equal share of every directory's hash range
+	lctl_gluster volume set "$VOL" cluster.weighted-rebalance off >/dev/null
+	lctl_gluster volume set "$VOL" cluster.min-free-disk 1% >/dev/null
+	lctl_mount "$VOL" MP
+	for ((d = 1; d <= $2; d++)); do
+		mkdir "$MP/d$d"
+		for ((i = 1; i <= $3; i++)); do head -c "$4" /dev/urandom >"$MP/d$d/f$i"; done
+	done
+	hs_sums "$MP" >"$FX/sums.before"
+	fx_tree list "$MP" >"$FX/list"
 }
 
 hs_sums() {
