@@ -44,6 +44,9 @@
 #					off, min-free-disk 1%; DIRS folders d1.. of FILES random
 #					files f1.. of BYTES each, checksums in $FX/sums.before,
 #					names in $FX/list
+#	hs_nothing_lost WHEN		every name in $FX/list found by a fresh gfapi client, and
+#					through a new FUSE mount ($MP) every checksum as in
+#					$FX/sums.before (these in $FX/sums.WHEN)
 
 hs_sv() { printf '%s-client-%s' "$VOL" "$1"; }
 
@@ -185,6 +188,15 @@ hs_filled_volume() {
 	done
 	hs_sums "$MP" >"$FX/sums.before"
 	fx_tree list "$MP" >"$FX/list"
+}
+
+hs_nothing_lost() {
+	"$FX/gfcheck" lookup "$VOL" "$FX/list" >"$FX/chk.out" 2>&1 ||
+		fail "files not found by name ($1): $(head -5 "$FX/chk.out")"
+	lctl_umount "$MP"
+	lctl_mount "$VOL" MP
+	hs_sums "$MP" >"$FX/sums.$1"
+	assert_files_equal "$FX/sums.before" "$FX/sums.$1" "a file changed or went missing ($1)"
 }
 
 hs_sums() {
