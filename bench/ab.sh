@@ -45,7 +45,7 @@ done
 
 cat <<EOT
 Machine: $(nproc) CPUs, GlusterFS $(gluster --version | awk 'NR == 1 { print $2 }'); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg).
-Command: \`bench/ab.sh A B $FILES $DIRS $ROUNDS\`; A = $A, B = $B.
+Command: \`bench/ab.sh A B $FILES $DIRS $ROUNDS\`; A = $A ($(build_kind "$A")), B = $B ($(build_kind "$B")).
 
 | round | build | wall time | CPU time (machine) | CPU stolen | files migrated |
 |---|---|---|---|---|---|

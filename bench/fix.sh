@@ -82,6 +82,7 @@ cat <<EOT
 
 Machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, $(. /etc/os-release; echo "$PRETTY_NAME"), GlusterFS $(gluster --version | awk 'NR == 1 { print $2 }'), all bricks on one filesystem, one node; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg).
 Command: \`bench/fix.sh $FILES $DIRS\`: $FILES files in $DIRS directories per volume (fixtree.py, seed 42), 4 bricks grown to 6.
+layoutctl: $(build_kind "$LAYOUTCTL").
 
 | run | wall time | CPU time (machine) | CPU stolen | files moved | bytes moved |
 |---|---|---|---|---|---|

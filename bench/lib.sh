@@ -9,6 +9,8 @@
 #	cpu_stolen			CPU seconds the hypervisor gave to other guests (steal): a run
 #					with much of it is not comparable
 #	cpu_since C0, stolen_since S0	the difference to now, whole seconds
+#	build_kind BINARY		"plain build" or which sanitizers it was built with (a
+#					sanitized layoutctl is slower: its times are not comparable)
 BENCH_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export LCTL_SRCDIR=$BENCH_SRC LCTL_BUILDDIR=${LCTL_BUILDDIR:-$BENCH_SRC}
 export LCTL_PREFIX=${LCTL_PREFIX:-lctlbench_}
@@ -25,3 +27,14 @@ cpu_busy() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { print ($2 + $3 + $4 +
 cpu_stolen() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { print $9 / hz; exit }' /proc/stat; }
 cpu_since() { awk -v a="$1" -v b="$(cpu_busy)" 'BEGIN { printf "%.0f", b - a }'; }
 stolen_since() { awk -v a="$1" -v b="$(cpu_stolen)" 'BEGIN { printf "%.0f", b - a }'; }
+build_kind() {
+	local san=()
+	grep -qa __asan_init "$1" && san+=(address)
+	grep -qa __ubsan_handle "$1" && san+=(undefined)
+	grep -qa __tsan_init "$1" && san+=(thread)
+	if ((${#san[@]})); then
+		printf 'built with -fsanitize=%s (slower: not a figure to quote)' "$(IFS=,; echo "${san[*]}")"
+	else
+		printf 'plain build'
+	fi
+}
