@@ -84,10 +84,12 @@ fx_bricks_check() {
 
 # fx_linked_ok [LOG...]: prints the path of a file listing (relative paths) what may stay behind
 # a linkto after a fix: the hard links of fx_populate ($FX/hardlinks), and every file that an
-# outcome log (LOG..., default every outcomes.jsonl under $FX) reports as skipped by DHT's
-# free-space balance check (EPERM). The test bricks share one filesystem, whose free percentage
-# moves while files are copied: now and then DHT keeps a file that way (fix-force-move.sh makes
-# it happen on purpose).
+# outcome log (LOG..., default every outcomes.jsonl under $FX) reports as skipped (EPERM) with a
+# reason naming DHT's free-space balance check: that reason, or the general one that lists it
+# among the causes (fix's fresh statfs may no longer show an imbalance that has passed; the
+# tests hold no POSIX locks). The test bricks share one filesystem, whose free percentage moves
+# while files are copied: now and then DHT keeps a file that way (fix-force-move.sh makes it
+# happen on purpose).
 fx_linked_ok() {
 	local logs=("$@") n
 	((${#logs[@]})) || mapfile -d '' -t logs < <(find "$FX" -name outcomes.jsonl -print0)
