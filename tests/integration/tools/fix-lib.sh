@@ -93,15 +93,16 @@ fx_bricks_check() {
 fx_linked_ok() {
 	local logs=("$@") n
 	((${#logs[@]})) || mapfile -d '' -t logs < <(find "$FX" -name outcomes.jsonl -print0)
-	n=0
+	: >"$FX/linked-balance"
+	((${#logs[@]} == 0)) || cat -- "${logs[@]}" | jq -r 'select(.outcome == "skipped" and
+		.errno == 1 and (.reason // "" | test("free-space balance"))) | .path | ltrimstr("/")' \
+		>"$FX/linked-balance"
+	n=$(wc -l <"$FX/linked-balance")
+	((n == 0)) || echo "fx_linked_ok: $n file(s) kept by DHT's free-space balance check" >&2
 	{
 		[[ ! -f $FX/hardlinks ]] || cat -- "$FX/hardlinks"
-		((${#logs[@]} == 0)) || cat -- "${logs[@]}" | jq -r 'select(.outcome == "skipped" and
-			.errno == 1 and (.reason // "" | test("free-space balance"))) | .path | ltrimstr("/")'
+		cat -- "$FX/linked-balance"
 	} | sort -u >"$FX/linked-ok"
-	((${#logs[@]} == 0)) || n=$(cat -- "${logs[@]}" | jq -s '[.[] | select(.outcome == "skipped" and
-		.errno == 1 and (.reason // "" | test("free-space balance")))] | length')
-	((n == 0)) || echo "fx_linked_ok: $n file(s) kept by DHT's free-space balance check" >&2
 	printf '%s\n' "$FX/linked-ok"
 }
 
