@@ -44,6 +44,9 @@ struct global_opts {
 	int verbosity;		/* 0 quiet, 1 default, 2 info, 3 verbose, 4 debug */
 	enum out_format format;
 	const char *progress;	/* auto|always|never */
+	const char **nodes;	/* --node: the names this server's bricks are listed under */
+	size_t nnodes;
+	const char *glusterd_dir;
 };
 
 extern struct global_opts gopts;
@@ -80,6 +83,13 @@ int finish_stdout(int code);
 
 extern volatile sig_atomic_t interrupted;
 
+/* The per-file outcome log of fix and of a pool worker (cmd-fix.c): JSON lines. */
+int log_open(const char *path);
+void log_outcomes(int log, struct lctl_volume *vol, const struct lctl_repair_report *rr,
+		  bool *failed);
+/* Parsers shared by fix and worker (cmd-fix.c). */
+int parse_positive(const char *s, double *out);
+
 /* Subcommands: one file each. */
 int cmd_explain(const struct cmd *cmd, int argc, char **argv);
 extern const char *const cmd_explain_usage[];
@@ -96,6 +106,9 @@ extern const struct option cmd_status_options[];
 int cmd_top(const struct cmd *cmd, int argc, char **argv);
 extern const char *const cmd_top_usage[];
 extern const struct option cmd_top_options[];
+int cmd_worker(const struct cmd *cmd, int argc, char **argv);
+extern const char *const cmd_worker_usage[];
+extern const struct option cmd_worker_options[];
 int cmd_scan(const struct cmd *cmd, int argc, char **argv);
 extern const char *const cmd_scan_usage[];
 extern const struct option cmd_scan_options[];

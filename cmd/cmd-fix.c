@@ -47,6 +47,10 @@ const char *const cmd_fix_usage[] = {
 	"    --no-task-check     do not ask glusterd whether a rebalance or remove-brick runs",
 	"    --brick-reads HOW   auto (default): inspect this host's brick folders directly",
 	"                        (pure distribute); gfapi: read everything through the bricks",
+	"    --rsh CMD           remote shell to start a worker on each other server of the pool",
+	"                        (default ssh; split at spaces, as rsync's -e)",
+	"    --remote-cmd PATH   layoutctl on the other servers (default layoutctl)",
+	"    --single-host       move every file from this host (no workers on other servers)",
 	"    --dashboard         full-screen live view (keys: p pause, r resume, + - workers, q stop)",
 	"-h, --help              show this help",
 	NULL,
@@ -69,6 +73,9 @@ enum {
 	OPT_DASHBOARD,
 	OPT_BRICK_READS,
 	OPT_FORCE_MOVE,
+	OPT_RSH,
+	OPT_REMOTE_CMD,
+	OPT_SINGLE_HOST,
 };
 
 const struct option cmd_fix_options[] = {
@@ -90,6 +97,9 @@ const struct option cmd_fix_options[] = {
 	{ "dashboard", no_argument, NULL, OPT_DASHBOARD },
 	{ "brick-reads", required_argument, NULL, OPT_BRICK_READS },
 	{ "force-move", no_argument, NULL, OPT_FORCE_MOVE },
+	{ "rsh", required_argument, NULL, OPT_RSH },
+	{ "remote-cmd", required_argument, NULL, OPT_REMOTE_CMD },
+	{ "single-host", no_argument, NULL, OPT_SINGLE_HOST },
 	CMD_HELP_OPTION,
 	{ NULL, 0, NULL, 0 },
 };
@@ -103,6 +113,9 @@ struct fix_cli {
 	bool task_check;
 	bool dashboard;
 	bool gfapi_only;
+	const char *rsh;
+	const char *remote_cmd;
+	bool single_host;
 };
 
 /* "90", "90s", "15m", "2h" -> seconds. */
@@ -159,7 +172,7 @@ static int parse_until(const char *s, time_t *out)
 	return 0;
 }
 
-static int parse_positive(const char *s, double *out)
+int parse_positive(const char *s, double *out)
 {
 	char *end;
 	double v;
@@ -262,6 +275,19 @@ static int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct f
 		case OPT_FORCE_MOVE:
 			fc->o.force_move = true;
 			break;
+		case OPT_RSH:
+			if (!optarg[strspn(optarg, " ")])
+				return usage_error(cmd, "--rsh wants a command");
+			fc->rsh = optarg;
+			break;
+		case OPT_REMOTE_CMD:
+			if (!optarg[0])
+				return usage_error(cmd, "--remote-cmd wants a command");
+			fc->remote_cmd = optarg;
+			break;
+		case OPT_SINGLE_HOST:
+			fc->single_host = true;
+			break;
 		case 'h':
 			usage_print(cmd, stdout, true);
 			exit(finish_stdout(EXIT_CLEAN));
@@ -288,6 +314,184 @@ static int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct f
 	else
 		snprintf(fc->log_path, sizeof(fc->log_path), "%s/outcomes.jsonl", fc->state_dir);
 	return -1;
+}
+
+/* ---- a fix spread over the pool: how each server's worker is started ------------------------ */
+
+struct argv_buf {
+	char **v;
+	size_t n;
+};
+
+static void av_add(struct argv_buf *a, const char *s)
+{
+	char **v = realloc(a->v, (a->n + 2) * sizeof(*v));
+
+	if (!v || !(v[a->n] = strdup(s)))
+		abort();
+	a->v = v;
+	a->n++;
+	a->v[a->n] = NULL;
+}
+
+/* @s quoted for the remote shell that runs what ssh is given, as one word. */
+static void av_add_quoted(struct argv_buf *a, const char *s)
+{
+	size_t n = 2, i;
+	char *q, *p;
+
+	for (i = 0; s[i]; i++)
+		n += s[i] == '\'' ? 4 : 1;
+	q = p = malloc(n + 1);
+	if (!q)
+		abort();
+	*p++ = '\'';
+	for (i = 0; s[i]; i++) {
+		if (s[i] == '\'') {
+			memcpy(p, "'\\''", 4);
+			p += 4;
+		} else {
+			*p++ = s[i];
+		}
+	}
+	*p++ = '\'';
+	*p = '\0';
+	av_add(a, q);
+	free(q);
+}
+
+struct pool_specs {
+	struct lctl_worker_spec *spec;
+	struct argv_buf *argv;
+	size_t n;
+};
+
+/* The worker's own arguments (after the command that reaches its server). */
+static void worker_args(const struct fix_cli *fc, struct lctl_volume *vol, size_t si,
+			struct argv_buf *t)
+{
+	const struct lctl_server *srv = lctl_volume_server_at(vol, si);
+	char buf[64], dir[4400];
+	size_t i, j, k, n = 0;
+
+	if (srv->mine) {
+		for (i = 0; i < gopts.nservers; i++) {
+			av_add(t, "--server");
+			av_add(t, gopts.servers[i]);
+		}
+		if (gopts.glusterd_dir) {
+			av_add(t, "--glusterd-dir");
+			av_add(t, gopts.glusterd_dir);
+		}
+	} else {
+		av_add(t, "--server");
+		av_add(t, srv->host);
+	}
+	/* every name this server's bricks are listed under */
+	for (i = 0; i < lctl_volume_nsubvols(vol); i++) {
+		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
+
+		for (j = 0; j < sv->nbricks; j++) {
+			const char *h = sv->bricks[j].host;
+
+			if (sv->bricks[j].server != si)
+				continue;
+			for (k = 0; k + 1 < t->n && strcmp(t->v[k], "--node") | strcmp(t->v[k + 1], h); k++)
+				;
+			if (k + 1 < t->n)
+				continue;
+			av_add(t, "--node");
+			av_add(t, h);
+		}
+	}
+	av_add(t, "worker");
+	snprintf(buf, sizeof(buf), "%u", fc->o.parallel ? fc->o.parallel : LCTL_FIX_DEFAULT_PARALLEL);
+	av_add(t, "--parallel");
+	av_add(t, buf);
+	if (fc->o.files_per_sec > 0) {
+		snprintf(buf, sizeof(buf), "%.6g", fc->o.files_per_sec);
+		av_add(t, "--rate");
+		av_add(t, buf);
+	}
+	if (fc->o.bytes_per_sec > 0) {
+		snprintf(buf, sizeof(buf), "%.6g", fc->o.bytes_per_sec / 1e6);
+		av_add(t, "--bandwidth");
+		av_add(t, buf);
+	}
+	if (fc->gfapi_only) {
+		av_add(t, "--brick-reads");
+		av_add(t, "gfapi");
+	}
+	/* its own state directory on its server: several workers may share a host in tests */
+	n = (size_t)snprintf(dir, sizeof(dir), "%s/server-", fc->state_dir);
+	for (i = 0; srv->host[i] && n + 1 < sizeof(dir); i++)
+		dir[n++] = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-",
+				  srv->host[i]) ? srv->host[i] : '_';
+	dir[n] = '\0';
+	av_add(t, "--state-dir");
+	av_add(t, dir);
+	av_add(t, fc->volume);
+}
+
+/*
+ * One worker per server: this host's directly (its own executable), every other through
+ * the remote shell: RSH-WORDS HOST REMOTE-CMD ARGS, each argument quoted for the remote
+ * shell (ssh hands the remote side one command line).
+ */
+static void build_workers(const struct fix_cli *fc, struct lctl_volume *vol, struct pool_specs *ps)
+{
+	size_t i, k, n = lctl_volume_nservers(vol);
+
+	ps->n = n;
+	ps->spec = calloc(n, sizeof(*ps->spec));
+	ps->argv = calloc(n, sizeof(*ps->argv));
+	if (!ps->spec || !ps->argv)
+		abort();
+	for (i = 0; i < n; i++) {
+		const struct lctl_server *srv = lctl_volume_server_at(vol, i);
+		struct argv_buf t = { 0 }, *a = &ps->argv[i];
+		const char *r = fc->rsh ? fc->rsh : "ssh";
+
+		worker_args(fc, vol, i, &t);
+		if (srv->mine) {
+			av_add(a, "/proc/self/exe");
+			for (k = 0; k < t.n; k++)
+				av_add(a, t.v[k]);
+		} else {
+			while (*r) {
+				size_t w = strcspn(r, " ");
+				char word[1024];
+
+				if (w) {
+					snprintf(word, sizeof(word), "%.*s", (int)w, r);
+					av_add(a, word);
+				}
+				r += w + (r[w] == ' ');
+			}
+			av_add(a, srv->host);
+			av_add(a, fc->remote_cmd ? fc->remote_cmd : "layoutctl");
+			for (k = 0; k < t.n; k++)
+				av_add_quoted(a, t.v[k]);
+		}
+		for (k = 0; k < t.n; k++)
+			free(t.v[k]);
+		free(t.v);
+		ps->spec[i].server = srv->host;
+		ps->spec[i].argv = a->v;
+	}
+}
+
+static void free_workers(struct pool_specs *ps)
+{
+	size_t i, k;
+
+	for (i = 0; ps->argv && i < ps->n; i++) {
+		for (k = 0; k < ps->argv[i].n; k++)
+			free(ps->argv[i].v[k]);
+		free(ps->argv[i].v);
+	}
+	free(ps->argv);
+	free(ps->spec);
 }
 
 /*
@@ -338,7 +542,7 @@ static int check_gluster_tasks(const char *volume)
  * at any moment leaves whole lines (stdio would flush at buffer boundaries, mid-line), and a
  * line torn anyway (a full disk) is ended before the next run appends.
  */
-static int log_open(const char *path)
+int log_open(const char *path)
 {
 	char c;
 	int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
@@ -357,8 +561,8 @@ static int log_open(const char *path)
 	return fd;
 }
 
-static void log_outcomes(int log, struct lctl_volume *vol, const struct lctl_repair_report *rr,
-			 bool *failed)
+void log_outcomes(int log, struct lctl_volume *vol, const struct lctl_repair_report *rr,
+		  bool *failed)
 {
 	size_t i;
 
@@ -686,6 +890,7 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	struct error_ring errs = { 0 };
 	struct status_info si;
 	struct dash *dash = NULL;
+	struct pool_specs workers = { 0 };
 	int ret;
 
 	ret = parse_fix_args(cmd, argc, argv, &fc);
@@ -701,6 +906,15 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 			lctl_volume_close(vol, false);
 			return ret;
 		}
+	}
+	/* data moves where it lives: a worker on every server that holds bricks */
+	if (!fc.single_host && !fc.o.dry_run && fc.o.mode == LCTL_FIX_MIGRATE &&
+	    (lctl_volume_nservers(vol) > 1 ||
+	     (lctl_volume_nservers(vol) == 1 && !lctl_volume_server_at(vol, 0)->mine))) {
+		build_workers(&fc, vol, &workers);
+		fc.o.workers = workers.spec;
+		fc.o.nworkers = workers.n;
+		verbose(2, "fix spread over %zu servers", workers.n);
 	}
 	if (!lctl_volume_dht_options(vol)->lookup_optimize)
 		warning("cluster.lookup-optimize is off on '%s': stamped directories still fan out "
@@ -815,6 +1029,8 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 		si.exit_code = ret;
 		js = status_build(&si, &p, sum, &rt, &share, &errs);
 		status_publish(fc.state_dir, js);
+		if (!o && gopts.verbosity >= 1)
+			status_print_servers(stdout, js);
 		json_object_put(js);
 	}
 	share_release(&share);
@@ -822,6 +1038,7 @@ out:
 	if (log >= 0 && (close(log) || log_failed))
 		warning("cannot write the outcome log '%s'", fc.log_path);
 	lctl_fix_free(fix);
+	free_workers(&workers);
 	lctl_volume_close(vol, false);
 	free(pm.files);
 	free(pm.bytes);

@@ -158,6 +158,7 @@ static void print_text(struct json_object *st, bool dead)
 	       human_bytes((uint64_t)js_double(st, "rates.bytes_per_sec_60s"), b2, sizeof(b2)));
 	if (json_object_object_get_ex(st, "exit_code", &eta))
 		printf("Exit code:   %d\n", json_object_get_int(eta));
+	status_print_servers(stdout, st);
 }
 
 static struct json_object *load(const struct status_cli *sc, const char *volume)

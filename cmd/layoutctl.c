@@ -74,6 +74,8 @@ const struct cmd commands[] = {
 	{ "status", cmd_status, cmd_status_usage, cmd_status_options,
 	  FMT_TEXT | FMT_JSON | FMT_XML | CMD_NEEDS_VOLUME },
 	{ "top", cmd_top, cmd_top_usage, cmd_top_options, FMT_TEXT | CMD_NEEDS_VOLUME },
+	{ "worker", cmd_worker, cmd_worker_usage, cmd_worker_options,
+	  FMT_TEXT | CMD_HIDDEN | CMD_NEEDS_VOLUME },
 	{ "help", cmd_help, cmd_help_usage, no_options, FMT_TEXT },
 	{ "version", cmd_version, cmd_version_usage, no_options, FMT_TEXT },
 	{ NULL, NULL, NULL, NULL, 0 },
@@ -89,6 +91,8 @@ enum {
 	OPT_GFAPI_LOG_LEVEL,
 	OPT_PROGRESS,
 	OPT_VERSION,
+	OPT_NODE,
+	OPT_GLUSTERD_DIR,
 };
 
 static const struct option global_options[] = {
@@ -104,6 +108,8 @@ static const struct option global_options[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "node", required_argument, NULL, OPT_NODE },
+	{ "glusterd-dir", required_argument, NULL, OPT_GLUSTERD_DIR },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -118,6 +124,10 @@ static const char *const global_usage[] = {
 	"    --progress WHEN         progress line on stderr: auto, always, never (default auto)",
 	"-v, --verbose               more detail, repeatable",
 	"-q, --quiet                 only errors",
+	"    --node HOST             this server is the one whose bricks are listed as HOST,",
+	"                            repeatable (default: glusterd's own peer identity)",
+	"    --glusterd-dir DIR      glusterd's working directory (default $LAYOUTCTL_GLUSTERD_DIR,",
+	"                            else /var/lib/glusterd)",
 	"-h, --help                  show this help",
 	"    --version               show the version",
 	NULL,
@@ -212,6 +222,9 @@ int open_volume(const char *name, unsigned flags, struct lctl_volume **out)
 		.log_level = gopts.log_level,
 		.no_subvol_graphs = !subvol_graphs,
 		.local_bricks = flags & OPEN_LOCAL_BRICKS,
+		.nodes = gopts.nodes,
+		.nnodes = gopts.nnodes,
+		.glusterd_dir = gopts.glusterd_dir,
 	};
 	struct lctl_error err = { 0 };
 	int ret;
@@ -289,6 +302,10 @@ static const struct {
 	{ "log", "@file" },
 	{ "log-file", "@file" },
 	{ "server", "@host" },
+	{ "node", "@host" },
+	{ "glusterd-dir", "@dir" },
+	{ "rsh", "@command" },
+	{ "remote-cmd", "@file" },
 };
 
 static int complete_values(const struct cmd *cmd, const char *option)
@@ -361,6 +378,22 @@ static int parse_global(int argc, char **argv)
 			s[gopts.nservers++] = optarg;
 			break;
 		}
+		case OPT_NODE: {
+			const char **s = realloc(gopts.nodes, (gopts.nnodes + 1) * sizeof(*s));
+
+			if (!s)
+				abort();
+			if (!optarg[0] || strlen(optarg) > 255)
+				return usage_error(NULL, "--node wants a host name or address");
+			gopts.nodes = s;
+			s[gopts.nnodes++] = optarg;
+			break;
+		}
+		case OPT_GLUSTERD_DIR:
+			if (optarg[0] != '/')
+				return usage_error(NULL, "--glusterd-dir wants an absolute path");
+			gopts.glusterd_dir = optarg;
+			break;
 		case OPT_TRANSPORT:
 			if (strcmp(optarg, "tcp") && strcmp(optarg, "rdma") && strcmp(optarg, "unix"))
 				return usage_error(NULL, "unknown transport '%s'", optarg);
@@ -423,6 +456,10 @@ int main(int argc, char **argv)
 	ret = parse_global(argc, argv);
 	if (ret >= 0)
 		return ret;
+	/* a server's own glusterd directory, for commands a remote shell starts there */
+	if (!gopts.glusterd_dir && getenv("LAYOUTCTL_GLUSTERD_DIR") &&
+	    getenv("LAYOUTCTL_GLUSTERD_DIR")[0] == '/')
+		gopts.glusterd_dir = getenv("LAYOUTCTL_GLUSTERD_DIR");
 	if (optind >= argc) {
 		main_usage(stderr);
 		return EXIT_USAGE;
@@ -448,5 +485,6 @@ int main(int argc, char **argv)
 	optind = 0; /* glibc: 0 re-initialises getopt for the command's own parse */
 	ret = cmd->fn(cmd, argc, argv);
 	free(gopts.servers);
+	free(gopts.nodes);
 	return ret;
 }

@@ -2,6 +2,7 @@
 #include "status.h"
 #include "cli.h"
 #include "output.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -154,7 +155,8 @@ struct json_object *status_build(const struct status_info *si, const struct lctl
 	add(j, "host", json_object_new_string(host));
 	add(j, "pid", json_object_new_int((int)getpid()));
 	add(j, "state", json_object_new_string(si->state));
-	add(j, "phase", json_object_new_string(si->phase));
+	add(j, "phase", json_object_new_string(p->phase && strcmp(si->phase, "done") ? p->phase
+										       : si->phase));
 	add(j, "dry_run", json_object_new_boolean(si->dry_run));
 	add(j, "mode", json_object_new_string(si->mode));
 	add(j, "layout", json_object_new_string(si->layout));
@@ -192,6 +194,28 @@ struct json_object *status_build(const struct status_info *si, const struct lctl
 		add(j, "eta_seconds", json_object_new_double((double)(est - p->dirs_done) / drate));
 	else
 		add(j, "eta_seconds", NULL);
+	/* a fix spread over the pool: one row per server, as `gluster volume rebalance status` */
+	if (p->nservers) {
+		a = json_object_new_array();
+		for (i = 0; i < p->nservers; i++) {
+			const struct lctl_server_progress *sp = &p->servers[i];
+
+			o = json_object_new_object();
+			add(o, "name", out_name(sp->name));
+			add(o, "state", json_object_new_string(sp->state));
+			add(o, "directories", json_object_new_int64((int64_t)sp->dirs));
+			add(o, "migrated", json_object_new_int64((int64_t)sp->migrated));
+			add(o, "skipped", json_object_new_int64((int64_t)sp->skipped));
+			add(o, "failed", json_object_new_int64((int64_t)sp->failed));
+			add(o, "bytes_moved", json_object_new_int64((int64_t)sp->bytes));
+			add(o, "seconds", json_object_new_double(sp->seconds));
+			add(o, "bytes_per_sec", json_object_new_double(sp->seconds > 0
+					? (double)sp->bytes / sp->seconds : 0));
+			add(o, "error", sp->error[0] ? out_name(sp->error) : NULL);
+			json_object_array_add(a, o);
+		}
+		add(j, "servers", a);
+	}
 	o = json_object_new_object();
 	add(o, "active", json_object_new_int((int)p->active_workers));
 	add(o, "paused", json_object_new_boolean(p->paused));
@@ -331,4 +355,31 @@ const char *js_str(struct json_object *o, const char *path)
 	struct json_object *v = js_get(o, path);
 
 	return v ? json_object_get_string(v) : "";
+}
+
+void status_print_servers(FILE *f, struct json_object *st)
+{
+	struct json_object *a;
+	char b1[32], b2[32];
+	size_t i, n;
+
+	if (!json_object_object_get_ex(st, "servers", &a) || !json_object_is_type(a, json_type_array))
+		return;
+	n = json_object_array_length(a);
+	fprintf(f, "%-24s %-9s %8s %9s %8s %7s %10s %10s\n", "Server", "State", "Dirs", "Migrated",
+		"Skipped", "Failed", "Moved", "Rate/s");
+	for (i = 0; i < n; i++) {
+		struct json_object *o = json_object_array_get_idx(a, i);
+		char *name = out_name_dup(js_str(o, "name")), *e = out_name_dup(js_str(o, "error"));
+
+		fprintf(f, "%-24s %-9s %8lld %9lld %8lld %7lld %10s %10s%s%s\n", name,
+			js_str(o, "state"), (long long)js_int(o, "directories"),
+			(long long)js_int(o, "migrated"), (long long)js_int(o, "skipped"),
+			(long long)js_int(o, "failed"),
+			human_bytes((uint64_t)js_int(o, "bytes_moved"), b1, sizeof(b1)),
+			human_bytes((uint64_t)js_double(o, "bytes_per_sec"), b2, sizeof(b2)),
+			e && e[0] ? "  " : "", e ? e : "");
+		free(name);
+		free(e);
+	}
 }

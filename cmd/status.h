@@ -13,6 +13,7 @@
 #include "layoutctl.h"
 
 #include <json-c/json.h>
+#include <stdio.h>
 #include <stdbool.h>
 
 #define STATUS_FILE "progress.json"
@@ -65,6 +66,8 @@ struct json_object *status_build(const struct status_info *si, const struct lctl
 				 const struct share_tracker *st, const struct error_ring *er);
 /* Write @status as DIR/progress.json (tmp + rename), mode 0600. 0 or -errno. */
 int status_publish(const char *dir, struct json_object *status);
+/* The per-server rows of a fix spread over the pool, as a table on @f (nothing without). */
+void status_print_servers(FILE *f, struct json_object *status);
 /* Read DIR/progress.json. NULL (errno set) if absent or unreadable. */
 struct json_object *status_read(const char *dir);
 

@@ -30,6 +30,7 @@
 #include "crawl.h"
 #include "inspect.h"
 #include "journal.h"
+#include "pool.h"
 #include "repair.h"
 
 #include <errno.h>
@@ -46,6 +47,8 @@
 #include <unistd.h>
 
 #define LOCK_XATTR "trusted.layoutctl.lock"
+/* how long a server's worker may take to connect to the volume and say hello */
+#define POOL_HELLO_MS 120000
 
 struct lctl_fix {
 	struct lctl_volume *vol;
@@ -59,6 +62,11 @@ struct lctl_fix {
 	struct lctl_slots slots;	/* one migration at a time per subvolume (slots.c) */
 	bool modes_open;
 	struct lctl_crawl *crawl;	/* the walk below the top, then the top's own */
+	struct lctl_pool *pool;		/* a run spread over the pool: the servers' workers */
+	bool placing;			/* the workers are moving their shares */
+	bool pool_stopped;		/* "stop" sent to them */
+	bool pool_paused;
+	const char *phase;		/* for progress: dirty, place, work, top */
 	bool top_started;
 	uint64_t base_seen, base_done;	/* counts of the first walk, once the top's started */
 	struct lctl_fix_summary sum;	/* consumer thread only */
@@ -85,17 +93,23 @@ static double mono_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The end of the time window stops the run. */
+static bool deadline_passed(struct lctl_fix *f)
+{
+	if (f->opts.deadline && time(NULL) >= f->opts.deadline && !atomic_load(&f->stop)) {
+		atomic_store(&f->deadline_hit, true);
+		atomic_store(&f->stop, true);
+	}
+	return atomic_load(&f->stop);
+}
+
 static bool fix_should_stop(void *arg)
 {
 	struct lctl_fix *f = arg;
 
 	while (atomic_load(&f->paused) && !atomic_load(&f->stop))
 		usleep(100000);
-	if (f->opts.deadline && time(NULL) >= f->opts.deadline && !atomic_load(&f->stop)) {
-		atomic_store(&f->deadline_hit, true);
-		atomic_store(&f->stop, true);
-	}
-	return atomic_load(&f->stop);
+	return deadline_passed(f);
 }
 
 /* Rate limits: each item books a slot of 1/files_per_sec and bytes/bytes_per_sec seconds. */
@@ -345,6 +359,13 @@ static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path,
 	ret = lctl_inspect(&f->in, path, depth, &ch, &r);
 	if (ret)
 		return failed_report(path, ret);
+	if (f->opts.place_only) {
+		ret = lctl_repair_place(&f->rc, path, depth, r, &rr);
+		if (ret)
+			return failed_report(path, ret);
+		count_report(f, rr);
+		return rr;
+	}
 	if (depth == 0) {
 		/* the top directory is repaired last, by the consumer */
 		lctl_dir_report_free(r);
@@ -426,7 +447,7 @@ static int preflight(struct lctl_fix *f, struct lctl_error *err)
 					   "commit or stop it first", lctl_volume_name(f->vol), sv->name);
 	}
 	lctl_volume_commit_hash(f->vol, &consistent);
-	if (!consistent && f->opts.path && strcmp(f->opts.path, "/"))
+	if (!consistent && !f->opts.place_only && f->opts.path && strcmp(f->opts.path, "/"))
 		return lctl_seterr(err, LCTL_EBUSY, 0,
 				   "the brick roots disagree on the volume commit hash (a rebalance "
 				   "running or interrupted?): fix the whole volume first");
@@ -439,10 +460,35 @@ static int set_phase(struct lctl_fix *f, const char *phase, struct lctl_error *e
 	return lctl_journal_write(f->state_dir, &f->j, err);
 }
 
+/* Let the workers move their shares, with what the journal decided. */
+static void pool_go(struct lctl_fix *f)
+{
+	char line[sizeof(f->top) * 2 + 64];
+	size_t i, n = (size_t)snprintf(line, sizeof(line), "go force=%d layout=%s scope=",
+				       f->opts.force_move,
+				       f->opts.planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster");
+
+	for (i = 0; f->top[i] && n + 3 < sizeof(line); i++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%02x", (unsigned char)f->top[i]);
+	lctl_pool_send(f->pool, line);
+}
+
+/* The repair walk of everything below the top (or, for a pool worker, of all of it). */
+static int start_work(struct lctl_fix *f, struct lctl_error *err)
+{
+	struct lctl_crawl_cfg cfg = { 0 };
+
+	f->phase = "work";
+	cfg.nworkers = f->opts.parallel ? f->opts.parallel : LCTL_FIX_DEFAULT_PARALLEL;
+	cfg.visit = fix_visit;
+	cfg.drop = fix_drop;
+	cfg.arg = f;
+	return lctl_crawl_start(&cfg, f->top, &f->crawl, err);
+}
+
 int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 		   struct lctl_fix **out, struct lctl_error *err)
 {
-	struct lctl_crawl_cfg cfg = { 0 };
 	struct lctl_fix *f;
 	const char *top = opts->path && opts->path[0] ? opts->path : "/";
 	bool whole = !strcmp(top, "/"), dirty_done = false, consistent;
@@ -499,7 +545,9 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 		ret = lctl_modes_open(&f->modes, f->state_dir, err);
 		if (ret)
 			goto fail;
-		if (opts->resume) {
+		if (opts->place_only) {
+			/* a pool worker: the starting host holds the volume lock and the journal */
+		} else if (opts->resume) {
 			ret = lctl_journal_read(f->state_dir, &f->j, err);
 			if (ret)
 				goto fail;
@@ -549,10 +597,19 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 			f->j.commit = whole ? lctl_commit_hash_new(&now)
 					    : lctl_volume_commit_hash(vol, NULL);
 		}
+	}
+	if (!opts->dry_run && !opts->place_only) {
 		ret = take_volume_lock(f, err);
 		if (ret)
 			goto fail;
-		dirty_done = !strcmp(f->j.phase, "work") || !strcmp(f->j.phase, "stopped");
+		/* every server's worker answers before anything is written, or the run refuses */
+		if (opts->nworkers && f->opts.mode == LCTL_FIX_MIGRATE) {
+			ret = lctl_pool_start(opts->workers, opts->nworkers, POOL_HELLO_MS, &f->pool, err);
+			if (ret)
+				goto fail;
+		}
+		dirty_done = !strcmp(f->j.phase, "work") || !strcmp(f->j.phase, "stopped") ||
+			     !strcmp(f->j.phase, "place");
 		ret = set_phase(f, dirty_done ? "work" : "dirty", err);
 		if (ret)
 			goto fail;
@@ -566,8 +623,10 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 					  .force_move = f->opts.force_move, .throttle = fix_throttle,
 					  .live = f->live, .live_bytes = &f->live_bytes,
 					  .should_stop = fix_should_stop, .arg = f,
-					  .modes = f->modes_open ? &f->modes : NULL, .slots = &f->slots };
-	if (!opts->dry_run && !dirty_done) {
+					  .modes = f->modes_open ? &f->modes : NULL, .slots = &f->slots,
+					  .own_only = opts->place_only || f->pool };
+	f->phase = "dirty";
+	if (!opts->dry_run && !dirty_done && !opts->place_only) {
 		/*
 		 * A new volume hash makes every directory dirty for a client once it revalidates
 		 * the root, which a FUSE client may not do for a long time; commit word 1 in each
@@ -588,16 +647,24 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 	}
 	/* the inspector compares with the hash we stamp, not the one it found at open */
 	f->in.vol_commit = f->sum.commit;
-	cfg.nworkers = opts->parallel ? opts->parallel : LCTL_FIX_DEFAULT_PARALLEL;
-	cfg.visit = fix_visit;
-	cfg.drop = fix_drop;
-	cfg.arg = f;
-	ret = lctl_crawl_start(&cfg, f->top, &f->crawl, err);
+	if (f->pool) {
+		/* each server moves its own files first; the walk below starts when all are done */
+		ret = set_phase(f, "place", err);
+		if (ret)
+			goto fail;
+		f->phase = "place";
+		f->placing = true;
+		pool_go(f);
+		*out = f;
+		return 0;
+	}
+	ret = start_work(f, err);
 	if (ret)
 		goto fail;
 	*out = f;
 	return 0;
 fail:
+	lctl_pool_free(f->pool);
 	if (f->modes_open)
 		lctl_modes_close(&f->modes, f->state_dir, false);
 	release_locks(f);
@@ -640,6 +707,23 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 		*finished = true;
 		return NULL;
 	}
+	if (f->placing) {
+		if (deadline_passed(f) && !f->pool_stopped) {
+			lctl_pool_send(f->pool, "stop");
+			f->pool_stopped = true;
+		}
+		if (!lctl_pool_poll(f->pool, timeout_ms))
+			return NULL;
+		f->placing = false;
+		/* stopped, or the work walk cannot start: the run ends here, resumable */
+		if (atomic_load(&f->stop) || set_phase(f, "work", NULL) || start_work(f, NULL)) {
+			atomic_store(&f->stop, true);
+			f->top_done = true;
+			*finished = true;
+			return NULL;
+		}
+		return NULL;
+	}
 	rr = lctl_crawl_next(f->crawl, timeout_ms, &fin);
 	if (rr) {
 		summary_add(f, rr);
@@ -647,7 +731,7 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 	}
 	if (!fin)
 		return NULL;
-	if (f->top_started || atomic_load(&f->stop)) {
+	if (f->top_started || atomic_load(&f->stop) || f->opts.place_only) {
 		f->top_done = true;
 		*finished = true;
 		return NULL;
@@ -659,6 +743,7 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 	lctl_crawl_free(f->crawl);
 	f->crawl = NULL;
 	f->top_started = true;
+	f->phase = "top";
 	cfg.nworkers = 1;
 	cfg.visit = top_visit;
 	cfg.drop = fix_drop;
@@ -704,11 +789,18 @@ void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p)
 	p->elapsed = mono_now() - ((double)f->start.tv_sec + (double)f->start.tv_nsec / 1e9);
 	for (i = 0; i < st.nworkers && i < 64; i++)
 		snprintf(p->worker_state[i], sizeof(p->worker_state[i]), "%s", st.worker_state[i]);
+	p->phase = f->phase;
+	if (f->pool)
+		p->nservers = (unsigned)lctl_pool_progress(f->pool, p->servers, LCTL_POOL_MAX);
 }
 
 void lctl_fix_cancel(struct lctl_fix *f)
 {
 	atomic_store(&f->stop, true);
+	if (f->placing && !f->pool_stopped) {
+		lctl_pool_send(f->pool, "stop");
+		f->pool_stopped = true;
+	}
 	if (f->crawl)
 		lctl_crawl_cancel(f->crawl);
 }
@@ -716,6 +808,9 @@ void lctl_fix_cancel(struct lctl_fix *f)
 void lctl_fix_pause(struct lctl_fix *f, bool pause)
 {
 	atomic_store(&f->paused, pause);
+	if (f->placing && f->pool_paused != pause)
+		lctl_pool_send(f->pool, pause ? "pause" : "resume");
+	f->pool_paused = pause;
 	if (f->crawl)
 		lctl_crawl_pause(f->crawl, pause);
 }
@@ -732,10 +827,18 @@ int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err)
 	const struct lctl_fix_summary *s = lctl_fix_summary(f);
 	bool all = !s->stopped && !s->files[LCTL_FILE_FAILED] &&
 		   s->dirs == s->dir_outcome[LCTL_DIR_WAS_CLEAN] + s->dir_outcome[LCTL_DIR_FIXED] +
-				      s->dir_outcome[LCTL_DIR_LEFT_ALONE];
+				      s->dir_outcome[LCTL_DIR_LEFT_ALONE] + s->dir_outcome[LCTL_DIR_PLACED];
 	int ret = 0;
 
-	if (!f->opts.dry_run) {
+	/* every server placed its share: without that, something may still be misplaced */
+	if (f->pool && !lctl_pool_complete(f->pool))
+		all = false;
+	if (f->opts.place_only) {
+		if (f->modes_open)
+			lctl_modes_close(&f->modes, f->state_dir, false);
+		f->modes_open = false;
+		release_locks(f);
+	} else if (!f->opts.dry_run) {
 		ret = set_phase(f, all ? "done" : "stopped", err);
 		/* every directory of the volume verified: no migration is left half-way */
 		if (f->modes_open)
@@ -758,6 +861,7 @@ void lctl_fix_free(struct lctl_fix *f)
 	}
 	if (f->modes_open)
 		lctl_modes_close(&f->modes, f->state_dir, false);
+	lctl_pool_free(f->pool);
 	release_locks(f);
 	lctl_inspector_release(&f->in);
 	lctl_slots_destroy(&f->slots);

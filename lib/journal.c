@@ -13,7 +13,7 @@
  *	layout gluster|min-move
  *	force-move 1               (only for a run started with --force-move)
  *	commit H
- *	phase dirty|work|done|stopped
+ *	phase dirty|place|work|done|stopped  (place: the pool's workers move their shares)
  *	crc32 XXXXXXXX
  *
  * It is replaced atomically (write a temporary file, fsync, rename, fsync the directory), so a
@@ -214,7 +214,7 @@ int lctl_journal_parse(const char *text, size_t len, struct lctl_journal *j, str
 			fields |= 128;
 		} else if (!strcmp(line, "phase") && strlen(val) < sizeof(j->phase) &&
 			   (!strcmp(val, "dirty") || !strcmp(val, "work") || !strcmp(val, "done") ||
-			    !strcmp(val, "stopped"))) {
+			    !strcmp(val, "stopped") || !strcmp(val, "place"))) {
 			strcpy(j->phase, val);
 			fields |= 256;
 		} else {

@@ -552,6 +552,17 @@ struct lctl_open_opts {
 	 * carries the volume's id (from glusterd's own record of the volume).
 	 */
 	bool local_bricks;
+	/*
+	 * Which bricks are this server's ("mine": read directly, migrated from by this host).
+	 * @nodes: the names this server's bricks are listed under (remote-host as in the
+	 * volfile; also matched by address); when none are given, glusterd's own view decides:
+	 * the brick's peer UUID in glusterd's store (vols/NAME/bricks/) against this glusterd's
+	 * UUID (glusterd.info), else the brick host against this host's name and addresses.
+	 * @glusterd_dir: glusterd's working directory; NULL = /var/lib/glusterd.
+	 */
+	const char *const *nodes;
+	size_t nnodes;
+	const char *glusterd_dir;
 };
 
 enum lctl_subvol_kind {
@@ -565,6 +576,16 @@ struct lctl_brick {
 	char *host;	/* remote-host */
 	char *path;	/* remote-subvolume */
 	char *xlator;	/* protocol/client translator name */
+	size_t server;	/* index into the volume's servers (lctl_volume_server_at()) */
+	bool mine;	/* on this server (lctl_open_opts.nodes) */
+};
+
+/* A server of the pool holding bricks of the volume. */
+struct lctl_server {
+	char *id;	/* glusterd's peer UUID, or the brick host when glusterd's store is not here */
+	char *host;	/* the name its first brick is listed under (to reach it) */
+	size_t nbricks;
+	bool mine;	/* this server */
 };
 
 struct lctl_subvol {
@@ -635,6 +656,18 @@ const struct lctl_subvol *lctl_volume_subvol(const struct lctl_volume *vol, size
 /** lctl_volume_subvol_index() - index of the subvolume named @name, or -1. */
 int lctl_volume_subvol_index(const struct lctl_volume *vol, const char *name);
 const struct lctl_dht_options *lctl_volume_dht_options(const struct lctl_volume *vol);
+/** lctl_volume_nservers() - the servers holding the volume's bricks, in brick order. */
+size_t lctl_volume_nservers(const struct lctl_volume *vol);
+const struct lctl_server *lctl_volume_server_at(const struct lctl_volume *vol, size_t i);
+/**
+ * lctl_volume_owns() - whether this server moves the data of @path (a path in the volume)
+ * held by subvolume @sv. Each data file has one mover in a pool: the server of one brick of
+ * its subvolume, picked by a hash of the path among the subvolume's bricks (so the replicas
+ * of a replica set share the work, as GlusterFS's rebalance does). Every host picks alike.
+ */
+bool lctl_volume_owns(const struct lctl_volume *vol, size_t sv, const char *path);
+/** lctl_volume_pick_brick() - the brick of subvolume @sv that moves @path (see above). */
+size_t lctl_volume_pick_brick(const struct lctl_volume *vol, size_t sv, const char *path);
 /**
  * lctl_volume_commit_hash() - the volume commit hash: the value on the brick roots when they
  * all agree, 0 when absent everywhere. @consistent (optional) is set false when they differ.
@@ -761,6 +794,25 @@ struct lctl_scan_summary {
 };
 
 /* A copy of a running job's counters for a progress line or the dashboard. */
+/* ---- a fix spread over the pool (pool.c) -------------------------------------------------- */
+
+#define LCTL_POOL_MAX 32	/* servers in one spread run */
+
+/* How to start the worker of one server: a command whose stdin/stdout carry the protocol. */
+struct lctl_worker_spec {
+	const char *server;	/* its name in reports */
+	char *const *argv;	/* argv[0] is looked up in PATH (e.g. "ssh", or layoutctl itself) */
+};
+
+/* One server's share of a spread fix, as its worker reports it. */
+struct lctl_server_progress {
+	char name[128];
+	char state[16];		/* starting, ready, placing, done, stopped, failed, lost */
+	uint64_t dirs, migrated, skipped, failed, bytes;
+	double seconds;		/* time spent placing so far */
+	char error[200];	/* the worker's last error, printable ASCII */
+};
+
 struct lctl_progress {
 	uint64_t dirs_seen, dirs_done, files, bytes;
 	uint64_t dirs_not_clean;
@@ -770,6 +822,9 @@ struct lctl_progress {
 	bool paused;
 	double elapsed;			/* seconds */
 	char worker_state[64][96];	/* what each worker is doing */
+	const char *phase;		/* fix: dirty, place (pool workers), work, top */
+	unsigned nservers;		/* fix spread over the pool: one row per server */
+	struct lctl_server_progress servers[LCTL_POOL_MAX];
 };
 
 struct lctl_scan;
@@ -837,6 +892,21 @@ struct lctl_fix_opts {
 	 * percent, than the source. cluster.min-free-disk still holds. Kept in the journal.
 	 */
 	bool force_move;
+	/*
+	 * A run spread over the pool: before anything moves, every server's worker is started
+	 * and must answer (else the run refuses); after the dirty and layout phase each moves the
+	 * files whose data its own bricks hold; then this host verifies and stamps, moving only
+	 * its own files (lctl_volume_owns()). Not kept in the journal: a resumed run is given the
+	 * workers again.
+	 */
+	const struct lctl_worker_spec *workers;
+	size_t nworkers;
+	/*
+	 * A pool worker's run (layoutctl worker): migrate this server's share of every directory
+	 * of @path, nothing else (no lock, journal, layout, verify or stamp; those are the
+	 * starting host's). @state_dir holds only the kept modes.
+	 */
+	bool place_only;
 };
 
 enum lctl_file_action {
@@ -866,6 +936,7 @@ enum lctl_dir_outcome {
 	LCTL_DIR_LEFT_ALONE,	/* user-set layout */
 	LCTL_DIR_PLANNED,	/* dry run */
 	LCTL_DIR_STOPPED,	/* the run stopped before this directory was finished */
+	LCTL_DIR_PLACED,	/* a pool worker moved its share; the starting host verifies */
 	LCTL_DIR_OUTCOME_COUNT,
 };
 

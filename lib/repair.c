@@ -61,6 +61,7 @@ static const char *const outcome_names[LCTL_DIR_OUTCOME_COUNT] = {
 	[LCTL_DIR_LEFT_ALONE] = "left-alone",
 	[LCTL_DIR_PLANNED] = "planned",
 	[LCTL_DIR_STOPPED] = "stopped",
+	[LCTL_DIR_PLACED] = "placed",
 };
 
 const char *lctl_dir_outcome_name(int outcome)
@@ -800,6 +801,9 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		break;
 	}
 	/* placed elsewhere: misplaced, linked, or linked through a wrong linkto */
+	if (rc->mode == LCTL_FIX_MIGRATE && rc->own_only &&
+	    (e->cached < 0 || !lctl_volume_owns(rc->in->vol, (size_t)e->cached, path)))
+		return; /* in a pool, the data's own server moves it; verify judges the rest */
 	if (rc->throttle)
 		rc->throttle(rc->arg, rc->mode == LCTL_FIX_MIGRATE ? e->size : 0);
 	if (rc->mode == LCTL_FIX_LINKTO) {
@@ -1024,6 +1028,49 @@ static const char *first_bad_state(const struct lctl_dir_report *r)
 		if (r->count[s] && !lctl_entry_state_ok(s))
 			return lctl_entry_state_name(s);
 	return "none";
+}
+
+static struct lctl_repair_report *report_new(const char *path)
+{
+	struct lctl_repair_report *rr = calloc(1, sizeof(*rr));
+
+	if (rr && !(rr->path = strdup(path))) {
+		free(rr);
+		rr = NULL;
+	}
+	return rr;
+}
+
+int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
+		      struct lctl_dir_report *initial, struct lctl_repair_report **out)
+{
+	struct lctl_repair_report *rr = report_new(path);
+	struct lctl_dir_report *r = initial;
+	size_t i;
+	int ret = 0;
+
+	*out = NULL;
+	if (!rr) {
+		lctl_dir_report_free(initial);
+		return -LCTL_ENOMEM;
+	}
+	if (!r && (ret = inspect(rc, path, depth, &r))) {
+		lctl_repair_report_free(rr);
+		return ret;
+	}
+	rr->outcome = LCTL_DIR_PLACED;
+	for (i = 0; i < r->nentries && !stopping(rc); i++) {
+		const struct lctl_entry_report *e = &r->entries[i];
+
+		if (e->state == LCTL_ENTRY_MISPLACED || e->state == LCTL_ENTRY_LINKED ||
+		    (e->state == LCTL_ENTRY_MIGRATION_LEFTOVER && e->cached >= 0))
+			place_entry(rc, rr, path, e);
+	}
+	if (stopping(rc))
+		set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished");
+	rr->plan = r;
+	*out = rr;
+	return 0;
 }
 
 int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth,

@@ -29,6 +29,8 @@ struct lctl_repair_ctx {
 	struct lctl_modes *modes;
 	/* one migration at a time per subvolume (slots.c); NULL: no limit */
 	struct lctl_slots *slots;
+	/* a run spread over the pool: migrate only the files this server moves (volume.c) */
+	bool own_only;
 };
 
 /**
@@ -47,6 +49,15 @@ bool lctl_dht_balance_refuses(const struct statvfs *from, const struct statvfs *
  */
 int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
 		    struct lctl_dir_report *initial, struct lctl_repair_report **out);
+
+/**
+ * lctl_repair_place() - a pool worker's share of one directory: migrate the misplaced and
+ * linked entries whose data this server moves (lctl_volume_owns()). No layout is written and
+ * nothing is verified or stamped: the run's starting host does that once every server is done.
+ * @initial: as for lctl_repair_dir().
+ */
+int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
+		      struct lctl_dir_report *initial, struct lctl_repair_report **out);
 
 /**
  * lctl_repair_layout() - the job's layout pass for one directory: create it where it is

@@ -22,6 +22,7 @@
 #include <glusterfs/api/glfs-handles.h>
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ifaddrs.h>
@@ -58,6 +59,9 @@ struct lctl_volume {
 	const char *type;
 	bool have_volume_id;	/* glusterd on this host knows the volume: its id */
 	unsigned char volume_id[16];
+	char *glusterd_dir;
+	struct lctl_server *servers;	/* distinct brick servers, in brick order */
+	size_t nservers;
 };
 
 struct server_addr {
@@ -332,6 +336,43 @@ static void shrink_inode_cache(glfs_t *fs, uint32_t limit)
 
 /* ---- bricks on this host ------------------------------------------------------------------ */
 
+/*
+ * One of glusterd's store files (key=value lines), read as root: a regular file only (no
+ * symlink, FIFO or device), opened without blocking, at most 64 KiB.
+ */
+static FILE *open_store_file(int dirfd, const char *name)
+{
+	struct stat st;
+	FILE *f;
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > 65536 ||
+	    !(f = fdopen(fd, "r"))) {
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
+/* The value of "KEY=" in store file @f (first occurrence), into @out; false if absent. */
+static bool store_value(FILE *f, const char *key, char *out, size_t size)
+{
+	char line[1024];
+	size_t k = strlen(key);
+
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, k) || line[k] != '=')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(out, size, "%s", line + k + 1);
+		return true;
+	}
+	return false;
+}
+
 /* The volume's id from glusterd's record of it on this host (vols/NAME/info: volume-id=UUID). */
 static void read_volume_id(struct lctl_volume *vol)
 {
@@ -340,8 +381,8 @@ static void read_volume_id(struct lctl_volume *vol)
 	FILE *f;
 	int k;
 
-	snprintf(path, sizeof(path), GLUSTERD_WORKDIR "/vols/%s/info", vol->name);
-	f = fopen(path, "re");
+	snprintf(path, sizeof(path), "%s/vols/%s/info", vol->glusterd_dir, vol->name);
+	f = open_store_file(AT_FDCWD, path);
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
@@ -402,6 +443,139 @@ static bool host_is_local(const char *host)
 	return local;
 }
 
+/* Whether brick host @host is one of @nodes: the same name, or an address one of them has. */
+static bool host_is_node(const char *host, const char *const *nodes, size_t n)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL, *bi, *p, *q;
+	bool same = false;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(host, nodes[i]))
+			return true;
+	if (!host[0] || getaddrinfo(host, NULL, &hints, &ai))
+		return false;
+	for (i = 0; i < n && !same; i++) {
+		if (getaddrinfo(nodes[i], NULL, &hints, &bi))
+			continue;
+		for (p = ai; p && !same; p = p->ai_next)
+			for (q = bi; q && !same; q = q->ai_next)
+				same = same_addr(p->ai_addr, q->ai_addr);
+		freeaddrinfo(bi);
+	}
+	freeaddrinfo(ai);
+	return same;
+}
+
+struct brick_uuid {
+	char id[256];	/* brick-id: the protocol/client translator's name */
+	char uuid[64];	/* the peer that holds it */
+};
+
+/* glusterd's record of the volume's bricks on this host: brick-id -> peer UUID. */
+static size_t read_brick_uuids(const char *gdir, const char *volume, struct brick_uuid **out)
+{
+	struct brick_uuid *v = NULL, *nv;
+	struct dirent *de;
+	char path[4200];
+	size_t n = 0;
+	DIR *d;
+	int fd;
+
+	*out = NULL;
+	snprintf(path, sizeof(path), "%s/vols/%s/bricks", gdir, volume);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return 0;
+	}
+	while ((de = readdir(d)) && n < 4096) {
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		f = open_store_file(dirfd(d), de->d_name);
+		if (!f)
+			continue;
+		nv = realloc(v, (n + 1) * sizeof(*v));
+		if (!nv) {
+			fclose(f);
+			break;
+		}
+		v = nv;
+		if (store_value(f, "brick-id", v[n].id, sizeof(v[n].id)) &&
+		    store_value(f, "uuid", v[n].uuid, sizeof(v[n].uuid)) && v[n].uuid[0])
+			n++;
+		fclose(f);
+	}
+	closedir(d);
+	*out = v;
+	return n;
+}
+
+/*
+ * Which server holds each brick, and which bricks are this server's: from glusterd's own
+ * store where it is here (peer UUIDs), by name and address otherwise; --node overrides.
+ */
+static int identify_servers(struct lctl_volume *vol, const struct lctl_open_opts *opts)
+{
+	struct brick_uuid *bu = NULL;
+	char path[4200], me[64] = "";
+	size_t nbu, i, j, k;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/glusterd.info", vol->glusterd_dir);
+	f = open_store_file(AT_FDCWD, path);
+	if (f) {
+		store_value(f, "UUID", me, sizeof(me));
+		fclose(f);
+	}
+	nbu = read_brick_uuids(vol->glusterd_dir, vol->name, &bu);
+	for (i = 0; i < vol->nsubvols; i++) {
+		struct lctl_subvol *sv = &vol->subvols[i];
+
+		for (j = 0; j < sv->nbricks; j++) {
+			struct lctl_brick *b = &sv->bricks[j];
+			const char *uuid = NULL, *id;
+			struct lctl_server *ns;
+
+			for (k = 0; k < nbu && !uuid; k++)
+				if (!strcmp(bu[k].id, b->xlator))
+					uuid = bu[k].uuid;
+			if (opts->nnodes)
+				b->mine = host_is_node(b->host, opts->nodes, opts->nnodes);
+			else if (uuid && me[0])
+				b->mine = !strcmp(uuid, me);
+			else
+				b->mine = host_is_local(b->host);
+			id = uuid ? uuid : b->host;
+			for (k = 0; k < vol->nservers && strcmp(vol->servers[k].id, id); k++)
+				;
+			if (k == vol->nservers) {
+				ns = realloc(vol->servers, (k + 1) * sizeof(*ns));
+				if (!ns)
+					goto nomem;
+				vol->servers = ns;
+				ns[k] = (struct lctl_server){ strdup(id), strdup(b->host), 0, false };
+				vol->nservers++;
+				if (!ns[k].id || !ns[k].host)
+					goto nomem;
+			}
+			b->server = k;
+			vol->servers[k].nbricks++;
+			vol->servers[k].mine |= b->mine;
+		}
+	}
+	free(bu);
+	return 0;
+nomem:
+	free(bu);
+	return -LCTL_ENOMEM;
+}
+
 /*
  * A pure distribute subvolume's brick folder, when it is on this host and it is this volume's
  * brick (its root carries the volume's id): then it can be read directly, much faster than
@@ -413,7 +587,7 @@ static void find_local_brick(struct lctl_volume *vol, struct lctl_subvol *sv)
 	struct stat st;
 
 	if (!vol->have_volume_id || sv->kind != LCTL_SUBVOL_BRICK || sv->nbricks != 1 ||
-	    sv->bricks[0].path[0] != '/' || !host_is_local(sv->bricks[0].host))
+	    sv->bricks[0].path[0] != '/' || !sv->bricks[0].mine)
 		return;
 	if (lstat(sv->bricks[0].path, &st) || !S_ISDIR(st.st_mode) ||
 	    lgetxattr(sv->bricks[0].path, "trusted.glusterfs.volume-id", id, sizeof(id)) != 16 ||
@@ -668,6 +842,11 @@ int lctl_volume_open(const struct lctl_open_opts *opts, struct lctl_volume **out
 	ret = build_topology(vol, err);
 	if (ret)
 		goto fail;
+	vol->glusterd_dir = strdup(opts->glusterd_dir ? opts->glusterd_dir : GLUSTERD_WORKDIR);
+	if (!vol->glusterd_dir || identify_servers(vol, opts)) {
+		ret = lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+		goto fail;
+	}
 	if (opts->local_bricks)
 		read_volume_id(vol);
 	if (!opts->no_subvol_graphs) {
@@ -708,6 +887,12 @@ void lctl_volume_close(struct lctl_volume *vol, bool fini)
 	}
 	if (fini && vol->fs)
 		glfs_fini(vol->fs);
+	for (i = 0; i < vol->nservers; i++) {
+		free(vol->servers[i].id);
+		free(vol->servers[i].host);
+	}
+	free(vol->servers);
+	free(vol->glusterd_dir);
 	free(vol->subvols);
 	free(vol->subfs);
 	free(vol->opts.lookup_unhashed);
@@ -765,6 +950,35 @@ int lctl_volume_subvol_index(const struct lctl_volume *vol, const char *name)
 const struct lctl_dht_options *lctl_volume_dht_options(const struct lctl_volume *vol)
 {
 	return &vol->opts;
+}
+
+size_t lctl_volume_nservers(const struct lctl_volume *vol)
+{
+	return vol->nservers;
+}
+
+const struct lctl_server *lctl_volume_server_at(const struct lctl_volume *vol, size_t i)
+{
+	return i < vol->nservers ? &vol->servers[i] : NULL;
+}
+
+size_t lctl_volume_pick_brick(const struct lctl_volume *vol, size_t sv, const char *path)
+{
+	uint32_t h = 2166136261u; /* FNV-1a: any hash that every host computes alike */
+	const unsigned char *p;
+
+	if (sv >= vol->nsubvols || vol->subvols[sv].nbricks < 2)
+		return 0;
+	for (p = (const unsigned char *)path; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h % vol->subvols[sv].nbricks;
+}
+
+bool lctl_volume_owns(const struct lctl_volume *vol, size_t sv, const char *path)
+{
+	if (sv >= vol->nsubvols || !vol->subvols[sv].nbricks)
+		return false;
+	return vol->subvols[sv].bricks[lctl_volume_pick_brick(vol, sv, path)].mine;
 }
 
 uint32_t lctl_volume_commit_hash(const struct lctl_volume *vol, bool *consistent)

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The starting host's side of a fix spread over the pool (see pool.c). Internal to lib/. */
+#ifndef LCTL_POOL_H
+#define LCTL_POOL_H
+
+#include "layoutctl.h"
+
+struct lctl_pool;
+
+/**
+ * lctl_pool_start() - start one worker per spec and wait until every one has said hello.
+ * Return: 0 and *@out; -LCTL_ECONNECT (the message names the server) when one cannot be
+ * started, fails or does not answer within @timeout_ms: then none is left running.
+ */
+int lctl_pool_start(const struct lctl_worker_spec *specs, size_t n, int timeout_ms,
+		    struct lctl_pool **out, struct lctl_error *err);
+/** lctl_pool_send() - "go", "pause", "resume" or "stop" to every worker still running. */
+void lctl_pool_send(struct lctl_pool *p, const char *cmd);
+/** lctl_pool_poll() - read the workers' lines for up to @timeout_ms; true once all ended. */
+bool lctl_pool_poll(struct lctl_pool *p, int timeout_ms);
+/** lctl_pool_complete() - every worker said it placed all of its share. */
+bool lctl_pool_complete(const struct lctl_pool *p);
+size_t lctl_pool_progress(const struct lctl_pool *p, struct lctl_server_progress *out, size_t max);
+/** lctl_pool_free() - close the links (a worker stops at end of file), reap the workers. */
+void lctl_pool_free(struct lctl_pool *p);
+
+#endif
