@@ -87,10 +87,71 @@ static struct json_object *subvol_json(const struct lctl_subvol *sv, size_t idx)
 		json_object_object_add(br, "host", json_object_new_string(sv->bricks[i].host));
 		json_object_object_add(br, "path", out_name(sv->bricks[i].path));
 		json_object_object_add(br, "client", json_object_new_string(sv->bricks[i].xlator));
+		json_object_object_add(br, "server", json_object_new_int((int)sv->bricks[i].server));
+		json_object_object_add(br, "this_server", json_object_new_boolean(sv->bricks[i].mine));
 		json_object_array_add(b, br);
 	}
 	json_object_object_add(j, "bricks", b);
 	return j;
+}
+
+/* The servers of the pool that hold the volume's bricks, and which bricks each holds. */
+static struct json_object *server_json(struct lctl_volume *vol, size_t si)
+{
+	const struct lctl_server *srv = lctl_volume_server_at(vol, si);
+	struct json_object *j = json_object_new_object(), *b = json_object_new_array();
+	size_t i, k;
+
+	json_object_object_add(j, "index", json_object_new_int((int)si));
+	json_object_object_add(j, "id", out_name(srv->id));
+	json_object_object_add(j, "host", out_name(srv->host));
+	json_object_object_add(j, "this_server", json_object_new_boolean(srv->mine));
+	for (i = 0; i < lctl_volume_nsubvols(vol); i++) {
+		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
+
+		for (k = 0; k < sv->nbricks; k++) {
+			struct json_object *br;
+
+			if (sv->bricks[k].server != si)
+				continue;
+			br = json_object_new_object();
+			json_object_object_add(br, "subvolume", json_object_new_string(sv->name));
+			json_object_object_add(br, "host", out_name(sv->bricks[k].host));
+			json_object_object_add(br, "path", out_name(sv->bricks[k].path));
+			json_object_array_add(b, br);
+		}
+	}
+	json_object_object_add(j, "bricks", b);
+	return j;
+}
+
+static void print_servers(struct lctl_volume *vol)
+{
+	size_t si, i, k;
+
+	printf("\nServers (%zu):\n", lctl_volume_nservers(vol));
+	for (si = 0; si < lctl_volume_nservers(vol); si++) {
+		const struct lctl_server *srv = lctl_volume_server_at(vol, si);
+		char *h = out_name_dup(srv->host), *id = out_name_dup(srv->id);
+
+		printf("  %-3zu %s%s%s%s\n", si, h, strcmp(srv->id, srv->host) ? "  peer " : "",
+		       strcmp(srv->id, srv->host) ? id : "", srv->mine ? "  (this server)" : "");
+		free(h);
+		free(id);
+		for (i = 0; i < lctl_volume_nsubvols(vol); i++) {
+			const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
+
+			for (k = 0; k < sv->nbricks; k++) {
+				char *p;
+
+				if (sv->bricks[k].server != si)
+					continue;
+				p = out_name_dup(sv->bricks[k].path);
+				printf("        %-28s %s\n", sv->name, p);
+				free(p);
+			}
+		}
+	}
 }
 
 static void print_text(struct lctl_volume *vol, uint32_t commit, bool consistent)
@@ -136,6 +197,7 @@ static void print_text(struct lctl_volume *vol, uint32_t commit, bool consistent
 		}
 		printf("\n");
 	}
+	print_servers(vol);
 }
 
 int cmd_info(const struct cmd *cmd, int argc, char **argv)
@@ -185,6 +247,10 @@ int cmd_info(const struct cmd *cmd, int argc, char **argv)
 		out_list_begin(o, "subvolumes");
 		for (i = 0; i < lctl_volume_nsubvols(vol); i++)
 			out_item(o, subvol_json(lctl_volume_subvol(vol, i), i));
+		out_list_end(o);
+		out_list_begin(o, "servers");
+		for (i = 0; i < lctl_volume_nservers(vol); i++)
+			out_item(o, server_json(vol, i));
 		out_list_end(o);
 		out_close(o, 0, 0, NULL);
 	}
