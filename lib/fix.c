@@ -460,6 +460,28 @@ static int set_phase(struct lctl_fix *f, const char *phase, struct lctl_error *e
 	return lctl_journal_write(f->state_dir, &f->j, err);
 }
 
+/* Whether server @s's worker placed all of its share (repair.c asks before stamping). */
+static bool mover_done(void *arg, size_t s)
+{
+	struct lctl_fix *f = arg;
+
+	return lctl_pool_server_done(f->pool, s);
+}
+
+/* Add what the pool's workers did to @files (per enum lctl_file_action) and @bytes. */
+static void pool_totals(struct lctl_fix *f, uint64_t *files, uint64_t *bytes)
+{
+	struct lctl_server_progress sp[LCTL_POOL_MAX];
+	size_t i, n = lctl_pool_progress(f->pool, sp, LCTL_POOL_MAX);
+
+	for (i = 0; i < n; i++) {
+		files[LCTL_FILE_MIGRATED] += sp[i].migrated;
+		files[LCTL_FILE_SKIPPED] += sp[i].skipped;
+		files[LCTL_FILE_FAILED] += sp[i].failed;
+		*bytes += sp[i].bytes;
+	}
+}
+
 /* Let the workers move their shares, with what the journal decided. */
 static void pool_go(struct lctl_fix *f)
 {
@@ -624,7 +646,9 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 					  .live = f->live, .live_bytes = &f->live_bytes,
 					  .should_stop = fix_should_stop, .arg = f,
 					  .modes = f->modes_open ? &f->modes : NULL, .slots = &f->slots,
-					  .own_only = opts->place_only || f->pool };
+					  .own_only = opts->place_only || f->pool,
+					  .after_workers = f->pool != NULL,
+					  .mover_done = f->pool ? mover_done : NULL };
 	f->phase = "dirty";
 	if (!opts->dry_run && !dirty_done && !opts->place_only) {
 		/*
@@ -715,6 +739,7 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 		if (!lctl_pool_poll(f->pool, timeout_ms))
 			return NULL;
 		f->placing = false;
+		pool_totals(f, f->sum.files, &f->sum.bytes_moved);
 		/* stopped, or the work walk cannot start: the run ends here, resumable */
 		if (atomic_load(&f->stop) || set_phase(f, "work", NULL) || start_work(f, NULL)) {
 			atomic_store(&f->stop, true);
@@ -790,8 +815,10 @@ void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p)
 	for (i = 0; i < st.nworkers && i < 64; i++)
 		snprintf(p->worker_state[i], sizeof(p->worker_state[i]), "%s", st.worker_state[i]);
 	p->phase = f->phase;
-	if (f->pool)
+	if (f->pool) {
 		p->nservers = (unsigned)lctl_pool_progress(f->pool, p->servers, LCTL_POOL_MAX);
+		pool_totals(f, p->file_actions, &p->bytes_moved);
+	}
 }
 
 void lctl_fix_cancel(struct lctl_fix *f)

@@ -666,8 +666,8 @@ const struct lctl_server *lctl_volume_server_at(const struct lctl_volume *vol, s
  * of a replica set share the work, as GlusterFS's rebalance does). Every host picks alike.
  */
 bool lctl_volume_owns(const struct lctl_volume *vol, size_t sv, const char *path);
-/** lctl_volume_pick_brick() - the brick of subvolume @sv that moves @path (see above). */
-size_t lctl_volume_pick_brick(const struct lctl_volume *vol, size_t sv, const char *path);
+/** lctl_volume_mover() - the server (index) that moves @path held by subvolume @sv. */
+size_t lctl_volume_mover(const struct lctl_volume *vol, size_t sv, const char *path);
 /**
  * lctl_volume_commit_hash() - the volume commit hash: the value on the brick roots when they
  * all agree, 0 when absent everywhere. @consistent (optional) is set false when they differ.
@@ -899,7 +899,7 @@ struct lctl_fix_opts {
 	 * its own files (lctl_volume_owns()). Not kept in the journal: a resumed run is given the
 	 * workers again.
 	 */
-	const struct lctl_worker_spec *workers;
+	const struct lctl_worker_spec *workers;	/* [i]: server i (lctl_volume_server_at()) */
 	size_t nworkers;
 	/*
 	 * A pool worker's run (layoutctl worker): migrate this server's share of every directory

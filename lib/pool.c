@@ -311,6 +311,11 @@ size_t lctl_pool_progress(const struct lctl_pool *p, struct lctl_server_progress
 	return i;
 }
 
+bool lctl_pool_server_done(const struct lctl_pool *p, size_t i)
+{
+	return i < p->n && !strcmp(p->w[i].pg.state, "done");
+}
+
 bool lctl_pool_complete(const struct lctl_pool *p)
 {
 	size_t i;

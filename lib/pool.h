@@ -18,6 +18,8 @@ int lctl_pool_start(const struct lctl_worker_spec *specs, size_t n, int timeout_
 void lctl_pool_send(struct lctl_pool *p, const char *cmd);
 /** lctl_pool_poll() - read the workers' lines for up to @timeout_ms; true once all ended. */
 bool lctl_pool_poll(struct lctl_pool *p, int timeout_ms);
+/** lctl_pool_server_done() - worker @i (the order of the specs) placed all of its share. */
+bool lctl_pool_server_done(const struct lctl_pool *p, size_t i);
 /** lctl_pool_complete() - every worker said it placed all of its share. */
 bool lctl_pool_complete(const struct lctl_pool *p);
 size_t lctl_pool_progress(const struct lctl_pool *p, struct lctl_server_progress *out, size_t max);

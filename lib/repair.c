@@ -804,6 +804,8 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 	if (rc->mode == LCTL_FIX_MIGRATE && rc->own_only &&
 	    (e->cached < 0 || !lctl_volume_owns(rc->in->vol, (size_t)e->cached, path)))
 		return; /* in a pool, the data's own server moves it; verify judges the rest */
+	if (rc->after_workers && e->state == LCTL_ENTRY_LINKED)
+		return; /* its server's worker tried it */
 	if (rc->throttle)
 		rc->throttle(rc->arg, rc->mode == LCTL_FIX_MIGRATE ? e->size : 0);
 	if (rc->mode == LCTL_FIX_LINKTO) {
@@ -1030,6 +1032,26 @@ static const char *first_bad_state(const struct lctl_dir_report *r)
 	return "none";
 }
 
+/* A server whose worker did not finish and that was to move a file of @v, or (size_t)-1. */
+static size_t lost_mover(struct lctl_repair_ctx *rc, const char *dir, const struct lctl_dir_report *v)
+{
+	char path[4096];
+	size_t i, s;
+
+	for (i = 0; i < v->nentries; i++) {
+		const struct lctl_entry_report *e = &v->entries[i];
+
+		if ((e->state != LCTL_ENTRY_LINKED && e->state != LCTL_ENTRY_MISPLACED) || e->cached < 0)
+			continue;
+		if (lctl_join_path(path, sizeof(path), dir, e->name))
+			return (size_t)-1 - 1; /* cannot tell: as if lost */
+		s = lctl_volume_mover(rc->in->vol, (size_t)e->cached, path);
+		if (!rc->mover_done(rc->arg, s))
+			return s;
+	}
+	return (size_t)-1;
+}
+
 static struct lctl_repair_report *report_new(const char *path)
 {
 	struct lctl_repair_report *rr = calloc(1, sizeof(*rr));
@@ -1174,6 +1196,13 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 
 		set_reason(rr, LCTL_DIR_NOT_FIXED, "cannot verify: %s", (w->problems & STRUCTURAL)
 				   ? first_problem(w->problems & STRUCTURAL) : first_bad_state(w));
+		goto done;
+	}
+	if (rc->mover_done && (i = lost_mover(rc, path, v)) != (size_t)-1) {
+		const struct lctl_server *srv = lctl_volume_server_at(rc->in->vol, i);
+
+		set_reason(rr, LCTL_DIR_NOT_FIXED, "files left to server %s, whose worker did not "
+			   "finish", srv ? srv->host : "?");
 		goto done;
 	}
 	ret = ensure_subdirs(rc, rr, path, v, &ns, &dirtied);

@@ -31,6 +31,13 @@ struct lctl_repair_ctx {
 	struct lctl_slots *slots;
 	/* a run spread over the pool: migrate only the files this server moves (volume.c) */
 	bool own_only;
+	/*
+	 * The starting host's pass after the pool's workers: linked files were tried by their
+	 * server's worker already (DHT keeps hard links, say), so they are left; and a directory
+	 * with files whose server's worker did not finish (@mover_done false) is not stamped.
+	 */
+	bool after_workers;
+	bool (*mover_done)(void *arg, size_t server);
 };
 
 /**

@@ -962,23 +962,31 @@ const struct lctl_server *lctl_volume_server_at(const struct lctl_volume *vol, s
 	return i < vol->nservers ? &vol->servers[i] : NULL;
 }
 
-size_t lctl_volume_pick_brick(const struct lctl_volume *vol, size_t sv, const char *path)
+/* The brick of subvolume @sv whose server moves @path: by a hash every host computes alike. */
+static size_t pick_brick(const struct lctl_volume *vol, size_t sv, const char *path)
 {
-	uint32_t h = 2166136261u; /* FNV-1a: any hash that every host computes alike */
+	uint32_t h = 2166136261u; /* FNV-1a */
 	const unsigned char *p;
 
-	if (sv >= vol->nsubvols || vol->subvols[sv].nbricks < 2)
+	if (vol->subvols[sv].nbricks < 2)
 		return 0;
 	for (p = (const unsigned char *)path; *p; p++)
 		h = (h ^ *p) * 16777619u;
 	return h % vol->subvols[sv].nbricks;
 }
 
+size_t lctl_volume_mover(const struct lctl_volume *vol, size_t sv, const char *path)
+{
+	if (sv >= vol->nsubvols || !vol->subvols[sv].nbricks)
+		return (size_t)-1;
+	return vol->subvols[sv].bricks[pick_brick(vol, sv, path)].server;
+}
+
 bool lctl_volume_owns(const struct lctl_volume *vol, size_t sv, const char *path)
 {
 	if (sv >= vol->nsubvols || !vol->subvols[sv].nbricks)
 		return false;
-	return vol->subvols[sv].bricks[lctl_volume_pick_brick(vol, sv, path)].mine;
+	return vol->subvols[sv].bricks[pick_brick(vol, sv, path)].mine;
 }
 
 uint32_t lctl_volume_commit_hash(const struct lctl_volume *vol, bool *consistent)
