@@ -203,6 +203,19 @@ void dash_draw(struct dash *d, struct json_object *st)
 		}
 	}
 	y++;
+	n = (int)status_servers(st, &a);
+	if (n) {
+		char row[512];
+
+		attron(A_BOLD);
+		mvprintw(y++, 0, "%-.*s", cols - 1, status_server_header);
+		attroff(A_BOLD);
+		for (i = 0; i < n && y < rows - 6; i++, y++) {
+			status_server_row(json_object_array_get_idx(a, (size_t)i), row, sizeof(row));
+			mvprintw(y, 0, "%-.*s", cols - 1, row);
+		}
+		y++;
+	}
 	attron(A_BOLD);
 	mvprintw(y++, 0, "Workers (%lld active%s)", (long long)js_int(st, "workers.active"),
 		 js_int(st, "workers.paused") ? ", PAUSED" : "");

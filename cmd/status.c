@@ -357,29 +357,43 @@ const char *js_str(struct json_object *o, const char *path)
 	return v ? json_object_get_string(v) : "";
 }
 
+const char *const status_server_header = "Server                   State         Dirs  Migrated  "
+					 "Skipped  Failed      Moved     Rate/s";
+
+void status_server_row(struct json_object *o, char *buf, size_t size)
+{
+	char b1[32], b2[32];
+	char *name = out_name_dup(js_str(o, "name")), *e = out_name_dup(js_str(o, "error"));
+
+	snprintf(buf, size, "%-24s %-9s %8lld %9lld %8lld %7lld %10s %10s%s%s", name ? name : "",
+		 js_str(o, "state"), (long long)js_int(o, "directories"),
+		 (long long)js_int(o, "migrated"), (long long)js_int(o, "skipped"),
+		 (long long)js_int(o, "failed"),
+		 human_bytes((uint64_t)js_int(o, "bytes_moved"), b1, sizeof(b1)),
+		 human_bytes((uint64_t)js_double(o, "bytes_per_sec"), b2, sizeof(b2)),
+		 e && e[0] ? "  " : "", e ? e : "");
+	free(name);
+	free(e);
+}
+
+size_t status_servers(struct json_object *st, struct json_object **rows)
+{
+	if (!json_object_object_get_ex(st, "servers", rows) ||
+	    !json_object_is_type(*rows, json_type_array))
+		return 0;
+	return json_object_array_length(*rows);
+}
+
 void status_print_servers(FILE *f, struct json_object *st)
 {
 	struct json_object *a;
-	char b1[32], b2[32];
-	size_t i, n;
+	char row[512];
+	size_t i, n = status_servers(st, &a);
 
-	if (!json_object_object_get_ex(st, "servers", &a) || !json_object_is_type(a, json_type_array))
-		return;
-	n = json_object_array_length(a);
-	fprintf(f, "%-24s %-9s %8s %9s %8s %7s %10s %10s\n", "Server", "State", "Dirs", "Migrated",
-		"Skipped", "Failed", "Moved", "Rate/s");
+	if (n)
+		fprintf(f, "%s\n", status_server_header);
 	for (i = 0; i < n; i++) {
-		struct json_object *o = json_object_array_get_idx(a, i);
-		char *name = out_name_dup(js_str(o, "name")), *e = out_name_dup(js_str(o, "error"));
-
-		fprintf(f, "%-24s %-9s %8lld %9lld %8lld %7lld %10s %10s%s%s\n", name,
-			js_str(o, "state"), (long long)js_int(o, "directories"),
-			(long long)js_int(o, "migrated"), (long long)js_int(o, "skipped"),
-			(long long)js_int(o, "failed"),
-			human_bytes((uint64_t)js_int(o, "bytes_moved"), b1, sizeof(b1)),
-			human_bytes((uint64_t)js_double(o, "bytes_per_sec"), b2, sizeof(b2)),
-			e && e[0] ? "  " : "", e ? e : "");
-		free(name);
-		free(e);
+		status_server_row(json_object_array_get_idx(a, i), row, sizeof(row));
+		fprintf(f, "%s\n", row);
 	}
 }

@@ -66,7 +66,11 @@ struct json_object *status_build(const struct status_info *si, const struct lctl
 				 const struct share_tracker *st, const struct error_ring *er);
 /* Write @status as DIR/progress.json (tmp + rename), mode 0600. 0 or -errno. */
 int status_publish(const char *dir, struct json_object *status);
-/* The per-server rows of a fix spread over the pool, as a table on @f (nothing without). */
+/* The per-server rows of a fix spread over the pool (the "servers" array): how many, each
+ * as a line of text under the header, and the whole table on @f (nothing without rows). */
+size_t status_servers(struct json_object *status, struct json_object **rows);
+extern const char *const status_server_header;
+void status_server_row(struct json_object *row, char *buf, size_t size);
 void status_print_servers(FILE *f, struct json_object *status);
 /* Read DIR/progress.json. NULL (errno set) if absent or unreadable. */
 struct json_object *status_read(const char *dir);
