@@ -22,8 +22,15 @@
 #					(all bricks) for N creates by a fresh gfapi client in DIR
 #	fx_wait_rebalance_idle VOL	wait until the rebalance of VOL completed
 #	fx_scan_after_fix VOL [ARGS]	scan exits 0 (or only stray linkto files, then a second fix)
+#
+# On a pool of servers (tools/pool-fix-lib.sh), these settings point the helpers at it:
+#	FX_LAYOUTCTL	the layoutctl command line (array; default: $LAYOUTCTL)
+#	FX_RUN		what runs a gfapi client (gfcheck; array; default: nothing, run it here)
+#	FX_SUBVOL_ARGS, FX_VOL_HASH	functions replacing fx_subvol_args and fx_vol_hash
 
 FX_TOOLS=$LCTL_SRCDIR/tests/integration/tools
+FX_LAYOUTCTL=("$LAYOUTCTL")
+FX_RUN=()
 
 fx_init() {
 	FX=$(mktemp -d "${TMPDIR:-/tmp}/lctl-fix.XXXXXX")
@@ -72,9 +79,9 @@ fx_vol_hash() {
 fx_bricks_check() {
 	local vol=$1 h args
 	shift
-	h=$(fx_vol_hash "$vol")
+	h=$("${FX_VOL_HASH:-fx_vol_hash}" "$vol")
 	[[ $h =~ ^[0-9]+$ ]] || fail "no volume commit hash on the brick roots of $vol"
-	mapfile -t args < <(fx_subvol_args "$vol")
+	mapfile -t args < <("${FX_SUBVOL_ARGS:-fx_subvol_args}" "$vol")
 	python3 "$FX_TOOLS/bricks.py" check "$@" "$h" "${args[@]}" >"$FX/bricks.out" || {
 		cat "$FX/bricks.out" >&2
 		fail "brick check of $vol failed"
@@ -113,7 +120,7 @@ fx_fix() {
 	printf '+ layoutctl fix %s %s\n' "$*" "$vol" >&2
 	LCTL_RC=0
 	# gfapi's own log is kept in $FX (and shown when the run fails) for post-mortems
-	"$LAYOUTCTL" --log-file "$FX/gfapi.log" fix --state-dir "$FX/state" --settle 1 "$@" "$vol" \
+	"${FX_LAYOUTCTL[@]}" --log-file "$FX/gfapi.log" fix --state-dir "$FX/state" --settle 1 "$@" "$vol" \
 		>"$FX/fix.out" 2>&1 || LCTL_RC=$?
 	if ((LCTL_RC != 0)) && [[ -n ${LCTL_TEST_LOGDIR:-} ]]; then
 		cp -- "$FX/gfapi.log" "$LCTL_TEST_LOGDIR/fix-gfapi.log" 2>/dev/null || true
@@ -124,7 +131,7 @@ fx_fix() {
 
 fx_checker_start() {
 	rm -f -- "$FX/chk.stop"
-	"$FX/gfcheck" lookup "$1" "$2" "$FX/chk.stop" >"$FX/chk.out" 2>&1 &
+	"${FX_RUN[@]}" "$FX/gfcheck" lookup "$1" "$2" "$FX/chk.stop" >"$FX/chk.out" 2>&1 &
 	FX_CHK_PID=$!
 }
 
@@ -191,7 +198,7 @@ fx_writer_stop() {
 		printf '%swlog\n%sw%s\n' "$p" "$p" "$n"
 		for ((i = 1; i < n; i++)); do printf '%sr%s\n' "$p" "$i"; done
 	done >"$FX/writer.list"
-	"$FX/gfcheck" lookup "$FX_WRITER_VOL" "$FX/writer.list" >"$FX/writer.chk" 2>&1 ||
+	"${FX_RUN[@]}" "$FX/gfcheck" lookup "$FX_WRITER_VOL" "$FX/writer.list" >"$FX/writer.chk" 2>&1 ||
 		fail "a fresh client misses files the writer made: $(head -5 "$FX/writer.chk")"
 }
 
@@ -229,7 +236,7 @@ fx_wait_rebalance_idle() {
 fx_scan_after_fix() {
 	local vol=$1 rc=0 bad strays
 	shift
-	"$LAYOUTCTL" --json -v scan "$vol" >"$FX/scan-after.json" || rc=$?
+	"${FX_LAYOUTCTL[@]}" --json -v scan "$vol" >"$FX/scan-after.json" || rc=$?
 	((rc != 0)) || return 0
 	((rc == 1)) || fail "scan of $vol exited $rc"
 	bad=$(jq '[.directories[] | select(.clean == false) |
@@ -244,5 +251,5 @@ fx_scan_after_fix() {
 	echo "scan after the fix: $strays stray linkto files left by clients with an old layout; fixing again" >&2
 	fx_fix "$vol" "$@"
 	assert_eq 0 "$LCTL_RC" "exit status of the second fix (stray linkto files)"
-	expect_exit 0 "$LAYOUTCTL" scan "$vol"
+	expect_exit 0 "${FX_LAYOUTCTL[@]}" scan "$vol"
 }

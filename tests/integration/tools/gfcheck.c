@@ -18,6 +18,7 @@
  *	One fresh client creates N new files DIR/PREFIX<i> with O_CREAT|O_EXCL (the LOOKUP per
  *	CREATE measurement of dht-facts.md section 8). Exit 0 when all N were created.
  *
+ * The volfile server is localhost, or $GFCHECK_SERVER (a pool's node, tests/integration/pool.sh).
  * Clients are never glfs_fini'd (it takes ~11 s in 10.3): the process just exits.
  * Build: gcc -O2 -o gfcheck gfcheck.c $(pkg-config --cflags --libs glusterfs-api)
  */
@@ -38,8 +39,9 @@
 static glfs_t *client(const char *vol)
 {
 	glfs_t *fs = glfs_new(vol);
+	const char *server = getenv("GFCHECK_SERVER");
 
-	if (!fs || glfs_set_volfile_server(fs, "tcp", "localhost", 24007) ||
+	if (!fs || glfs_set_volfile_server(fs, "tcp", server && server[0] ? server : "localhost", 24007) ||
 	    glfs_set_logging(fs, "/dev/null", 1) || glfs_init(fs)) {
 		fprintf(stderr, "gfcheck: cannot start a client of %s: %s\n", vol, strerror(errno));
 		return NULL;

@@ -1,0 +1,58 @@
+#!/bin/bash
+# layoutctl fix spread over a pool of 3 servers (issue 13): a distribute volume of 3 bricks, one
+# per server, grown to 5 (the new bricks on servers 1 and 2), ~1,500 files in 60 directories
+# (sizes 0 to 3 MiB, sparse files, hard links, symlinks, odd names), fixed from server 1 with a
+# worker on every server, while a fresh-lookup checker looks every file up by name from a new
+# gfapi client per round. Afterwards, as fix-grow.sh: fix exit 0, scan exit 0, the tree through
+# FUSE identical (names, md5, mode, owner, size, nlink, symlink targets), every data file on its
+# hashed brick except hard links (linked), every directory's commit word = the volume hash on
+# every brick, sparse files still sparse, no lookup failed; and the pool's own: every server
+# moved files, each only from its own bricks (its outcome log), none moved twice.
+. "$LCTL_SRCDIR/tests/integration/lib.sh"
+. "$LCTL_SRCDIR/tests/integration/pool.sh"
+. "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
+. "$LCTL_SRCDIR/tests/integration/tools/pool-fix-lib.sh"
+require_cmd jq
+pf_init 3
+: "${POOL_GROW_DIRS:=60}" "${POOL_GROW_FILES:=1500}"
+
+lctl_pool_vol_create VOL dist 1 2 3
+lctl_pool_mount "$VOL" MP
+fx_populate "$MP" "$POOL_GROW_DIRS" "$POOL_GROW_FILES" 13
+grep '^sparse ' "$FX/special" | cut -d' ' -f2- >"$FX/sparse"
+fx_tree manifest "$MP" >"$FX/before" || fail "duplicate names before the fix"
+fx_tree list "$MP" >"$FX/list"
+nfiles=$(wc -l <"$FX/list")
+echo "tree: $nfiles files" >&2
+((nfiles >= POOL_GROW_FILES)) || fail "the tree is too small"
+
+lctl_pool_add_bricks "$VOL" 1 2
+"${PF_LAYOUTCTL[@]}" info "$VOL" >"$FX/info.out"
+cat "$FX/info.out" >&2
+assert_contains "$(<"$FX/info.out")" "Servers (3):"
+assert_contains "$(<"$FX/info.out")" "(this server)"
+
+fx_checker_start "$VOL" "$FX/list"
+sleep 2
+pf_fix "$VOL" --parallel 4
+sleep 1
+fx_checker_stop
+assert_eq 0 "$LCTL_RC" "fix exit status"
+# the per-server report: three servers, all done, each moved something
+rows=$(grep -cE '^127\.1\.1\.[1-3] +done +[0-9]+ +[1-9]' "$FX/fix.out" || true)
+assert_eq 3 "$rows" "servers that report done with files migrated"
+pf_movers_check "$VOL"
+# the coordinator's status file has the same rows
+jq -e '.servers | length == 3 and all(.state == "done")' "$FX/state/progress.json" >/dev/null ||
+	fail "progress.json has no per-server rows: $(jq -c .servers "$FX/state/progress.json")"
+
+log_ok=$(fx_linked_ok)
+jq -e -s 'map(select(.outcome == "failed")) | length == 0' "$FX"/state/server-*/outcomes.jsonl \
+	>/dev/null || fail "failed files in a server's outcome log"
+fx_scan_after_fix "$VOL" --no-task-check --rsh "$PF_RSH" --remote-cmd "$LAYOUTCTL"
+fx_bricks_check "$VOL" --allow-linked "$log_ok" --sparse "$FX/sparse"
+echo "commit hash $(pf_vol_hash "$VOL") on every directory of every brick" >&2
+
+fx_tree manifest "$MP" >"$FX/after" || fail "duplicate names after the fix"
+assert_files_equal "$FX/before" "$FX/after" "the tree changed"
+exit 0
