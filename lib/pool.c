@@ -139,6 +139,32 @@ static void handle_line(struct worker *w, char *line)
 	}
 }
 
+/*
+ * Why a worker's link ended before its "done" line: its command's exit status when it has
+ * exited by now (a remote shell that could not connect, no layoutctl there: 127), or not.
+ */
+static void why_ended(struct worker *w)
+{
+	const char *what = w->hello ? "the worker ended without finishing"
+				    : "the worker ended before it was ready";
+	int status, i;
+
+	for (i = 0; i < 20 && w->pid; i++) {
+		if (waitpid(w->pid, &status, WNOHANG) == w->pid) {
+			w->pid = 0;
+			if (WIFEXITED(status))
+				snprintf(w->pg.error, sizeof(w->pg.error), "%s (its command exited with "
+					 "status %d)", what, WEXITSTATUS(status));
+			else if (WIFSIGNALED(status))
+				snprintf(w->pg.error, sizeof(w->pg.error), "%s (its command was killed "
+					 "by signal %d)", what, WTERMSIG(status));
+			return;
+		}
+		usleep(10000);
+	}
+	snprintf(w->pg.error, sizeof(w->pg.error), "%s", what);
+}
+
 /* Read what worker @w sent; false once it is gone. */
 static void drain(struct worker *w)
 {
@@ -154,10 +180,10 @@ static void drain(struct worker *w)
 		if (n <= 0) {
 			if (!w->ended) {
 				set_state(w, w->hello ? "lost" : "failed");
+				if (w->go_at > 0)
+					w->pg.seconds = now_s() - w->go_at;
 				if (!w->pg.error[0])
-					snprintf(w->pg.error, sizeof(w->pg.error), "%s",
-						 w->hello ? "the worker ended without finishing"
-							  : "the worker ended before it was ready");
+					why_ended(w);
 			}
 			w->ended = true;
 			close(w->fd);
