@@ -354,17 +354,23 @@ bool lctl_pool_complete(const struct lctl_pool *p)
 
 void lctl_pool_free(struct lctl_pool *p)
 {
-	double deadline;
+	double start, grace = 1;
 	size_t i, left;
 	int status;
 
 	if (!p)
 		return;
-	/* end of file on its stdin stops a worker; then wait for each, a little */
-	for (i = 0; i < p->n; i++)
+	/*
+	 * End of file on its stdin stops a worker; one that is moving files may take a while to
+	 * finish the migrations in flight, one that never got "go" has nothing to finish.
+	 */
+	for (i = 0; i < p->n; i++) {
 		if (p->w[i].fd >= 0)
 			shutdown(p->w[i].fd, SHUT_WR);
-	deadline = now_s() + 10;
+		if (p->w[i].go_at > 0 && !p->w[i].ended)
+			grace = 10;
+	}
+	start = now_s();
 	do {
 		for (i = 0, left = 0; i < p->n; i++) {
 			if (!p->w[i].pid)
@@ -375,8 +381,8 @@ void lctl_pool_free(struct lctl_pool *p)
 				left++;
 		}
 		if (left)
-			pool_wait(p, 100);
-	} while (left && now_s() < deadline);
+			pool_wait(p, 50);
+	} while (left && now_s() - start < grace);
 	for (i = 0; i < p->n; i++) {
 		if (p->w[i].pid) {
 			kill(p->w[i].pid, SIGKILL);

@@ -270,7 +270,7 @@ lctl_glusterd_restart() {
 	local pid='' i
 	[[ ! -r $LCTL_GLUSTERD_PIDFILE ]] || read -r pid <"$LCTL_GLUSTERD_PIDFILE" || true
 	[[ $pid =~ ^[0-9]+$ && $(cat "/proc/$pid/comm" 2>/dev/null) == glusterd ]] ||
-		pid=$(pgrep -x glusterd | head -n 1)
+		pid=$(pgrep -x --nslist net --ns $$ glusterd | head -n 1) # not a test pool's (pool.sh)
 	[[ -n $pid ]] || _lctl_hard "no glusterd to restart"
 	_lctl_note "restarting glusterd (pid $pid)"
 	kill -TERM "$pid"

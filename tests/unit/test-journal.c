@@ -112,6 +112,33 @@ static void test_force_move(void **state)
 	cleanup(dir);
 }
 
+/* every phase a run goes through round-trips, "place" (the pool's workers) too; others fail */
+static void test_phases(void **state)
+{
+	static const char *const ok[] = { "dirty", "place", "work", "done", "stopped" };
+	struct lctl_journal a, b;
+	char *dir = tmpdir(), *text;
+	size_t i, len;
+
+	(void)state;
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		sample(&a);
+		strcpy(a.phase, ok[i]);
+		assert_int_equal(lctl_journal_write(dir, &a, NULL), 0);
+		text = slurp(dir, &len);
+		assert_int_equal(lctl_journal_parse(text, len, &b, NULL), 0);
+		assert_string_equal(b.phase, ok[i]);
+		free(text);
+	}
+	sample(&a);
+	strcpy(a.phase, "placing");
+	assert_int_equal(lctl_journal_write(dir, &a, NULL), 0);
+	text = slurp(dir, &len);
+	assert_int_not_equal(lctl_journal_parse(text, len, &b, NULL), 0);
+	free(text);
+	cleanup(dir);
+}
+
 /* a force-move line with another value, or twice, is refused like any bad line */
 static void test_force_move_bad(void **state)
 {
@@ -299,6 +326,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_force_move),
+		cmocka_unit_test(test_phases),
 		cmocka_unit_test(test_force_move_bad),
 		cmocka_unit_test(test_truncated_and_corrupt),
 		cmocka_unit_test(test_missing),
