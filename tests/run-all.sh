@@ -3,7 +3,7 @@
 # glusterd if it is not running and remove leftovers of earlier test runs, then build layoutctl
 # in its source tree and run every test tier under ASan+UBSan:
 #	autoreconf -fi && ./configure --enable-werror --with-sanitizers=address,undefined [ARGS]
-#	make -j2 && make check
+#	make -j2 && make check (the pool tests in a second lane, beside the others)
 # then a ThreadSanitizer build (from `make distdir`) over the crawler unit test and a parallel
 # scan and fix on a real volume, then `make distcheck` (unit and cli tiers).
 # Prints a summary per tier (unit, cli, integration: pass/fail/skip from the .trs files) and
@@ -32,7 +32,7 @@ fi
 # Results of an earlier run must not count: drop the old .trs/.log files and per-test logs.
 find tests -name '*.trs' -delete
 find tests -name '*.log' -type f -delete
-rm -rf test-logs test-suite.log
+rm -rf test-logs test-suite.log tests/pool-lane.out
 
 autoreconf -fi
 # Objects built with other flags (say, without --with-sanitizers) are not rebuilt by make when
@@ -45,8 +45,25 @@ san=${LCTL_SANITIZERS:-address,undefined}
 [[ -z $old_config || $old_config == "$(./config.status --config)" ]] || make clean
 make -j"${LCTL_JOBS:-2}"
 rc=0
-# shellcheck disable=SC2086 # word splitting of the flags is wanted
-make check ${LCTL_CHECK_FLAGS:-} || rc=$?
+# Two lanes: the pool tests (tests/integration/pool-*.sh: glusterds of their own, in network
+# namespaces of their own, so nothing they do reaches the default glusterd or its volumes, and
+# nothing the others do, glusterd restarts included, reaches them) run beside the rest, which
+# run one at a time as always. LCTL_CHECK_FLAGS (or LCTL_LANES=1) runs one `make check`.
+lanes=$(make -s print-test-lanes)
+pool_tests=$(sed -n 's/^pool: *//p' <<<"$lanes")
+rest_tests=$(sed -n 's/^rest: *//p' <<<"$lanes")
+if [[ -n ${LCTL_CHECK_FLAGS:-} || ${LCTL_LANES:-2} == 1 || -z $pool_tests ]]; then
+	# shellcheck disable=SC2086 # word splitting of the flags is wanted
+	make check ${LCTL_CHECK_FLAGS:-} || rc=$?
+else
+	make check TESTS= >/dev/null # builds the test programs, so the lanes build nothing
+	make check TESTS="$pool_tests" TEST_SUITE_LOG=tests/pool-suite.log >tests/pool-lane.out 2>&1 &
+	lane=$!
+	make check TESTS="$rest_tests" || rc=$?
+	wait "$lane" || rc=$?
+	echo "--- the pool lane:"
+	grep -E '^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR):' tests/pool-lane.out || cat tests/pool-lane.out
+fi
 
 # --- summary ------------------------------------------------------------------------------------
 declare -A count=()
