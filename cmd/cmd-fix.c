@@ -1011,6 +1011,8 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	if (o) {
 		out_list_end(o);
 		out_member(o, "summary", summary_json(vol, sum, &pm, p.elapsed, fc.o.dry_run));
+		if (p.nservers)
+			out_member(o, "servers", status_servers_json(&p));
 		out_close(o, 0, 0, NULL);
 	} else if (gopts.verbosity >= 1) {
 		print_summary_text(vol, sum, &pm, &skips, p.elapsed, fc.o.dry_run);

@@ -136,6 +136,31 @@ static void add(struct json_object *o, const char *k, struct json_object *v)
 	json_object_object_add(o, k, v);
 }
 
+struct json_object *status_servers_json(const struct lctl_progress *p)
+{
+	struct json_object *a = json_object_new_array(), *o;
+	size_t i;
+
+	for (i = 0; i < p->nservers; i++) {
+		const struct lctl_server_progress *sp = &p->servers[i];
+
+		o = json_object_new_object();
+		add(o, "name", out_name(sp->name));
+		add(o, "state", json_object_new_string(sp->state));
+		add(o, "directories", json_object_new_int64((int64_t)sp->dirs));
+		add(o, "migrated", json_object_new_int64((int64_t)sp->migrated));
+		add(o, "skipped", json_object_new_int64((int64_t)sp->skipped));
+		add(o, "failed", json_object_new_int64((int64_t)sp->failed));
+		add(o, "bytes_moved", json_object_new_int64((int64_t)sp->bytes));
+		add(o, "seconds", json_object_new_double(sp->seconds));
+		add(o, "bytes_per_sec",
+		    json_object_new_double(sp->seconds > 0 ? (double)sp->bytes / sp->seconds : 0));
+		add(o, "error", sp->error[0] ? out_name(sp->error) : NULL);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 struct json_object *status_build(const struct status_info *si, const struct lctl_progress *p,
 				 const struct lctl_fix_summary *sum, const struct rate_tracker *rt,
 				 const struct share_tracker *st, const struct error_ring *er)
@@ -195,27 +220,8 @@ struct json_object *status_build(const struct status_info *si, const struct lctl
 	else
 		add(j, "eta_seconds", NULL);
 	/* a fix spread over the pool: one row per server, as `gluster volume rebalance status` */
-	if (p->nservers) {
-		a = json_object_new_array();
-		for (i = 0; i < p->nservers; i++) {
-			const struct lctl_server_progress *sp = &p->servers[i];
-
-			o = json_object_new_object();
-			add(o, "name", out_name(sp->name));
-			add(o, "state", json_object_new_string(sp->state));
-			add(o, "directories", json_object_new_int64((int64_t)sp->dirs));
-			add(o, "migrated", json_object_new_int64((int64_t)sp->migrated));
-			add(o, "skipped", json_object_new_int64((int64_t)sp->skipped));
-			add(o, "failed", json_object_new_int64((int64_t)sp->failed));
-			add(o, "bytes_moved", json_object_new_int64((int64_t)sp->bytes));
-			add(o, "seconds", json_object_new_double(sp->seconds));
-			add(o, "bytes_per_sec", json_object_new_double(sp->seconds > 0
-					? (double)sp->bytes / sp->seconds : 0));
-			add(o, "error", sp->error[0] ? out_name(sp->error) : NULL);
-			json_object_array_add(a, o);
-		}
-		add(j, "servers", a);
-	}
+	if (p->nservers)
+		add(j, "servers", status_servers_json(p));
 	o = json_object_new_object();
 	add(o, "active", json_object_new_int((int)p->active_workers));
 	add(o, "paused", json_object_new_boolean(p->paused));

@@ -69,6 +69,8 @@ int status_publish(const char *dir, struct json_object *status);
 /* The per-server rows of a fix spread over the pool (the "servers" array): how many, each
  * as a line of text under the header, and the whole table on @f (nothing without rows). */
 size_t status_servers(struct json_object *status, struct json_object **rows);
+/* The "servers" array itself, from a fix's progress (one object per server). */
+struct json_object *status_servers_json(const struct lctl_progress *p);
 extern const char *const status_server_header;
 void status_server_row(struct json_object *row, char *buf, size_t size);
 void status_print_servers(FILE *f, struct json_object *status);

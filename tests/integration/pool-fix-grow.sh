@@ -42,9 +42,12 @@ assert_eq 0 "$LCTL_RC" "fix exit status"
 rows=$(grep -cE '^127\.1\.1\.[1-3] +done +[0-9]+ +[1-9]' "$FX/fix.out" || true)
 assert_eq 3 "$rows" "servers that report done with files migrated"
 pf_movers_check "$VOL"
-# the coordinator's status file has the same rows
+# the coordinator's status file has the same rows, and `status` shows them
 jq -e '.servers | length == 3 and all(.state == "done")' "$FX/state/progress.json" >/dev/null ||
 	fail "progress.json has no per-server rows: $(jq -c .servers "$FX/state/progress.json")"
+"$LAYOUTCTL" status --state-dir "$FX/state" "$VOL" >"$FX/status.out"
+rows=$(grep -cE '^127\.1\.1\.[1-3] +done +[0-9]+ +[1-9]' "$FX/status.out" || true)
+assert_eq 3 "$rows" "servers in the output of layoutctl status"
 
 log_ok=$(fx_linked_ok)
 jq -e -s 'map(select(.outcome == "failed")) | length == 0' "$FX"/state/server-*/outcomes.jsonl \
