@@ -87,8 +87,7 @@ extern volatile sig_atomic_t interrupted;
 int log_open(const char *path);
 void log_outcomes(int log, struct lctl_volume *vol, const struct lctl_repair_report *rr,
 		  bool *failed);
-/* Parsers shared by fix and worker (cmd-fix.c). */
-int parse_positive(const char *s, double *out);
+
 
 /* Subcommands: one file each. */
 int cmd_explain(const struct cmd *cmd, int argc, char **argv);

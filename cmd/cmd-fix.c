@@ -172,19 +172,6 @@ static int parse_until(const char *s, time_t *out)
 	return 0;
 }
 
-int parse_positive(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0) || v > 1e12)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct fix_cli *fc)
 {
 	uint64_t v;
@@ -396,12 +383,13 @@ static void worker_args(const struct fix_cli *fc, struct lctl_volume *vol, size_
 
 			if (sv->bricks[j].server != si)
 				continue;
-			for (k = 0; k + 1 < t->n && strcmp(t->v[k], "--node") | strcmp(t->v[k + 1], h); k++)
-				;
-			if (k + 1 < t->n)
-				continue;
-			av_add(t, "--node");
-			av_add(t, h);
+			for (k = 0; k + 1 < t->n; k++)
+				if (!strcmp(t->v[k], "--node") && !strcmp(t->v[k + 1], h))
+					break;
+			if (k + 1 >= t->n) { /* not given yet */
+				av_add(t, "--node");
+				av_add(t, h);
+			}
 		}
 	}
 	av_add(t, "worker");

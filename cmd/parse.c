@@ -77,3 +77,16 @@ int check_volume_path(const char *p)
 	}
 	return 0;
 }
+
+int parse_positive(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0) || v > 1e12)
+		return -1;
+	*out = v;
+	return 0;
+}

@@ -9,6 +9,8 @@
 /* 0 on success; -1 (and nothing written) when @s is not an integer in [min, max]. */
 int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int parse_int(const char *s, int min, int max, int *out);
+/* A number > 0 and at most 10^12 (rates); -1 otherwise. */
+int parse_positive(const char *s, double *out);
 /* A format name: text, json, xml, prometheus. 0 when unknown. */
 unsigned parse_format(const char *s);
 const char *format_name(unsigned fmt);

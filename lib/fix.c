@@ -721,6 +721,7 @@ static void summary_add(struct lctl_fix *f, const struct lctl_repair_report *rr)
 
 struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, bool *finished)
 {
+	struct lctl_error werr = { 0 };
 	struct lctl_crawl_cfg cfg = { 0 };
 	struct lctl_crawl_stats st;
 	struct lctl_repair_report *rr;
@@ -741,7 +742,10 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 		f->placing = false;
 		pool_totals(f, f->sum.files, &f->sum.bytes_moved);
 		/* stopped, or the work walk cannot start: the run ends here, resumable */
-		if (atomic_load(&f->stop) || set_phase(f, "work", NULL) || start_work(f, NULL)) {
+		if (!atomic_load(&f->stop) && (set_phase(f, "work", &werr) || start_work(f, &werr)))
+			lctl_log(LCTL_LOG_ERROR, "cannot go on after the servers placed their files: %s",
+				 werr.msg);
+		if (atomic_load(&f->stop) || !f->crawl) {
 			atomic_store(&f->stop, true);
 			f->top_done = true;
 			*finished = true;
