@@ -88,7 +88,6 @@ int log_open(const char *path);
 void log_outcomes(int log, struct lctl_volume *vol, const struct lctl_repair_report *rr,
 		  bool *failed);
 
-
 /* Subcommands: one file each. */
 int cmd_explain(const struct cmd *cmd, int argc, char **argv);
 extern const char *const cmd_explain_usage[];
