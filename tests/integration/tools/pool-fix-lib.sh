@@ -31,9 +31,14 @@ pf_init() {
 	export GFCHECK_SERVER
 	PF_LAYOUTCTL=(lctl_pool_exec "$LAYOUTCTL" --server "${LCTL_POOL_HOSTS[0]}"
 		--glusterd-dir "$LCTL_POOL_DIR/node1/wd")
+	# read by fix-lib.sh
+	# shellcheck disable=SC2034
 	FX_LAYOUTCTL=("${PF_LAYOUTCTL[@]}")
+	# shellcheck disable=SC2034
 	FX_RUN=(lctl_pool_exec)
+	# shellcheck disable=SC2034
 	FX_SUBVOL_ARGS=pf_subvol_args
+	# shellcheck disable=SC2034
 	FX_VOL_HASH=pf_vol_hash
 }
 
