@@ -6,8 +6,10 @@
 # gfapi client per round. Afterwards, as fix-grow.sh: fix exit 0, scan exit 0, the tree through
 # FUSE identical (names, md5, mode, owner, size, nlink, symlink targets), every data file on its
 # hashed brick except hard links (linked), every directory's commit word = the volume hash on
-# every brick, sparse files still sparse, no lookup failed; and the pool's own: every server
-# moved files, each only from its own bricks (its outcome log), none moved twice.
+# every brick, sparse files still sparse, no lookup failed; and the pool's own: only server 1's
+# bricks are read as local folders (--node 127.1.1.2: server 2's), `info` lists the servers,
+# every server moved files, each only from its own bricks (its outcome log), none moved twice,
+# and the report, progress.json and `status` show a row per server.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/pool.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
@@ -31,6 +33,18 @@ lctl_pool_add_bricks "$VOL" 1 2
 cat "$FX/info.out" >&2
 assert_contains "$(<"$FX/info.out")" "Servers (3):"
 assert_contains "$(<"$FX/info.out")" "(this server)"
+
+# which bricks are this server's: glusterd's view (peer UUIDs) says node 1's, --node overrides;
+# only those are read as local folders
+direct() {
+	"${PF_LAYOUTCTL[@]}" -v "$@" scan "$VOL" 2>&1 >/dev/null |
+		sed -n 's/.*reading its brick folder \(.*\) directly$/\1/p' | sort
+}
+printf '%s\n' "${LCTL_POOL_BRICK_PATHS[@]}" | grep '/node1/' | sort >"$FX/mine1"
+assert_files_equal "$FX/mine1" <(direct) "bricks read directly by server 1"
+printf '%s\n' "${LCTL_POOL_BRICK_PATHS[@]}" | grep '/node2/' | sort >"$FX/mine2"
+assert_files_equal "$FX/mine2" <(direct --node 127.1.1.2) "bricks read directly with --node 127.1.1.2"
+[[ $(wc -l <"$FX/mine1") == 2 && $(wc -l <"$FX/mine2") == 2 ]] || fail "not 2 bricks on nodes 1 and 2"
 
 fx_checker_start "$VOL" "$FX/list"
 sleep 2
