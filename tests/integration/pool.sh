@@ -16,6 +16,19 @@
 # Needs root, GlusterFS (glusterd, gluster, mount.glusterfs), iproute2 (ip netns), nsenter,
 # xmllint, getfattr/setfattr, flock.
 #
+# Split mode (LCTL_POOL_SPLIT=1 before lctl_pool_start): each node is a server of its own on the
+# network, for what one shared loopback cannot show (which server sends what, a capped link per
+# server). Node I lives in a network namespace of its own, lctlpool<pid>-I, with the address
+# $LCTL_POOL_SPLIT_NET.I/24 (10.211.0.I by default) on a veth, lctl0, whose peer is a port of a
+# bridge in a "switch" namespace, lctlpool<pid> (LCTL_POOL_NS, which then holds no GlusterFS
+# process). These addresses exist only inside the pool's namespaces (no route leads out of them).
+# Glusterd I binds its address, the bricks of node I are created on it (and so run in node I's
+# namespace), and a client in node I's namespace reaches node I's bricks over that namespace's
+# lo, as on a real server: only traffic between nodes crosses the veths, which is what
+# lctl_pool_cap_egress caps and lctl_pool_tx_bytes counts. lctl_pool_exec, the mounts and
+# lctl_pool_with_mount then run in node 1's namespace (a client on server 1), and
+# lctl_pool_gluster I in node I's.
+#
 # Clients of the pool run inside the namespace and name a server: a gfapi program as
 # `lctl_pool_exec "$LAYOUTCTL" --server 127.1.1.1 ...`. Beware: a plain `gluster` (no
 # --glusterd-sock) talks to /var/run/glusterd.socket, and unix sockets do not belong to a
@@ -28,7 +41,21 @@
 #						"Peer in Cluster (Connected)" on every node
 #	lctl_pool_gluster I ARGS...		gluster --mode=script ARGS against node I's glusterd,
 #						retried while glusterd is busy (like lctl_gluster)
-#	lctl_pool_exec CMD...			run CMD inside the pool's network namespace
+#	lctl_pool_exec CMD...			run CMD inside the pool's network namespace (split
+#						mode: node 1's)
+#	lctl_pool_exec_on I CMD...		run CMD in node I's network namespace (the pool's
+#						one namespace, unless split)
+#	lctl_pool_ns I				the name of node I's network namespace
+#	lctl_pool_rsh_env			export what tests/integration/tools/local-rsh needs to
+#						stand in for ssh to a node: LCTL_POOL_GLUSTERD_DIRS
+#						(each node's glusterd working directory) and, in split
+#						mode, LCTL_POOL_RSH_NETNS (each node's namespace)
+#	lctl_pool_cap_egress I RATE|off		split mode: cap what node I sends to the other nodes
+#						at RATE (tc units: 200mbit, 25mbps = 25 MB/s; tbf on
+#						node I's veth), or lift the cap
+#	lctl_pool_tx_bytes I, lctl_pool_rx_bytes I
+#						split mode: bytes node I has sent to / received from
+#						the other nodes (its veth's counters; take differences)
 #	lctl_pool_vol_create NAMEVAR KIND [NODE...]
 #						KIND dist (one brick per NODE), rep (replica 2: NODEs
 #						in pairs), disp (disperse 3 redundancy 1: NODEs in
@@ -60,7 +87,8 @@
 #	lctl_pool_umount MOUNTPOINT		unmount and remove the mount point
 #	lctl_pool_node_pids I			pids of node I's processes: glusterd, bricks, self-heal
 #						daemon, rebalance (one a line)
-#	lctl_pool_pids				pids of every process in the pool's namespace
+#	lctl_pool_pids				pids of every process in the pool's namespace (split
+#						mode: in the switch's and every node's)
 #	lctl_pool_kill_node I			SIGKILL node I's glusterd and all its processes, remove
 #						their pid files (as cluster.rc's kill_node)
 #	lctl_pool_restart_node I		start node I's glusterd again; wait until the peers are
@@ -70,8 +98,9 @@
 #	lctl_pool_teardown			tear the pool down now (the EXIT hook does it otherwise)
 #	lctl_pool_cleanup_stale			remove the pools (namespace, processes, mounts, sockets,
 #						folder) of owners that are no longer running
-# After lctl_pool_start: LCTL_POOL_NS (namespace), LCTL_POOL_N, LCTL_POOL_DIR (the pool's temp
-# folder) and LCTL_POOL_HOSTS (127.1.1.1 ... 127.1.1.N). After lctl_pool_vol_create and
+# After lctl_pool_start: LCTL_POOL_NS (namespace; split mode: the switch's), LCTL_POOL_N,
+# LCTL_POOL_DIR (the pool's temp folder) and LCTL_POOL_HOSTS (127.1.1.1 ... 127.1.1.N; split
+# mode: 10.211.0.1 ... 10.211.0.N). After lctl_pool_vol_create and
 # lctl_pool_add_bricks: LCTL_POOL_BRICKS (host:path, volume order), LCTL_POOL_BRICK_PATHS (the
 # same, paths only) and, after add, LCTL_POOL_NEW_BRICKS (host:path of the bricks added).
 #
@@ -88,9 +117,9 @@
 # exists, so lctl_pool_cleanup_stale never takes a pool that is being created. At exit (the
 # lctl_on_exit hook of harness.sh when that is sourced, else an EXIT trap that keeps an earlier
 # one), the process that started the pool tears it down: graceful first (bricks stopped,
-# volumes stopped and deleted from node 1), then every process in the namespace is killed
-# (SIGTERM, then SIGKILL), mounts under the folder are unmounted, the namespace, the recorded
-# sockets and the folder are removed. When the exit status is not 0, the pool's GlusterFS logs
+# volumes stopped and deleted from node 1), then every process in the namespace (split mode:
+# in the switch's and the nodes' namespaces) is killed (SIGTERM, then SIGKILL), mounts under the
+# folder are unmounted, the namespaces, the recorded sockets and the folder are removed. When the exit status is not 0, the pool's GlusterFS logs
 # are first copied to $LCTL_TEST_LOGDIR/pool/. INT, TERM and HUP exit with 130, 143 and 129
 # unless the script already traps them.
 #
@@ -99,6 +128,8 @@
 #	LCTL_POOL_STATE_DIR [/run/lctl-pool]	state files and the lock
 #	LCTL_POOL_TIMEOUT [$LCTL_TIMEOUT, else 60]	seconds for glusterd, peer, brick and busy waits
 #	LCTL_POOL_KEEP, LCTL_KEEP_VOLUMES	non-empty: leave the pool at exit (the next start removes it)
+#	LCTL_POOL_SPLIT []			1: the next lctl_pool_start makes a split pool (above)
+#	LCTL_POOL_SPLIT_NET [10.211.0]		split mode: the first three octets of the nodes' addresses
 #	LCTL_TEST_LOGDIR		where logs are kept when the test fails
 
 [[ -z ${_LCTL_POOL_LOADED:-} ]] || return 0
@@ -107,6 +138,8 @@ _LCTL_POOL_LOADED=1
 : "${LCTL_POOL_BASE:=}"
 : "${LCTL_POOL_STATE_DIR:=/run/lctl-pool}"
 : "${LCTL_POOL_TIMEOUT:=${LCTL_TIMEOUT:-60}}"
+: "${LCTL_POOL_SPLIT:=}"
+: "${LCTL_POOL_SPLIT_NET:=10.211.0}"
 LCTL_POOL_NS=
 LCTL_POOL_N=0
 LCTL_POOL_DIR=
@@ -118,6 +151,8 @@ _LCTL_POOL_SEQ=0
 _LCTL_POOL_NS_PREFIX=lctlpool
 _LCTL_POOL_VOL_PREFIX=lctlpool_
 _LCTL_POOL_NET=127.1.1
+_LCTL_POOL_SPLIT=      # 1 while this process's pool is a split one
+_LCTL_POOL_IF=lctl0    # split mode: a node's veth, in its namespace
 _LCTL_POOL_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 _LCTL_POOL_PREV_TRAP=
 
@@ -211,10 +246,23 @@ _lctl_pool_ns_exists() {
 	[[ -e /run/netns/$1 ]]
 }
 
-# _lctl_pool_ns_pids NS: the pids of every process in namespace NS, one a line.
+# _lctl_pool_all_ns NS: the namespaces of pool NS that exist: NS and (split mode) the nodes'
+# NS-<I>, one a line.
+_lctl_pool_all_ns() {
+	local f re="^${1//./\\.}-[0-9]+\$"
+	! _lctl_pool_ns_exists "$1" || printf '%s\n' "$1"
+	for f in /run/netns/"$1"-*; do
+		[[ -e $f && ${f##*/} =~ $re ]] && printf '%s\n' "${f##*/}"
+	done
+	return 0
+}
+
+# _lctl_pool_ns_pids NS: the pids of every process in the namespaces of pool NS, one a line.
 _lctl_pool_ns_pids() {
-	_lctl_pool_ns_exists "$1" || return 0
-	ip netns pids "$1" 2>/dev/null || true
+	local n
+	for n in $(_lctl_pool_all_ns "$1"); do
+		ip netns pids "$n" 2>/dev/null || true
+	done
 }
 
 lctl_pool_pids() {
@@ -222,18 +270,122 @@ lctl_pool_pids() {
 	_lctl_pool_ns_pids "$LCTL_POOL_NS"
 }
 
+# _lctl_pool_nsof I: node I's namespace, without checks (for internal callers).
+_lctl_pool_nsof() {
+	if [[ -n $_LCTL_POOL_SPLIT ]]; then
+		printf '%s\n' "$LCTL_POOL_NS-$1"
+	else
+		printf '%s\n' "$LCTL_POOL_NS"
+	fi
+}
+
+lctl_pool_ns() {
+	_lctl_pool_require
+	_lctl_pool_check_node "${1:-}"
+	_lctl_pool_nsof "$1"
+}
+
 lctl_pool_exec() {
 	_lctl_pool_require
-	ip netns exec "$LCTL_POOL_NS" "$@"
+	ip netns exec "$(_lctl_pool_nsof 1)" "$@"
+}
+
+lctl_pool_exec_on() {
+	local node=${1:-}
+	_lctl_pool_require
+	_lctl_pool_check_node "$node"
+	shift
+	ip netns exec "$(_lctl_pool_nsof "$node")" "$@"
+}
+
+# _lctl_pool_split_net: make the switch (a bridge in LCTL_POOL_NS) and, for each node I, its
+# namespace with lo and the veth lctl0 ($_LCTL_POOL_NET.I/24), whose peer n<I> is a port of
+# the bridge. Nothing of it is in the caller's namespace.
+_lctl_pool_split_net() {
+	local i ns=$LCTL_POOL_NS
+	if ! { ip -n "$ns" link add br0 type bridge && ip -n "$ns" link set br0 up; }; then
+		_lctl_pool_hard "cannot create the bridge in $ns"
+	fi
+	for ((i = 1; i <= LCTL_POOL_N; i++)); do
+		! _lctl_pool_ns_exists "$ns-$i" || _lctl_pool_hard "namespace $ns-$i exists already"
+		ip netns add "$ns-$i" || _lctl_pool_hard "cannot create network namespace $ns-$i"
+		if ! { ip -n "$ns" link add "n$i" type veth peer name "$_LCTL_POOL_IF" netns "$ns-$i" &&
+			ip -n "$ns" link set "n$i" master br0 &&
+			ip -n "$ns" link set "n$i" up &&
+			ip -n "$ns-$i" link set lo up &&
+			ip -n "$ns-$i" addr add "$_LCTL_POOL_NET.$i/24" dev "$_LCTL_POOL_IF" &&
+			ip -n "$ns-$i" link set "$_LCTL_POOL_IF" up; }; then
+			_lctl_pool_hard "cannot connect node $i's namespace $ns-$i to the switch"
+		fi
+	done
+}
+
+_lctl_pool_require_split() {
+	_lctl_pool_require
+	[[ -n $_LCTL_POOL_SPLIT ]] ||
+		_lctl_pool_hard "${FUNCNAME[1]}: only in split mode (LCTL_POOL_SPLIT=1 before lctl_pool_start)"
+}
+
+lctl_pool_cap_egress() {
+	local node=${1:-} rate=${2:-} ns
+	_lctl_pool_require_split
+	_lctl_pool_check_node "$node"
+	command -v tc >/dev/null || _lctl_pool_hard "'tc' (iproute2) is not installed"
+	ns=$(_lctl_pool_nsof "$node")
+	if [[ $rate == off ]]; then
+		tc -n "$ns" qdisc del dev "$_LCTL_POOL_IF" root 2>/dev/null || true
+		return 0
+	fi
+	[[ $rate =~ ^[0-9]+(\.[0-9]+)?[A-Za-z]*$ ]] ||
+		_lctl_pool_hard "lctl_pool_cap_egress: RATE must be a tc rate (200mbit, 25mbps) or off, not '$rate'"
+	# A token bucket (tbf: in every kernel that has traffic control, unlike fq_codel), with a
+	# queue of 50 ms at that rate, as on a link that is the bottleneck; larger GSO packets are
+	# segmented to fit the 128 KB burst.
+	tc -n "$ns" qdisc replace dev "$_LCTL_POOL_IF" root tbf rate "$rate" burst 128kb latency 50ms ||
+		_lctl_pool_hard "cannot cap node $node's egress at $rate"
+}
+
+# _lctl_pool_counter I NAME: a statistics counter of node I's veth.
+_lctl_pool_counter() {
+	local v
+	_lctl_pool_require_split
+	_lctl_pool_check_node "${1:-}"
+	v=$(ip netns exec "$(_lctl_pool_nsof "$1")" cat "/sys/class/net/$_LCTL_POOL_IF/statistics/$2") || v=
+	[[ $v =~ ^[0-9]+$ ]] || _lctl_pool_hard "cannot read $2 of node $1's $_LCTL_POOL_IF"
+	printf '%s\n' "$v"
+}
+
+lctl_pool_tx_bytes() {
+	_lctl_pool_counter "${1:-}" tx_bytes
+}
+
+lctl_pool_rx_bytes() {
+	_lctl_pool_counter "${1:-}" rx_bytes
+}
+
+lctl_pool_rsh_env() {
+	local i wds=() nss=()
+	_lctl_pool_require
+	for ((i = 1; i <= LCTL_POOL_N; i++)); do
+		wds+=("$_LCTL_POOL_NET.$i=$LCTL_POOL_DIR/node$i/wd")
+		nss+=("$_LCTL_POOL_NET.$i=$(_lctl_pool_nsof "$i")")
+	done
+	export LCTL_POOL_GLUSTERD_DIRS="${wds[*]}"
+	if [[ -n $_LCTL_POOL_SPLIT ]]; then
+		export LCTL_POOL_RSH_NETNS="${nss[*]}"
+	else
+		unset LCTL_POOL_RSH_NETNS
+	fi
 }
 
 # --- gluster CLI --------------------------------------------------------------------------------
 
 # _lctl_pool_cli I ARGS...: one CLI call against node I (no retries), time-boxed.
 _lctl_pool_cli() {
-	local d=$LCTL_POOL_DIR/node$1 t=$((LCTL_POOL_TIMEOUT > 10 ? 2 * LCTL_POOL_TIMEOUT : 20))
+	local d=$LCTL_POOL_DIR/node$1 t=$((LCTL_POOL_TIMEOUT > 10 ? 2 * LCTL_POOL_TIMEOUT : 20)) ns
+	ns=$(_lctl_pool_nsof "$1")
 	shift
-	timeout -k 5 "$t" ip netns exec "$LCTL_POOL_NS" gluster --mode=script --glusterd-sock="$d/gd.sock" \
+	timeout -k 5 "$t" ip netns exec "$ns" gluster --mode=script --glusterd-sock="$d/gd.sock" \
 		--log-file="$d/log/cli.log" "$@"
 }
 
@@ -284,7 +436,7 @@ _lctl_pool_glusterd_start() {
 	mkdir -p -- "$d/wd" "$d/run" "$d/log" || _lctl_pool_hard "cannot create $d"
 	rm -f -- "$d/glusterd.pid"
 	env -i PATH="$_LCTL_POOL_PATH" LANG=C.UTF-8 \
-		ip netns exec "$LCTL_POOL_NS" glusterd -p "$d/glusterd.pid" --log-file="$d/log/glusterd.log" \
+		ip netns exec "$(_lctl_pool_nsof "$1")" glusterd -p "$d/glusterd.pid" --log-file="$d/log/glusterd.log" \
 		--xlator-option "management.working-directory=$d/wd" \
 		--xlator-option "management.transport.socket.bind-address=$_LCTL_POOL_NET.$1" \
 		--xlator-option "management.run-directory=$d/run" \
@@ -294,7 +446,7 @@ _lctl_pool_glusterd_start() {
 }
 
 _lctl_pool_glusterd_answers() {
-	timeout 20 ip netns exec "$LCTL_POOL_NS" gluster --mode=script --glusterd-sock="$LCTL_POOL_DIR/node$1/gd.sock" \
+	timeout 20 ip netns exec "$(_lctl_pool_nsof "$1")" gluster --mode=script --glusterd-sock="$LCTL_POOL_DIR/node$1/gd.sock" \
 		--log-file="$LCTL_POOL_DIR/node$1/log/cli.log" peer status >/dev/null 2>&1
 }
 
@@ -476,7 +628,7 @@ _lctl_pool_umount_under() {
 # _lctl_pool_destroy NS DIR: kill, unmount, remove the sockets, the namespace, the folder and
 # the state file. Tolerant of half-made and half-removed pools. Returns 1 if something stayed.
 _lctl_pool_destroy() {
-	local ns=$1 dir=$2 ok=0 s
+	local ns=$1 dir=$2 ok=0 s n
 	if [[ -n $dir && -d $dir ]]; then
 		_lctl_pool_umount_under "$dir" || ok=1
 	fi
@@ -486,12 +638,13 @@ _lctl_pool_destroy() {
 			[[ $s =~ ^(/var)?/run/gluster/[0-9a-f]+\.socket$ ]] && rm -f -- "$s"
 		done <"$dir/sockets"
 	fi
-	if _lctl_pool_ns_exists "$ns"; then
-		ip netns del "$ns" 2>/dev/null || {
-			_lctl_pool_note "cannot delete namespace $ns"
+	# the nodes' namespaces (split mode) first, the switch's last
+	for n in $(_lctl_pool_all_ns "$ns" | sort -r); do
+		ip netns del "$n" 2>/dev/null || {
+			_lctl_pool_note "cannot delete namespace $n"
 			ok=1
 		}
-	fi
+	done
 	if [[ -n $dir && -d $dir ]]; then
 		_lctl_pool_umount_under "$dir" || ok=1
 		rm -rf --one-file-system -- "$dir" || ok=1
@@ -504,7 +657,7 @@ _lctl_pool_destroy() {
 _lctl_pool_cleanup_stale_locked() {
 	local name pid d id ns re_ns re_dir
 	local -A dirs=() owners=()
-	re_ns="^${_LCTL_POOL_NS_PREFIX}([0-9]+)\$"
+	re_ns="^${_LCTL_POOL_NS_PREFIX}([0-9]+)(-[0-9]+)?\$" # the pool's, or (split) a node's
 	re_dir="^${_LCTL_POOL_NS_PREFIX}([0-9]+)\.[A-Za-z0-9]{6}\$"
 	# Every place a leftover can be: namespaces, state files, folders.
 	while read -r name _; do
@@ -544,8 +697,8 @@ _lctl_pool_cleanup_stale_locked() {
 	return 0
 }
 
-# lctl_pool_cleanup_stale: remove every pool (namespace lctlpool<pid>, its processes, mounts,
-# sockets, folder <base>/lctlpool<pid>.XXXXXX and state file) whose owner is not running.
+# lctl_pool_cleanup_stale: remove every pool (namespace lctlpool<pid> and a split pool's node
+# namespaces lctlpool<pid>-<I>, its processes, mounts, sockets, folder <base>/lctlpool<pid>.XXXXXX and state file) whose owner is not running.
 # Namespaces, folders and volumes of any other name are not looked at.
 lctl_pool_cleanup_stale() {
 	_lctl_pool_lock
@@ -578,6 +731,12 @@ lctl_pool_start() {
 	printf 'owner_pid=%s\nowner_id=%s\ndir=%s\n' "$$" "$id" "$dir" >"$LCTL_POOL_STATE_DIR/$LCTL_POOL_NS"
 	LCTL_POOL_DIR=$dir
 	LCTL_POOL_N=$n
+	_LCTL_POOL_SPLIT='' _LCTL_POOL_NET=127.1.1
+	if [[ -n $LCTL_POOL_SPLIT && $LCTL_POOL_SPLIT != 0 ]]; then
+		[[ $LCTL_POOL_SPLIT_NET =~ ^[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}$ ]] ||
+			_lctl_pool_hard "LCTL_POOL_SPLIT_NET must be three octets (10.211.0), not '$LCTL_POOL_SPLIT_NET'"
+		_LCTL_POOL_SPLIT=1 _LCTL_POOL_NET=$LCTL_POOL_SPLIT_NET
+	fi
 	mkdir -p -- "$dir/tmp" "$dir/mnt" "$dir/clients" "$dir/bricks" || _lctl_pool_hard "cannot populate $dir"
 	# unix socket paths have 107 characters at most
 	((${#dir} + 20 < 108)) || _lctl_pool_hard "the pool folder $dir is too long a path for the CLI sockets"
@@ -585,6 +744,7 @@ lctl_pool_start() {
 		_lctl_pool_hard "namespace $LCTL_POOL_NS exists already"
 	fi
 	ip netns add "$LCTL_POOL_NS" || _lctl_pool_hard "cannot create network namespace $LCTL_POOL_NS"
+	[[ -z $_LCTL_POOL_SPLIT ]] || _lctl_pool_split_net
 	_lctl_pool_unlock
 	ip netns exec "$LCTL_POOL_NS" ip link set lo up || _lctl_pool_hard "cannot bring up lo in $LCTL_POOL_NS"
 
@@ -607,7 +767,7 @@ lctl_pool_start() {
 		_lctl_pool_probe "$i"
 	done
 	_lctl_pool_wait_peers $(seq 1 "$n")
-	_lctl_pool_note "pool $LCTL_POOL_NS up: $n node$( ((n == 1)) || echo s) (${LCTL_POOL_HOSTS[*]}) in $dir" \
+	_lctl_pool_note "pool $LCTL_POOL_NS up: $n node$( ((n == 1)) || echo s) (${LCTL_POOL_HOSTS[*]}${_LCTL_POOL_SPLIT:+, a namespace each}) in $dir" \
 		"($(($(_lctl_pool_now_ms) - t0)) ms)"
 }
 
@@ -633,15 +793,18 @@ _lctl_pool_save_logs() {
 # each volume's brick processes get SIGTERM (`volume stop` spends about a second per brick
 # otherwise), then `volume stop force` and `volume delete`. Busy retries are short here.
 _lctl_pool_stop_volumes() {
-	local LCTL_POOL_TIMEOUT=10 vol xml pid pids netns
+	local LCTL_POOL_TIMEOUT=10 vol xml pid pids netns='' n i
 	_lctl_pool_glusterd_answers 1 || return 0
-	netns=$(stat -L -c %i "/run/netns/$LCTL_POOL_NS" 2>/dev/null) || return 0
+	for n in $(_lctl_pool_all_ns "$LCTL_POOL_NS"); do
+		i=$(stat -L -c %i "/run/netns/$n" 2>/dev/null) && netns+=" net:[$i] "
+	done
+	[[ -n $netns ]] || return 0
 	for vol in $(lctl_pool_gluster 1 volume list 2>/dev/null); do
 		[[ $vol == "$_LCTL_POOL_VOL_PREFIX"* ]] || continue
 		pids=()
 		xml=$(lctl_pool_gluster 1 volume status "$vol" --xml 2>/dev/null) || xml=
 		for pid in $(_lctl_pool_xpath_list "$xml" '//node[starts-with(path,"/")]/pid/text()'); do
-			[[ $pid =~ ^[1-9][0-9]*$ && $(readlink "/proc/$pid/ns/net" 2>/dev/null) == "net:[$netns]" ]] || continue
+			[[ $pid =~ ^[1-9][0-9]*$ && $netns == *" $(readlink "/proc/$pid/ns/net" 2>/dev/null) "* ]] || continue
 			[[ $(_lctl_pool_cmdline "$pid") == *" --volfile-id $vol."* ]] || continue
 			kill -TERM "$pid" 2>/dev/null && pids+=("$pid")
 		done
@@ -664,7 +827,7 @@ _lctl_pool_teardown_body() {
 	_lctl_pool_record_sockets
 	_lctl_pool_destroy "$LCTL_POOL_NS" "$LCTL_POOL_DIR" || ok=1
 	_lctl_pool_note "pool $LCTL_POOL_NS removed ($(($(_lctl_pool_now_ms) - t0)) ms)"
-	LCTL_POOL_NS='' LCTL_POOL_DIR='' LCTL_POOL_N=0
+	LCTL_POOL_NS='' LCTL_POOL_DIR='' LCTL_POOL_N=0 _LCTL_POOL_SPLIT='' _LCTL_POOL_NET=127.1.1
 	LCTL_POOL_HOSTS=() LCTL_POOL_BRICKS=() LCTL_POOL_BRICK_PATHS=() LCTL_POOL_NEW_BRICKS=()
 	return "$ok"
 }
@@ -925,7 +1088,7 @@ lctl_pool_with_mount() {
 	# subshell (so that errexit there ends CMD, not the unmount) and unmounts. The client
 	# daemon gets a file as output, not this function's stdout (a $(...) would wait for it).
 	# shellcheck disable=SC2016 # expanded by the inner bash
-	ip netns exec "$LCTL_POOL_NS" bash -c '
+	ip netns exec "$(_lctl_pool_nsof 1)" bash -c '
 		mp=$1 vol=$2 log=$3 marker=$4 env=$5 server=$6
 		shift 6
 		if ! mount -t glusterfs -o log-file="$log" "$server:/$vol" "$mp" </dev/null >"$marker.err" 2>&1 ||
@@ -945,7 +1108,7 @@ lctl_pool_with_mount() {
 	if [[ $(<"$marker") != mounted ]]; then
 		_lctl_pool_note "mount: $(cat -- "$marker.err" 2>/dev/null)"
 		rm -f -- "$marker" "$marker.err" "$env"
-		_lctl_pool_hard "cannot mount $vol on $mp in $LCTL_POOL_NS (client log $log)"
+		_lctl_pool_hard "cannot mount $vol on $mp in $(_lctl_pool_nsof 1) (client log $log)"
 	fi
 	rm -f -- "$marker" "$marker.err" "$env"
 	rmdir -- "$mp" 2>/dev/null || true
@@ -959,7 +1122,7 @@ lctl_pool_mount() {
 	_lctl_pool_out=$(mktemp "$LCTL_POOL_DIR/tmp/mount.XXXXXX")
 	# nsenter --net: the client runs (and talks) in the pool's network namespace, the mount is
 	# made in ours, where the caller sees it.
-	if ! nsenter --net="/run/netns/$LCTL_POOL_NS" mount -t glusterfs \
+	if ! nsenter --net="/run/netns/$(_lctl_pool_nsof 1)" mount -t glusterfs \
 		-o log-file="$LCTL_POOL_DIR/clients/${_lctl_pool_mp##*/}.log" "$_LCTL_POOL_NET.1:/$1" "$_lctl_pool_mp" \
 		</dev/null >"$_lctl_pool_out" 2>&1; then
 		_lctl_pool_note "mount: $(<"$_lctl_pool_out")"
