@@ -65,6 +65,8 @@
 #						The name (lctlpool_<pid>_<n>) -> $NAMEVAR
 #	lctl_pool_add_bricks VOL NODE...	add one brick on each NODE (a multiple of the set size,
 #						in sets, like create); wait until every brick is online
+#	lctl_pool_vol_destroy VOL		stop and delete VOL (made by lctl_pool_vol_create) and
+#						remove its bricks' folders, now (teardown does it otherwise)
 #	lctl_pool_vol_bricks VOL ARRAYVAR	the bricks of VOL as host:path, in volume order
 #	lctl_pool_brick_node BRICK		the node number of a brick (host:path or path)
 #	lctl_pool_brick_status VOL BRICK [I]	1 if node I (default 1) reports BRICK online, else 0
@@ -793,25 +795,39 @@ _lctl_pool_save_logs() {
 # each volume's brick processes get SIGTERM (`volume stop` spends about a second per brick
 # otherwise), then `volume stop force` and `volume delete`. Busy retries are short here.
 _lctl_pool_stop_volumes() {
-	local LCTL_POOL_TIMEOUT=10 vol xml pid pids netns='' n i
+	local LCTL_POOL_TIMEOUT=10 vol netns
 	_lctl_pool_glusterd_answers 1 || return 0
-	for n in $(_lctl_pool_all_ns "$LCTL_POOL_NS"); do
-		i=$(stat -L -c %i "/run/netns/$n" 2>/dev/null) && netns+=" net:[$i] "
-	done
+	netns=$(_lctl_pool_netns_ids)
 	[[ -n $netns ]] || return 0
 	for vol in $(lctl_pool_gluster 1 volume list 2>/dev/null); do
 		[[ $vol == "$_LCTL_POOL_VOL_PREFIX"* ]] || continue
-		pids=()
-		xml=$(lctl_pool_gluster 1 volume status "$vol" --xml 2>/dev/null) || xml=
-		for pid in $(_lctl_pool_xpath_list "$xml" '//node[starts-with(path,"/")]/pid/text()'); do
-			[[ $pid =~ ^[1-9][0-9]*$ && $netns == *" $(readlink "/proc/$pid/ns/net" 2>/dev/null) "* ]] || continue
-			[[ $(_lctl_pool_cmdline "$pid") == *" --volfile-id $vol."* ]] || continue
-			kill -TERM "$pid" 2>/dev/null && pids+=("$pid")
-		done
-		((${#pids[@]} == 0)) || _lctl_pool_wait_dead 5000 "${pids[@]}" || true
-		lctl_pool_gluster 1 volume stop "$vol" force >/dev/null 2>&1 || true
+		_lctl_pool_stop_volume "$vol" "$netns"
 		lctl_pool_gluster 1 volume delete "$vol" >/dev/null 2>&1 || true
 	done
+}
+
+# _lctl_pool_netns_ids: " net:[INODE] " for each of the pool's namespaces (for matching
+# /proc/PID/ns/net), on one line.
+_lctl_pool_netns_ids() {
+	local n i netns=''
+	for n in $(_lctl_pool_all_ns "$LCTL_POOL_NS"); do
+		i=$(stat -L -c %i "/run/netns/$n" 2>/dev/null) && netns+=" net:[$i] "
+	done
+	printf '%s' "$netns"
+}
+
+# _lctl_pool_stop_volume VOL NETNS_IDS: SIGTERM to VOL's brick processes (those in the pool's
+# namespaces), then `volume stop VOL force`. Errors are ignored.
+_lctl_pool_stop_volume() {
+	local vol=$1 netns=$2 xml pid pids=()
+	xml=$(lctl_pool_gluster 1 volume status "$vol" --xml 2>/dev/null) || xml=
+	for pid in $(_lctl_pool_xpath_list "$xml" '//node[starts-with(path,"/")]/pid/text()'); do
+		[[ $pid =~ ^[1-9][0-9]*$ && $netns == *" $(readlink "/proc/$pid/ns/net" 2>/dev/null) "* ]] || continue
+		[[ $(_lctl_pool_cmdline "$pid") == *" --volfile-id $vol."* ]] || continue
+		kill -TERM "$pid" 2>/dev/null && pids+=("$pid")
+	done
+	((${#pids[@]} == 0)) || _lctl_pool_wait_dead 5000 "${pids[@]}" || true
+	lctl_pool_gluster 1 volume stop "$vol" force >/dev/null 2>&1 || true
 }
 
 # _lctl_pool_teardown_body STATUS: tear down this process's pool (errexit is off in here: it is
@@ -1066,6 +1082,20 @@ lctl_pool_add_bricks() {
 	_lctl_pool_record_sockets
 	_lctl_pool_refresh_bricks "$vol"
 	_lctl_pool_note "added to $vol: bricks on nodes $* ($(($(_lctl_pool_now_ms) - t0)) ms)"
+}
+
+lctl_pool_vol_destroy() {
+	local vol=${1:-} n t0
+	_lctl_pool_require
+	[[ $vol == "$_LCTL_POOL_VOL_PREFIX$$_"* ]] || _lctl_pool_hard "lctl_pool_vol_destroy: '$vol' is not a volume of this pool"
+	t0=$(_lctl_pool_now_ms)
+	_lctl_pool_record_sockets
+	_lctl_pool_stop_volume "$vol" "$(_lctl_pool_netns_ids)"
+	lctl_pool_gluster 1 volume delete "$vol" >/dev/null || _lctl_pool_hard "cannot delete volume $vol"
+	for n in "$LCTL_POOL_DIR"/bricks/node*/"$vol"; do
+		[[ ! -d $n ]] || rm -rf --one-file-system -- "$n" || _lctl_pool_hard "cannot remove the bricks in $n"
+	done
+	_lctl_pool_note "destroyed volume $vol ($(($(_lctl_pool_now_ms) - t0)) ms)"
 }
 
 # --- mounts -------------------------------------------------------------------------------------
