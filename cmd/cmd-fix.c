@@ -6,6 +6,7 @@
 #include "output.h"
 #include "parse.h"
 #include "progress.h"
+#include "tasks.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -489,31 +490,22 @@ static void free_workers(struct pool_specs *ps)
  */
 static int check_gluster_tasks(const char *volume)
 {
-	char cmdline[512], line[512];
-	bool running = false, answered = false;
-	FILE *p;
+	const char *gluster = tasks_find_gluster(tasks_gluster_paths);
+	bool running = false;
 
-	if (access("/usr/sbin/gluster", X_OK) && access("/usr/bin/gluster", X_OK)) {
+	if (!gluster) {
 		error("cannot check for a running rebalance: no gluster CLI here "
 		      "(use --no-task-check if you are sure none runs)");
 		return EXIT_CANTRUN;
 	}
-	snprintf(cmdline, sizeof(cmdline),
-		 "gluster --mode=script volume status '%s' tasks --xml 2>/dev/null", volume);
-	p = popen(cmdline, "r");
-	if (!p) {
-		error("cannot run the gluster CLI: %s", strerror(errno));
+	switch (tasks_check(gluster, volume, &running)) {
+	case TASKS_OK:
+		break;
+	case TASKS_CANNOT_RUN:
+		error("cannot run %s to check for a running rebalance "
+		      "(use --no-task-check if you are sure none runs)", gluster);
 		return EXIT_CANTRUN;
-	}
-	while (fgets(line, sizeof(line), p)) {
-		if (strstr(line, "<volStatus>"))
-			answered = true;
-		/* a task with status 1 (GF_DEFRAG_STATUS_STARTED) is in progress */
-		if (strstr(line, "<status>1</status>"))
-			running = true;
-	}
-	pclose(p);
-	if (!answered) {
+	default:
 		error("glusterd did not answer 'volume status %s tasks' "
 		      "(use --no-task-check if you are sure no rebalance runs)", volume);
 		return EXIT_CANTRUN;

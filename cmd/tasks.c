@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Whether GlusterFS's own rebalance or remove-brick runs on a volume: only glusterd knows, so
+ * ask it through the gluster CLI, `gluster --mode=script volume status VOLUME tasks --xml`.
+ *
+ * The CLI is the one at an absolute path (the first of a fixed list that exists and is
+ * executable), started with an argument vector (no shell: the volume name is one argument
+ * whatever it holds), with a closed stdin, its stderr discarded, an empty environment but
+ * PATH, and its output read up to a bound. The answer is parsed with libxml2: glusterd
+ * answered when cliOutput/opRet is 0; a task runs when one of its tasks has status 1
+ * (GF_DEFRAG_STATUS_STARTED).
+ */
+#include "tasks.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
+
+#define ANSWER_MAX (4u << 20)	/* a task list is a few KiB */
+#define ANSWER_TIMEOUT_MS 120000
+
+const char *const tasks_gluster_paths[] = { "/usr/sbin/gluster", "/usr/bin/gluster", NULL };
+
+const char *tasks_find_gluster(const char *const *paths)
+{
+	size_t i;
+
+	for (i = 0; paths[i]; i++)
+		if (paths[i][0] == '/' && !access(paths[i], X_OK))
+			return paths[i];
+	return NULL;
+}
+
+/* Run @gluster with @argv; its stdout into a NUL-terminated buffer (caller frees). */
+static int run_capture(const char *gluster, char *const argv[], char **out, size_t *len)
+{
+	static char path_env[] = "PATH=/usr/sbin:/usr/bin:/sbin:/bin", lc_env[] = "LC_ALL=C";
+	char *const env[] = { path_env, lc_env, NULL };
+	posix_spawn_file_actions_t fa;
+	struct pollfd pfd;
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap + 1);
+	int fds[2], status, ret = 0;
+	struct timespec t0, t;
+	pid_t pid;
+	ssize_t r;
+
+	if (!buf)
+		return -ENOMEM;
+	if (pipe2(fds, O_CLOEXEC)) {
+		free(buf);
+		return -errno;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	ret = posix_spawn(&pid, gluster, &fa, NULL, argv, env);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	if (ret) {
+		close(fds[0]);
+		free(buf);
+		return -ret;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pfd = (struct pollfd){ .fd = fds[0], .events = POLLIN };
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((t.tv_sec - t0.tv_sec) * 1000 > ANSWER_TIMEOUT_MS) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+		if (poll(&pfd, 1, 1000) <= 0)
+			continue;
+		if (n == cap) {
+			char *nb;
+
+			if (cap >= ANSWER_MAX) {
+				ret = -EFBIG;
+				break;
+			}
+			nb = realloc(buf, cap * 2 + 1);
+			if (!nb) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		r = read(fds[0], buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fds[0]);
+	if (ret)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+int tasks_parse(const char *xml, size_t len, bool *running)
+{
+	xmlDocPtr doc;
+	xmlXPathContextPtr ctx = NULL;
+	xmlXPathObjectPtr ans = NULL, run = NULL;
+	int ret = TASKS_NO_ANSWER;
+
+	*running = false;
+	if (len > ANSWER_MAX || len > (size_t)INT32_MAX)
+		return TASKS_NO_ANSWER;
+	doc = xmlReadMemory(xml, (int)len, "gluster.xml", NULL,
+			    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	if (!doc)
+		return TASKS_NO_ANSWER;
+	ctx = xmlXPathNewContext(doc);
+	if (ctx)
+		ans = xmlXPathEvalExpression((const xmlChar *)"boolean(/cliOutput[opRet = 0]/volStatus)",
+					     ctx);
+	if (ans && ans->type == XPATH_BOOLEAN && ans->boolval) {
+		/* a task with status 1 (GF_DEFRAG_STATUS_STARTED) is in progress */
+		run = xmlXPathEvalExpression(
+			(const xmlChar *)"boolean(/cliOutput/volStatus//tasks/task[normalize-space(status) = '1'])",
+			ctx);
+		if (run && run->type == XPATH_BOOLEAN) {
+			*running = run->boolval;
+			ret = TASKS_OK;
+		}
+	}
+	xmlXPathFreeObject(run);
+	xmlXPathFreeObject(ans);
+	xmlXPathFreeContext(ctx);
+	xmlFreeDoc(doc);
+	return ret;
+}
+
+int tasks_check(const char *gluster, const char *volume, bool *running)
+{
+	char a0[] = "gluster", a1[] = "--mode=script", a2[] = "volume", a3[] = "status",
+	     a5[] = "tasks", a6[] = "--xml", *vol = strdup(volume);
+	char *argv[] = { a0, a1, a2, a3, vol, a5, a6, NULL };
+	char *out = NULL;
+	size_t len = 0;
+	int ret;
+
+	*running = false;
+	if (!vol)
+		return TASKS_CANNOT_RUN;
+	ret = run_capture(gluster, argv, &out, &len);
+	free(vol);
+	if (ret)
+		return TASKS_CANNOT_RUN;
+	ret = tasks_parse(out, len, running);
+	free(out);
+	return ret;
+}

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Unit tests: the running-task check of fix (cmd/tasks.c). A fake gluster CLI (a shell script
+ * at an absolute path) records how it was started; the answers are parsed as XML.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tasks.h"
+
+#define HEAD "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<cliOutput>"
+
+static const char task_running[] = HEAD
+	"<opRet>0</opRet><opErrno>0</opErrno><opErrstr/><volStatus><volumes><volume>"
+	"<volName>v</volName><nodeCount>1</nodeCount><tasks><task><type>Rebalance</type>"
+	"<id>7</id><status>1</status><statusStr>in progress</statusStr></task></tasks>"
+	"</volume></volumes></volStatus></cliOutput>";
+
+static const char task_done[] = HEAD
+	"<opRet>0</opRet><opErrno>0</opErrno><opErrstr/><volStatus><volumes><volume>"
+	"<volName>v</volName><node><status>1</status></node><tasks><task><type>Rebalance</type>"
+	"<id>7</id><status>3</status><statusStr>completed</statusStr></task></tasks>"
+	"</volume></volumes></volStatus></cliOutput>";
+
+static const char no_tasks[] = HEAD
+	"<opRet>0</opRet><opErrno>0</opErrno><opErrstr/><volStatus><volumes><volume>"
+	"<volName>v</volName><tasks/></volume></volumes></volStatus></cliOutput>";
+
+/* glusterd refused: its error text quotes a name holding "<status>1</status>" */
+static const char refused[] = HEAD
+	"<opRet>-1</opRet><opErrno>30800</opErrno><opErrstr>Volume &lt;status&gt;1&lt;/status&gt; "
+	"does not exist</opErrstr></cliOutput>";
+
+static void test_parse(void **state)
+{
+	bool running;
+
+	(void)state;
+	assert_int_equal(tasks_parse(task_running, sizeof(task_running) - 1, &running), TASKS_OK);
+	assert_true(running);
+	/* a completed task, and a node (not a task) with status 1: nothing runs */
+	assert_int_equal(tasks_parse(task_done, sizeof(task_done) - 1, &running), TASKS_OK);
+	assert_false(running);
+	assert_int_equal(tasks_parse(no_tasks, sizeof(no_tasks) - 1, &running), TASKS_OK);
+	assert_false(running);
+	assert_int_equal(tasks_parse(refused, sizeof(refused) - 1, &running), TASKS_NO_ANSWER);
+	assert_false(running);
+	assert_int_equal(tasks_parse("<status>1</status> garbage", 26, &running), TASKS_NO_ANSWER);
+	assert_int_equal(tasks_parse("", 0, &running), TASKS_NO_ANSWER);
+}
+
+static char dir[64];
+
+static char *fake_gluster(const char *body)
+{
+	static char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/gluster", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "#!/bin/sh\n%s\n", body);
+	fclose(f);
+	chmod(path, 0700);
+	return path;
+}
+
+static char *slurp(const char *name)
+{
+	static char buf[8192];
+	char path[128];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The volume name is one argument, never shell text: a name made to break out of quotes runs
+ * nothing. The CLI gets no stdin and a bare environment.
+ */
+static void test_argv_no_shell(void **state)
+{
+	static const char evil[] = "fv';touch${IFS}PWNED;'";
+	char body[1024], pwned[128], *args;
+	bool running = true;
+
+	(void)state;
+	snprintf(body, sizeof(body),
+		 "cd '%s' || exit 1\n"
+		 "for a in \"$0\" \"$@\"; do printf '%%s\\n' \"$a\"; done >args\n"
+		 "env >env\n"
+		 "cat >stdin\n"
+		 "printf '%%s' '%s'", dir, no_tasks);
+	assert_int_equal(chdir(dir), 0);
+	assert_int_equal(tasks_check(fake_gluster(body), evil, &running), TASKS_OK);
+	assert_false(running);
+	args = slurp("args");
+	assert_non_null(strstr(args, "\n--mode=script\nvolume\nstatus\nfv';touch${IFS}PWNED;'\n"
+				     "tasks\n--xml\n"));
+	snprintf(pwned, sizeof(pwned), "%s/PWNED", dir);
+	assert_int_not_equal(access(pwned, F_OK), 0);
+	assert_string_equal(slurp("stdin"), "");
+	assert_null(strstr(slurp("env"), "HOME="));
+	assert_non_null(strstr(slurp("env"), "PATH=/usr/sbin:/usr/bin:/sbin:/bin"));
+}
+
+static void test_answers(void **state)
+{
+	char body[1024];
+	bool running = false;
+
+	(void)state;
+	snprintf(body, sizeof(body), "printf '%%s' '%s'", task_running);
+	assert_int_equal(tasks_check(fake_gluster(body), "v", &running), TASKS_OK);
+	assert_true(running);
+	/* glusterd down: the CLI prints an error and nothing we can read */
+	assert_int_equal(tasks_check(fake_gluster("echo 'Connection failed' >&2; exit 1"), "v",
+				     &running), TASKS_NO_ANSWER);
+	/* an answer without end is cut at the bound, not read for ever */
+	assert_int_equal(tasks_check(fake_gluster("exec yes '<status>1</status>'"), "v", &running),
+			 TASKS_CANNOT_RUN);
+	/* nothing to run */
+	assert_int_equal(tasks_check("/nonexistent/gluster", "v", &running), TASKS_CANNOT_RUN);
+}
+
+/* Only an executable at an absolute path counts: never the first `gluster` in PATH. */
+static void test_find(void **state)
+{
+	char plain[128];
+	const char *const rel[] = { "gluster", "sbin/gluster", NULL };
+	const char *list[4];
+	FILE *f;
+
+	(void)state;
+	assert_null(tasks_find_gluster(rel));
+	snprintf(plain, sizeof(plain), "%s/not-executable", dir);
+	f = fopen(plain, "w");
+	assert_non_null(f);
+	fclose(f);
+	chmod(plain, 0600);
+	list[0] = plain;
+	list[1] = "/bin/sh";
+	list[2] = NULL;
+	assert_string_equal(tasks_find_gluster(list), "/bin/sh");
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/lctl-tasks.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_argv_no_shell),
+		cmocka_unit_test(test_answers),
+		cmocka_unit_test(test_find),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
