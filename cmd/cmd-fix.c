@@ -532,6 +532,12 @@ int log_open(const char *path)
 		return -1;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
 		return fd; /* --log /dev/stderr, a pipe: not ours to change */
+	/* a hard link to another file, or another user's file: a trap for root, never written */
+	if (st.st_nlink > 1 || st.st_uid != geteuid()) {
+		close(fd);
+		errno = st.st_nlink > 1 ? EMLINK : EACCES;
+		return -1;
+	}
 	fchmod(fd, 0600);
 	if (st.st_size > 0 && pread(fd, &c, 1, st.st_size - 1) == 1 && c != '\n' &&
 	    write(fd, "\n", 1) != 1) {

@@ -42,6 +42,15 @@ nullmode=$(stat -c %a /dev/null)
 fx_fix "$VOL" --mode linkto --parallel 2 --log /dev/null
 assert_eq 0 "$LCTL_RC" "fix --log /dev/null of a clean volume"
 assert_eq "$nullmode" "$(stat -c %a /dev/null)" "the mode of /dev/null after fix --log /dev/null"
+# a --log that is a hard link to another file (a trap for root) is neither written nor chmod'ed
+printf 'keep\n' >"$FX/target"
+chmod 0644 "$FX/target"
+ln "$FX/target" "$FX/trap.jsonl"
+fx_fix "$VOL" --mode linkto --parallel 2 --log "$FX/trap.jsonl"
+assert_eq 0 "$LCTL_RC" "fix --log HARDLINK of a clean volume"
+assert_contains "$(<"$FX/fix.out")" "cannot open the outcome log"
+assert_eq keep "$(<"$FX/target")" "the hard-linked file's content"
+assert_eq 644 "$(stat -c %a "$FX/target")" "the hard-linked file's mode"
 # (who created each linkto is not asserted: the fresh-lookup checker's own lookups in the dirty
 # directories make DHT link files during the settle period, before fix gets to them; the
 # bricks below must show the linked files either way)
