@@ -64,18 +64,7 @@ const char *format_name(unsigned fmt)
 
 int check_volume_path(const char *p)
 {
-	const char *c;
-
-	if (!p || p[0] != '/')
-		return -1;
-	/* no "." or ".." component: the path is used as given on every subvolume */
-	for (c = p; *c; c++) {
-		if (c[0] != '/' || c[1] != '.')
-			continue;
-		if (c[2] == '/' || c[2] == '\0' || (c[2] == '.' && (c[3] == '/' || c[3] == '\0')))
-			return -1;
-	}
-	return 0;
+	return lctl_volume_path_check(p);
 }
 
 int parse_positive(const char *s, double *out)

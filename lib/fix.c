@@ -519,8 +519,9 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 	int ret;
 
 	*out = NULL;
-	if (top[0] != '/' || strlen(top) >= sizeof(f->top))
-		return lctl_seterr(err, LCTL_EINVAL, 0, "path '%s' is not absolute", top);
+	if (lctl_volume_path_check(top) || strlen(top) >= sizeof(f->top))
+		return lctl_seterr(err, LCTL_EINVAL, 0, "path '%s' is not an absolute path inside "
+				   "the volume without '.' or '..'", top);
 	if (!opts->dry_run && (!opts->state_dir || !opts->state_dir[0]))
 		return lctl_seterr(err, LCTL_EINVAL, 0, "a state directory is required");
 	f = calloc(1, sizeof(*f));

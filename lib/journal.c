@@ -196,7 +196,8 @@ int lctl_journal_parse(const char *text, size_t len, struct lctl_journal *j, str
 			j->started = (time_t)strtoll(val, NULL, 10);
 			fields |= 8;
 		} else if (!strcmp(line, "scope")) {
-			if (unescape(val, j->scope, sizeof(j->scope)) || j->scope[0] != '/')
+			if (unescape(val, j->scope, sizeof(j->scope)) ||
+			    lctl_volume_path_check(j->scope))
 				return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal scope is malformed");
 			fields |= 16;
 		} else if (!strcmp(line, "mode") && (!strcmp(val, "migrate") || !strcmp(val, "linkto"))) {

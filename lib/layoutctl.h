@@ -656,6 +656,12 @@ const struct lctl_subvol *lctl_volume_subvol(const struct lctl_volume *vol, size
 /** lctl_volume_subvol_index() - index of the subvolume named @name, or -1. */
 int lctl_volume_subvol_index(const struct lctl_volume *vol, const char *name);
 const struct lctl_dht_options *lctl_volume_dht_options(const struct lctl_volume *vol);
+/**
+ * lctl_volume_path_check() - a path inside a volume as every entry point takes it (command
+ * line, journal, a pool worker's scope): absolute, without a "." or ".." component.
+ * Return: 0 if so, -1 if not.
+ */
+int lctl_volume_path_check(const char *path);
 /** lctl_volume_nservers() - the servers holding the volume's bricks, in brick order. */
 size_t lctl_volume_nservers(const struct lctl_volume *vol);
 const struct lctl_server *lctl_volume_server_at(const struct lctl_volume *vol, size_t i);

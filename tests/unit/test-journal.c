@@ -139,6 +139,36 @@ static void test_phases(void **state)
 	cleanup(dir);
 }
 
+/* a scope that leaves the volume (written by hand, CRC and all) is refused, as on the command line */
+static void test_scope_checked(void **state)
+{
+	static const char *const bad[] = { "/../../etc", "/a/./b", "/a/..", "/.", "relative" };
+	static const char *const ok[] = { "/", "/a/..b", "/.hidden", "/a b/c\\d" };
+	struct lctl_journal a, b;
+	char *dir = tmpdir(), *text;
+	size_t i, len;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		sample(&a);
+		snprintf(a.scope, sizeof(a.scope), "%s", bad[i]);
+		assert_int_equal(lctl_journal_write(dir, &a, NULL), 0);
+		text = slurp(dir, &len);
+		assert_int_not_equal(lctl_journal_parse(text, len, &b, NULL), 0);
+		free(text);
+	}
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		sample(&a);
+		snprintf(a.scope, sizeof(a.scope), "%s", ok[i]);
+		assert_int_equal(lctl_journal_write(dir, &a, NULL), 0);
+		text = slurp(dir, &len);
+		assert_int_equal(lctl_journal_parse(text, len, &b, NULL), 0);
+		assert_string_equal(b.scope, ok[i]);
+		free(text);
+	}
+	cleanup(dir);
+}
+
 /* a force-move line with another value, or twice, is refused like any bad line */
 static void test_force_move_bad(void **state)
 {
@@ -327,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_force_move),
 		cmocka_unit_test(test_phases),
+		cmocka_unit_test(test_scope_checked),
 		cmocka_unit_test(test_force_move_bad),
 		cmocka_unit_test(test_truncated_and_corrupt),
 		cmocka_unit_test(test_missing),
