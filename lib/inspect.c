@@ -259,22 +259,6 @@ static int cmp_sighting(const void *a, const void *b)
 	return c ? c : x->subvol - y->subvol;
 }
 
-int lctl_volume_path_check(const char *p)
-{
-	const char *c;
-
-	if (!p || p[0] != '/')
-		return -1;
-	/* no "." or ".." component: the path is used as given on every subvolume */
-	for (c = p; *c; c++) {
-		if (c[0] != '/' || c[1] != '.')
-			continue;
-		if (c[2] == '/' || c[2] == '\0' || (c[2] == '.' && (c[3] == '/' || c[3] == '\0')))
-			return -1;
-	}
-	return 0;
-}
-
 int lctl_join_path(char *buf, size_t n, const char *dir, const char *name)
 {
 	int len = snprintf(buf, n, "%s/%s", strcmp(dir, "/") ? dir : "", name);

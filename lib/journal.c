@@ -82,6 +82,23 @@ static int unescape(const char *s, char *out, size_t n)
 	return 0;
 }
 
+/* Here, with the journal's scope, so that every reader of a scope links the same check. */
+int lctl_volume_path_check(const char *p)
+{
+	const char *c;
+
+	if (!p || p[0] != '/')
+		return -1;
+	/* no "." or ".." component: the path is used as given on every subvolume */
+	for (c = p; *c; c++) {
+		if (c[0] != '/' || c[1] != '.')
+			continue;
+		if (c[2] == '/' || c[2] == '\0' || (c[2] == '.' && (c[3] == '/' || c[3] == '\0')))
+			return -1;
+	}
+	return 0;
+}
+
 int lctl_journal_write(const char *dir, const struct lctl_journal *j, struct lctl_error *err)
 {
 	char path[4096], tmp[4096];
