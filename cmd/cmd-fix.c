@@ -912,6 +912,7 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 		abort();
 	verbose(2, "%s: making directories dirty, then %u s to settle",
 		fc.o.dry_run ? "dry run" : "fix", fc.o.dry_run ? 0 : fc.o.settle_ms / 1000);
+	fc.o.stop_flag = &interrupted;
 	ret = lctl_fix_start(vol, &fc.o, &fix, &err);
 	if (ret) {
 		/* the message may quote a --path as typed: escape it like names from the volume */

@@ -67,6 +67,7 @@ struct lctl_fix {
 	bool pool_stopped;		/* "stop" sent to them */
 	bool pool_paused;
 	const char *phase;		/* for progress: dirty, place, work, top */
+	bool stopped_dirty;		/* stopped in the layout pass or the settle period */
 	bool top_started;
 	uint64_t base_seen, base_done;	/* counts of the first walk, once the top's started */
 	struct lctl_fix_summary sum;	/* consumer thread only */
@@ -93,13 +94,15 @@ static double mono_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The end of the time window stops the run. */
+/* The end of the time window, or the caller's stop flag (a signal), stops the run. */
 static bool deadline_passed(struct lctl_fix *f)
 {
 	if (f->opts.deadline && time(NULL) >= f->opts.deadline && !atomic_load(&f->stop)) {
 		atomic_store(&f->deadline_hit, true);
 		atomic_store(&f->stop, true);
 	}
+	if (f->opts.stop_flag && *f->opts.stop_flag)
+		atomic_store(&f->stop, true);
 	return atomic_load(&f->stop);
 }
 
@@ -288,6 +291,8 @@ static void *dirty_visit(void *arg, struct lctl_crawl_worker *w, const char *pat
 	bool ok = false;
 	size_t i;
 
+	if (deadline_passed(f))
+		return NULL; /* stopped: the rest stays as it is, dirty, for --resume */
 	if (lctl_repair_layout(&f->rc, path, depth, &ch, &ok) || !ok || ns.nomem)
 		atomic_fetch_add(&f->not_clean, 1);
 	for (i = 0; i < ns.n; i++) {
@@ -482,6 +487,15 @@ static void pool_totals(struct lctl_fix *f, uint64_t *files, uint64_t *bytes)
 	}
 }
 
+/* The settle period, in steps, so that a stop (a signal, the deadline) cuts it short. */
+static void settle(struct lctl_fix *f, unsigned ms)
+{
+	double end = mono_now() + ms / 1000.0, now;
+
+	while (!deadline_passed(f) && (now = mono_now()) < end)
+		usleep((useconds_t)((end - now) > 0.1 ? 100000 : (end - now) * 1e6 + 1));
+}
+
 /* Let the workers move their shares, with what the journal decided. */
 static void pool_go(struct lctl_fix *f)
 {
@@ -664,8 +678,14 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 			ret = layout_pass(f, err);
 		if (ret)
 			goto fail;
-		if (opts->settle_ms)
-			usleep(opts->settle_ms * 1000u);
+		settle(f, opts->settle_ms);
+		if (deadline_passed(f)) {
+			/* stopped before anything moved: --resume redoes the layouts and the settle */
+			f->stopped_dirty = true;
+			f->top_done = true;
+			*out = f;
+			return 0;
+		}
 		ret = set_phase(f, "work", err);
 		if (ret)
 			goto fail;
@@ -871,7 +891,7 @@ int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err)
 		f->modes_open = false;
 		release_locks(f);
 	} else if (!f->opts.dry_run) {
-		ret = set_phase(f, all ? "done" : "stopped", err);
+		ret = set_phase(f, all ? "done" : f->stopped_dirty ? "dirty" : "stopped", err);
 		/* every directory of the volume verified: no migration is left half-way */
 		if (f->modes_open)
 			lctl_modes_close(&f->modes, f->state_dir, all && !ret && !strcmp(f->top, "/"));

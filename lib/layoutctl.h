@@ -14,6 +14,7 @@
 #ifndef LAYOUTCTL_H
 #define LAYOUTCTL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -889,6 +890,11 @@ struct lctl_fix_opts {
 	double files_per_sec;		/* 0 = unlimited */
 	double bytes_per_sec;		/* 0 = unlimited */
 	time_t deadline;		/* stop cleanly at this time (0 = none) */
+	/*
+	 * Set (by a signal handler, say) to stop: read during lctl_fix_start() too, so that a
+	 * stop in the layout pass or the settle period ends the run before anything moves.
+	 */
+	const volatile sig_atomic_t *stop_flag;
 	const char *state_dir;		/* journal and lock; required unless dry_run */
 	bool resume;			/* continue the journal's run */
 	bool break_lock;		/* take over a volume lock held by a dead run elsewhere */

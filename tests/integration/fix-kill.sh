@@ -1,6 +1,7 @@
 #!/bin/bash
 # kill -9 at three points of a fix, each time followed by `fix --resume`, on one 4 -> 6 brick
-# volume: (1) in the dirty phase (during --settle), (2) mid-crawl (some directories stamped,
+# volume, after (0) a Ctrl-C in the settle period (exit 130 at once, nothing moved, journal
+# still dirty): (1) in the dirty phase (during --settle), (2) mid-crawl (some directories stamped,
 # files being migrated at --rate), (3) just before the root is stamped (every other directory
 # stamped on the bricks, the root's files still moving). The last resume must end as an
 # uninterrupted fix would: exit 0, scan exit 0, the brick check clean, the tree unchanged. A
@@ -52,6 +53,21 @@ wait_for() { # SECONDS CONDITION...
 	done
 	fail "timed out waiting for: ${*:2}"
 }
+
+# (0) Ctrl-C (SIGINT) during the settle period: the run ends at once, before anything moves,
+# with exit 130 and the journal still in the dirty phase (the resume redoes layouts and settle)
+start_fix --settle 20 --rate 40
+wait_for 30 eval '[[ $(journal_phase) == dirty ]]'
+sleep 2
+t0=$SECONDS
+kill -INT "$FIX_PID"
+rc=0
+wait "$FIX_PID" || rc=$?
+assert_eq 130 "$rc" "exit status of a fix interrupted while settling"
+((SECONDS - t0 <= 10)) || fail "the interrupted fix took $((SECONDS - t0)) s to end"
+assert_eq dirty "$(journal_phase)" "phase after an interrupt while settling"
+! grep -q '"outcome":"migrated"' "$S/outcomes.jsonl" 2>/dev/null ||
+	fail "files moved after an interrupt in the settle period"
 
 # (1) during the settle period of the dirty phase
 start_fix --settle 20 --rate 40
