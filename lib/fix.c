@@ -74,6 +74,7 @@ struct lctl_fix {
 	struct timespec start;
 	int lock_fd;
 	bool vol_locked;
+	char lock_value[512];		/* what we wrote into the volume lock */
 	bool top_done;
 	atomic_bool stop;
 	atomic_bool paused;
@@ -154,6 +155,18 @@ static int take_local_lock(struct lctl_fix *f, struct lctl_error *err)
 	return 0;
 }
 
+static bool lock_is_ours(struct lctl_fix *f)
+{
+	char held[512];
+	ssize_t n = glfs_getxattr(lctl_volume_subvol_fs(f->vol, 0), "/", LOCK_XATTR, held,
+				  sizeof(held) - 1);
+
+	if (n < 0)
+		return false;
+	held[n] = '\0';
+	return !strcmp(held, f->lock_value);
+}
+
 static int take_volume_lock(struct lctl_fix *f, struct lctl_error *err)
 {
 	glfs_t *fs = lctl_volume_subvol_fs(f->vol, 0);
@@ -163,6 +176,7 @@ static int take_volume_lock(struct lctl_fix *f, struct lctl_error *err)
 	gethostname(host, sizeof(host) - 1);
 	snprintf(me, sizeof(me), "%s %ld %s %lld", host, (long)getpid(), f->j.run,
 		 (long long)time(NULL));
+	snprintf(f->lock_value, sizeof(f->lock_value), "%s", me);
 	if (!glfs_setxattr(fs, "/", LOCK_XATTR, me, strlen(me), XATTR_CREATE)) {
 		f->vol_locked = true;
 		return 0;
@@ -189,17 +203,30 @@ static int take_volume_lock(struct lctl_fix *f, struct lctl_error *err)
 					   "if that run is dead, use --break-lock",
 					   lctl_volume_name(f->vol), held);
 	}
-	if (glfs_setxattr(fs, "/", LOCK_XATTR, me, strlen(me), 0))
+	if (glfs_setxattr(fs, "/", LOCK_XATTR, me, strlen(me), XATTR_REPLACE))
 		return lctl_seterr(err, LCTL_EIO, errno, "cannot take the volume lock: %s",
 				   strerror(errno));
+	/* no compare-and-swap on an xattr: one that broke the lock at the same time wins */
+	if (!lock_is_ours(f))
+		return lctl_seterr(err, LCTL_EBUSY, 0, "another run took the volume lock of '%s' "
+				   "at the same time", lctl_volume_name(f->vol));
 	f->vol_locked = true;
 	return 0;
 }
 
+/*
+ * Remove the volume lock only while it holds what we wrote: one broken by another host
+ * (--break-lock there) is theirs now. Read-compare-remove: GlusterFS offers nothing atomic.
+ */
 static void release_locks(struct lctl_fix *f)
 {
-	if (f->vol_locked)
-		glfs_removexattr(lctl_volume_subvol_fs(f->vol, 0), "/", LOCK_XATTR);
+	if (f->vol_locked) {
+		if (lock_is_ours(f))
+			glfs_removexattr(lctl_volume_subvol_fs(f->vol, 0), "/", LOCK_XATTR);
+		else
+			lctl_log(LCTL_LOG_WARN, "the volume lock of '%s' is no longer ours "
+				 "(another run broke it): left in place", lctl_volume_name(f->vol));
+	}
 	f->vol_locked = false;
 	if (f->lock_fd >= 0)
 		close(f->lock_fd);

@@ -45,11 +45,19 @@ expect_exit 3 "$LAYOUTCTL" fix --state-dir "$S" --settle 1 "$VOL"
 expect_exit 3 "$LAYOUTCTL" fix --state-dir "$FX/other-state" --settle 1 "$VOL"
 err=$("$LAYOUTCTL" fix --state-dir "$FX/other-state" --settle 1 "$VOL" 2>&1 || true)
 assert_contains "$err" "locked by another layoutctl fix"
+# another host breaks the lock (--break-lock there) while this run works: at its end this run
+# must leave that host's lock alone
+setfattr -n trusted.layoutctl.lock -v "otherhost 4242 run-other 1" "${B[0]}"
 rc=0
 wait "$first" || rc=$?
 cat "$FX/first.out" >&2
 assert_eq 1 "$rc" "exit status of a run stopped by --max-runtime"
 assert_contains "$(<"$FX/first.out")" "--resume"
+assert_contains "$(<"$FX/first.out")" "no longer ours"
+assert_eq "otherhost 4242 run-other 1" \
+	"$(getfattr --absolute-names --only-values -n trusted.layoutctl.lock "${B[0]}")" \
+	"the lock another host took"
+setfattr -x trusted.layoutctl.lock "${B[0]}"
 assert_eq stopped "$(awk '$1 == "phase" { print $2 }' "$S/journal")" "journal phase after --max-runtime"
 expect_exit 1 "$LAYOUTCTL" scan "$VOL"
 # stopped half-way, every directory and file is still found by a client with no cache (a
