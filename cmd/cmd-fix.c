@@ -286,8 +286,7 @@ static int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct f
 	if (optind != argc - 1)
 		return usage_error(cmd, optind >= argc ? "missing VOLUME" : "too many arguments");
 	fc->volume = argv[optind];
-	if (!fc->volume[0] || strchr(fc->volume, '/') || !strcmp(fc->volume, ".") ||
-	    !strcmp(fc->volume, ".."))
+	if (check_volume_name(fc->volume))
 		return usage_error(cmd, "invalid volume name '%s'", fc->volume);
 	if (fc->o.path && check_volume_path(fc->o.path))
 		return usage_error(cmd, "--path wants an absolute path inside the volume without "

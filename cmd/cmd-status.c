@@ -90,7 +90,7 @@ static int parse_args(const struct cmd *cmd, int argc, char **argv, struct statu
 	}
 	if (optind != argc - 1)
 		return usage_error(cmd, optind >= argc ? "missing VOLUME" : "too many arguments");
-	if (!argv[optind][0] || strchr(argv[optind], '/'))
+	if (check_volume_name(argv[optind]))
 		return usage_error(cmd, "invalid volume name '%s'", argv[optind]);
 	if (!sc->state_dir[0])
 		snprintf(sc->state_dir, sizeof(sc->state_dir), "/var/lib/layoutctl/%s", argv[optind]);

@@ -220,8 +220,7 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return usage_error(cmd, optind >= argc ? "missing VOLUME" : "too many arguments");
-	if (!argv[optind][0] || strchr(argv[optind], '/') || !strcmp(argv[optind], ".") ||
-	    !strcmp(argv[optind], ".."))
+	if (check_volume_name(argv[optind]))
 		return usage_error(cmd, "invalid volume name '%s'", argv[optind]);
 	if (!state_dir[0])
 		snprintf(state_dir, sizeof(state_dir), "/var/lib/layoutctl/%s/worker", argv[optind]);

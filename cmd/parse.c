@@ -62,6 +62,12 @@ const char *format_name(unsigned fmt)
 	return "?";
 }
 
+int check_volume_name(const char *v)
+{
+	/* it names a folder under /var/lib/layoutctl too */
+	return !v[0] || strchr(v, '/') || !strcmp(v, ".") || !strcmp(v, "..") ? -1 : 0;
+}
+
 int check_volume_path(const char *p)
 {
 	return lctl_volume_path_check(p);

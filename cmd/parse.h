@@ -15,6 +15,8 @@ int parse_positive(const char *s, double *out);
 unsigned parse_format(const char *s);
 const char *format_name(unsigned fmt);
 /* A --path value: absolute, without "." or ".." components. 0, or -1 when not. */
+/* A volume name that can also name its state folder: not empty, ".", ".." or with a '/'. */
+int check_volume_name(const char *v);
 int check_volume_path(const char *p);
 
 #endif

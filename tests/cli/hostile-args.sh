@@ -78,4 +78,14 @@ refused scan "--$esc" v
 # a volume name the library refuses is a usage error too, and one line
 refused info "$(printf 'v%.0s' $(seq 1 300))"
 refused info $'v\tw'
+# a volume name also names its state folder under /var/lib/layoutctl: never '.' or '..'
+for cmd in status fix worker; do
+	refused "$cmd" ..
+	refused "$cmd" .
+	refused "$cmd" a/b
+done
+# the worker's own options are checked like fix's
+refused worker --parallel 0 v
+refused worker --bandwidth -1 v
+refused worker --state-dir relative v
 exit 0
