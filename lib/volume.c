@@ -847,8 +847,13 @@ int lctl_volume_open(const struct lctl_open_opts *opts, struct lctl_volume **out
 		ret = lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
 		goto fail;
 	}
-	if (opts->local_bricks)
+	if (opts->local_bricks) {
 		read_volume_id(vol);
+		if (!vol->have_volume_id)
+			lctl_log(LCTL_LOG_INFO, "no record of volume '%s' in %s/vols: every brick is "
+				 "read through its brick process (--glusterd-dir)", vol->name,
+				 vol->glusterd_dir);
+	}
 	if (!opts->no_subvol_graphs) {
 		ret = open_subvol_graphs(vol, opts);
 		if (ret) {

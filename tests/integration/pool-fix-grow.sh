@@ -45,6 +45,10 @@ assert_files_equal "$FX/mine1" <(direct) "bricks read directly by server 1"
 printf '%s\n' "${LCTL_POOL_BRICK_PATHS[@]}" | grep '/node2/' | sort >"$FX/mine2"
 assert_files_equal "$FX/mine2" <(direct --node 127.1.1.2) "bricks read directly with --node 127.1.1.2"
 [[ $(wc -l <"$FX/mine1") == 2 && $(wc -l <"$FX/mine2") == 2 ]] || fail "not 2 bricks on nodes 1 and 2"
+# without glusterd's record of the volume nothing is read directly, and -v says why
+"${PF_LAYOUTCTL[@]}" --glusterd-dir "$FX" --node 127.1.1.1 -v scan "$VOL" >/dev/null 2>"$FX/norecord" || true
+assert_contains "$(<"$FX/norecord")" "no record of volume"
+! grep -q 'reading its brick folder' "$FX/norecord" || fail "direct reads without a volume id"
 
 fx_checker_start "$VOL" "$FX/list"
 sleep 2
