@@ -45,6 +45,15 @@ assert_files_equal "$FX/mine1" <(direct) "bricks read directly by server 1"
 printf '%s\n' "${LCTL_POOL_BRICK_PATHS[@]}" | grep '/node2/' | sort >"$FX/mine2"
 assert_files_equal "$FX/mine2" <(direct --node 127.1.1.2) "bricks read directly with --node 127.1.1.2"
 [[ $(wc -l <"$FX/mine1") == 2 && $(wc -l <"$FX/mine2") == 2 ]] || fail "not 2 bricks on nodes 1 and 2"
+# a hostile glusterd directory (FIFOs, a link to /dev/zero): read without blocking or following,
+# so info answers at once, with no server counted as this one
+mkdir -p "$FX/gd/vols/$VOL/bricks"
+mkfifo "$FX/gd/glusterd.info" "$FX/gd/vols/$VOL/info" "$FX/gd/vols/$VOL/bricks/fifo"
+ln -s /dev/zero "$FX/gd/vols/$VOL/bricks/zero"
+lctl_pool_exec timeout 60 "$LAYOUTCTL" --server 127.1.1.1 --glusterd-dir "$FX/gd" info "$VOL" \
+	>"$FX/hostile-info" || fail "info with a hostile --glusterd-dir: exit $?"
+assert_contains "$(<"$FX/hostile-info")" "Servers (3):"
+! grep -q '(this server)' "$FX/hostile-info" || fail "a server counted as this one from a hostile store"
 # without glusterd's record of the volume nothing is read directly, and -v says why
 "${PF_LAYOUTCTL[@]}" --glusterd-dir "$FX" --node 127.1.1.1 -v scan "$VOL" >/dev/null 2>"$FX/norecord" || true
 assert_contains "$(<"$FX/norecord")" "no record of volume"
