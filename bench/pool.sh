@@ -65,10 +65,12 @@ cp -- "${LAYOUTCTL:-$LCTL_BUILDDIR/layoutctl}" "$T/layoutctl"
 BIN=$T/layoutctl
 BUILD=$(build_kind "$BIN")
 COMMIT=$(git -C "$SRC" rev-parse --short HEAD 2>/dev/null || echo unknown)
-if DIRTY=$(git -C "$SRC" status --porcelain -- lib cmd 2>/dev/null); then
-	DIRTY=${DIRTY:+ (with uncommitted changes in lib/ or cmd/)}
+if [[ -n ${LAYOUTCTL:-} && $(realpath "$LAYOUTCTL") != "$(realpath "$LCTL_BUILDDIR/layoutctl")" ]]; then
+	COMMIT="$LAYOUTCTL" DIRTY=' (not the source tree'"'"'s build: its commit is not known here)'
+elif DIRTY=$(git -C "$SRC" status --porcelain -- lib cmd 2>/dev/null); then
+	COMMIT="commit $COMMIT" DIRTY=${DIRTY:+ (with uncommitted changes in lib/ or cmd/)}
 else
-	DIRTY=' (not a git checkout)'
+	COMMIT="commit $COMMIT" DIRTY=' (not a git checkout)'
 fi
 
 # rate_bytes RATE: a tc rate in bytes per second (tc: a bare number and "bit" are bits per
@@ -185,7 +187,7 @@ data_on_bricks() {
 	local b
 	for b in "${LCTL_POOL_BRICK_PATHS[@]}"; do
 		find "$b" -path "$b/.glusterfs" -prune -o -type f ! -perm -1000 -printf '%s\n'
-	done | awk '{ n++; s += $1 } END { printf "%d %d\n", n, s }'
+	done | awk '{ n++; s += $1 } END { printf "%.0f %.0f\n", n, s }'
 }
 
 tx() { local i; for i in 1 2 3; do lctl_pool_tx_bytes "$i"; done | paste -sd' '; }
@@ -311,7 +313,7 @@ cat <<EOT
 
 Machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, $(. /etc/os-release; echo "$PRETTY_NAME"), kernel $(uname -r), GlusterFS $(gluster --version | awk 'NR == 1 { print $2 }'); 3 servers as network namespaces of this one machine (bricks on one filesystem), each server's outgoing traffic capped at $RATE ($(mb "$RATE_B") MB/s, tc tbf); load average at the start / end: $LOAD0 / $(cut -d' ' -f1-3 /proc/loadavg).
 Command: \`bench/pool.sh $FILES $DIRS $RATE\`: $FILES files$SCALED in $DIRS directories, $MIN_KIB to $MAX_KIB KiB each, $(mb "$TREE_BYTES") MB per tree (seed $SEED), 3 bricks (one per server) grown to 5 (the new ones on servers 1 and 2), a fresh volume per run.
-layoutctl: $BUILD, commit $COMMIT$DIRTY.
+layoutctl: $BUILD, $COMMIT$DIRTY.
 
 | run | wall time | CPU time: machine (the pool's) | CPU stolen | files moved | bytes moved | sent by server 1 / 2 / 3 | busiest link | exit | check |
 |---|---:|---:|---:|---:|---:|---|---:|---|---|
