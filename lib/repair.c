@@ -1098,7 +1098,7 @@ int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned dep
 int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
 		    struct lctl_dir_report *initial, struct lctl_repair_report **out)
 {
-	struct lctl_repair_report *rr = calloc(1, sizeof(*rr));
+	struct lctl_repair_report *rr = report_new(path);
 	struct lctl_dir_report *r = initial, *v = NULL;
 	struct names ns = { 0 };
 	bool dirtied = false;
@@ -1108,12 +1108,6 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 	*out = NULL;
 	if (!rr) {
 		lctl_dir_report_free(initial);
-		return -LCTL_ENOMEM;
-	}
-	rr->path = strdup(path);
-	if (!rr->path) {
-		lctl_dir_report_free(initial);
-		free(rr);
 		return -LCTL_ENOMEM;
 	}
 	if (!r) {
