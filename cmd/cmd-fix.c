@@ -22,17 +22,23 @@ const char *const cmd_fix_usage[] = {
 	"Rewrite out-of-date layouts, place misplaced files, verify and stamp directories clean.",
 	"",
 	"Makes the directories dirty first (a new volume commit hash, or commit word 1 on each",
-	"directory of --path), gives each a complete layout over the current subvolumes, moves",
-	"(or links) every misplaced file with DHT's own migration, verifies from fresh reads and",
-	"only then stamps it clean; the top directory last. Refuses to start when a subvolume is",
-	"down, a remove-brick runs, or another fix holds the volume.",
+	"directory of --path), gives each a complete layout over the current subvolumes, links",
+	"every misplaced file from its hashed subvolume, verifies from fresh reads and only then",
+	"stamps it clean; the top directory last. Then, with every directory clean, moves the",
+	"data behind those links with DHT's own migration (--mode clean-first, the default).",
+	"Refuses to start when a subvolume is down, a remove-brick runs, or another fix holds",
+	"the volume.",
 	"Exit status: 0 all clean, 1 some directories or files not fixed (or stopped at the end",
 	"of --until/--max-runtime: resumable), 2 usage, 3 could not run, 130 interrupted.",
 	"",
 	"-p, --parallel N        worker threads (default 4)",
 	"    --path SUBTREE      fix only this directory and what is below it",
 	"    --layout PLANNER    gluster (GlusterFS's own assignment, default) or min-move",
-	"    --mode MODE         migrate (move misplaced data, default) or linkto (move nothing)",
+	"    --mode MODE         clean-first (default: every directory clean first, then the data",
+	"                        moved), migrate (data moved before each directory is stamped) or",
+	"                        linkto (move nothing)",
+	"    --phase PHASE       of a clean-first run: all (default), clean (stop once every",
+	"                        directory is clean) or data (only move data in clean directories)",
 	"    --force-move        migrate also files DHT keeps because the target would be left with",
 	"                        less free space than the source (cluster.min-free-disk still holds)",
 	"-n, --dry-run           print the plan (files and bytes per source -> target); write nothing",
@@ -77,6 +83,7 @@ enum {
 	OPT_RSH,
 	OPT_REMOTE_CMD,
 	OPT_SINGLE_HOST,
+	OPT_PHASE,
 };
 
 const struct option cmd_fix_options[] = {
@@ -101,6 +108,7 @@ const struct option cmd_fix_options[] = {
 	{ "rsh", required_argument, NULL, OPT_RSH },
 	{ "remote-cmd", required_argument, NULL, OPT_REMOTE_CMD },
 	{ "single-host", no_argument, NULL, OPT_SINGLE_HOST },
+	{ "phase", required_argument, NULL, OPT_PHASE },
 	CMD_HELP_OPTION,
 	{ NULL, 0, NULL, 0 },
 };
@@ -177,9 +185,11 @@ static int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct f
 {
 	uint64_t v;
 	time_t until;
+	bool mode_given = false;
 	int c;
 
 	fc->o.settle_ms = 5000;
+	fc->o.mode = LCTL_FIX_CLEAN_FIRST;
 	fc->task_check = true;
 	while ((c = getopt_long(argc, argv, "+p:nh", cmd_fix_options, NULL)) != -1) {
 		switch (c) {
@@ -199,12 +209,20 @@ static int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct f
 				return usage_error(cmd, "--layout wants gluster or min-move, not '%s'", optarg);
 			break;
 		case OPT_MODE:
-			if (!strcmp(optarg, "migrate"))
-				fc->o.mode = LCTL_FIX_MIGRATE;
-			else if (!strcmp(optarg, "linkto"))
-				fc->o.mode = LCTL_FIX_LINKTO;
+			if (lctl_fix_mode_parse(optarg, &fc->o.mode))
+				return usage_error(cmd, "--mode wants clean-first, migrate or linkto, not "
+						   "'%s'", optarg);
+			mode_given = true;
+			break;
+		case OPT_PHASE:
+			if (!strcmp(optarg, "all"))
+				fc->o.phase = LCTL_FIX_PHASE_ALL;
+			else if (!strcmp(optarg, "clean"))
+				fc->o.phase = LCTL_FIX_PHASE_CLEAN;
+			else if (!strcmp(optarg, "data"))
+				fc->o.phase = LCTL_FIX_PHASE_DATA;
 			else
-				return usage_error(cmd, "--mode wants migrate or linkto, not '%s'", optarg);
+				return usage_error(cmd, "--phase wants all, clean or data, not '%s'", optarg);
 			break;
 		case 'n':
 			fc->o.dry_run = true;
@@ -293,6 +311,12 @@ static int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct f
 				   "'.' or '..', not '%s'", fc->o.path);
 	if (fc->o.resume && fc->o.dry_run)
 		return usage_error(cmd, "--resume and --dry-run do not go together");
+	if (fc->o.phase != LCTL_FIX_PHASE_ALL && fc->o.mode != LCTL_FIX_CLEAN_FIRST)
+		return usage_error(cmd, "--phase goes with --mode clean-first only");
+	if (fc->o.phase != LCTL_FIX_PHASE_ALL && fc->o.dry_run)
+		return usage_error(cmd, "--phase and --dry-run do not go together");
+	if (fc->o.resume && mode_given)
+		return usage_error(cmd, "--resume goes on in the journal's mode: drop --mode");
 	if (!fc->state_dir[0])
 		snprintf(fc->state_dir, sizeof(fc->state_dir), "/var/lib/layoutctl/%s", fc->volume);
 	fc->o.state_dir = fc->state_dir;
@@ -597,6 +621,8 @@ static struct json_object *dir_json(struct lctl_volume *vol, const struct lctl_r
 
 	json_object_object_add(j, "path", out_name(rr->path));
 	json_object_object_add(j, "outcome", json_object_new_string(lctl_dir_outcome_name(rr->outcome)));
+	if (rr->data_phase)
+		json_object_object_add(j, "phase", json_object_new_string("data"));
 	if (rr->reason[0])
 		json_object_object_add(j, "reason", json_object_new_string(rr->reason));
 	for (a = 0; a < LCTL_FILE_ACTION_COUNT; a++)
@@ -638,11 +664,22 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 	json_object_object_add(j, "commit", json_object_new_int64(s->commit));
 	json_object_object_add(j, "stopped", json_object_new_boolean(s->stopped));
 	json_object_object_add(j, "deadline_reached", json_object_new_boolean(s->deadline_hit));
+	json_object_object_add(j, "mode", json_object_new_string(lctl_fix_mode_name(s->mode)));
 	json_object_object_add(j, "directories", json_object_new_int64((int64_t)s->dirs));
 	for (x = 0; x < LCTL_DIR_OUTCOME_COUNT; x++)
 		json_object_object_add(o, lctl_dir_outcome_name(x),
 				       json_object_new_int64((int64_t)s->dir_outcome[x]));
 	json_object_object_add(j, "directory_outcomes", o);
+	if (s->two_phase && !dry) {
+		/* the two phases apart: when every directory was clean, and how much data moved */
+		o = json_object_new_object();
+		json_object_object_add(o, "clean_after_seconds",
+				       s->clean_at > 0 ? json_object_new_double(s->clean_at) : NULL);
+		json_object_object_add(o, "data_phase_ran", json_object_new_boolean(s->data_ran));
+		json_object_object_add(o, "data_directories", json_object_new_int64((int64_t)s->data_dirs));
+		json_object_object_add(o, "data_placed", json_object_new_int64((int64_t)s->data_placed));
+		json_object_object_add(j, "clean_first", o);
+	}
 	o = json_object_new_object();
 	for (x = 0; x < LCTL_FILE_ACTION_COUNT; x++)
 		json_object_object_add(o, lctl_file_action_name(x),
@@ -721,12 +758,28 @@ static void print_summary_text(struct lctl_volume *vol, const struct lctl_fix_su
 		printf("  total %llu files, %s\n", (unsigned long long)tf, human_bytes(tb, b1, sizeof(b1)));
 		return;
 	}
-	printf("Fix of %s: %llu directories in %.1f s, commit hash %u\n", lctl_volume_name(vol),
-	       (unsigned long long)s->dirs, elapsed, s->commit);
+	if (s->two_phase && !s->dirs && s->data_ran)
+		printf("Fix of %s, data phase: %llu directories in %.1f s, commit hash %u\n",
+		       lctl_volume_name(vol), (unsigned long long)s->data_dirs, elapsed, s->commit);
+	else
+		printf("Fix of %s: %llu directories in %.1f s, commit hash %u\n",
+		       lctl_volume_name(vol), (unsigned long long)s->dirs, elapsed, s->commit);
 	for (x = 0; x < LCTL_DIR_OUTCOME_COUNT; x++)
 		if (s->dir_outcome[x])
 			printf("  %-16s %llu\n", lctl_dir_outcome_name(x),
 			       (unsigned long long)s->dir_outcome[x]);
+	if (s->two_phase) {
+		if (s->clean_at > 0)
+			printf("Directories clean: all, %.1f s after the start\n", s->clean_at);
+		else if (s->dirs)
+			printf("Directories clean: not all (see above)\n");
+		if (s->data_ran)
+			printf("Data placed: %llu of %llu directories\n",
+			       (unsigned long long)s->data_placed, (unsigned long long)s->data_dirs);
+		else if (!s->stopped)
+			printf("Data placed: not started (run 'layoutctl fix --resume %s')\n",
+			       lctl_volume_name(vol));
+	}
 	printf("Files:\n");
 	for (x = 0; x < LCTL_FILE_ACTION_COUNT; x++)
 		printf("  %-16s %llu\n", lctl_file_action_name(x), (unsigned long long)s->files[x]);
@@ -893,7 +946,9 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 		}
 	}
 	/* data moves where it lives: a worker on every server that holds bricks */
-	if (!fc.single_host && !fc.o.dry_run && fc.o.mode == LCTL_FIX_MIGRATE &&
+	if (!fc.single_host && !fc.o.dry_run &&
+	    (fc.o.mode == LCTL_FIX_MIGRATE ||
+	     (fc.o.mode == LCTL_FIX_CLEAN_FIRST && fc.o.phase != LCTL_FIX_PHASE_CLEAN)) &&
 	    (lctl_volume_nservers(vol) > 1 ||
 	     (lctl_volume_nservers(vol) == 1 && !lctl_volume_server_at(vol, 0)->mine))) {
 		build_workers(&fc, vol, &workers);
@@ -929,7 +984,8 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	}
 	progress_init(&pl);
 	share_init(&share, vol);
-	si = (struct status_info){ "fix", fc.volume, fc.o.path, fc.o.mode == LCTL_FIX_LINKTO ? "linkto" : "migrate",
+	si = (struct status_info){ "fix", fc.volume, fc.o.path,
+				   lctl_fix_mode_name(lctl_fix_summary(fix)->mode),
 				   fc.o.planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster",
 				   "running", "work", fc.o.dry_run, time(NULL), -1 };
 	if (fc.dashboard) {
@@ -968,8 +1024,9 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 				char *pth = out_name_dup(rr->path);
 
 				progress_clear(&pl);
-				printf("%-10s %s%s%s\n", lctl_dir_outcome_name(rr->outcome), pth,
-				       rr->reason[0] ? ": " : "", rr->reason);
+				printf("%-10s %s%s%s%s\n", lctl_dir_outcome_name(rr->outcome), pth,
+				       rr->data_phase ? " (data)" : "", rr->reason[0] ? ": " : "",
+				       rr->reason);
 				free(pth);
 			}
 			lctl_repair_report_free(rr);

@@ -149,6 +149,22 @@ static void print_text(struct json_object *st, bool dead)
 	       (long long)js_int(st, "directories.estimated_total"),
 	       (long long)js_int(st, "directories.fixed"), (long long)js_int(st, "directories.was-clean"),
 	       (long long)js_int(st, "directories.not-fixed"));
+	if (json_object_object_get_ex(st, "clean_first", &eta) && eta) {
+		time_t since = (time_t)js_int(st, "clean_first.clean_since");
+		char when[32];
+
+		if (js_int(st, "clean_first.all_clean") && since > 0) {
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime(&since));
+			printf("Clean:       every directory, since %s (%.0f s after the start)\n", when,
+			       js_double(st, "clean_first.clean_after_seconds"));
+		} else {
+			printf("Clean:       %lld directories so far\n",
+			       (long long)js_int(st, "clean_first.directories_clean"));
+		}
+		printf("Data placed: %lld directories%s\n",
+		       (long long)js_int(st, "clean_first.data_directories_placed"),
+		       strcmp(js_str(st, "phase"), "data") ? "" : " (data phase running)");
+	}
 	printf("Files:       %lld migrated, %lld linked, %lld skipped, %lld failed, %lld linkto removed\n",
 	       (long long)js_int(st, "files.migrated"), (long long)js_int(st, "files.linked"),
 	       (long long)js_int(st, "files.skipped"), (long long)js_int(st, "files.failed"),

@@ -175,6 +175,17 @@ void dash_draw(struct dash *d, struct json_object *st)
 		 (long long)js_int(st, "directories.was-clean"),
 		 (long long)js_int(st, "directories.not-fixed"),
 		 (long long)js_int(st, "directories.left-alone"));
+	if (json_object_object_get_ex(st, "clean_first", &a) && a) {
+		if (js_int(st, "clean_first.all_clean")) {
+			fmt_duration(js_double(st, "clean_first.clean_after_seconds"), b2, sizeof(b2));
+			mvprintw(y++, 0, "Clean first every directory clean after %s   data placed in %lld dirs",
+				 b2, (long long)js_int(st, "clean_first.data_directories_placed"));
+		} else {
+			mvprintw(y++, 0, "Clean first %lld directories clean so far   data placed in %lld dirs",
+				 (long long)js_int(st, "clean_first.directories_clean"),
+				 (long long)js_int(st, "clean_first.data_directories_placed"));
+		}
+	}
 	mvprintw(y++, 0, "Files       examined %lld  migrated %lld  linked %lld  skipped %lld  failed %lld  linkto removed %lld",
 		 (long long)js_int(st, "files.examined"), (long long)js_int(st, "files.migrated"),
 		 (long long)js_int(st, "files.linked"), (long long)js_int(st, "files.skipped"),

@@ -49,6 +49,11 @@ void progress_update(struct progress_line *pl, const char *what, const struct lc
 		 (unsigned long long)p->dirs_not_clean,
 		 p->elapsed > 0 ? (double)p->dirs_done / p->elapsed : 0.0,
 		 p->paused ? " [paused]" : "");
+	if (p->two_phase && p->clean_at > 0) {
+		size_t n = strlen(line);
+
+		snprintf(line + n, sizeof(line) - n, " [all clean after %.0f s; moving data]", p->clean_at);
+	}
 	fprintf(stderr, "\r%s\033[K", line);
 	fflush(stderr);
 	pl->shown = true;

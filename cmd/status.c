@@ -219,6 +219,18 @@ struct json_object *status_build(const struct status_info *si, const struct lctl
 		add(j, "eta_seconds", json_object_new_double((double)(est - p->dirs_done) / drate));
 	else
 		add(j, "eta_seconds", NULL);
+	/* a clean-first fix: "directories clean" and "data placed" apart, and since when clean */
+	if (p->two_phase) {
+		o = json_object_new_object();
+		add(o, "directories_clean", json_object_new_int64((int64_t)p->dirs_clean));
+		add(o, "all_clean", json_object_new_boolean(p->clean_at > 0));
+		add(o, "clean_since", p->clean_at > 0
+			? json_object_new_int64((int64_t)si->started + (int64_t)(p->clean_at + 0.5))
+			: NULL);
+		add(o, "clean_after_seconds", p->clean_at > 0 ? json_object_new_double(p->clean_at) : NULL);
+		add(o, "data_directories_placed", json_object_new_int64((int64_t)p->data_placed));
+		add(j, "clean_first", o);
+	}
 	/* a fix spread over the pool: one row per server, as `gluster volume rebalance status` */
 	if (p->nservers)
 		add(j, "servers", status_servers_json(p));

@@ -20,6 +20,12 @@
  *      by the consumer thread, once everything below it is done;
  *   6. journal: phase "done" (all fixed) or "stopped" (resumable); locks released.
  *
+ * A clean-first run (LCTL_FIX_CLEAN_FIRST) does steps 1-5 as a linkto run: every directory
+ * stamped, every misplaced file reachable through a linkto, nothing moved. Then, journal phase
+ * "data", a second walk moves the data behind those linktos while the directories stay clean
+ * (repair.c:lctl_repair_data; in a pool, each server's worker first moves its share), and
+ * "done". A run stopped in that phase resumes in it; `--phase data` starts there.
+ *
  * A resumed run reuses the journal's H, so directories stamped before the stop are clean
  * and only cost one inspection.
  *
@@ -66,7 +72,12 @@ struct lctl_fix {
 	bool placing;			/* the workers are moving their shares */
 	bool pool_stopped;		/* "stop" sent to them */
 	bool pool_paused;
-	const char *phase;		/* for progress: dirty, place, work, top */
+	bool pool_went;			/* "go" sent: they move their shares once per run */
+	const char *phase;		/* for progress: dirty, place, work, top, data */
+	bool two_phase;			/* LCTL_FIX_CLEAN_FIRST */
+	bool data_only;			/* a clean-first run that starts in the data phase */
+	bool data_started;		/* the data phase's walk is (or was) running */
+	double clean_at;		/* seconds after the start: every directory clean */
 	bool stopped_dirty;		/* stopped in the layout pass or the settle period */
 	bool top_started;
 	uint64_t base_seen, base_done;	/* counts of the first walk, once the top's started */
@@ -398,12 +409,16 @@ static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path,
 		count_report(f, rr);
 		return rr;
 	}
-	if (depth == 0) {
+	if (f->data_started) {
+		/* the data phase: every directory alike, the top too, all stamped already */
+		ret = lctl_repair_data(&f->rc, path, depth, r, &rr);
+	} else if (depth == 0) {
 		/* the top directory is repaired last, by the consumer */
 		lctl_dir_report_free(r);
 		return NULL;
+	} else {
+		ret = lctl_repair_dir(&f->rc, path, depth, r, &rr);
 	}
-	ret = lctl_repair_dir(&f->rc, path, depth, r, &rr);
 	if (ret)
 		return failed_report(path, ret);
 	count_report(f, rr);
@@ -534,6 +549,7 @@ static void pool_go(struct lctl_fix *f)
 	for (i = 0; f->top[i] && n + 3 < sizeof(line); i++)
 		n += (size_t)snprintf(line + n, sizeof(line) - n, "%02x", (unsigned char)f->top[i]);
 	lctl_pool_send(f->pool, line);
+	f->pool_went = true;
 }
 
 /* The repair walk of everything below the top (or, for a pool worker, of all of it). */
@@ -541,12 +557,37 @@ static int start_work(struct lctl_fix *f, struct lctl_error *err)
 {
 	struct lctl_crawl_cfg cfg = { 0 };
 
-	f->phase = "work";
 	cfg.nworkers = f->opts.parallel ? f->opts.parallel : LCTL_FIX_DEFAULT_PARALLEL;
 	cfg.visit = fix_visit;
 	cfg.drop = fix_drop;
 	cfg.arg = f;
 	return lctl_crawl_start(&cfg, f->top, &f->crawl, err);
+}
+
+/*
+ * The data phase of a clean-first run: the pool's workers first when there is a pool (the
+ * walk starts once they are done), else the walk at once. Files move now, so from here on the
+ * starting host's pass leaves each server's share to it, and checks it was done.
+ */
+static int start_data(struct lctl_fix *f, struct lctl_error *err)
+{
+	int ret = set_phase(f, "data", err);
+
+	if (ret)
+		return ret;
+	f->rc.mode = LCTL_FIX_MIGRATE;
+	f->rc.after_workers = f->pool != NULL;
+	f->rc.mover_done = f->pool ? mover_done : NULL;
+	if (f->pool && !f->pool_went) {
+		f->placing = true;
+		f->phase = "place";
+		pool_go(f);
+		return 0;
+	}
+	f->data_started = true;
+	f->phase = "data";
+	f->base_seen = f->base_done = 0;
+	return start_work(f, err);
 }
 
 int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
@@ -565,6 +606,8 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 				   "the volume without '.' or '..'", top);
 	if (!opts->dry_run && (!opts->state_dir || !opts->state_dir[0]))
 		return lctl_seterr(err, LCTL_EINVAL, 0, "a state directory is required");
+	if (opts->phase != LCTL_FIX_PHASE_ALL && opts->mode != LCTL_FIX_CLEAN_FIRST && !opts->resume)
+		return lctl_seterr(err, LCTL_EINVAL, 0, "a phase is part of a clean-first run only");
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
@@ -627,6 +670,17 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 						  "the last run finished: nothing to resume");
 				goto fail;
 			}
+			f->data_only = !strcmp(f->j.phase, "data");
+			if (opts->phase == LCTL_FIX_PHASE_DATA && !f->data_only) {
+				ret = lctl_seterr(err, LCTL_EINVAL, 0, "the last run has not made every "
+						  "directory clean yet: resume it without --phase data");
+				goto fail;
+			}
+			if (opts->phase == LCTL_FIX_PHASE_CLEAN && f->data_only) {
+				ret = lctl_seterr(err, LCTL_EINVAL, 0, "the last run made every directory "
+						  "clean already: only its data phase is left");
+				goto fail;
+			}
 			snprintf(f->top, sizeof(f->top), "%s", f->j.scope);
 			whole = !strcmp(f->top, "/");
 			f->opts.mode = f->j.mode;
@@ -647,6 +701,13 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 				if (!whole)
 					f->j.commit = now_h;
 				snprintf(f->j.phase, sizeof(f->j.phase), "dirty");
+				f->data_only = false;
+				if (opts->phase == LCTL_FIX_PHASE_DATA) {
+					ret = lctl_seterr(err, LCTL_EBUSY, 0, "the volume commit hash "
+							  "changed: its directories need cleaning again "
+							  "(resume without --phase data)");
+					goto fail;
+				}
 			}
 		} else {
 			clock_gettime(CLOCK_REALTIME, &now);
@@ -660,21 +721,34 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 			f->j.force_move = opts->force_move;
 			f->j.commit = whole ? lctl_commit_hash_new(&now)
 					    : lctl_volume_commit_hash(vol, NULL);
+			if (opts->phase == LCTL_FIX_PHASE_DATA) {
+				/* the directories are clean already: with the volume's own hash */
+				f->j.commit = lctl_volume_commit_hash(vol, &consistent);
+				if (!consistent) {
+					ret = lctl_seterr(err, LCTL_EBUSY, 0, "the brick roots disagree "
+							  "on the volume commit hash: run a whole fix "
+							  "(both phases) first");
+					goto fail;
+				}
+				f->data_only = true;
+			}
 		}
 	}
+	f->two_phase = f->opts.mode == LCTL_FIX_CLEAN_FIRST;
 	if (!opts->dry_run && !opts->place_only) {
 		ret = take_volume_lock(f, err);
 		if (ret)
 			goto fail;
 		/* every server's worker answers before anything is written, or the run refuses */
-		if (opts->nworkers && f->opts.mode == LCTL_FIX_MIGRATE) {
+		if (opts->nworkers && (f->opts.mode == LCTL_FIX_MIGRATE ||
+				       (f->two_phase && opts->phase != LCTL_FIX_PHASE_CLEAN))) {
 			ret = lctl_pool_start(opts->workers, opts->nworkers, POOL_HELLO_MS, &f->pool, err);
 			if (ret)
 				goto fail;
 		}
 		dirty_done = !strcmp(f->j.phase, "work") || !strcmp(f->j.phase, "stopped") ||
-			     !strcmp(f->j.phase, "place");
-		ret = set_phase(f, dirty_done ? "work" : "dirty", err);
+			     !strcmp(f->j.phase, "place") || f->data_only;
+		ret = set_phase(f, f->data_only ? "data" : dirty_done ? "work" : "dirty", err);
 		if (ret)
 			goto fail;
 	}
@@ -683,14 +757,16 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 		goto fail;
 	f->sum.commit = opts->dry_run ? lctl_volume_commit_hash(vol, NULL) : f->j.commit;
 	f->rc = (struct lctl_repair_ctx){ .in = &f->in, .commit = f->sum.commit,
-					  .mode = f->opts.mode, .dry_run = opts->dry_run,
+					  /* a clean-first run starts as a linkto run */
+					  .mode = f->two_phase ? LCTL_FIX_LINKTO : f->opts.mode,
+					  .dry_run = opts->dry_run, .settle_ms = opts->settle_ms,
 					  .force_move = f->opts.force_move, .throttle = fix_throttle,
 					  .live = f->live, .live_bytes = &f->live_bytes,
 					  .should_stop = fix_should_stop, .arg = f,
 					  .modes = f->modes_open ? &f->modes : NULL, .slots = &f->slots,
 					  .own_only = opts->place_only || f->pool,
-					  .after_workers = f->pool != NULL,
-					  .mover_done = f->pool ? mover_done : NULL };
+					  .after_workers = f->pool && !f->two_phase,
+					  .mover_done = f->pool && !f->two_phase ? mover_done : NULL };
 	f->phase = "dirty";
 	if (!opts->dry_run && !dirty_done && !opts->place_only) {
 		/*
@@ -719,7 +795,14 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 	}
 	/* the inspector compares with the hash we stamp, not the one it found at open */
 	f->in.vol_commit = f->sum.commit;
-	if (f->pool) {
+	if (f->data_only && !opts->dry_run) {
+		ret = start_data(f, err);
+		if (ret)
+			goto fail;
+		*out = f;
+		return 0;
+	}
+	if (f->pool && !f->two_phase) {
 		/* each server moves its own files first; the walk below starts when all are done */
 		ret = set_phase(f, "place", err);
 		if (ret)
@@ -730,6 +813,7 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 		*out = f;
 		return 0;
 	}
+	f->phase = "work";
 	ret = start_work(f, err);
 	if (ret)
 		goto fail;
@@ -748,13 +832,27 @@ fail:
 	return ret;
 }
 
+/* Every directory of the first walk (the only one, but for a clean-first run) clean. */
+static bool phase_one_ok(const struct lctl_fix_summary *s)
+{
+	return s->dirs == s->dir_outcome[LCTL_DIR_WAS_CLEAN] + s->dir_outcome[LCTL_DIR_FIXED] +
+				  s->dir_outcome[LCTL_DIR_LEFT_ALONE] + s->dir_outcome[LCTL_DIR_PLACED];
+}
+
 static void summary_add(struct lctl_fix *f, const struct lctl_repair_report *rr)
 {
 	size_t i, n;
 	int a;
 
-	f->sum.dirs++;
-	f->sum.dir_outcome[rr->outcome]++;
+	if (rr->data_phase) {
+		f->sum.data_dirs++;
+		if (rr->outcome == LCTL_DIR_FIXED || rr->outcome == LCTL_DIR_LEFT_ALONE ||
+		    rr->outcome == LCTL_DIR_WAS_CLEAN)
+			f->sum.data_placed++;
+	} else {
+		f->sum.dirs++;
+		f->sum.dir_outcome[rr->outcome]++;
+	}
 	for (a = 0; a < LCTL_FILE_ACTION_COUNT; a++)
 		f->sum.files[a] += rr->count[a];
 	f->sum.bytes_moved += rr->bytes_moved;
@@ -790,7 +888,9 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 		f->placing = false;
 		pool_totals(f, f->sum.files, &f->sum.bytes_moved);
 		/* stopped, or the work walk cannot start: the run ends here, resumable */
-		if (!atomic_load(&f->stop) && (set_phase(f, "work", &werr) || start_work(f, &werr)))
+		if (!atomic_load(&f->stop) &&
+		    (f->two_phase ? start_data(f, &werr)
+				  : (f->phase = "work", set_phase(f, "work", &werr) || start_work(f, &werr))))
 			lctl_log(LCTL_LOG_ERROR, "cannot go on after the servers placed their files: %s",
 				 werr.msg);
 		if (atomic_load(&f->stop) || !f->crawl) {
@@ -808,7 +908,26 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 	}
 	if (!fin)
 		return NULL;
-	if (f->top_started || atomic_load(&f->stop) || f->opts.place_only) {
+	if (f->top_started && !f->data_started && f->two_phase && !f->opts.dry_run &&
+	    f->opts.phase != LCTL_FIX_PHASE_CLEAN && !atomic_load(&f->stop)) {
+		/* every directory had its turn: clean now, unless some could not be made so */
+		if (phase_one_ok(&f->sum))
+			f->clean_at = mono_now() - ((double)f->start.tv_sec +
+						    (double)f->start.tv_nsec / 1e9);
+		lctl_crawl_free(f->crawl);
+		f->crawl = NULL;
+		if (start_data(f, &werr)) {
+			lctl_log(LCTL_LOG_ERROR, "cannot start the data phase: %s", werr.msg);
+			f->top_done = true;
+			*finished = true;
+		}
+		return NULL;
+	}
+	if (f->top_started || f->data_started || atomic_load(&f->stop) || f->opts.place_only) {
+		if (f->top_started && !f->data_started && !f->clean_at && phase_one_ok(&f->sum) &&
+		    !atomic_load(&f->stop))
+			f->clean_at = mono_now() - ((double)f->start.tv_sec +
+						    (double)f->start.tv_nsec / 1e9);
 		f->top_done = true;
 		*finished = true;
 		return NULL;
@@ -840,6 +959,10 @@ const struct lctl_fix_summary *lctl_fix_summary(struct lctl_fix *f)
 {
 	f->sum.stopped = atomic_load(&f->stop);
 	f->sum.deadline_hit = atomic_load(&f->deadline_hit);
+	f->sum.mode = f->opts.mode;
+	f->sum.two_phase = f->two_phase;
+	f->sum.data_ran = f->data_started;
+	f->sum.clean_at = f->clean_at;
 	return &f->sum;
 }
 
@@ -867,6 +990,11 @@ void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p)
 	for (i = 0; i < st.nworkers && i < 64; i++)
 		snprintf(p->worker_state[i], sizeof(p->worker_state[i]), "%s", st.worker_state[i]);
 	p->phase = f->phase;
+	p->two_phase = f->two_phase;
+	p->dirs_clean = f->sum.dir_outcome[LCTL_DIR_WAS_CLEAN] + f->sum.dir_outcome[LCTL_DIR_FIXED] +
+			f->sum.dir_outcome[LCTL_DIR_LEFT_ALONE];
+	p->clean_at = f->clean_at;
+	p->data_placed = f->sum.data_placed;
 	if (f->pool) {
 		p->nservers = (unsigned)lctl_pool_progress(f->pool, p->servers, LCTL_POOL_MAX);
 		pool_totals(f, p->file_actions, &p->bytes_moved);
@@ -896,7 +1024,7 @@ void lctl_fix_pause(struct lctl_fix *f, bool pause)
 
 int lctl_fix_set_workers(struct lctl_fix *f, unsigned n)
 {
-	if (!f->crawl || f->top_started)
+	if (!f->crawl || (f->top_started && !f->data_started))
 		return -LCTL_EINVAL;
 	return lctl_crawl_set_workers(f->crawl, n);
 }
@@ -904,24 +1032,35 @@ int lctl_fix_set_workers(struct lctl_fix *f, unsigned n)
 int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err)
 {
 	const struct lctl_fix_summary *s = lctl_fix_summary(f);
-	bool all = !s->stopped && !s->files[LCTL_FILE_FAILED] &&
-		   s->dirs == s->dir_outcome[LCTL_DIR_WAS_CLEAN] + s->dir_outcome[LCTL_DIR_FIXED] +
-				      s->dir_outcome[LCTL_DIR_LEFT_ALONE] + s->dir_outcome[LCTL_DIR_PLACED];
+	bool clean = !s->stopped && phase_one_ok(s);
+	bool data_wanted = f->two_phase && !f->opts.dry_run && f->opts.phase != LCTL_FIX_PHASE_CLEAN;
+	bool all = clean && !s->files[LCTL_FILE_FAILED] &&
+		   (!data_wanted || (f->data_started && s->data_dirs == s->data_placed));
+	const char *phase;
 	int ret = 0;
 
 	/* every server placed its share: without that, something may still be misplaced */
 	if (f->pool && !lctl_pool_complete(f->pool))
 		all = false;
+	if (all)
+		phase = f->two_phase && !data_wanted ? "data" : "done";
+	else if (f->stopped_dirty)
+		phase = "dirty";
+	else if (f->two_phase && (f->data_only || (f->data_started && phase_one_ok(s))))
+		phase = "data"; /* the directories are clean: --resume goes on moving data */
+	else
+		phase = "stopped";
 	if (f->opts.place_only) {
 		if (f->modes_open)
 			lctl_modes_close(&f->modes, f->state_dir, false);
 		f->modes_open = false;
 		release_locks(f);
 	} else if (!f->opts.dry_run) {
-		ret = set_phase(f, all ? "done" : f->stopped_dirty ? "dirty" : "stopped", err);
+		ret = set_phase(f, phase, err);
 		/* every directory of the volume verified: no migration is left half-way */
 		if (f->modes_open)
-			lctl_modes_close(&f->modes, f->state_dir, all && !ret && !strcmp(f->top, "/"));
+			lctl_modes_close(&f->modes, f->state_dir, all && !ret && !strcmp(f->top, "/") &&
+					 !strcmp(phase, "done"));
 		f->modes_open = false;
 		release_locks(f);
 	}

@@ -9,11 +9,12 @@
  *	run RUNID
  *	started EPOCH
  *	scope /escaped/path        (\xHH for bytes outside 0x21-0x7e and for '\')
- *	mode migrate|linkto
+ *	mode migrate|linkto|clean-first
  *	layout gluster|min-move
  *	force-move 1               (only for a run started with --force-move)
  *	commit H
- *	phase dirty|place|work|done|stopped  (place: the pool's workers move their shares)
+ *	phase dirty|place|work|data|done|stopped  (place: the pool's workers move their shares;
+ *	      data: a clean-first run's directories are clean, its data is being moved)
  *	crc32 XXXXXXXX
  *
  * It is replaced atomically (write a temporary file, fsync, rename, fsync the directory), so a
@@ -113,7 +114,7 @@ int lctl_journal_write(const char *dir, const struct lctl_journal *j, struct lct
 		  j->run, (long long)j->started);
 	escape(&b, j->scope);
 	lbuf_addf(&b, "\nmode %s\nlayout %s\n%scommit %u\nphase %s\n",
-		  j->mode == LCTL_FIX_LINKTO ? "linkto" : "migrate",
+		  lctl_fix_mode_name(j->mode),
 		  j->planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster",
 		  j->force_move ? "force-move 1\n" : "", j->commit, j->phase);
 	if (b.oom) {
@@ -217,8 +218,7 @@ int lctl_journal_parse(const char *text, size_t len, struct lctl_journal *j, str
 			    lctl_volume_path_check(j->scope))
 				return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal scope is malformed");
 			fields |= 16;
-		} else if (!strcmp(line, "mode") && (!strcmp(val, "migrate") || !strcmp(val, "linkto"))) {
-			j->mode = strcmp(val, "linkto") ? LCTL_FIX_MIGRATE : LCTL_FIX_LINKTO;
+		} else if (!strcmp(line, "mode") && !lctl_fix_mode_parse(val, &j->mode)) {
 			fields |= 32;
 		} else if (!strcmp(line, "layout") &&
 			   (!strcmp(val, "gluster") || !strcmp(val, "min-move"))) {
@@ -232,7 +232,7 @@ int lctl_journal_parse(const char *text, size_t len, struct lctl_journal *j, str
 			fields |= 128;
 		} else if (!strcmp(line, "phase") && strlen(val) < sizeof(j->phase) &&
 			   (!strcmp(val, "dirty") || !strcmp(val, "work") || !strcmp(val, "done") ||
-			    !strcmp(val, "stopped") || !strcmp(val, "place"))) {
+			    !strcmp(val, "stopped") || !strcmp(val, "place") || !strcmp(val, "data"))) {
 			strcpy(j->phase, val);
 			fields |= 256;
 		} else {

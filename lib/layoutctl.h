@@ -829,7 +829,13 @@ struct lctl_progress {
 	bool paused;
 	double elapsed;			/* seconds */
 	char worker_state[64][96];	/* what each worker is doing */
-	const char *phase;		/* fix: dirty, place (pool workers), work, top */
+	const char *phase;		/* fix: dirty, place (pool workers), work, top, data */
+	/* fix --mode clean-first: directories found or made clean so far (first phase), the
+	 * seconds after the start at which all were (0: not yet), data phase directories placed */
+	bool two_phase;
+	uint64_t dirs_clean;
+	double clean_at;
+	uint64_t data_placed;
 	unsigned nservers;		/* fix spread over the pool: one row per server */
 	struct lctl_server_progress servers[LCTL_POOL_MAX];
 };
@@ -872,6 +878,24 @@ int lctl_inspect_dir(struct lctl_volume *vol, const char *path, enum lctl_planne
 enum lctl_fix_mode {
 	LCTL_FIX_MIGRATE = 0,	/* move misplaced data with DHT's own migration */
 	LCTL_FIX_LINKTO,	/* move nothing: a correct linkto on the hashed subvolume */
+	/*
+	 * Two phases: first every directory as for LCTL_FIX_LINKTO (stamped clean, every file
+	 * reachable through a linkto), then the data moved behind those linktos with DHT's own
+	 * migration while the directories stay clean (lctl_fix_phase).
+	 */
+	LCTL_FIX_CLEAN_FIRST,
+};
+
+/** lctl_fix_mode_name() - "migrate", "linkto", "clean-first"; or NULL. */
+const char *lctl_fix_mode_name(int mode);
+/** lctl_fix_mode_parse() - the mode named @s. Return: 0, or -LCTL_EINVAL. */
+int lctl_fix_mode_parse(const char *s, enum lctl_fix_mode *mode);
+
+/* Which part of a LCTL_FIX_CLEAN_FIRST run to do. */
+enum lctl_fix_phase {
+	LCTL_FIX_PHASE_ALL = 0,	/* clean every directory, then move the data */
+	LCTL_FIX_PHASE_CLEAN,	/* only the first: the journal then waits in phase "data" */
+	LCTL_FIX_PHASE_DATA,	/* only the second, in directories already clean */
 };
 
 /*
@@ -885,6 +909,7 @@ struct lctl_fix_opts {
 	unsigned parallel;		/* 0 = LCTL_FIX_DEFAULT_PARALLEL */
 	enum lctl_planner planner;
 	enum lctl_fix_mode mode;
+	enum lctl_fix_phase phase;	/* LCTL_FIX_CLEAN_FIRST only */
 	bool dry_run;			/* plan only: writes nothing, takes no lock */
 	unsigned settle_ms;		/* wait after making directories dirty */
 	double files_per_sec;		/* 0 = unlimited */
@@ -963,6 +988,12 @@ struct lctl_repair_report {
 	size_t nfiles;
 	uint64_t count[LCTL_FILE_ACTION_COUNT];
 	uint64_t bytes_moved;
+	/*
+	 * A report of the data phase of a LCTL_FIX_CLEAN_FIRST run: @outcome is
+	 * LCTL_DIR_FIXED when the directory is clean and its data placed (files DHT will not
+	 * move, hard links say, stay linked and are counted as skipped).
+	 */
+	bool data_phase;
 };
 
 void lctl_repair_report_free(struct lctl_repair_report *r);
@@ -973,6 +1004,13 @@ struct lctl_fix_summary {
 	uint64_t bytes_moved;
 	uint64_t planned_files, planned_bytes;	/* dry run: what would move */
 	uint32_t commit;			/* the hash directories are stamped with */
+	enum lctl_fix_mode mode;		/* the run's (the journal's when resumed) */
+	/* LCTL_FIX_CLEAN_FIRST: the directory counts above are the first phase's */
+	bool two_phase;
+	bool data_ran;				/* the data phase started */
+	uint64_t data_dirs, data_placed;	/* data phase: directories seen, placed */
+	double clean_at;			/* seconds after the start at which every
+						 * directory was clean; 0: not in this run */
 	bool stopped;				/* cancelled or out of time: resumable */
 	bool deadline_hit;
 };

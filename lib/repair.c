@@ -54,6 +54,29 @@ const char *lctl_file_action_name(int action)
 	return action >= 0 && action < LCTL_FILE_ACTION_COUNT ? action_names[action] : NULL;
 }
 
+static const char *const mode_names[] = {
+	[LCTL_FIX_MIGRATE] = "migrate",
+	[LCTL_FIX_LINKTO] = "linkto",
+	[LCTL_FIX_CLEAN_FIRST] = "clean-first",
+};
+
+const char *lctl_fix_mode_name(int mode)
+{
+	return mode >= 0 && (size_t)mode < LCTL_ARRAY_SIZE(mode_names) ? mode_names[mode] : NULL;
+}
+
+int lctl_fix_mode_parse(const char *s, enum lctl_fix_mode *mode)
+{
+	size_t i;
+
+	for (i = 0; i < LCTL_ARRAY_SIZE(mode_names); i++)
+		if (!strcmp(s, mode_names[i])) {
+			*mode = (enum lctl_fix_mode)i;
+			return 0;
+		}
+	return -LCTL_EINVAL;
+}
+
 static const char *const outcome_names[LCTL_DIR_OUTCOME_COUNT] = {
 	[LCTL_DIR_WAS_CLEAN] = "was-clean",
 	[LCTL_DIR_FIXED] = "fixed",
@@ -1244,6 +1267,167 @@ out:
 	names_clear(&ns);
 	free(ns.v);
 	lctl_dir_report_free(r);
+	lctl_dir_report_free(v);
+	if (ret < 0) {
+		lctl_repair_report_free(rr);
+		return ret;
+	}
+	*out = rr;
+	return 0;
+}
+
+/* ---- the data phase of a clean-first run ------------------------------------------------- */
+
+/*
+ * What can be placed while its directory stays stamped. DHT migrates a file from its cached
+ * subvolume to its hashed one, where the linkto stands and becomes the destination; a lookup
+ * through that linkto finds the file at every step, since the source keeps the data until the
+ * destination has it, and the destination stops being a linkto before the source goes
+ * (dht-facts 7.3; measured in 12). A misplaced file, with no linkto, is hidden from other
+ * clients already: our client does not shortcut lookups (lookup-optimize off, volume.c), so
+ * its lookup finds the file, DHT links it on its hashed subvolume, and then moves it. A
+ * migration a stop interrupted is finished the same way. A linkto without data, or a stray one
+ * beside data on its hashed subvolume, is tidied as in a freshly stamped directory. Anything
+ * else (a linkto naming the wrong subvolume, data on two subvolumes, a half-copied file...)
+ * needs the directory dirty while it is handled.
+ */
+static bool placeable_when_clean(const struct lctl_entry_report *e)
+{
+	switch (e->state) {
+	case LCTL_ENTRY_PLACED:
+	case LCTL_ENTRY_LINKED:
+	case LCTL_ENTRY_MISPLACED:
+	case LCTL_ENTRY_ORPHAN_LINKTO:
+		return true;
+	case LCTL_ENTRY_STALE_LINKTO:
+		return e->cached >= 0 && e->cached == e->hashed;
+	case LCTL_ENTRY_MIGRATION_LEFTOVER:
+		return e->cached >= 0 && e->hashed >= 0 && e->cached != e->hashed;
+	default:
+		return false;
+	}
+}
+
+/* The settle period for one directory made dirty in the data phase; a stop cuts it short. */
+static void settle_dir(struct lctl_repair_ctx *rc)
+{
+	unsigned waited;
+
+	for (waited = 0; waited < rc->settle_ms && !stopping(rc); waited += 100)
+		usleep(100000);
+}
+
+/* Dirty, the settle period, then the whole protocol (lctl_repair_dir()). */
+static int repair_dirty(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
+			struct lctl_dir_report *r, struct lctl_repair_report **out)
+{
+	struct lctl_repair_report *rr;
+	struct stat st;
+	int ret;
+
+	if (copy_clean(r, rc->commit)) {
+		unstamp(rc, path, r);
+		glfs_lstat(lctl_volume_fs(rc->in->vol), path, &st); /* our DHT client re-reads it */
+	}
+	lctl_dir_report_free(r);
+	/*
+	 * Also for a directory that was dirty already: a client may hold it as clean from before
+	 * it became dirty, and nothing moves in a directory a client holds as clean.
+	 */
+	settle_dir(rc);
+	if (stopping(rc)) {
+		rr = report_new(path);
+		if (!rr)
+			return -LCTL_ENOMEM;
+		set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished (left dirty)");
+	} else {
+		ret = lctl_repair_dir(rc, path, depth, NULL, &rr);
+		if (ret)
+			return ret;
+	}
+	rr->data_phase = true;
+	*out = rr;
+	return 0;
+}
+
+int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
+		     struct lctl_dir_report *initial, struct lctl_repair_report **out)
+{
+	struct lctl_dir_report *r = initial, *v = NULL;
+	struct lctl_repair_report *rr;
+	bool stay_clean;
+	size_t i, s;
+	int ret = 0;
+
+	*out = NULL;
+	if (!r && (ret = inspect(rc, path, depth, &r)))
+		return ret;
+	rr = report_new(path);
+	if (!rr) {
+		lctl_dir_report_free(r);
+		return -LCTL_ENOMEM;
+	}
+	rr->data_phase = true;
+	if (r->notes & LCTL_DIR_NOTE_USER_LAYOUT) {
+		set_reason(rr, LCTL_DIR_LEFT_ALONE, "user-set layout (type 1)");
+		goto done;
+	}
+	if (r->nsubvols > LCTL_MAX_SUBVOLS) {
+		set_reason(rr, LCTL_DIR_NOT_FIXED, "more than %d subvolumes", LCTL_MAX_SUBVOLS);
+		goto done;
+	}
+	stay_clean = !r->problems && !r->err && r->commit == rc->commit;
+	for (i = 0; i < r->nentries && stay_clean; i++)
+		stay_clean = placeable_when_clean(&r->entries[i]);
+	if (!stay_clean) {
+		lctl_repair_report_free(rr);
+		return repair_dirty(rc, path, depth, r, out);
+	}
+	for (i = 0; i < r->nentries && !stopping(rc); i++)
+		if (r->entries[i].state != LCTL_ENTRY_PLACED)
+			place_entry(rc, rr, path, &r->entries[i]);
+	if (stopping(rc)) {
+		set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished (still clean)");
+		goto done;
+	}
+	/* verify from fresh reads: still stamped, and nothing a lookup by name would miss */
+	ret = inspect(rc, path, depth, &v);
+	if (ret)
+		goto done;
+	if (!entries_safe(v)) {
+		/* whatever made it (a client, a failed migration), dirty is the safe state */
+		if (copy_clean(v, rc->commit))
+			unstamp(rc, path, v);
+		set_reason(rr, LCTL_DIR_NOT_FIXED, "%s after moving: left dirty", first_bad_state(v));
+		goto done;
+	}
+	if (v->problems || v->err || v->commit != rc->commit) {
+		set_reason(rr, LCTL_DIR_NOT_FIXED, "changed while its files moved (%s)",
+			   v->err ? "cannot read it" : first_problem(v->problems));
+		goto done;
+	}
+	if (rc->mover_done && (s = lost_mover(rc, path, v)) != (size_t)-1) {
+		const struct lctl_server *srv = lctl_volume_server_at(rc->in->vol, s);
+
+		set_reason(rr, LCTL_DIR_NOT_FIXED, "clean; files left to server %s, whose worker "
+			   "did not finish", srv ? srv->host : "?");
+		goto done;
+	}
+	if (rr->count[LCTL_FILE_FAILED]) {
+		set_reason(rr, LCTL_DIR_NOT_FIXED, "clean; %llu files could not be moved",
+			   (unsigned long long)rr->count[LCTL_FILE_FAILED]);
+		goto done;
+	}
+	for (i = 0; i < v->nentries && !stopping(rc); i++) {
+		const struct lctl_entry_report *e = &v->entries[i];
+
+		if (e->state == LCTL_ENTRY_ORPHAN_LINKTO ||
+		    (e->state == LCTL_ENTRY_STALE_LINKTO && e->cached >= 0 && e->cached == e->hashed))
+			place_entry(rc, rr, path, e);
+	}
+	rr->outcome = LCTL_DIR_FIXED;
+done:
+	rr->plan = r;
 	lctl_dir_report_free(v);
 	if (ret < 0) {
 		lctl_repair_report_free(rr);

@@ -38,6 +38,9 @@ struct lctl_repair_ctx {
 	 */
 	bool after_workers;
 	bool (*mover_done)(void *arg, size_t server);
+	/* the data phase: how long clients get to see a directory dirty before we move files in
+	 * it (the job's settle period) */
+	unsigned settle_ms;
 };
 
 /**
@@ -65,6 +68,18 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
  */
 int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
 		      struct lctl_dir_report *initial, struct lctl_repair_report **out);
+
+/**
+ * lctl_repair_data() - the data phase of a clean-first run for one directory (@rc->mode is
+ * LCTL_FIX_MIGRATE): in a directory stamped with @rc->commit, migrate the entries a lookup
+ * reaches through a linkto, or that our client links first, while it stays stamped. A
+ * directory with an entry that cannot be handled so (a linkto naming the wrong subvolume, a
+ * duplicate...), or that is not clean, is made dirty, given the settle period, and repaired
+ * as lctl_repair_dir() does. The report has @data_phase set.
+ * @initial: as for lctl_repair_dir().
+ */
+int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
+		     struct lctl_dir_report *initial, struct lctl_repair_report **out);
 
 /**
  * lctl_repair_layout() - the job's layout pass for one directory: create it where it is

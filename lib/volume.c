@@ -801,6 +801,14 @@ int lctl_volume_open(const struct lctl_open_opts *opts, struct lctl_volume **out
 	 * must always look.
 	 */
 	glfs_set_xlator_option(vol->fs, "*-md-cache", "md-cache-timeout", "0");
+	/*
+	 * A lookup that misses on the hashed subvolume asks every subvolume, also in a directory
+	 * stamped clean: there a miss means a file hidden from other clients, which our lookup
+	 * then finds and DHT links on its hashed subvolume (the data phase of a clean-first fix
+	 * moves such files while the directory stays clean, repair.c). A directory our client
+	 * heals gets commit 1, never a stamp we did not verify.
+	 */
+	glfs_set_xlator_option(vol->fs, "*-dht", "lookup-optimize", "off");
 	for (i = 0; i < nservers; i++) {
 		size_t k = (first + i) % nservers;
 
