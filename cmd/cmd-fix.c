@@ -1025,8 +1025,8 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 
 				progress_clear(&pl);
 				printf("%-10s %s%s%s%s\n", lctl_dir_outcome_name(rr->outcome), pth,
-				       rr->data_phase ? " (data)" : "", rr->reason[0] ? ": " : "",
-				       rr->reason);
+				       rr->reason[0] || rr->data_phase ? ": " : "",
+				       rr->data_phase ? "data phase: " : "", rr->reason);
 				free(pth);
 			}
 			lctl_repair_report_free(rr);

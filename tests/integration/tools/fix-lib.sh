@@ -14,6 +14,7 @@
 #					its output in $FX/fix.out, status in LCTL_RC
 #	fx_checker_start VOL LIST	fresh-lookup checker in the background (gfcheck lookup)
 #	fx_checker_stop			last round, then fail on any failed lookup; prints rounds
+#	fx_checker_pause, fx_checker_resume	hold the checker between rounds, and let it go on
 #	fx_writer_start VOL MP DIR...	a FUSE client writing, appending and renaming in each DIR
 #	fx_writer_stop			stop it and check nothing it wrote was lost, through the
 #					FUSE mount and by name from a fresh gfapi client
@@ -130,9 +131,24 @@ fx_fix() {
 }
 
 fx_checker_start() {
-	rm -f -- "$FX/chk.stop"
+	rm -f -- "$FX/chk.stop" "$FX/chk.stop.pause" "$FX/chk.stop.paused"
 	"${FX_RUN[@]}" "$FX/gfcheck" lookup "$1" "$2" "$FX/chk.stop" >"$FX/chk.out" 2>&1 &
 	FX_CHK_PID=$!
+}
+
+# fx_checker_pause / fx_checker_resume: no new round in between (the current one ends first)
+fx_checker_pause() {
+	local i
+	: >"$FX/chk.stop.pause"
+	for ((i = 0; i < 1800; i++)); do
+		[[ -e $FX/chk.stop.paused ]] && return 0
+		sleep 0.1
+	done
+	fail "the checker did not pause"
+}
+
+fx_checker_resume() {
+	rm -f -- "$FX/chk.stop.pause"
 }
 
 fx_checker_stop() {

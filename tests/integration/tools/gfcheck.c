@@ -6,7 +6,9 @@
  *	Fresh-lookup checker. Each round is a NEW process with a NEW glfs_t (no cached inodes):
  *	it lstat()s every path of LIST (one per line, relative to the volume root, NUL-free) by
  *	name. Without STOPFILE, one round. With STOPFILE, rounds follow each other until STOPFILE
- *	exists, then one last round. Prints "ENOENT <path>" / "ERR <errno> <path>" for every
+ *	exists, then one last round. While STOPFILE.pause exists no new round starts (for a
+ *	measurement that other clients' lookups would disturb); STOPFILE.paused says the checker
+ *	waits. Prints "ENOENT <path>" / "ERR <errno> <path>" for every
  *	failed lookup and "round N files F enoent E errors X ms T" per round; exit 0 when no
  *	lookup failed, 1 otherwise, 2 when a client could not start.
  *	A round whose client is still looking one path up after 120 s is killed and reported as
@@ -136,6 +138,7 @@ static int cmd_lookup(int argc, char **argv)
 	size_t n;
 	char **paths;
 	const char *stop = argc > 4 ? argv[4] : NULL;
+	char *pause = NULL, *paused = NULL;
 	unsigned round = 0;
 	int bad = 0, last = 0;
 
@@ -148,10 +151,22 @@ static int cmd_lookup(int argc, char **argv)
 	if (prog == MAP_FAILED)
 		return 2;
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (stop && (asprintf(&pause, "%s.pause", stop) < 0 || asprintf(&paused, "%s.paused", stop) < 0))
+		return 2;
 	do {
 		pid_t pid, got;
 		int st;
 
+		/* STOPFILE.pause: no round starts until it is gone; STOPFILE.paused says so */
+		if (pause && access(pause, F_OK) == 0 && access(stop, F_OK) != 0) {
+			int fd = open(paused, O_WRONLY | O_CREAT, 0644);
+
+			if (fd >= 0)
+				close(fd);
+			while (access(pause, F_OK) == 0 && access(stop, F_OK) != 0)
+				usleep(50000);
+			unlink(paused);
+		}
 		if (!stop || access(stop, F_OK) == 0)
 			last = 1;
 		fflush(stdout);
