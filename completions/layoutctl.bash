@@ -102,7 +102,8 @@ _layoutctl_values()
 	if [[ -z $vals ]]; then
 		case $opt in
 		--format | -f) vals=$'text\njson\nxml\nprometheus' ;;
-		--mode) vals=$'migrate\nlinkto' ;;
+		--mode) vals=$'clean-first\nmigrate\nlinkto' ;;
+		--phase) vals=$'all\nclean\ndata' ;;
 		--layout) vals=$'gluster\nmin-move' ;;
 		--progress) vals=$'auto\nalways\nnever' ;;
 		--transport) vals=$'tcp\nrdma\nunix' ;;

@@ -73,7 +73,8 @@ bash -n "$comp" || fail "bash -n $comp"
 assert_eq "$commands" "$(complete_words '')" "layoutctl <TAB>"
 assert_eq "$("$LAYOUTCTL" __complete options fix | LC_ALL=C sort)" "$(complete_words fix --)" \
 	"layoutctl fix --<TAB>"
-assert_eq "$(sorted linkto migrate)" "$(complete_words fix --mode '')" "layoutctl fix --mode <TAB>"
+assert_eq "$(sorted clean-first linkto migrate)" "$(complete_words fix --mode '')" "layoutctl fix --mode <TAB>"
+assert_eq "$(sorted all clean data)" "$(complete_words fix --phase '')" "layoutctl fix --phase <TAB>"
 assert_eq "$(sorted json prometheus text xml)" "$(complete_words --format '')" \
 	"layoutctl --format <TAB>"
 
@@ -206,7 +207,7 @@ assert_eq "" "$(complete_words --path "$tmp/broken" scan '')" "scan <TAB>, glust
 # --- the layoutctl in PATH, when the command word is just "layoutctl" ----------------------
 ln -s "$LAYOUTCTL" "$tmp/fake/layoutctl"
 assert_eq "$commands" "$(complete_words --cmd layoutctl '')" "layoutctl from PATH"
-assert_eq "$(sorted linkto migrate)" "$(complete_words --cmd layoutctl fix --mode '')" \
+assert_eq "$(sorted clean-first linkto migrate)" "$(complete_words --cmd layoutctl fix --mode '')" \
 	"layoutctl from PATH, fix --mode"
 
 # --- zsh -----------------------------------------------------------------------------------
@@ -235,7 +236,7 @@ if ! zsh_complete "$zl " >/dev/null; then
 	exit 0
 fi
 assert_eq "$commands" "$(zsh_complete "$zl ")" "zsh: layoutctl <TAB>"
-assert_eq "$(sorted linkto migrate)" "$(zsh_complete "$zl fix --mode ")" \
+assert_eq "$(sorted clean-first linkto migrate)" "$(zsh_complete "$zl fix --mode ")" \
 	"zsh: layoutctl fix --mode <TAB>"
 assert_eq "$(sorted json prometheus text xml)" "$(zsh_complete "$zl --format ")" \
 	"zsh: layoutctl --format <TAB>"
