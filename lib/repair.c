@@ -248,13 +248,12 @@ static bool copy_clean(const struct lctl_dir_report *r, uint32_t commit)
 /* A DHT lookup of every component of @path, from the top. */
 static void heal_path(glfs_t *dht, const char *path)
 {
-	char p[4096];
+	char *p = strdup(path);
 	size_t i, n = strlen(path);
 	struct stat st;
 
-	if (n >= sizeof(p))
-		return;
-	memcpy(p, path, n + 1);
+	if (!p)
+		return; /* nothing healed: the caller finds it still missing */
 	for (i = 1; i <= n; i++) {
 		if (p[i] != '/' && p[i] != '\0')
 			continue;
@@ -262,6 +261,7 @@ static void heal_path(glfs_t *dht, const char *path)
 		glfs_lstat(dht, p, &st);
 		p[i] = i == n ? '\0' : '/';
 	}
+	free(p);
 }
 
 /* Step 2: the planned layout on every subvolume, dirty, and our DHT client re-reading it. */
@@ -997,30 +997,48 @@ static int ensure_subdirs(struct lctl_repair_ctx *rc, struct lctl_repair_report 
 {
 	glfs_t *dht = lctl_volume_fs(rc->in->vol);
 	size_t k, i, n = v->nsubvols;
-	char child[4096];
+	char *child = NULL;
 	struct stat st;
+	int e = 0;
 
 	for (k = 0; k < ns->n; k++) {
 		int attempt, missing;
 
-		if (lctl_join_path(child, sizeof(child), path, ns->v[k]))
-			continue;
+		free(child);
+		child = lctl_path_join(path, ns->v[k]);
+		if (!child)
+			return -LCTL_ENOMEM;
 		for (attempt = 0;; attempt++) {
 			missing = -1;
+			/* an error but ENOENT (a path too deep for gfapi, say): it cannot be checked */
 			for (i = 0; i < n && missing < 0; i++) {
 				glfs_t *fs = lctl_volume_subvol_fs(rc->in->vol, i);
 
-				if (rc->in->active && rc->in->active[i] && fs && glfs_lstat(fs, child, &st) &&
-				    errno == ENOENT)
+				if (!rc->in->active || !rc->in->active[i] || !fs)
+					continue;
+				e = strlen(child) > LCTL_VOL_PATH_MAX ? ENAMETOOLONG
+					: glfs_lstat(fs, child, &st) ? errno : 0;
+				if (e)
 					missing = (int)i;
 			}
 			if (missing < 0)
 				break;
+			if (e != ENOENT) {
+				/* never stamp over a subdirectory we cannot see: it could be hidden */
+				if (!*dirtied && v->commit != LCTL_COMMIT_INVALID)
+					unstamp(rc, path, v);
+				*dirtied = true;
+				set_reason(rr, LCTL_DIR_NOT_FIXED,
+					   "subdirectory '%s' cannot be checked on %s: %s", ns->v[k],
+					   lctl_volume_subvol(rc->in->vol, (size_t)missing)->name,
+					   strerror(e));
+				goto not_there;
+			}
 			if (attempt == 5) {
 				set_reason(rr, LCTL_DIR_NOT_FIXED,
 					   "subdirectory '%s' is missing on %s and DHT did not create it",
 					   ns->v[k], lctl_volume_subvol(rc->in->vol, (size_t)missing)->name);
-				return 1;
+				goto not_there;
 			}
 			if (!*dirtied && v->commit != LCTL_COMMIT_INVALID) {
 				unstamp(rc, path, v);
@@ -1032,7 +1050,11 @@ static int ensure_subdirs(struct lctl_repair_ctx *rc, struct lctl_repair_report 
 			glfs_lstat(dht, child, &st); /* the parent is dirty: DHT finds it and heals it */
 		}
 	}
+	free(child);
 	return 0;
+not_there:
+	free(child);
+	return 1;
 }
 
 static const char *first_problem(unsigned problems)
