@@ -930,13 +930,32 @@ static int stamp(struct lctl_repair_ctx *rc, const char *path, const struct lctl
 	return 0;
 }
 
-static void unstamp(struct lctl_repair_ctx *rc, const char *path, const struct lctl_dir_report *r)
+/*
+ * Commit word 1 on every copy of the layout that @r read. One dirty copy is enough for
+ * clients (DHT's layout merge turns differing commit words into 1, dht-facts section 1).
+ * Return: 0 when at least one copy is dirty now, else the first error (negative errno): the
+ * directory is then still stamped, unsafe if an entry in it is not reachable by its name.
+ */
+static int unstamp(struct lctl_repair_ctx *rc, const char *path, const struct lctl_dir_report *r)
 {
+	int ret, first = -ENODATA;
+	bool one = false;
 	size_t i;
 
-	for (i = 0; i < r->nsubvols; i++)
-		if (!r->layout[i].err)
-			write_layout(rc, i, path, &r->layout[i].r, LCTL_COMMIT_INVALID);
+	for (i = 0; i < r->nsubvols; i++) {
+		if (r->layout[i].err)
+			continue;
+		ret = write_layout(rc, i, path, &r->layout[i].r, LCTL_COMMIT_INVALID);
+		if (ret) {
+			lctl_log(LCTL_LOG_WARN, "cannot mark '%s' dirty on %s: %s", path,
+				 lctl_volume_subvol(rc->in->vol, i)->name, strerror(-ret));
+			if (first == -ENODATA)
+				first = ret;
+		} else {
+			one = true;
+		}
+	}
+	return one ? 0 : first;
 }
 
 /* Subdirectory names seen by an inspection. */
@@ -1025,13 +1044,16 @@ static int ensure_subdirs(struct lctl_repair_ctx *rc, struct lctl_repair_report 
 				break;
 			if (e != ENOENT) {
 				/* never stamp over a subdirectory we cannot see: it could be hidden */
-				if (!*dirtied && v->commit != LCTL_COMMIT_INVALID)
-					unstamp(rc, path, v);
+				int u = !*dirtied && v->commit != LCTL_COMMIT_INVALID ? unstamp(rc, path, v)
+										     : 0;
+
 				*dirtied = true;
 				set_reason(rr, LCTL_DIR_NOT_FIXED,
-					   "subdirectory '%s' cannot be checked on %s: %s", ns->v[k],
+					   "%ssubdirectory '%s' cannot be checked on %s: %s%s%s",
+					   u ? "stamped but unsafe: " : "", ns->v[k],
 					   lctl_volume_subvol(rc->in->vol, (size_t)missing)->name,
-					   strerror(e));
+					   strerror(e), u ? "; cannot mark it dirty: " : "",
+					   u ? strerror(-u) : "");
 				goto not_there;
 			}
 			if (attempt == 5) {
@@ -1041,7 +1063,17 @@ static int ensure_subdirs(struct lctl_repair_ctx *rc, struct lctl_repair_report 
 				goto not_there;
 			}
 			if (!*dirtied && v->commit != LCTL_COMMIT_INVALID) {
-				unstamp(rc, path, v);
+				int u = unstamp(rc, path, v);
+
+				if (u) {
+					/* a lookup in a clean directory would not heal it */
+					set_reason(rr, LCTL_DIR_NOT_FIXED, "stamped but unsafe: subdirectory "
+						   "'%s' is missing on %s, and the directory cannot be "
+						   "marked dirty to heal it: %s", ns->v[k],
+						   lctl_volume_subvol(rc->in->vol, (size_t)missing)->name,
+						   strerror(-u));
+					goto not_there;
+				}
 				glfs_lstat(dht, path, &st);
 				*dirtied = true;
 			}
@@ -1200,9 +1232,14 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 	 * files moved before clients have seen it dirty: mark it, and leave it to a re-run.
 	 */
 	if (!entries_ok(r) && copy_clean(r, rc->commit)) {
-		unstamp(rc, path, r);
-		set_reason(rr, LCTL_DIR_NOT_FIXED,
-			   "was not dirty: marked now; run fix again after the settle period");
+		int u = unstamp(rc, path, r);
+
+		if (u)
+			set_reason(rr, LCTL_DIR_NOT_FIXED, "stamped but unsafe: was not dirty, and "
+				   "cannot be marked dirty: %s", strerror(-u));
+		else
+			set_reason(rr, LCTL_DIR_NOT_FIXED,
+				   "was not dirty: marked now; run fix again after the settle period");
 		goto done;
 	}
 	ret = apply_layout(rc, rr, &r, path, depth);
@@ -1264,9 +1301,16 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 	if (ret)
 		goto done;
 	if (v->problems || v->err || !entries_safe(v) || v->commit != rc->commit) {
-		unstamp(rc, path, v);
-		set_reason(rr, LCTL_DIR_NOT_FIXED, "changed while being stamped (%s): left dirty",
-			   entries_safe(v) ? first_problem(v->problems) : first_bad_state(v));
+		int u = unstamp(rc, path, v);
+
+		if (u)
+			set_reason(rr, LCTL_DIR_NOT_FIXED, "stamped but unsafe: changed while being "
+				   "stamped (%s), and cannot be marked dirty again: %s",
+				   entries_safe(v) ? first_problem(v->problems) : first_bad_state(v),
+				   strerror(-u));
+		else
+			set_reason(rr, LCTL_DIR_NOT_FIXED, "changed while being stamped (%s): left dirty",
+				   entries_safe(v) ? first_problem(v->problems) : first_bad_state(v));
 		goto done;
 	}
 	/*
