@@ -1389,10 +1389,10 @@ static int repair_dirty(struct lctl_repair_ctx *rc, const char *path, unsigned d
 {
 	struct lctl_repair_report *rr;
 	struct stat st;
-	int ret;
+	int ret, u = 0;
 
 	if (copy_clean(r, rc->commit)) {
-		unstamp(rc, path, r);
+		u = unstamp(rc, path, r); /* if not, lctl_repair_dir() finds it clean and says so */
 		glfs_lstat(lctl_volume_fs(rc->in->vol), path, &st); /* our DHT client re-reads it */
 	}
 	lctl_dir_report_free(r);
@@ -1405,7 +1405,8 @@ static int repair_dirty(struct lctl_repair_ctx *rc, const char *path, unsigned d
 		rr = report_new(path);
 		if (!rr)
 			return -LCTL_ENOMEM;
-		set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished (left dirty)");
+		set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished (%s)",
+			   u ? "still clean: cannot mark it dirty" : "left dirty");
 	} else {
 		ret = lctl_repair_dir(rc, path, depth, NULL, &rr);
 		if (ret)
@@ -1462,9 +1463,14 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		goto done;
 	if (!entries_safe(v)) {
 		/* whatever made it (a client, a failed migration), dirty is the safe state */
-		if (copy_clean(v, rc->commit))
-			unstamp(rc, path, v);
-		set_reason(rr, LCTL_DIR_NOT_FIXED, "%s after moving: left dirty", first_bad_state(v));
+		int u = copy_clean(v, rc->commit) ? unstamp(rc, path, v) : 0;
+
+		if (u)
+			set_reason(rr, LCTL_DIR_NOT_FIXED, "stamped but unsafe: %s after moving, and "
+				   "cannot be marked dirty: %s", first_bad_state(v), strerror(-u));
+		else
+			set_reason(rr, LCTL_DIR_NOT_FIXED, "%s after moving: left dirty",
+				   first_bad_state(v));
 		goto done;
 	}
 	if (v->problems || v->err || v->commit != rc->commit) {
