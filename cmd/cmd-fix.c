@@ -233,6 +233,9 @@ static int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct f
 		case OPT_STATE_DIR:
 			if (optarg[0] != '/')
 				return usage_error(cmd, "--state-dir wants an absolute path");
+			if (strlen(optarg) >= sizeof(fc->state_dir))
+				return usage_error(cmd, "--state-dir wants a path shorter than %zu bytes",
+						   sizeof(fc->state_dir));
 			snprintf(fc->state_dir, sizeof(fc->state_dir), "%s", optarg);
 			break;
 		case OPT_SETTLE:
@@ -262,6 +265,9 @@ static int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct f
 			fc->o.bytes_per_sec *= 1e6;
 			break;
 		case OPT_LOG:
+			if (strlen(optarg) >= sizeof(fc->log_path))
+				return usage_error(cmd, "--log wants a path shorter than %zu bytes",
+						   sizeof(fc->log_path));
 			fc->log = optarg;
 			break;
 		case OPT_BREAK_LOCK:

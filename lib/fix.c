@@ -41,6 +41,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -273,11 +274,15 @@ struct push_ctx {
 static int push_child(void *arg, const char *name)
 {
 	struct push_ctx *pc = arg;
-	char path[4096];
+	char *path = lctl_path_join(pc->parent, name);
+	int ret;
 
-	if (lctl_join_path(path, sizeof(path), pc->parent, name))
-		return 0;
-	return lctl_crawl_push(pc->w, path, pc->depth + 1);
+	/* every subdirectory is visited: one too deep for gfapi is reported unreadable there */
+	if (!path)
+		return -LCTL_ENOMEM;
+	ret = lctl_crawl_push(pc->w, path, pc->depth + 1);
+	free(path);
+	return ret;
 }
 
 /*
@@ -590,6 +595,53 @@ static int start_data(struct lctl_fix *f, struct lctl_error *err)
 	return start_work(f, err);
 }
 
+/*
+ * Every option, before anything is read or written: a run must not make the volume dirty (a
+ * new volume hash, the layout pass) and then refuse to go on.
+ */
+static int validate_opts(const struct lctl_fix_opts *opts, const char *top,
+			 struct lctl_error *err)
+{
+	const struct lctl_fix *f = NULL; /* for the sizes of its buffers */
+
+	if (lctl_volume_path_check(top) || strlen(top) >= sizeof(f->top))
+		return lctl_seterr(err, LCTL_EINVAL, 0, "path '%.200s' is not an absolute path inside "
+				   "the volume without '.' or '..'", top);
+	if (!opts->dry_run && (!opts->state_dir || !opts->state_dir[0]))
+		return lctl_seterr(err, LCTL_EINVAL, 0, "a state directory is required");
+	if (opts->state_dir && strlen(opts->state_dir) >= sizeof(f->state_dir))
+		return lctl_seterr(err, LCTL_EINVAL, 0, "the state directory's path is longer than "
+				   "%zu bytes", sizeof(f->state_dir) - 1);
+	if (opts->parallel > LCTL_CRAWL_MAX_WORKERS)
+		return lctl_seterr(err, LCTL_EINVAL, 0, "parallel wants 1-%d workers, not %u",
+				   LCTL_CRAWL_MAX_WORKERS, opts->parallel);
+	if (opts->planner != LCTL_PLANNER_GLUSTER && opts->planner != LCTL_PLANNER_MINMOVE)
+		return lctl_seterr(err, LCTL_EINVAL, 0, "unknown layout planner %d", (int)opts->planner);
+	if (opts->mode != LCTL_FIX_MIGRATE && opts->mode != LCTL_FIX_LINKTO &&
+	    opts->mode != LCTL_FIX_CLEAN_FIRST)
+		return lctl_seterr(err, LCTL_EINVAL, 0, "unknown fix mode %d", (int)opts->mode);
+	if (opts->phase != LCTL_FIX_PHASE_ALL && opts->phase != LCTL_FIX_PHASE_CLEAN &&
+	    opts->phase != LCTL_FIX_PHASE_DATA)
+		return lctl_seterr(err, LCTL_EINVAL, 0, "unknown fix phase %d", (int)opts->phase);
+	if (opts->phase != LCTL_FIX_PHASE_ALL && opts->mode != LCTL_FIX_CLEAN_FIRST && !opts->resume)
+		return lctl_seterr(err, LCTL_EINVAL, 0, "a phase is part of a clean-first run only");
+	if (!(opts->files_per_sec >= 0) || !isfinite(opts->files_per_sec))
+		return lctl_seterr(err, LCTL_EINVAL, 0, "rate wants files per second (0 for no limit), "
+				   "not %g", opts->files_per_sec);
+	if (!(opts->bytes_per_sec >= 0) || !isfinite(opts->bytes_per_sec))
+		return lctl_seterr(err, LCTL_EINVAL, 0, "bandwidth wants bytes per second (0 for no "
+				   "limit), not %g", opts->bytes_per_sec);
+	if (opts->resume && opts->dry_run)
+		return lctl_seterr(err, LCTL_EINVAL, 0, "resume and dry-run do not go together");
+	if (opts->place_only && (opts->resume || opts->dry_run || opts->nworkers))
+		return lctl_seterr(err, LCTL_EINVAL, 0, "a pool worker's run is started by its "
+				   "starting host: no resume, dry run or workers of its own");
+	if (opts->nworkers && !opts->workers)
+		return lctl_seterr(err, LCTL_EINVAL, 0, "%zu workers but no worker list",
+				   opts->nworkers);
+	return 0;
+}
+
 int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 		   struct lctl_fix **out, struct lctl_error *err)
 {
@@ -601,13 +653,9 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 	int ret;
 
 	*out = NULL;
-	if (lctl_volume_path_check(top) || strlen(top) >= sizeof(f->top))
-		return lctl_seterr(err, LCTL_EINVAL, 0, "path '%s' is not an absolute path inside "
-				   "the volume without '.' or '..'", top);
-	if (!opts->dry_run && (!opts->state_dir || !opts->state_dir[0]))
-		return lctl_seterr(err, LCTL_EINVAL, 0, "a state directory is required");
-	if (opts->phase != LCTL_FIX_PHASE_ALL && opts->mode != LCTL_FIX_CLEAN_FIRST && !opts->resume)
-		return lctl_seterr(err, LCTL_EINVAL, 0, "a phase is part of a clean-first run only");
+	ret = validate_opts(opts, top, err);
+	if (ret)
+		return ret;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");

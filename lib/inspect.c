@@ -266,6 +266,20 @@ int lctl_join_path(char *buf, size_t n, const char *dir, const char *name)
 	return len < 0 || (size_t)len >= n ? -1 : 0;
 }
 
+char *lctl_path_join(const char *dir, const char *name)
+{
+	const char *d = strcmp(dir, "/") ? dir : "";
+	size_t dn = strlen(d), nn = strlen(name);
+	char *p = malloc(dn + nn + 2);
+
+	if (!p)
+		return NULL;
+	memcpy(p, d, dn);
+	p[dn] = '/';
+	memcpy(p + dn + 1, name, nn + 1);
+	return p;
+}
+
 /* Which subvolume a linkto value names; -1 when none (a garbage or foreign value). */
 static int linkto_target(const struct lctl_volume *vol, const char *val, ssize_t n)
 {
@@ -397,7 +411,8 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 {
 	const struct lctl_subvol *sv = lctl_volume_subvol(in->vol, i);
 	bool root = !strcmp(path, "/");
-	char full[8192], gfid[16];
+	size_t ln = strlen(sv->local_path);
+	char *full, gfid[16];
 	unsigned char buf[64];
 	struct dirent *de;
 	struct stat st;
@@ -410,18 +425,21 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 		*problems |= LCTL_DIR_SUBVOL_DOWN;
 		return 0;
 	}
-	/* a path the brick's file system cannot hold is a directory the brick does not have */
-	if ((size_t)snprintf(full, sizeof(full), "%s%s", sv->local_path, root ? "" : path) >=
-	    sizeof(full)) {
-		le->err = ENOENT;
-		*problems |= LCTL_DIR_MISSING;
-		return 0;
-	}
+	full = malloc(ln + strlen(path) + 1);
+	if (!full)
+		return -LCTL_ENOMEM;
+	memcpy(full, sv->local_path, ln);
+	strcpy(full + ln, root ? "" : path);
+	/*
+	 * The brick's posix translator opens the same path (its folder and the volume path), so
+	 * one too long for the system (ENAMETOOLONG) is one the brick cannot read either:
+	 * unreadable, not missing.
+	 */
 	dfd = open(full, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	free(full);
 	if (dfd < 0) {
 		/* (whether the brick process is up was asked above) */
-		note_open_error(le, problems,
-				errno == ELOOP ? ENOTDIR : errno == ENAMETOOLONG ? ENOENT : errno);
+		note_open_error(le, problems, errno == ELOOP ? ENOTDIR : errno);
 		return 0;
 	}
 	n = fgetxattr(dfd, in->layout_key, buf, sizeof(buf));
@@ -435,7 +453,7 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 	}
 	for (;;) {
 		struct sighting s = { 0 };
-		char child[sizeof(full) + 256], vpath[4096], val[512];
+		char child[64 + NAME_MAX], val[512], *vpath;
 		bool has_gfid, named;
 
 		errno = 0;
@@ -460,17 +478,24 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 		has_gfid = true;
 		named = false;
 		if (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && (st.st_mode & 07777) == S_ISVTX)) {
-			named = (size_t)snprintf(child, sizeof(child), "%s/%s", full, de->d_name) <
-				sizeof(child);
+			/* through the open directory: the full path may be too long for a syscall */
+			named = (size_t)snprintf(child, sizeof(child), "/proc/self/fd/%d/%s", dfd,
+						 de->d_name) < sizeof(child);
 			has_gfid = named && lgetxattr(child, "trusted.gfid", gfid, sizeof(gfid)) == 16 &&
 				   memcmp(gfid, (char[16]){ 0 }, 16);
 			if (has_gfid)
 				s.ino = gfid_ino((const unsigned char *)gfid);
 		}
 		if (classify(&s, &st, has_gfid) == S_DIR) {
-			if (!has_gfid && mark_dirs &&
-			    !lctl_join_path(vpath, sizeof(vpath), path, de->d_name))
+			if (!has_gfid && mark_dirs) {
+				vpath = lctl_path_join(path, de->d_name);
+				if (!vpath) {
+					ret = -LCTL_ENOMEM;
+					break;
+				}
 				nogfid_mark(in, vpath, i);
+				free(vpath);
+			}
 		} else if (s.kind == S_LINKTO) {
 			settle_linkto(in, &s, val,
 				      named ? lgetxattr(child, in->linkto_key, val, sizeof(val)) : -1);
@@ -507,6 +532,11 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 		*problems |= LCTL_DIR_SUBVOL_DOWN;
 		return 0;
 	}
+	if (strlen(path) > LCTL_VOL_PATH_MAX) {
+		le->err = ENAMETOOLONG;
+		*problems |= LCTL_DIR_UNREADABLE;
+		return 0;
+	}
 	if (nogfid_marked(in, path, i)) {
 		lctl_log(LCTL_LOG_WARN,
 			 "'%s' not read on %s: it or a parent has no gfid there (a lookup would assign one)",
@@ -537,7 +567,7 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 	note_layout(le, problems, buf, n, errno);
 	for (;;) {
 		struct sighting s = { 0 };
-		char child[4096];
+		char *child = NULL;
 
 		errno = 0;
 		if (glfs_readdirplus_r(fd, &st, &de, &res) || !res) {
@@ -552,18 +582,24 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 		s.name = de.d_name;
 		s.subvol = (int)i;
 		s.ino = st.st_ino == (ino_t)-1 ? 0 : (uint64_t)st.st_ino;
-		if (classify(&s, &st, st.st_ino != (ino_t)-1) == S_DIR) {
-			if (st.st_ino == (ino_t)-1 && mark_dirs &&
-			    !lctl_join_path(child, sizeof(child), path, de.d_name))
+		classify(&s, &st, st.st_ino != (ino_t)-1);
+		if ((s.kind == S_DIR && st.st_ino == (ino_t)-1 && mark_dirs) || s.kind == S_LINKTO) {
+			child = lctl_path_join(path, de.d_name);
+			if (!child) {
+				ret = -LCTL_ENOMEM;
+				break;
+			}
+		}
+		if (s.kind == S_DIR) {
+			if (child)
 				nogfid_mark(in, child, i);
 		} else if (s.kind == S_LINKTO) {
 			char val[512];
 
 			settle_linkto(in, &s, val,
-				      lctl_join_path(child, sizeof(child), path, de.d_name)
-					      ? -1
-					      : glfs_lgetxattr(fs, child, in->linkto_key, val, sizeof(val)));
+				      glfs_lgetxattr(fs, child, in->linkto_key, val, sizeof(val)));
 		}
+		free(child);
 		ret = sightings_add(out, &s);
 		if (ret)
 			break;
@@ -605,14 +641,18 @@ static bool other_file(const struct lctl_inspector *in, const struct lctl_dir_re
 		       const struct lctl_entry_report *e, uint64_t linkto_ino, uint64_t data_ino)
 {
 	const struct lctl_subvol *sv = lctl_volume_subvol(in->vol, (size_t)e->cached);
-	char file[8192];
+	char *dir, *file;
 
 	if (!linkto_ino)
 		return false;
-	if (!data_ino && sv && sv->local_path &&
-	    (size_t)snprintf(file, sizeof(file), "%s%s/%s", sv->local_path,
-			     strcmp(r->path, "/") ? r->path : "", e->name) < sizeof(file))
-		data_ino = local_ino(file);
+	if (!data_ino && sv && sv->local_path) {
+		dir = lctl_path_join(sv->local_path, strcmp(r->path, "/") ? r->path + 1 : "");
+		file = dir ? lctl_path_join(dir, e->name) : NULL;
+		if (file)
+			data_ino = local_ino(file);
+		free(dir);
+		free(file);
+	}
 	return data_ino && data_ino != linkto_ino;
 }
 
@@ -792,13 +832,14 @@ static void judge_layout(struct lctl_inspector *in, struct lctl_dir_report *r)
 static void mark_below_skipped(struct lctl_inspector *in, const struct lctl_dir_report *r,
 			       const char *name)
 {
-	char child[4096];
+	char *child = NULL;
 	size_t k;
 
 	for (k = 0; k < r->nsubvols; k++)
 		if (r->layout[k].err == ESTALE &&
-		    !lctl_join_path(child, sizeof(child), r->path, name))
+		    (child || (child = lctl_path_join(r->path, name))))
 			nogfid_mark(in, child, k);
+	free(child);
 }
 
 /* On subvolume @i, is @name in directory @dir (known to have a gfid)? 0 no, 1 yes, 2 yes but

@@ -5,6 +5,7 @@
 
 #include "layoutctl.h"
 
+#include <limits.h>
 #include <stdatomic.h>
 
 struct lctl_nogfid_marks;
@@ -68,5 +69,14 @@ double lctl_plan_moved_fraction(const struct lctl_layout_entry *current,
 
 /* "dir/name" (or "/name" under the root) into buf; -1 if it does not fit. */
 int lctl_join_path(char *buf, size_t n, const char *dir, const char *name);
+/* The same, newly allocated (the caller frees it); NULL without memory. */
+char *lctl_path_join(const char *dir, const char *name);
+
+/*
+ * The longest volume path gfapi can resolve: libglusterfs's inode_path() refuses a path of more
+ * than PATH_MAX bytes, so a deeper directory cannot be read, healed or stamped through gfapi.
+ * Such a directory is reported unreadable (ENAMETOOLONG), and its parent is never stamped.
+ */
+#define LCTL_VOL_PATH_MAX PATH_MAX
 
 #endif

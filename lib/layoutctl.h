@@ -511,6 +511,9 @@ struct lctl_volfile {
 	size_t nxl;
 };
 
+/* The most subvolumes one translator may have (a larger volfile is rejected when parsed). */
+#define LCTL_MAX_SUBVOLS 1024
+
 /**
  * lctl_volfile_parse() - parse a GlusterFS volfile.
  * @text: the volfile, not necessarily NUL-terminated.

@@ -248,13 +248,12 @@ static bool copy_clean(const struct lctl_dir_report *r, uint32_t commit)
 /* A DHT lookup of every component of @path, from the top. */
 static void heal_path(glfs_t *dht, const char *path)
 {
-	char p[4096];
+	char *p = strdup(path);
 	size_t i, n = strlen(path);
 	struct stat st;
 
-	if (n >= sizeof(p))
-		return;
-	memcpy(p, path, n + 1);
+	if (!p)
+		return; /* nothing healed: the caller finds it still missing */
 	for (i = 1; i <= n; i++) {
 		if (p[i] != '/' && p[i] != '\0')
 			continue;
@@ -262,6 +261,7 @@ static void heal_path(glfs_t *dht, const char *path)
 		glfs_lstat(dht, p, &st);
 		p[i] = i == n ? '\0' : '/';
 	}
+	free(p);
 }
 
 /* Step 2: the planned layout on every subvolume, dirty, and our DHT client re-reading it. */
@@ -930,13 +930,32 @@ static int stamp(struct lctl_repair_ctx *rc, const char *path, const struct lctl
 	return 0;
 }
 
-static void unstamp(struct lctl_repair_ctx *rc, const char *path, const struct lctl_dir_report *r)
+/*
+ * Commit word 1 on every copy of the layout that @r read. One dirty copy is enough for
+ * clients (DHT's layout merge turns differing commit words into 1, dht-facts section 1).
+ * Return: 0 when at least one copy is dirty now, else the first error (negative errno): the
+ * directory is then still stamped, unsafe if an entry in it is not reachable by its name.
+ */
+static int unstamp(struct lctl_repair_ctx *rc, const char *path, const struct lctl_dir_report *r)
 {
+	int ret, first = -ENODATA;
+	bool one = false;
 	size_t i;
 
-	for (i = 0; i < r->nsubvols; i++)
-		if (!r->layout[i].err)
-			write_layout(rc, i, path, &r->layout[i].r, LCTL_COMMIT_INVALID);
+	for (i = 0; i < r->nsubvols; i++) {
+		if (r->layout[i].err)
+			continue;
+		ret = write_layout(rc, i, path, &r->layout[i].r, LCTL_COMMIT_INVALID);
+		if (ret) {
+			lctl_log(LCTL_LOG_WARN, "cannot mark '%s' dirty on %s: %s", path,
+				 lctl_volume_subvol(rc->in->vol, i)->name, strerror(-ret));
+			if (first == -ENODATA)
+				first = ret;
+		} else {
+			one = true;
+		}
+	}
+	return one ? 0 : first;
 }
 
 /* Subdirectory names seen by an inspection. */
@@ -997,33 +1016,64 @@ static int ensure_subdirs(struct lctl_repair_ctx *rc, struct lctl_repair_report 
 {
 	glfs_t *dht = lctl_volume_fs(rc->in->vol);
 	size_t k, i, n = v->nsubvols;
-	char child[4096];
+	char *child = NULL;
 	struct stat st;
+	int e = 0;
 
 	for (k = 0; k < ns->n; k++) {
 		int attempt, missing;
 
-		if (lctl_join_path(child, sizeof(child), path, ns->v[k]))
-			continue;
+		free(child);
+		child = lctl_path_join(path, ns->v[k]);
+		if (!child)
+			return -LCTL_ENOMEM;
 		for (attempt = 0;; attempt++) {
 			missing = -1;
+			/* an error but ENOENT (a path too deep for gfapi, say): it cannot be checked */
 			for (i = 0; i < n && missing < 0; i++) {
 				glfs_t *fs = lctl_volume_subvol_fs(rc->in->vol, i);
 
-				if (rc->in->active && rc->in->active[i] && fs && glfs_lstat(fs, child, &st) &&
-				    errno == ENOENT)
+				if (!rc->in->active || !rc->in->active[i] || !fs)
+					continue;
+				e = strlen(child) > LCTL_VOL_PATH_MAX ? ENAMETOOLONG
+					: glfs_lstat(fs, child, &st) ? errno : 0;
+				if (e)
 					missing = (int)i;
 			}
 			if (missing < 0)
 				break;
+			if (e != ENOENT) {
+				/* never stamp over a subdirectory we cannot see: it could be hidden */
+				int u = !*dirtied && v->commit != LCTL_COMMIT_INVALID ? unstamp(rc, path, v)
+										     : 0;
+
+				*dirtied = true;
+				set_reason(rr, LCTL_DIR_NOT_FIXED,
+					   "%ssubdirectory '%s' cannot be checked on %s: %s%s%s",
+					   u ? "stamped but unsafe: " : "", ns->v[k],
+					   lctl_volume_subvol(rc->in->vol, (size_t)missing)->name,
+					   strerror(e), u ? "; cannot mark it dirty: " : "",
+					   u ? strerror(-u) : "");
+				goto not_there;
+			}
 			if (attempt == 5) {
 				set_reason(rr, LCTL_DIR_NOT_FIXED,
 					   "subdirectory '%s' is missing on %s and DHT did not create it",
 					   ns->v[k], lctl_volume_subvol(rc->in->vol, (size_t)missing)->name);
-				return 1;
+				goto not_there;
 			}
 			if (!*dirtied && v->commit != LCTL_COMMIT_INVALID) {
-				unstamp(rc, path, v);
+				int u = unstamp(rc, path, v);
+
+				if (u) {
+					/* a lookup in a clean directory would not heal it */
+					set_reason(rr, LCTL_DIR_NOT_FIXED, "stamped but unsafe: subdirectory "
+						   "'%s' is missing on %s, and the directory cannot be "
+						   "marked dirty to heal it: %s", ns->v[k],
+						   lctl_volume_subvol(rc->in->vol, (size_t)missing)->name,
+						   strerror(-u));
+					goto not_there;
+				}
 				glfs_lstat(dht, path, &st);
 				*dirtied = true;
 			}
@@ -1032,7 +1082,11 @@ static int ensure_subdirs(struct lctl_repair_ctx *rc, struct lctl_repair_report 
 			glfs_lstat(dht, child, &st); /* the parent is dirty: DHT finds it and heals it */
 		}
 	}
+	free(child);
 	return 0;
+not_there:
+	free(child);
+	return 1;
 }
 
 static const char *first_problem(unsigned problems)
@@ -1178,9 +1232,14 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 	 * files moved before clients have seen it dirty: mark it, and leave it to a re-run.
 	 */
 	if (!entries_ok(r) && copy_clean(r, rc->commit)) {
-		unstamp(rc, path, r);
-		set_reason(rr, LCTL_DIR_NOT_FIXED,
-			   "was not dirty: marked now; run fix again after the settle period");
+		int u = unstamp(rc, path, r);
+
+		if (u)
+			set_reason(rr, LCTL_DIR_NOT_FIXED, "stamped but unsafe: was not dirty, and "
+				   "cannot be marked dirty: %s", strerror(-u));
+		else
+			set_reason(rr, LCTL_DIR_NOT_FIXED,
+				   "was not dirty: marked now; run fix again after the settle period");
 		goto done;
 	}
 	ret = apply_layout(rc, rr, &r, path, depth);
@@ -1242,9 +1301,16 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 	if (ret)
 		goto done;
 	if (v->problems || v->err || !entries_safe(v) || v->commit != rc->commit) {
-		unstamp(rc, path, v);
-		set_reason(rr, LCTL_DIR_NOT_FIXED, "changed while being stamped (%s): left dirty",
-			   entries_safe(v) ? first_problem(v->problems) : first_bad_state(v));
+		int u = unstamp(rc, path, v);
+
+		if (u)
+			set_reason(rr, LCTL_DIR_NOT_FIXED, "stamped but unsafe: changed while being "
+				   "stamped (%s), and cannot be marked dirty again: %s",
+				   entries_safe(v) ? first_problem(v->problems) : first_bad_state(v),
+				   strerror(-u));
+		else
+			set_reason(rr, LCTL_DIR_NOT_FIXED, "changed while being stamped (%s): left dirty",
+				   entries_safe(v) ? first_problem(v->problems) : first_bad_state(v));
 		goto done;
 	}
 	/*
@@ -1323,10 +1389,10 @@ static int repair_dirty(struct lctl_repair_ctx *rc, const char *path, unsigned d
 {
 	struct lctl_repair_report *rr;
 	struct stat st;
-	int ret;
+	int ret, u = 0;
 
 	if (copy_clean(r, rc->commit)) {
-		unstamp(rc, path, r);
+		u = unstamp(rc, path, r); /* if not, lctl_repair_dir() finds it clean and says so */
 		glfs_lstat(lctl_volume_fs(rc->in->vol), path, &st); /* our DHT client re-reads it */
 	}
 	lctl_dir_report_free(r);
@@ -1339,7 +1405,8 @@ static int repair_dirty(struct lctl_repair_ctx *rc, const char *path, unsigned d
 		rr = report_new(path);
 		if (!rr)
 			return -LCTL_ENOMEM;
-		set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished (left dirty)");
+		set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished (%s)",
+			   u ? "still clean: cannot mark it dirty" : "left dirty");
 	} else {
 		ret = lctl_repair_dir(rc, path, depth, NULL, &rr);
 		if (ret)
@@ -1396,9 +1463,14 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		goto done;
 	if (!entries_safe(v)) {
 		/* whatever made it (a client, a failed migration), dirty is the safe state */
-		if (copy_clean(v, rc->commit))
-			unstamp(rc, path, v);
-		set_reason(rr, LCTL_DIR_NOT_FIXED, "%s after moving: left dirty", first_bad_state(v));
+		int u = copy_clean(v, rc->commit) ? unstamp(rc, path, v) : 0;
+
+		if (u)
+			set_reason(rr, LCTL_DIR_NOT_FIXED, "stamped but unsafe: %s after moving, and "
+				   "cannot be marked dirty: %s", first_bad_state(v), strerror(-u));
+		else
+			set_reason(rr, LCTL_DIR_NOT_FIXED, "%s after moving: left dirty",
+				   first_bad_state(v));
 		goto done;
 	}
 	if (v->problems || v->err || v->commit != rc->commit) {

@@ -9,8 +9,6 @@
 
 #include <sys/statvfs.h>
 
-#define LCTL_MAX_SUBVOLS 1024
-
 struct lctl_repair_ctx {
 	struct lctl_inspector *in;	/* borrowed */
 	uint32_t commit;		/* the hash to stamp */

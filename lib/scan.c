@@ -37,13 +37,15 @@ struct push_ctx {
 static int push_child(void *arg, const char *name)
 {
 	struct push_ctx *pc = arg;
-	char path[4096];
+	char *path = lctl_path_join(pc->parent, name);
+	int ret;
 
-	if (lctl_join_path(path, sizeof(path), pc->parent, name)) {
-		lctl_log(LCTL_LOG_WARN, "path too long under '%s', not visited", pc->parent);
-		return 0;
-	}
-	return lctl_crawl_push(pc->w, path, pc->depth + 1);
+	/* every subdirectory is visited: one too deep for gfapi is reported unreadable there */
+	if (!path)
+		return -LCTL_ENOMEM;
+	ret = lctl_crawl_push(pc->w, path, pc->depth + 1);
+	free(path);
+	return ret;
 }
 
 static struct lctl_dir_report *error_report(const char *path, unsigned depth, int code)

@@ -18,12 +18,27 @@
  * The input comes from the network (or a fuzzer), so every malformed form is an error with the
  * line number, never a crash: unterminated blocks, duplicate names, unknown children, a
  * missing type, stray lines outside a block and NUL bytes are all rejected.
+ *
+ * Every user of the graph walks it as a tree (a shared child once per parent), so its size as
+ * a tree is bounded here, once for all of them: more than LCTL_MAX_SUBVOLS children of one
+ * translator, a child named twice in one list, nesting deeper than VF_MAX_DEPTH, or more than
+ * VF_MAX_UNFOLDED translators when shared children are counted once per parent (a few KiB of
+ * "subvolumes a b" lines over shared children would otherwise unfold exponentially) are errors.
  */
 #include "internal.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define VF_MAX_DEPTH 64
+#define VF_MAX_UNFOLDED 65536
+
+/* Per translator, while parsing: its size and height as a tree (both bounded, see above). */
+struct vf_shape {
+	size_t unfolded;
+	unsigned depth;
+};
 
 struct line_reader {
 	const char *p;
@@ -138,15 +153,17 @@ static int add_option(struct lctl_xlator *xl, const char *k, size_t kn, const ch
 	return 0;
 }
 
-static int add_subvols(struct lctl_volfile *vf, size_t self, const char *s, size_t n,
-		       unsigned lineno, struct lctl_error *err)
+static int add_subvols(struct lctl_volfile *vf, struct vf_shape *shape, size_t self,
+		       const char *s, size_t n, unsigned lineno, struct lctl_error *err)
 {
 	struct lctl_xlator *xl = &vf->xl[self];
+	struct vf_shape *me = &shape[self];
 
 	while (n) {
 		const char *w;
-		size_t wn;
+		size_t wn, i;
 		struct lctl_xlator *child, **sv;
+		const struct vf_shape *cs;
 
 		first_word(&s, &n, &w, &wn);
 		child = find_name(vf, self, w, wn);
@@ -154,6 +171,29 @@ static int add_subvols(struct lctl_volfile *vf, size_t self, const char *s, size
 			return lctl_seterr(err, LCTL_EINVAL, 0,
 					   "volfile line %u: subvolume '%.*s' of '%s' is not defined before it",
 					   lineno, (int)(wn > 64 ? 64 : wn), w, xl->name);
+		for (i = 0; i < xl->nsubvols; i++)
+			if (xl->subvols[i] == child)
+				return lctl_seterr(err, LCTL_EINVAL, 0,
+						   "volfile line %u: '%s' names subvolume '%s' twice",
+						   lineno, xl->name, child->name);
+		if (xl->nsubvols == LCTL_MAX_SUBVOLS)
+			return lctl_seterr(err, LCTL_EINVAL, 0,
+					   "volfile line %u: '%s' has more than %d subvolumes", lineno,
+					   xl->name, LCTL_MAX_SUBVOLS);
+		cs = &shape[child - vf->xl];
+		if (cs->depth + 1 > me->depth)
+			me->depth = cs->depth + 1;
+		if (me->depth > VF_MAX_DEPTH)
+			return lctl_seterr(err, LCTL_EINVAL, 0,
+					   "volfile line %u: the graph below '%s' is nested more than "
+					   "%d translators deep", lineno, xl->name, VF_MAX_DEPTH);
+		/* both are at most VF_MAX_UNFOLDED: no overflow */
+		me->unfolded += cs->unfolded;
+		if (me->unfolded > VF_MAX_UNFOLDED)
+			return lctl_seterr(err, LCTL_EINVAL, 0,
+					   "volfile line %u: the graph below '%s' unfolds to more than "
+					   "%d translators (subvolumes shared by several parents)",
+					   lineno, xl->name, VF_MAX_UNFOLDED);
 		sv = realloc(xl->subvols, (xl->nsubvols + 1) * sizeof(*sv));
 		if (!sv)
 			return -LCTL_ENOMEM;
@@ -168,6 +208,7 @@ int lctl_volfile_parse(const char *text, size_t len, struct lctl_volfile *out,
 {
 	struct line_reader r = { text, text + len, 0 };
 	struct lctl_volfile vf = { NULL, 0 };
+	struct vf_shape *shape = NULL;
 	struct lctl_xlator *cur = NULL;
 	size_t nblocks = 0, cap;
 	const char *s;
@@ -191,8 +232,12 @@ int lctl_volfile_parse(const char *text, size_t len, struct lctl_volfile *out,
 		return lctl_seterr(err, LCTL_EINVAL, 0, "volfile defines no translator");
 	cap = nblocks;
 	vf.xl = calloc(cap, sizeof(*vf.xl));
-	if (!vf.xl)
+	shape = calloc(cap, sizeof(*shape));
+	if (!vf.xl || !shape) {
+		free(vf.xl);
+		free(shape);
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+	}
 
 	r = (struct line_reader){ text, text + len, 0 };
 	while (next_line(&r, &s, &n)) {
@@ -221,6 +266,7 @@ int lctl_volfile_parse(const char *text, size_t len, struct lctl_volfile *out,
 						  (int)(n > 64 ? 64 : n), s);
 				goto out;
 			}
+			shape[vf.nxl].unfolded = 1;
 			cur = &vf.xl[vf.nxl++];
 			cur->name = strndup(s, n);
 			if (!cur->name) {
@@ -271,7 +317,7 @@ int lctl_volfile_parse(const char *text, size_t len, struct lctl_volfile *out,
 				goto out;
 			}
 		} else if (word_is(w, wn, "subvolumes")) {
-			ret = add_subvols(&vf, (size_t)(cur - vf.xl), s, n, r.lineno, err);
+			ret = add_subvols(&vf, shape, (size_t)(cur - vf.xl), s, n, r.lineno, err);
 			if (ret)
 				goto out;
 		} else {
@@ -286,9 +332,11 @@ int lctl_volfile_parse(const char *text, size_t len, struct lctl_volfile *out,
 				  cur->name);
 		goto out;
 	}
+	free(shape);
 	*out = vf;
 	return 0;
 out:
+	free(shape);
 	lctl_volfile_release(&vf);
 	return ret;
 }

@@ -128,17 +128,113 @@ static void test_nul_and_comments(void **state)
 {
 	static const char with_nul[] = "volume a\n type x/y\0\nend-volume\n";
 	const char *ok = "# comment\n\nvolume a\n\ttype x/y\n\toption k \"quoted value\"\n"
-			 "end-volume\r\nvolume b\n type p/q\n subvolumes a a\nend-volume";
+			 "end-volume\r\nvolume c\n type x/y\nend-volume\n"
+			 "volume b\n type p/q\n subvolumes a c\nend-volume";
 	struct lctl_volfile vf;
 
 	(void)state;
 	assert_int_equal(lctl_volfile_parse(with_nul, sizeof(with_nul) - 1, &vf, NULL),
 			 -LCTL_EINVAL);
 	assert_int_equal(lctl_volfile_parse(ok, strlen(ok), &vf, NULL), 0);
-	assert_int_equal(vf.nxl, 2);
+	assert_int_equal(vf.nxl, 3);
 	assert_string_equal(lctl_xlator_option(&vf.xl[0], "k"), "quoted value");
-	assert_int_equal(vf.xl[1].nsubvols, 2);
+	assert_int_equal(vf.xl[2].nsubvols, 2);
 	lctl_volfile_release(&vf);
+}
+
+/* "volume NAME / type x/y / [subvolumes ...] / end-volume" appended to @b (grown as needed). */
+static void add_block(char **b, size_t *len, const char *name, const char *subvols)
+{
+	size_t need = strlen(name) + (subvols ? strlen(subvols) : 0) + 64;
+
+	*b = realloc(*b, *len + need);
+	assert_non_null(*b);
+	*len += (size_t)sprintf(*b + *len, "volume %s\n type x/y\n%s%s%send-volume\n", name,
+				subvols ? " subvolumes " : "", subvols ? subvols : "",
+				subvols ? "\n" : "");
+}
+
+/* A graph whose size as a tree is not bounded is refused: every walker unfolds it. */
+static void test_graph_bounds(void **state)
+{
+	char *b = NULL, *list = NULL, name[32], prev[64];
+	size_t len = 0, llen = 0, i;
+	struct lctl_volfile vf;
+
+	(void)state;
+	/* a child named twice by one translator */
+	expect_reject("volume a\n type x/y\nend-volume\nvolume b\n type x/y\n subvolumes a a\n"
+		      "end-volume\n", "twice");
+	/* the same over two subvolumes lines */
+	expect_reject("volume a\n type x/y\nend-volume\nvolume b\n type x/y\n subvolumes a\n"
+		      " subvolumes a\nend-volume\n", "twice");
+
+	/* LCTL_MAX_SUBVOLS children are fine, one more is not */
+	for (i = 0; i <= LCTL_MAX_SUBVOLS; i++) {
+		snprintf(name, sizeof(name), "c%zu", i);
+		add_block(&b, &len, name, NULL);
+		list = realloc(list, llen + strlen(name) + 2);
+		assert_non_null(list);
+		llen += (size_t)sprintf(list + llen, "%s%s", llen ? " " : "", name);
+		if (i == LCTL_MAX_SUBVOLS - 1) {
+			char *ok = malloc(len + llen + 64);
+			size_t n = len;
+
+			assert_non_null(ok);
+			memcpy(ok, b, len);
+			add_block(&ok, &n, "dht", list);
+			assert_int_equal(lctl_volfile_parse(ok, n, &vf, NULL), 0);
+			assert_int_equal(vf.xl[vf.nxl - 1].nsubvols, LCTL_MAX_SUBVOLS);
+			lctl_volfile_release(&vf);
+			free(ok);
+		}
+	}
+	add_block(&b, &len, "dht", list);
+	expect_reject(b, "more than 1024 subvolumes");
+	free(b);
+	free(list);
+
+	/*
+	 * Two translators per level, each with both of the level below as children: 3.6 KB of
+	 * text that unfolds to 2^31 translators (the volume opener collected ~2^30 bricks).
+	 */
+	b = NULL;
+	len = 0;
+	add_block(&b, &len, "x0", NULL);
+	add_block(&b, &len, "y0", NULL);
+	for (i = 1; i <= 30; i++) {
+		char xn[32], yn[32];
+
+		snprintf(xn, sizeof(xn), "x%zu", i);
+		snprintf(yn, sizeof(yn), "y%zu", i);
+		snprintf(prev, sizeof(prev), "x%zu y%zu", i - 1, i - 1);
+		add_block(&b, &len, xn, prev);
+		add_block(&b, &len, yn, prev);
+	}
+	expect_reject(b, "unfolds to more than");
+	free(b);
+
+	/* a little sharing (a DAG, as GlusterFS allows) is fine */
+	assert_int_equal(lctl_volfile_parse("volume a\n type x/y\nend-volume\n"
+					    "volume b\n type x/y\n subvolumes a\nend-volume\n"
+					    "volume c\n type x/y\n subvolumes a b\nend-volume\n",
+					    strlen("volume a\n type x/y\nend-volume\n"
+						   "volume b\n type x/y\n subvolumes a\nend-volume\n"
+						   "volume c\n type x/y\n subvolumes a b\nend-volume\n"),
+					    &vf, NULL), 0);
+	lctl_volfile_release(&vf);
+
+	/* a chain 65 translators deep */
+	b = NULL;
+	len = 0;
+	add_block(&b, &len, "t0", NULL);
+	for (i = 1; i <= 65; i++) {
+		snprintf(name, sizeof(name), "t%zu", i);
+		snprintf(prev, sizeof(prev), "t%zu", i - 1);
+		add_block(&b, &len, name, prev);
+	}
+	expect_reject(b, "nested more than 64");
+	free(b);
 }
 
 /* Random mutations of a real volfile: never crash, always either parse or reject. */
@@ -182,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_subtree_roundtrip),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_nul_and_comments),
+		cmocka_unit_test(test_graph_bounds),
 		cmocka_unit_test(test_mutations),
 	};
 

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * faultxattr.so: LD_PRELOAD fault injection at gfapi's glfs_setxattr(), for
+ * tests/integration/fault-unstamp.sh. For the directory $FAULT_DIR (a volume path) only:
+ *   - the first write of its layout xattr (trusted.glusterfs.dht) with a commit word other
+ *     than 1 (a stamp) goes through, then runs the shell command $FAULT_CMD once (it makes
+ *     the directory change under the stamp, as a client with an old layout would);
+ *   - from then on every write of commit word 1 (marking it dirty again) fails with EROFS, as
+ *     on a brick whose file system went read-only after an error.
+ * Everything else goes to the real gfapi.
+ * Build: gcc -shared -fPIC -o faultxattr.so faultxattr.c -ldl
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+struct glfs;
+typedef int (*setxattr_fn)(struct glfs *, const char *, const char *, const void *, size_t, int);
+
+static atomic_int stamped;
+
+int glfs_setxattr(struct glfs *fs, const char *path, const char *name, const void *value,
+		  size_t size, int flags);
+
+int glfs_setxattr(struct glfs *fs, const char *path, const char *name, const void *value,
+		  size_t size, int flags)
+{
+	static setxattr_fn real;
+	const char *dir = getenv("FAULT_DIR"), *cmd;
+	const unsigned char *v = value;
+	uint32_t commit;
+	int ret;
+
+	if (!real)
+		real = (setxattr_fn)dlsym(RTLD_NEXT, "glfs_setxattr");
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	if (!dir || strcmp(path, dir) || strcmp(name, "trusted.glusterfs.dht") || size != 16)
+		return real(fs, path, name, value, size, flags);
+	commit = (uint32_t)v[0] << 24 | (uint32_t)v[1] << 16 | (uint32_t)v[2] << 8 | v[3];
+	if (commit == 1) {
+		if (atomic_load(&stamped)) {
+			errno = EROFS;
+			return -1;
+		}
+		return real(fs, path, name, value, size, flags);
+	}
+	ret = real(fs, path, name, value, size, flags);
+	if (!atomic_exchange(&stamped, 1) && (cmd = getenv("FAULT_CMD")) && system(cmd) != 0)
+		abort();
+	return ret;
+}
