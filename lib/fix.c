@@ -79,6 +79,14 @@ struct lctl_fix {
 	bool data_only;			/* a clean-first run that starts in the data phase */
 	bool data_started;		/* the data phase's walk is (or was) running */
 	double clean_at;		/* seconds after the start: every directory clean */
+	/*
+	 * Directories the first phase of this run could not make clean (sorted when the data
+	 * phase starts), and which of them the data phase repaired after all (it does what a
+	 * linkto pass cannot, such as finishing an interrupted migration). Consumer thread only.
+	 */
+	char **unclean;
+	bool *repaired;
+	size_t nunclean, unclean_cap, nrepaired;
 	bool stopped_dirty;		/* stopped in the layout pass or the settle period */
 	bool top_started;
 	uint64_t base_seen, base_done;	/* counts of the first walk, once the top's started */
@@ -393,6 +401,11 @@ static void count_report(struct lctl_fix *f, const struct lctl_repair_report *rr
 		atomic_fetch_add(&f->not_clean, 1);
 }
 
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
 {
 	struct lctl_fix *f = arg;
@@ -588,6 +601,11 @@ static int start_data(struct lctl_fix *f, struct lctl_error *err)
 		f->phase = "place";
 		pool_go(f);
 		return 0;
+	}
+	if (f->nunclean) {
+		qsort(f->unclean, f->nunclean, sizeof(char *), cmp_path);
+		/* out of memory: none counts as repaired, the run ends not clean, resumable */
+		f->repaired = calloc(f->nunclean, sizeof(bool));
 	}
 	f->data_started = true;
 	f->phase = "data";
@@ -887,16 +905,53 @@ static bool phase_one_ok(const struct lctl_fix_summary *s)
 				  s->dir_outcome[LCTL_DIR_LEFT_ALONE] + s->dir_outcome[LCTL_DIR_PLACED];
 }
 
+/* Every directory clean: the first walk's, or those it left, repaired by the data phase. */
+static bool all_clean(const struct lctl_fix *f)
+{
+	const struct lctl_fix_summary *s = &f->sum;
+
+	return phase_one_ok(s) ||
+	       (f->repaired && f->nrepaired == f->nunclean &&
+		s->dirs - s->dir_outcome[LCTL_DIR_WAS_CLEAN] - s->dir_outcome[LCTL_DIR_FIXED] -
+				s->dir_outcome[LCTL_DIR_LEFT_ALONE] - s->dir_outcome[LCTL_DIR_PLACED] ==
+			f->nunclean);
+}
+
 static void summary_add(struct lctl_fix *f, const struct lctl_repair_report *rr)
 {
 	size_t i, n;
 	int a;
 
+	if (!rr->data_phase && f->two_phase && !f->opts.dry_run &&
+	    (rr->outcome == LCTL_DIR_NOT_FIXED || rr->outcome == LCTL_DIR_STOPPED)) {
+		if (f->nunclean == f->unclean_cap) {
+			size_t cap = f->unclean_cap ? f->unclean_cap * 2 : 16;
+			char **v = realloc(f->unclean, cap * sizeof(*v));
+
+			if (v) {
+				f->unclean = v;
+				f->unclean_cap = cap;
+			}
+		}
+		/* out of memory: the data phase then visits it, and repairs it again */
+		if (f->nunclean < f->unclean_cap && (f->unclean[f->nunclean] = strdup(rr->path)))
+			f->nunclean++;
+	}
 	if (rr->data_phase) {
+		bool good = rr->outcome == LCTL_DIR_FIXED || rr->outcome == LCTL_DIR_LEFT_ALONE ||
+			    rr->outcome == LCTL_DIR_WAS_CLEAN;
+		char *const *u = f->repaired ? bsearch(&rr->path, f->unclean, f->nunclean,
+						     sizeof(char *), cmp_path) : NULL;
+
 		f->sum.data_dirs++;
-		if (rr->outcome == LCTL_DIR_FIXED || rr->outcome == LCTL_DIR_LEFT_ALONE ||
-		    rr->outcome == LCTL_DIR_WAS_CLEAN)
+		if (good)
 			f->sum.data_placed++;
+		if (good && u && !f->repaired[u - f->unclean]) {
+			f->repaired[u - f->unclean] = true;
+			if (++f->nrepaired == f->nunclean && all_clean(f))
+				f->clean_at = mono_now() - ((double)f->start.tv_sec +
+							    (double)f->start.tv_nsec / 1e9);
+		}
 	} else {
 		f->sum.dirs++;
 		f->sum.dir_outcome[rr->outcome]++;
@@ -1080,7 +1135,7 @@ int lctl_fix_set_workers(struct lctl_fix *f, unsigned n)
 int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err)
 {
 	const struct lctl_fix_summary *s = lctl_fix_summary(f);
-	bool clean = !s->stopped && phase_one_ok(s);
+	bool clean = !s->stopped && all_clean(f);
 	bool data_wanted = f->two_phase && !f->opts.dry_run && f->opts.phase != LCTL_FIX_PHASE_CLEAN;
 	bool all = clean && !s->files[LCTL_FILE_FAILED] &&
 		   (!data_wanted || (f->data_started && s->data_dirs == s->data_placed));
@@ -1094,7 +1149,7 @@ int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err)
 		phase = f->two_phase && !data_wanted ? "data" : "done";
 	else if (f->stopped_dirty)
 		phase = "dirty";
-	else if (f->two_phase && (f->data_only || (f->data_started && phase_one_ok(s))))
+	else if (f->two_phase && (f->data_only || (f->data_started && all_clean(f))))
 		phase = "data"; /* the directories are clean: --resume goes on moving data */
 	else
 		phase = "stopped";
@@ -1121,6 +1176,10 @@ void lctl_fix_free(struct lctl_fix *f)
 {
 	if (!f)
 		return;
+	while (f->nunclean)
+		free(f->unclean[--f->nunclean]);
+	free(f->unclean);
+	free(f->repaired);
 	if (f->crawl) {
 		lctl_crawl_cancel(f->crawl);
 		lctl_crawl_free(f->crawl);
