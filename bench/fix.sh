@@ -3,13 +3,14 @@
 #
 #   sudo bench/fix.sh [FILES [DIRS]]        (defaults 20000 files in 400 directories)
 #
-# Four throwaway distribute volumes of 4 bricks get the same tree (tests/integration/tools/
+# Five throwaway distribute volumes of 4 bricks get the same tree (tests/integration/tools/
 # fixtree.py populate, same seed: sizes 0 to 3 MiB, hard links, symlinks, odd names), then 2
 # bricks each. Volume G: `gluster volume rebalance G start`, timed from the CLI call until the
-# status says completed. Volume L: `layoutctl fix --parallel 4` (GlusterFS's layout). Volume M:
-# `layoutctl fix --parallel 4 --layout min-move`. Volume K: `layoutctl fix --parallel 4 --mode
-# linkto` (no data moves: a linkto on the hashed brick for every misplaced file; the volume is
-# as clean for lookups, the data stays where it was). Wall times, the CPU time the whole
+# status says completed (its time to clean: it stamps the root last). Volume C: `layoutctl fix
+# --parallel 4` (--mode clean-first, the default), with its time to clean (every directory
+# stamped, the lookup fan-out gone) from its summary. Volume L: `--mode migrate`. Volume M:
+# `--layout min-move` (clean-first). Volume K: `--mode linkto` (no data moves: a linkto on the
+# hashed brick for every misplaced file; the volume is as clean for lookups, the data stays). Wall times, the CPU time the whole
 # machine spent during each run (bricks, daemon and client: what the run cost the servers), the
 # CPU time the hypervisor gave to other guests meanwhile (steal: a run with much of it is not
 # comparable), files and bytes moved, and a markdown table on stdout (for docs/benchmarks.md).
@@ -26,7 +27,7 @@ LAYOUTCTL=${LAYOUTCTL:-$LCTL_BUILDDIR/layoutctl}
 note() { printf 'bench: %s\n' "$*" >&2; }
 
 declare -A V
-for k in G L M K; do
+for k in G C L M K; do
 	lctl_vol_create dist 4 "V[$k]"
 	mp=$(lctl_mount "${V[$k]}")
 	t0=$(now)
@@ -60,19 +61,27 @@ run_fix() { # KEY ARGS...: wall seconds on stdout, CPU and stolen seconds in $T/
 	cpu_since "$c0" >"$T/$k.cpu"
 	stolen_since "$s0" >"$T/$k.st"
 }
-l_s=$(run_fix L)
+c_s=$(run_fix C)
+l_s=$(run_fix L --mode migrate)
 m_s=$(run_fix M --layout min-move)
 k_s=$(run_fix K --mode linkto)
-for k in L M K; do CPU[$k]=$(<"$T/$k.cpu") ST[$k]=$(<"$T/$k.st"); done
-for k in L M K; do
+for k in C L M K; do CPU[$k]=$(<"$T/$k.cpu") ST[$k]=$(<"$T/$k.st"); done
+for k in C L M K; do
 	expect_exit 0 "$LAYOUTCTL" scan "${V[$k]}" >/dev/null
 done
+c_clean=$(jq '.summary.clean_first.clean_after_seconds' "$T/C.json")
+[[ $c_clean =~ ^[0-9.]+$ ]] || { note "the clean-first run never had every directory clean"; exit 1; }
+c_files=$(jq '.summary.file_outcomes.migrated' "$T/C.json")
+c_bytes=$(jq '.summary.bytes_moved' "$T/C.json")
 l_files=$(jq '.summary.file_outcomes.migrated' "$T/L.json")
 l_bytes=$(jq '.summary.bytes_moved' "$T/L.json")
 m_files=$(jq '.summary.file_outcomes.migrated' "$T/M.json")
 m_bytes=$(jq '.summary.bytes_moved' "$T/M.json")
 k_files=$(jq '.summary.file_outcomes.linked' "$T/K.json")
 ratio=$(awk -v g="$gl_s" -v l="$l_s" 'BEGIN { printf "%.1f", g / l }')
+ratio_c=$(awk -v g="$gl_s" -v l="$c_s" 'BEGIN { printf "%.1f", g / l }')
+ratio_clean=$(awk -v g="$gl_s" -v l="$c_clean" 'BEGIN { printf "%.1f", g / l }')
+ratio_cl=$(awk -v c="$c_s" -v l="$l_s" 'BEGIN { printf "%.2f", l / c }')
 ratio_m=$(awk -v g="$gl_s" -v l="$m_s" 'BEGIN { printf "%.1f", g / l }')
 ratio_k=$(awk -v g="$gl_s" -v l="$k_s" 'BEGIN { printf "%.1f", g / l }')
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
@@ -87,9 +96,10 @@ layoutctl: $(build_kind "$LAYOUTCTL").
 | run | wall time | CPU time (machine) | CPU stolen | files moved | bytes moved |
 |---|---|---|---|---|---|
 | \`gluster volume rebalance VOL start\` (until completed) | $gl_s s | $gl_cpu s | $gl_st s | $gl_files (skipped $gl_skipped) | $(mb "$gl_bytes") MB |
-| \`layoutctl fix --parallel 4\` | $l_s s | ${CPU[L]} s | ${ST[L]} s | $l_files | $(mb "$l_bytes") MB |
+| \`layoutctl fix --parallel 4\` (clean-first; every directory clean after **$c_clean s**) | $c_s s | ${CPU[C]} s | ${ST[C]} s | $c_files | $(mb "$c_bytes") MB |
+| \`layoutctl fix --parallel 4 --mode migrate\` | $l_s s | ${CPU[L]} s | ${ST[L]} s | $l_files | $(mb "$l_bytes") MB |
 | \`layoutctl fix --parallel 4 --layout min-move\` | $m_s s | ${CPU[M]} s | ${ST[M]} s | $m_files | $(mb "$m_bytes") MB |
 | \`layoutctl fix --parallel 4 --mode linkto\` | $k_s s | ${CPU[K]} s | ${ST[K]} s | $k_files linked | 0 MB |
 
-Wall-time ratio rebalance / layoutctl fix: **${ratio}x** (min-move: ${ratio_m}x; linkto mode: ${ratio_k}x). Dry-run plans: $(mb "$planned_gl") MB with GlusterFS's layout, $(mb "$planned_mm") MB with min-move. Every volume scanned clean afterwards.
+Time to clean (every directory stamped, a miss costs one LOOKUP), rebalance / clean-first: **${ratio_clean}x** (the rebalance stamps the root last: its whole run). Whole runs: rebalance / clean-first ${ratio_c}x; migrate / clean-first **${ratio_cl}x** (above 1: the two phases are faster than moving data before each stamp). Rebalance / migrate mode ${ratio}x, min-move (clean-first) ${ratio_m}x, linkto mode ${ratio_k}x. Dry-run plans: $(mb "$planned_gl") MB with GlusterFS's layout, $(mb "$planned_mm") MB with min-move. Every volume scanned clean afterwards.
 EOT
