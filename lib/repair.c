@@ -1443,7 +1443,13 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		set_reason(rr, LCTL_DIR_NOT_FIXED, "more than %d subvolumes", LCTL_MAX_SUBVOLS);
 		goto done;
 	}
-	stay_clean = !r->problems && !r->err && r->commit == rc->commit;
+	if (r->err || (r->problems & (LCTL_DIR_SUBVOL_DOWN | LCTL_DIR_UNREADABLE))) {
+		/* nothing to judge it by: it stays as it is, stamped or not, for a later run */
+		set_reason(rr, LCTL_DIR_NOT_FIXED, "cannot read it on every subvolume (%s): left as "
+			   "it is", r->err ? strerror(r->err) : first_problem(r->problems));
+		goto done;
+	}
+	stay_clean = !r->problems && r->commit == rc->commit;
 	for (i = 0; i < r->nentries && stay_clean; i++)
 		stay_clean = placeable_when_clean(&r->entries[i]);
 	if (!stay_clean) {

@@ -76,7 +76,8 @@ assert_contains "$(<"$FX/fix.out")" "not-fixed"
 grep -qE '^127\.1\.1\.3 +lost' "$FX/fix.out" || fail "server 3 is not reported lost"
 jq -e '.servers[] | select(.name == "127.1.1.3") | .state == "lost"' "$FX/state/progress.json" \
 	>/dev/null || fail "progress.json does not show server 3 lost"
-grep -qE '^phase stopped$' "$FX/state/journal" || fail "the journal does not say stopped"
+# (clean-first, the default: every directory was clean before the workers moved data)
+grep -qE '^phase data$' "$FX/state/journal" || fail "the journal does not say data: $(grep phase "$FX/state/journal")"
 
 lctl_pool_restart_node 3
 # nothing lost or hidden: every name through FUSE and by a fresh client
