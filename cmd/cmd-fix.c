@@ -650,7 +650,8 @@ static void plan_add(struct plan_matrix *pm, const struct lctl_repair_report *rr
 {
 	size_t i;
 
-	if (!rr->plan || rr->plan->nsubvols != pm->n)
+	/* a clean-first run's data phase sees each directory a second time */
+	if (!rr->plan || rr->plan->nsubvols != pm->n || rr->data_phase)
 		return;
 	for (i = 0; i < pm->n * pm->n; i++) {
 		pm->files[i] += rr->plan->move_files[i];

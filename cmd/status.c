@@ -101,10 +101,15 @@ void share_add(struct share_tracker *st, const struct lctl_repair_report *rr)
 
 	if (!p || p->nsubvols != st->n)
 		return;
-	st->dirs++;
-	for (i = 0; i < st->n; i++) {
-		st->bytes_now[i] += (double)p->subvol_bytes[i];
-		st->target_ring[i] += ring_share(&p->planned[i]);
+	if (!rr->data_phase)
+		st->first_pass = true;
+	/* a clean-first run sees each directory twice: the first pass counted it already */
+	if (!rr->data_phase || !st->first_pass) {
+		st->dirs++;
+		for (i = 0; i < st->n; i++) {
+			st->bytes_now[i] += (double)p->subvol_bytes[i];
+			st->target_ring[i] += ring_share(&p->planned[i]);
+		}
 	}
 	for (i = 0; i < rr->nfiles; i++) {
 		const struct lctl_file_outcome *o = &rr->files[i];

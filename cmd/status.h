@@ -47,6 +47,7 @@ struct share_tracker {
 	double *bytes_now;	/* data bytes believed on each subvolume */
 	double *target_ring;	/* summed planned ring share over directories */
 	uint64_t dirs;
+	bool first_pass;	/* reports of a clean-first run's first pass seen */
 };
 
 #define ERROR_RING 8
