@@ -115,7 +115,7 @@ static void test_force_move(void **state)
 /* every phase a run goes through round-trips, "place" (the pool's workers) too; others fail */
 static void test_phases(void **state)
 {
-	static const char *const ok[] = { "dirty", "place", "work", "done", "stopped" };
+	static const char *const ok[] = { "dirty", "place", "work", "data", "done", "stopped" };
 	struct lctl_journal a, b;
 	char *dir = tmpdir(), *text;
 	size_t i, len;
@@ -135,6 +135,54 @@ static void test_phases(void **state)
 	assert_int_equal(lctl_journal_write(dir, &a, NULL), 0);
 	text = slurp(dir, &len);
 	assert_int_not_equal(lctl_journal_parse(text, len, &b, NULL), 0);
+	free(text);
+	cleanup(dir);
+}
+
+/* every fix mode survives the journal by name; an unknown one is refused */
+static void test_modes_by_name(void **state)
+{
+	static const enum lctl_fix_mode modes[] = { LCTL_FIX_MIGRATE, LCTL_FIX_LINKTO,
+						    LCTL_FIX_CLEAN_FIRST };
+	struct lctl_journal a, b;
+	enum lctl_fix_mode m;
+	char *dir = tmpdir(), *text, *p;
+	size_t i, len;
+
+	(void)state;
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		sample(&a);
+		a.mode = modes[i];
+		assert_int_equal(lctl_journal_write(dir, &a, NULL), 0);
+		text = slurp(dir, &len);
+		assert_non_null(strstr(text, lctl_fix_mode_name(modes[i])));
+		assert_int_equal(lctl_journal_parse(text, len, &b, NULL), 0);
+		assert_int_equal(b.mode, modes[i]);
+		assert_int_equal(lctl_fix_mode_parse(lctl_fix_mode_name(modes[i]), &m), 0);
+		assert_int_equal(m, modes[i]);
+		free(text);
+	}
+	assert_string_equal(lctl_fix_mode_name(LCTL_FIX_CLEAN_FIRST), "clean-first");
+	assert_null(lctl_fix_mode_name(-1));
+	assert_null(lctl_fix_mode_name(3));
+	assert_int_equal(lctl_fix_mode_parse("clean", &m), -LCTL_EINVAL);
+	assert_int_equal(lctl_fix_mode_parse("", &m), -LCTL_EINVAL);
+	/* a journal naming a mode that does not exist does not parse (CRC recomputed) */
+	sample(&a);
+	a.mode = LCTL_FIX_CLEAN_FIRST;
+	assert_int_equal(lctl_journal_write(dir, &a, NULL), 0);
+	text = slurp(dir, &len);
+	p = strstr(text, "clean-first");
+	assert_non_null(p);
+	memcpy(p, "clean-fast!", 11);
+	p = strstr(text, "crc32 ");
+	assert_non_null(p);
+	snprintf(p, len - (size_t)(p - text) + 1, "crc32 %08x\n", lctl_crc32(text, (size_t)(p - text)));
+	assert_int_equal(lctl_journal_parse(text, len, &b, NULL), -LCTL_ECORRUPT);
+	memcpy(strstr(text, "clean-fast!"), "clean-first", 11);
+	p = strstr(text, "crc32 ");
+	snprintf(p, len - (size_t)(p - text) + 1, "crc32 %08x\n", lctl_crc32(text, (size_t)(p - text)));
+	assert_int_equal(lctl_journal_parse(text, len, &b, NULL), 0); /* the same bytes, valid */
 	free(text);
 	cleanup(dir);
 }
@@ -357,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_force_move),
 		cmocka_unit_test(test_phases),
+		cmocka_unit_test(test_modes_by_name),
 		cmocka_unit_test(test_scope_checked),
 		cmocka_unit_test(test_force_move_bad),
 		cmocka_unit_test(test_truncated_and_corrupt),
