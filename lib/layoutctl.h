@@ -60,6 +60,43 @@ struct lctl_error {
 const char *lctl_strerror(int code);
 
 /* ------------------------------------------------------------------------------------------ */
+/* Escaping: strings from a volume or a file, at every sink (lib/escape.c has the rules)      */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * lctl_escape_needed() - whether lctl_escape_dup() would change @s.
+ * @s: a NUL-terminated string, any bytes.
+ */
+bool lctl_escape_needed(const char *s);
+
+/**
+ * lctl_escape_len() - length of @s escaped, without the NUL.
+ */
+size_t lctl_escape_len(const char *s);
+
+/**
+ * lctl_escape_to() - write @s escaped into @out, NUL-terminated.
+ * @out: at least lctl_escape_len(@s) + 1 bytes (4 * strlen(@s) + 1 always suffice).
+ * Return: the escaped length.
+ */
+size_t lctl_escape_to(char *out, const char *s);
+
+/**
+ * lctl_escape_dup() - @s escaped: valid UTF-8 without control characters, XML-illegal
+ * characters or noncharacters; "\\" for a backslash and "\xHH" for each byte of anything
+ * not shown as is. Lossless (lctl_unescape() inverts it).
+ * Return: a malloc'ed string the caller owns, or NULL without memory.
+ */
+char *lctl_escape_dup(const char *s);
+
+/**
+ * lctl_unescape() - invert lctl_escape_dup() in place ("\\" and "\xHH", but not "\x00");
+ * any other backslash is kept as it is.
+ * Return: the new length.
+ */
+size_t lctl_unescape(char *s);
+
+/* ------------------------------------------------------------------------------------------ */
 /* Logging: the library logs only through this callback, and by default not at all.          */
 /* ------------------------------------------------------------------------------------------ */
 
