@@ -32,6 +32,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #define HASHED_SUBVOL_KEY "dht.file.hashed-subvol."
 #define EXPLAIN_NAME_MAX 255
@@ -256,13 +257,13 @@ int lctl_miss_check(const struct lctl_layout_entry *parent, size_t n, uint32_t h
 
 void lctl_explain_judge(struct lctl_explain *e)
 {
-	size_t i, n = e->nsubvols, ndata = 0, ndir = 0, nlinkto = 0, nerr = 0, nabsent = 0;
-	int data = -1, on_hashed = -1, stray = -1;
-	bool phase1 = false;
+	size_t i, n = e->nsubvols, ndir = 0, nerr = 0, nabsent = 0;
+	struct lctl_verdict v;
 
 	e->cached = e->linkto_subvol = e->linkto_target = -1;
 	e->gfid_mismatch = false;
 	e->state = LCTL_ENTRY_PLACED;
+	lctl_verdict_init(&v, e->hashed);
 	for (i = 0; i < n; i++) {
 		const struct lctl_explain_subvol *sv = &e->subvols[i];
 
@@ -271,18 +272,13 @@ void lctl_explain_judge(struct lctl_explain *e)
 			nabsent++;
 			break;
 		case LCTL_SIGHT_MIGRATING:
-			phase1 = true;
-			/* fall through */
+			lctl_verdict_add(&v, (int)i, LCTL_COPY_MIGRATING, sv->linkto_target, sv->ino);
+			break;
 		case LCTL_SIGHT_DATA:
-			ndata++;
-			data = (int)i;
+			lctl_verdict_add(&v, (int)i, LCTL_COPY_DATA, -1, sv->ino);
 			break;
 		case LCTL_SIGHT_LINKTO:
-			nlinkto++;
-			if ((int)i == e->hashed)
-				on_hashed = (int)i;
-			else if (stray < 0)
-				stray = (int)i;
+			lctl_verdict_add(&v, (int)i, LCTL_COPY_LINKTO, sv->linkto_target, sv->ino);
 			break;
 		case LCTL_SIGHT_DIR:
 			ndir++;
@@ -294,7 +290,7 @@ void lctl_explain_judge(struct lctl_explain *e)
 	}
 	e->incomplete = nerr > 0;
 	if (ndir) {
-		if (ndata || nlinkto)
+		if (v.ndata || v.nlinkto)
 			e->kind = LCTL_EXPLAIN_TYPE_CONFLICT;
 		else if (nabsent)
 			e->kind = LCTL_EXPLAIN_DIR_INCOMPLETE;
@@ -303,42 +299,18 @@ void lctl_explain_judge(struct lctl_explain *e)
 		e->ok = e->kind == LCTL_EXPLAIN_DIRECTORY;
 		return;
 	}
-	if (!ndata && !nlinkto) {
+	/* the file verdict: the scan's rules (verdict.c) */
+	if (!lctl_verdict_end(&v, NULL, NULL)) {
 		e->kind = LCTL_EXPLAIN_ABSENT;
 		e->ok = true;
 		return;
 	}
 	e->kind = LCTL_EXPLAIN_FILE;
-	if (ndata == 1)
-		e->cached = data;
-	/* the linkto on the way is the hashed subvolume's; else show a stray one */
-	if (on_hashed >= 0 || stray >= 0) {
-		e->linkto_subvol = on_hashed >= 0 ? on_hashed : stray;
-		e->linkto_target = e->subvols[e->linkto_subvol].linkto_target;
-	}
-	if (phase1) {
-		e->state = LCTL_ENTRY_MIGRATION_LEFTOVER;
-	} else if (ndata > 1) {
-		e->state = LCTL_ENTRY_DUPLICATE;
-	} else if (ndata == 0) {
-		e->state = LCTL_ENTRY_ORPHAN_LINKTO;
-	} else if (e->hashed < 0) {
-		e->state = LCTL_ENTRY_UNHASHED;
-	} else if (data == e->hashed) {
-		/* any linkto is on another subvolume than the hashed one: DHT unlinks such strays */
-		e->state = nlinkto ? LCTL_ENTRY_STALE_LINKTO : LCTL_ENTRY_PLACED;
-	} else if (on_hashed < 0) {
-		e->state = LCTL_ENTRY_MISPLACED;
-	} else if (e->subvols[on_hashed].linkto_target != data) {
-		e->state = LCTL_ENTRY_STALE_LINKTO;
-	} else {
-		uint64_t li = e->subvols[on_hashed].ino, di = e->subvols[data].ino;
-
-		/* dht_lookup_linkfile_cbk(): a target with another gfid is not this file */
-		e->gfid_mismatch = li && di && li != di;
-		e->state = e->gfid_mismatch || nlinkto > 1 ? LCTL_ENTRY_STALE_LINKTO
-							   : LCTL_ENTRY_LINKED;
-	}
+	e->state = v.state;
+	e->cached = v.cached;
+	e->linkto_subvol = v.linkto_subvol;
+	e->linkto_target = v.linkto_target;
+	e->gfid_mismatch = v.gfid_mismatch;
 	e->ok = lctl_entry_state_ok((int)e->state);
 }
 
@@ -354,15 +326,26 @@ struct reader {
 	bool started;
 };
 
-/* Which subvolume a linkto value names, and the value itself without DHT's trailing NUL. */
+/*
+ * Which subvolume a linkto value names, and the value itself without DHT's trailing NUL.
+ * Return: 1 a linkto (a value longer than any subvolume name, ERANGE here, is one that names
+ * no subvolume, as DHT finds no subvolume by that name), 0 no linkto xattr, -LCTL_ENOMEM, or
+ * -LCTL_EIO with sv->err set (the xattr could not be read).
+ */
 static int read_linkto(struct lctl_inspector *in, glfs_t *fs, const char *path,
 		       struct lctl_explain_subvol *sv)
 {
 	char val[512];
 	ssize_t n = glfs_lgetxattr(fs, path, in->linkto_key, val, sizeof(val) - 1);
 
-	if (n < 0)
-		return errno == ENODATA ? 0 : -1;
+	if (n < 0 && errno == ERANGE)
+		return 1;
+	if (n < 0 && errno == ENODATA)
+		return 0;
+	if (n < 0) {
+		sv->err = errno ? errno : EIO;
+		return -LCTL_EIO;
+	}
 	val[n] = '\0';
 	sv->linkto_value = strndup(val, (size_t)n);
 	if (!sv->linkto_value)
@@ -403,7 +386,9 @@ static void *read_subvol(void *arg)
 	struct stat st;
 	glfs_fd_t *fd;
 	ssize_t n;
+	unsigned problems = 0;
 	bool found = false;
+	int err;
 
 	sv->parent.subvol = (int)r->i;
 	sv->linkto_target = -1;
@@ -426,10 +411,15 @@ static void *read_subvol(void *arg)
 		return NULL;
 	}
 	n = glfs_lgetxattr(fs, e->parent, in->layout_key, buf, sizeof(buf));
-	if (n < 0)
-		sv->parent.err = errno;
-	else if (lctl_layout_decode(buf, (size_t)n, &sv->parent.r))
-		sv->parent.err = EINVAL;
+	err = errno;
+	if (n < 0 && err != ENODATA) {
+		struct statvfs probe;
+
+		/* a brick that died answers with odd errors, or none: ask the subvolume itself */
+		if (glfs_statvfs(fs, "/", &probe))
+			err = ENOTCONN;
+	}
+	lctl_note_layout(&sv->parent, &problems, buf, n, err);
 	fd = glfs_opendir(fs, e->parent);
 	if (!fd) {
 		sv->err = errno ? errno : EIO;
@@ -460,7 +450,6 @@ static void *read_subvol(void *arg)
 		if (ret == -LCTL_ENOMEM) {
 			r->ret = ret;
 		} else if (ret < 0) {
-			sv->err = errno;
 			sv->sight = LCTL_SIGHT_ERROR;
 		} else if (ret == 0 && sv->sight == LCTL_SIGHT_LINKTO) {
 			sv->sight = LCTL_SIGHT_DATA;	/* sticky-only data, not DHT's */

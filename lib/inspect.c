@@ -6,7 +6,7 @@
  * not hide or merge anything), read its raw layout xattr and list it with readdirplus. Every
  * name seen on a subvolume becomes a "sighting" (subvolume, kind, size, mode, linkto target);
  * sorting the sightings by name groups the copies of one entry, and each group gets a verdict
- * from the layout as it is on disk:
+ * from the layout as it is on disk (the rules are verdict.c's, which explain uses too):
  *
  *	data on the hashed subvolume                     placed
  *	data elsewhere, linkto on hashed -> data          linked
@@ -309,13 +309,16 @@ static void note_open_error(struct lctl_layout_entry *le, unsigned *problems, in
 		*problems |= LCTL_DIR_UNREADABLE;
 }
 
-/* The layout xattr as read (@n bytes of @buf, or -1 with @e): decoded into @le, or a problem. */
-static void note_layout(struct lctl_layout_entry *le, unsigned *problems, const unsigned char *buf,
-			ssize_t n, int e)
+void lctl_note_layout(struct lctl_layout_entry *le, unsigned *problems, const void *buf,
+		      ssize_t n, int e)
 {
 	if (n < 0) {
-		le->err = e == ENODATA ? ENODATA : e;
-		if (le->err != ENODATA)
+		/* a failure without an errno (gfapi's getxattr on a brick that died) is not a read */
+		memset(&le->r, 0, sizeof(le->r));
+		le->err = e ? e : EIO;
+		if (le->err == ENOTCONN)
+			*problems |= LCTL_DIR_SUBVOL_DOWN;
+		else if (le->err != ENODATA)
 			*problems |= LCTL_DIR_UNREADABLE;
 	} else if (lctl_layout_decode(buf, (size_t)n, &le->r)) {
 		le->err = EINVAL;
@@ -366,12 +369,15 @@ static enum sight_kind classify(struct sighting *s, const struct stat *st, bool 
 
 /*
  * A sticky-only file classify() took for a linkto: it is one if it carries the linkto xattr
- * (@n bytes of @val, or -1), else plain data.
+ * (@n bytes of @val, or -1 with errno), else plain data. A value too long for @val (ERANGE)
+ * is a linkto that names no subvolume, as explain says (DHT finds no subvolume by that name).
  */
 static void settle_linkto(const struct lctl_inspector *in, struct sighting *s, const char *val,
 			  ssize_t n)
 {
-	s->kind = n >= 0 ? S_LINKTO : S_DATA;
+	bool too_long = n < 0 && errno == ERANGE;
+
+	s->kind = n >= 0 || too_long ? S_LINKTO : S_DATA;
 	if (n >= 0)
 		s->target = linkto_target(in->vol, val, n);
 }
@@ -443,7 +449,7 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 		return 0;
 	}
 	n = fgetxattr(dfd, in->layout_key, buf, sizeof(buf));
-	note_layout(le, problems, buf, n, errno);
+	lctl_note_layout(le, problems, buf, n, errno);
 	d = fdopendir(dfd);
 	if (!d) {
 		close(dfd);
@@ -522,7 +528,7 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 	glfs_fd_t *fd;
 	struct stat st;
 	ssize_t n;
-	int ret = 0;
+	int ret = 0, rc;
 
 	le->subvol = (int)i;
 	le->err = 0;
@@ -564,16 +570,25 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 	}
 	/* on the open directory: a path getxattr would cost one more LOOKUP per subvolume */
 	n = glfs_fgetxattr(fd, in->layout_key, buf, sizeof(buf));
-	note_layout(le, problems, buf, n, errno);
+	rc = errno;
+	if (n < 0 && rc != ENODATA) {
+		struct statvfs probe;
+
+		/* as for opendir: a dead brick answers with odd errors, or with none at all */
+		if (glfs_statvfs(fs, "/", &probe))
+			rc = ENOTCONN;
+	}
+	lctl_note_layout(le, problems, buf, n, rc);
 	for (;;) {
 		struct sighting s = { 0 };
 		char *child = NULL;
 
 		errno = 0;
-		if (glfs_readdirplus_r(fd, &st, &de, &res) || !res) {
-			if (errno) {
+		rc = glfs_readdirplus_r(fd, &st, &de, &res);
+		if (rc || !res) {
+			if (rc || errno) {
 				*problems |= LCTL_DIR_UNREADABLE;
-				le->err = le->err ? le->err : errno;
+				le->err = le->err ? le->err : errno ? errno : EIO;
 			}
 			break;
 		}
@@ -631,110 +646,78 @@ static int search(const struct lctl_layout_entry *le, size_t n, uint32_t hash)
 	return lctl_layout_search(le, n, hash);
 }
 
+/* What lctl_verdict_end() may ask: the data copy's gfid digest, for the gfid check. */
+struct data_ino_arg {
+	const struct lctl_inspector *in;
+	const struct lctl_dir_report *r;
+	const struct lctl_entry_report *e;
+};
+
 /*
- * Whether the linkto of @e on its hashed subvolume (gfid digest @linkto_ino) belongs to another
- * file than the data it names (@data_ino): DHT then finds a different gfid behind it, so
- * every lookup of the name asks every subvolume, and the linkto is stale. The direct reader
- * reads a data file's gfid only here, when it is needed. Unknown digests prove nothing.
+ * The direct reader reads a data file's gfid only when the check of a hashed linkto against
+ * it needs it (DHT finds a different gfid behind a linkto of another file, so every lookup of
+ * the name asks every subvolume, and the linkto is stale). 0 unknown.
  */
-static bool other_file(const struct lctl_inspector *in, const struct lctl_dir_report *r,
-		       const struct lctl_entry_report *e, uint64_t linkto_ino, uint64_t data_ino)
+static uint64_t data_ino(void *arg)
 {
-	const struct lctl_subvol *sv = lctl_volume_subvol(in->vol, (size_t)e->cached);
+	const struct data_ino_arg *a = arg;
+	const struct lctl_subvol *sv = lctl_volume_subvol(a->in->vol, (size_t)a->e->cached);
+	uint64_t ino = 0;
 	char *dir, *file;
 
-	if (!linkto_ino)
-		return false;
-	if (!data_ino && sv && sv->local_path) {
-		dir = lctl_path_join(sv->local_path, strcmp(r->path, "/") ? r->path + 1 : "");
-		file = dir ? lctl_path_join(dir, e->name) : NULL;
+	if (sv && sv->local_path) {
+		dir = lctl_path_join(sv->local_path, strcmp(a->r->path, "/") ? a->r->path + 1 : "");
+		file = dir ? lctl_path_join(dir, a->e->name) : NULL;
 		if (file)
-			data_ino = local_ino(file);
+			ino = local_ino(file);
 		free(dir);
 		free(file);
 	}
-	return data_ino && data_ino != linkto_ino;
+	return ino;
 }
 
-/* Judge one entry from its sightings g[0..k) (all with the same name). */
+static const enum lctl_copy_kind copy_kind[] = {
+	[S_DATA] = LCTL_COPY_DATA,
+	[S_LINKTO] = LCTL_COPY_LINKTO,
+	[S_PHASE1] = LCTL_COPY_MIGRATING,
+};
+
+/* Judge one entry from its sightings g[0..k) (all with the same name, none a directory). */
 static int judge(struct lctl_inspector *in, struct lctl_dir_report *r, const struct sighting *g,
 		 size_t k, const struct lctl_layout_entry *planned)
 {
 	struct lctl_entry_report e = { 0 };
-	size_t j, ndata = 0, n = r->nsubvols;
-	int linkto_on_hashed = -2, other_linkto = 0, stray_subvol = -1, stray_target = -1;
-	uint64_t linkto_ino = 0, data_ino = 0;
+	struct data_ino_arg da = { in, r, &e };
+	struct lctl_verdict v;
+	size_t j, n = r->nsubvols;
 	uint32_t hash;
 
 	e.name = g[0].name;
-	e.cached = -1;
-	e.linkto_subvol = -1;
-	e.linkto_target = -1;
 	hash = lctl_name_hash(&in->munge, g[0].name);
 	e.hashed = search(r->layout, n, hash);
 	e.target = search(planned, n, hash);
+	lctl_verdict_init(&v, e.hashed);
 	for (j = 0; j < k; j++) {
+		lctl_verdict_add(&v, g[j].subvol, copy_kind[g[j].kind], g[j].target, g[j].ino);
 		if (g[j].kind == S_DATA || g[j].kind == S_PHASE1) {
-			ndata++;
-			e.cached = g[j].subvol;
 			e.size = g[j].size;
 			e.mode = g[j].mode;
 			e.nlink = g[j].nlink;
-			data_ino = g[j].ino;
 			r->subvol_files[g[j].subvol]++;
 			r->subvol_bytes[g[j].subvol] += g[j].size;
-		} else if (g[j].subvol == e.hashed) {
-			linkto_on_hashed = g[j].target;
-			linkto_ino = g[j].ino;
-			e.linkto_subvol = g[j].subvol;
-			e.linkto_target = g[j].target;
-		} else {
-			other_linkto++;
-			if (stray_subvol < 0) {
-				stray_subvol = g[j].subvol;
-				stray_target = g[j].target;
-			}
-			if (e.linkto_subvol < 0) {
-				e.linkto_subvol = g[j].subvol;
-				e.linkto_target = g[j].target;
-			}
 		}
 	}
 	r->nfiles++;
-	if (ndata > 1)
-		e.cached = -1;
-	for (j = 0; j < k; j++)
-		if (g[j].kind == S_PHASE1)
-			break;
-	if (j < k)
-		e.state = LCTL_ENTRY_MIGRATION_LEFTOVER;
-	else if (ndata > 1)
-		e.state = LCTL_ENTRY_DUPLICATE;
-	else if (ndata == 0)
-		e.state = LCTL_ENTRY_ORPHAN_LINKTO;
-	else if (e.hashed < 0)
-		e.state = LCTL_ENTRY_UNHASHED;
-	else if (e.cached == e.hashed)
-		e.state = other_linkto ? LCTL_ENTRY_STALE_LINKTO : LCTL_ENTRY_PLACED;
-	else if (linkto_on_hashed == -2)
-		e.state = LCTL_ENTRY_MISPLACED;
-	else if (linkto_on_hashed == e.cached && !other_file(in, r, &e, linkto_ino, data_ino))
-		e.state = LCTL_ENTRY_LINKED;
-	else
-		e.state = LCTL_ENTRY_STALE_LINKTO;
-	/*
-	 * Reachable through the hashed linkto, but another linkto sits on a subvolume that is not
-	 * the hashed one: that stray is stale (DHT unlinks it when a lookup finds it). Report it.
-	 */
-	if (e.state == LCTL_ENTRY_LINKED && other_linkto) {
-		e.state = LCTL_ENTRY_STALE_LINKTO;
-		e.linkto_subvol = stray_subvol;
-		e.linkto_target = stray_target;
-	}
-	if (ndata == 1)
+	e.cached = v.ndata == 1 ? v.data : -1;	/* for data_ino() */
+	lctl_verdict_end(&v, data_ino, &da);
+	e.state = v.state;
+	e.cached = v.cached;
+	e.linkto_subvol = v.linkto_subvol;
+	e.linkto_target = v.linkto_target;
+	if (v.ndata == 1)
 		r->bytes += e.size;
 	r->count[e.state]++;
-	if (ndata == 1 && e.target >= 0 && e.target != e.cached) {
+	if (v.ndata == 1 && e.target >= 0 && e.target != e.cached) {
 		r->move_files[(size_t)e.cached * n + (size_t)e.target]++;
 		r->move_bytes[(size_t)e.cached * n + (size_t)e.target] += e.size;
 	}
@@ -786,14 +769,15 @@ static int plan_layout(struct lctl_inspector *in, struct lctl_dir_report *r)
 	return 0;
 }
 
-/* Directory-level problems from the layout entries. */
-static void judge_layout(struct lctl_inspector *in, struct lctl_dir_report *r)
+int lctl_judge_layout(struct lctl_dir_report *r, const struct lctl_subvol *subvols,
+		      uint32_t vol_commit)
 {
 	struct lctl_layout_report lr;
 	size_t i;
+	int ret;
 
 	for (i = 0; i < r->nsubvols; i++) {
-		const struct lctl_subvol *sv = lctl_volume_subvol(in->vol, i);
+		const struct lctl_subvol *sv = &subvols[i];
 		const struct lctl_layout_entry *le = &r->layout[i];
 		bool ranged = le->err == 0 && !(le->r.start == 0 && le->r.stop == 0);
 
@@ -805,7 +789,9 @@ static void judge_layout(struct lctl_inspector *in, struct lctl_dir_report *r)
 		    (le->err == 0 || le->err == ENODATA))
 			r->problems |= LCTL_DIR_INCOMPLETE;
 	}
-	lctl_layout_check(r->layout, r->nsubvols, in->vol_commit, &lr);
+	ret = lctl_layout_check(r->layout, r->nsubvols, vol_commit, &lr);
+	if (ret)
+		return ret;	/* nothing judged: never taken for clean */
 	if (lr.holes)
 		r->problems |= LCTL_DIR_HOLE;
 	if (lr.overlaps)
@@ -822,6 +808,7 @@ static void judge_layout(struct lctl_inspector *in, struct lctl_dir_report *r)
 		break;
 	}
 	r->commit = lr.commit;
+	return 0;
 }
 
 /*
@@ -931,7 +918,9 @@ int lctl_inspect(struct lctl_inspector *in, const char *path, unsigned depth,
 		if (ret)
 			goto fail;
 	}
-	judge_layout(in, r);
+	ret = lctl_judge_layout(r, lctl_volume_subvol(in->vol, 0), in->vol_commit);
+	if (ret)
+		goto fail;
 	ret = plan_layout(in, r);
 	if (ret)
 		goto fail;

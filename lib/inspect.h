@@ -67,6 +67,22 @@ int lctl_plan_dir(const struct lctl_inspector *in, const char *path,
 double lctl_plan_moved_fraction(const struct lctl_layout_entry *current,
 				const struct lctl_range *planned, size_t n);
 
+/*
+ * How reading a subvolume's layout xattr ended: @n bytes of @buf, or -1 with errno @e (ENOTCONN
+ * when the subvolume answered a probe as down). Fills @le->err and @le->r and adds the problem
+ * it means to @problems: a failure is never a zero range read "ok" (an errno of 0 is EIO).
+ */
+void lctl_note_layout(struct lctl_layout_entry *le, unsigned *problems, const void *buf,
+		      ssize_t n, int e);
+
+/*
+ * The directory-level problems and notes of @r from its layout entries, @subvols[r->nsubvols]
+ * (their up and decommissioned flags) and the volume's commit hash. Pure. 0, or the error of
+ * lctl_layout_check() (-LCTL_ENOMEM, -LCTL_EINVAL): then @r was not judged.
+ */
+int lctl_judge_layout(struct lctl_dir_report *r, const struct lctl_subvol *subvols,
+		      uint32_t vol_commit);
+
 /* "dir/name" (or "/name" under the root) into buf; -1 if it does not fit. */
 int lctl_join_path(char *buf, size_t n, const char *dir, const char *name);
 /* The same, newly allocated (the caller frees it); NULL without memory. */
@@ -78,5 +94,51 @@ char *lctl_path_join(const char *dir, const char *name);
  * Such a directory is reported unreadable (ENAMETOOLONG), and its parent is never stamped.
  */
 #define LCTL_VOL_PATH_MAX PATH_MAX
+
+/*
+ * The verdict on one name from its copies on the subvolumes: DHT's rules, in one place for
+ * scan, fix and explain (lib/verdict.c). Feed every copy of the name (directories, absent
+ * and unreadable subvolumes are not copies), then end:
+ *
+ *	struct lctl_verdict v;
+ *	lctl_verdict_init(&v, hashed);
+ *	lctl_verdict_add(&v, subvol, LCTL_COPY_LINKTO, target, ino);   (for each copy)
+ *	if (lctl_verdict_end(&v, NULL, NULL)) use v.state, v.cached, ...
+ */
+enum lctl_copy_kind {
+	LCTL_COPY_DATA,		/* a data file */
+	LCTL_COPY_LINKTO,	/* a sticky-only file carrying the linkto xattr */
+	LCTL_COPY_MIGRATING,	/* a data file with setgid+sticky: phase 1 of a migration */
+};
+
+struct lctl_verdict {
+	/* the copies seen, by lctl_verdict_add() */
+	int hashed;		/* hashed subvolume under the current layout, -1 none (a hole) */
+	size_t ndata, nlinkto, nstray;
+	bool phase1;
+	int data;		/* the (last) subvolume with data, -1 none */
+	uint64_t data_ino;	/* its gfid digest, 0 unknown */
+	int on_hashed;		/* the subvolume of the linkto on the hashed one, -1 none */
+	int on_hashed_target;	/* what it names, -1 unknown */
+	uint64_t on_hashed_ino;
+	int stray, stray_target; /* the first linkto elsewhere, -1 none */
+	/* the verdict, by lctl_verdict_end() */
+	enum lctl_entry_state state;
+	int cached;		/* the one subvolume with the data, -1 if none or several */
+	int linkto_subvol;	/* the linkto to show: a stale stray, else the hashed one's */
+	int linkto_target;
+	bool gfid_mismatch;	/* the hashed linkto names the data's subvolume, another gfid */
+};
+
+void lctl_verdict_init(struct lctl_verdict *v, int hashed);
+/* One copy on @subvol; @target: what a linkto names (-1 unknown); @ino: gfid digest, 0 unknown. */
+void lctl_verdict_add(struct lctl_verdict *v, int subvol, enum lctl_copy_kind kind, int target,
+		      uint64_t ino);
+/*
+ * Decide. @data_ino, if not NULL, is asked for the data copy's gfid digest when the gfid check
+ * needs it and it is unknown (0: still unknown; unknown digests prove nothing). Return false
+ * when no copy was added (the name is absent: nothing to judge).
+ */
+bool lctl_verdict_end(struct lctl_verdict *v, uint64_t (*data_ino)(void *arg), void *arg);
 
 #endif

@@ -161,6 +161,23 @@ after=$(brick_snapshot "${BR[@]}")
 	fail "explain changed a brick"
 }
 
+# --- a linkto value longer than explain reads (511 bytes): a linkto naming no subvolume --------
+# (it was reported as "out of memory", exit 3; scan took the file for data, placed) explain and
+# scan give it the same verdict, through gfapi and reading the brick folder directly
+setfattr -n trusted.glusterfs.dht.linkto -v "0x$(printf '41%.0s' $(seq 1 600))00" \
+	"${BR[l]}/sub/$renamed"
+j=$(WANT=1 explain_json "/sub/$renamed")
+assert_eq orphan-linkto "$(field .state "$j")" "state with a 601-byte linkto value"
+assert_eq linkto "$(field ".subvolumes[$l].entry.kind" "$j")" "a long linkto is a linkto"
+assert_eq null "$(field .linkto.target "$j")" "a long linkto names no subvolume"
+for reads in auto gfapi; do
+	out=$("$LAYOUTCTL" --json scan --path /sub --brick-reads $reads "$VOL") && rc=0 || rc=$?
+	assert_eq 1 "$rc" "scan --brick-reads $reads with a long linkto value"
+	assert_eq orphan-linkto "$(jq -r --arg n "$renamed" '.directories[] | select(.path == "/sub") |
+		.entries[] | select(.name == $n) | .state' <<<"$out")" \
+		"scan --brick-reads $reads: the same verdict as explain"
+done
+
 # --- bad input: 2 for usage, 3 for what cannot be explained; one line each ----------------------
 one_line() {
 	local want=$1 out rc=0

@@ -329,14 +329,15 @@ static void test_judge_files(void **state)
 	assert_int_equal(f.e.state, LCTL_ENTRY_STALE_LINKTO);
 	assert_false(f.e.gfid_mismatch);
 
-	/* a stray linkto next to a correct one, and next to placed data */
+	/* a stray linkto next to a correct one, and next to placed data: the stale one shown is
+	 * the stray, as scan reports it and fix removes it */
 	fixture_init(&f, 2);
 	data(&f, 0, 10);
 	linkto(&f, 2, 0, 10);
 	linkto(&f, 3, 0, 10);
 	lctl_explain_judge(&f.e);
 	assert_int_equal(f.e.state, LCTL_ENTRY_STALE_LINKTO);
-	assert_int_equal(f.e.linkto_subvol, 2);
+	assert_int_equal(f.e.linkto_subvol, 3);
 	fixture_init(&f, 2);
 	data(&f, 2, 10);
 	linkto(&f, 3, 2, 10);

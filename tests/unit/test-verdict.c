@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Unit tests for the one rule set of entry verdicts (lib/verdict.c), used by scan and fix
+ * (inspect.c) and by explain (lctl_explain_judge()): a table of copies per subvolume and the
+ * verdict each must get, checked through both; and for the directory-level judgement of a
+ * layout as it was read (inspect.c: lctl_note_layout(), lctl_judge_layout()).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "inspect.h"
+
+#define NSV 4
+
+/* What one subvolume holds: '.' nothing, 'D' data, 'M' migrating data (setgid+sticky),
+ * 'L' a linkto, 'd' a directory, 'E' an unreadable subvolume. */
+struct copy {
+	char what;
+	int target;	/* a linkto's target, -1 unknown */
+	uint64_t ino;	/* 0 unknown */
+};
+
+struct row {
+	const char *what;
+	int hashed;
+	struct copy c[NSV];
+	enum lctl_entry_state state;
+	int cached, linkto_subvol, linkto_target;
+	bool mismatch;
+	uint64_t lazy_ino;	/* what the data_ino callback answers (scan's direct reader) */
+};
+
+#define _ { '.', -1, 0 }
+#define D(ino) { 'D', -1, ino }
+#define M(ino) { 'M', -1, ino }
+#define L(t, ino) { 'L', t, ino }
+
+static const struct row rows[] = {
+	{ "placed", 2, { _, _, D(10), _ }, LCTL_ENTRY_PLACED, 2, -1, -1, false, 0 },
+	{ "placed, subvolume 0", 0, { D(10), _, _, _ }, LCTL_ENTRY_PLACED, 0, -1, -1, false, 0 },
+	{ "linked", 2, { D(10), _, L(0, 10), _ }, LCTL_ENTRY_LINKED, 0, 2, 0, false, 0 },
+	{ "linked, gfids unknown", 2, { D(0), _, L(0, 0), _ }, LCTL_ENTRY_LINKED, 0, 2, 0, false, 0 },
+	{ "linked, data gfid unknown", 2, { D(0), _, L(0, 11), _ }, LCTL_ENTRY_LINKED, 0, 2, 0,
+	  false, 0 },
+	{ "linked: the lazy data gfid agrees", 2, { D(0), _, L(0, 11), _ }, LCTL_ENTRY_LINKED, 0, 2,
+	  0, false, 11 },
+	{ "stale: the lazy data gfid differs", 2, { D(0), _, L(0, 11), _ },
+	  LCTL_ENTRY_STALE_LINKTO, 0, 2, 0, true, 12 },
+	{ "stale: hashed linkto with another gfid", 2, { D(10), _, L(0, 11), _ },
+	  LCTL_ENTRY_STALE_LINKTO, 0, 2, 0, true, 0 },
+	{ "stale: hashed linkto names another subvolume", 2, { D(10), _, L(3, 10), _ },
+	  LCTL_ENTRY_STALE_LINKTO, 0, 2, 3, false, 0 },
+	{ "stale: hashed linkto names nothing", 2, { D(10), _, L(-1, 10), _ },
+	  LCTL_ENTRY_STALE_LINKTO, 0, 2, -1, false, 0 },
+	{ "stale: a stray next to a correct linkto", 2, { D(10), _, L(0, 10), L(0, 10) },
+	  LCTL_ENTRY_STALE_LINKTO, 0, 3, 0, false, 0 },
+	{ "stale: a stray next to placed data", 2, { _, _, D(10), L(2, 10) },
+	  LCTL_ENTRY_STALE_LINKTO, 2, 3, 2, false, 0 },
+	{ "stale: the first of two strays", 2, { L(1, 9), L(2, 9), D(9), _ },
+	  LCTL_ENTRY_STALE_LINKTO, 2, 0, 1, false, 0 },
+	{ "misplaced", 2, { _, D(10), _, _ }, LCTL_ENTRY_MISPLACED, 1, -1, -1, false, 0 },
+	{ "misplaced, a stray linkto elsewhere", 2, { _, D(10), _, L(1, 10) },
+	  LCTL_ENTRY_MISPLACED, 1, 3, 1, false, 0 },
+	{ "orphan linkto", 2, { _, _, L(0, 10), _ }, LCTL_ENTRY_ORPHAN_LINKTO, -1, 2, 0, false, 0 },
+	{ "orphan linkto off the hashed subvolume", 2, { _, L(0, 10), _, _ },
+	  LCTL_ENTRY_ORPHAN_LINKTO, -1, 1, 0, false, 0 },
+	{ "duplicate", 2, { _, D(10), D(10), _ }, LCTL_ENTRY_DUPLICATE, -1, -1, -1, false, 0 },
+	{ "duplicate with a linkto", 2, { D(10), D(11), L(0, 10), _ }, LCTL_ENTRY_DUPLICATE, -1, 2,
+	  0, false, 0 },
+	{ "migration leftover", 2, { _, M(10), L(1, 10), _ }, LCTL_ENTRY_MIGRATION_LEFTOVER, 1, 2,
+	  1, false, 0 },
+	{ "migration leftover beats duplicate", 2, { M(10), _, D(10), _ },
+	  LCTL_ENTRY_MIGRATION_LEFTOVER, -1, -1, -1, false, 0 },
+	{ "unhashed", -1, { _, D(10), _, _ }, LCTL_ENTRY_UNHASHED, 1, -1, -1, false, 0 },
+	{ "unhashed with a linkto", -1, { _, D(10), L(1, 10), _ }, LCTL_ENTRY_UNHASHED, 1, 2, 1,
+	  false, 0 },
+	{ "an unreadable subvolume does not count", 2, { { 'E', -1, 0 }, _, D(10), _ },
+	  LCTL_ENTRY_PLACED, 2, -1, -1, false, 0 },
+};
+
+static uint64_t lazy(void *arg)
+{
+	const uint64_t *ino = arg;
+
+	return *ino;
+}
+
+static void check(const struct row *r, const char *how, enum lctl_entry_state state, int cached,
+		  int lsub, int ltgt, bool mismatch)
+{
+	if (state != r->state || cached != r->cached || lsub != r->linkto_subvol ||
+	    ltgt != r->linkto_target || mismatch != r->mismatch)
+		fail_msg("%s (%s): got %s cached %d linkto %d -> %d mismatch %d, want %s %d %d -> %d %d",
+			 r->what, how, lctl_entry_state_name((int)state), cached, lsub, ltgt, mismatch,
+			 lctl_entry_state_name((int)r->state), r->cached, r->linkto_subvol,
+			 r->linkto_target, r->mismatch);
+}
+
+/* scan and fix: the copies in subvolume order, as inspect.c feeds them */
+static void test_table_scan(void **state)
+{
+	size_t i;
+	int k;
+
+	(void)state;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct row *r = &rows[i];
+		uint64_t ino = r->lazy_ino;
+		struct lctl_verdict v;
+
+		lctl_verdict_init(&v, r->hashed);
+		for (k = 0; k < NSV; k++) {
+			const struct copy *c = &r->c[k];
+
+			if (c->what == 'D')
+				lctl_verdict_add(&v, k, LCTL_COPY_DATA, -1, c->ino);
+			else if (c->what == 'M')
+				lctl_verdict_add(&v, k, LCTL_COPY_MIGRATING, -1, c->ino);
+			else if (c->what == 'L')
+				lctl_verdict_add(&v, k, LCTL_COPY_LINKTO, c->target, c->ino);
+		}
+		assert_true(lctl_verdict_end(&v, lazy, &ino));
+		check(r, "scan", v.state, v.cached, v.linkto_subvol, v.linkto_target,
+		      v.gfid_mismatch);
+	}
+}
+
+/* explain: the same table through lctl_explain_judge() (no lazy gfid read there) */
+static void test_table_explain(void **state)
+{
+	struct lctl_explain_subvol sv[NSV];
+	struct lctl_explain e;
+	size_t i;
+	int k;
+
+	(void)state;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct row *r = &rows[i];
+
+		if (r->lazy_ino)
+			continue;
+		memset(&e, 0, sizeof(e));
+		memset(sv, 0, sizeof(sv));
+		e.nsubvols = NSV;
+		e.subvols = sv;
+		e.hashed = r->hashed;
+		for (k = 0; k < NSV; k++) {
+			const struct copy *c = &r->c[k];
+
+			sv[k].parent.subvol = k;
+			sv[k].linkto_target = c->target;
+			sv[k].ino = c->ino;
+			sv[k].sight = c->what == 'D'   ? LCTL_SIGHT_DATA
+				      : c->what == 'M' ? LCTL_SIGHT_MIGRATING
+				      : c->what == 'L' ? LCTL_SIGHT_LINKTO
+				      : c->what == 'E' ? LCTL_SIGHT_ERROR
+						       : LCTL_SIGHT_ABSENT;
+		}
+		lctl_explain_judge(&e);
+		assert_int_equal(e.kind, LCTL_EXPLAIN_FILE);
+		check(r, "explain", e.state, e.cached, e.linkto_subvol, e.linkto_target,
+		      e.gfid_mismatch);
+		assert_int_equal(e.ok, lctl_entry_state_ok((int)r->state));
+	}
+}
+
+static void test_no_copy(void **state)
+{
+	struct lctl_verdict v;
+
+	(void)state;
+	lctl_verdict_init(&v, 1);
+	assert_false(lctl_verdict_end(&v, NULL, NULL));
+	assert_int_equal(v.cached, -1);
+	assert_int_equal(v.linkto_subvol, -1);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* A directory's layout as read                                                               */
+
+static void subvols_init(struct lctl_subvol sv[NSV])
+{
+	int i;
+
+	memset(sv, 0, NSV * sizeof(*sv));
+	for (i = 0; i < NSV; i++)
+		sv[i].up = true;
+}
+
+/* A complete layout over 4 subvolumes with commit @c, as read. */
+static void report_init(struct lctl_dir_report *r, struct lctl_layout_entry le[NSV], uint32_t c)
+{
+	static const uint32_t start[NSV] = { 0, 0x40000000u, 0x80000000u, 0xc0000000u };
+	unsigned char x[16];
+	unsigned p;
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	r->nsubvols = NSV;
+	r->layout = le;
+	for (i = 0; i < NSV; i++) {
+		struct lctl_range rg = { c, LCTL_LAYOUT_TYPE_NORMAL, start[i],
+					 i == 3 ? 0xffffffffu : start[i + 1] - 1 };
+
+		memset(&le[i], 0, sizeof(le[i]));
+		le[i].subvol = i;
+		lctl_layout_encode(&rg, x);
+		p = 0;
+		lctl_note_layout(&le[i], &p, x, sizeof(x), 0);
+		assert_int_equal(p, 0);
+		assert_int_equal(le[i].err, 0);
+	}
+}
+
+static void test_layout_read_failures(void **state)
+{
+	struct lctl_layout_entry le;
+	unsigned char junk[16] = { 0 };
+	unsigned p;
+
+	(void)state;
+	/* gfapi's getxattr on a brick that died: -1 and errno 0. Not an "ok" zero range. */
+	memset(&le, 0, sizeof(le));
+	p = 0;
+	lctl_note_layout(&le, &p, junk, -1, 0);
+	assert_int_equal(le.err, EIO);
+	assert_int_equal(p, LCTL_DIR_UNREADABLE);
+	/* the probe said the subvolume is down */
+	memset(&le, 0, sizeof(le));
+	p = 0;
+	lctl_note_layout(&le, &p, junk, -1, ENOTCONN);
+	assert_int_equal(le.err, ENOTCONN);
+	assert_int_equal(p, LCTL_DIR_SUBVOL_DOWN);
+	/* no layout xattr: not a read failure, the layout judgement says what it means */
+	memset(&le, 0, sizeof(le));
+	p = 0;
+	lctl_note_layout(&le, &p, junk, -1, ENODATA);
+	assert_int_equal(le.err, ENODATA);
+	assert_int_equal(p, 0);
+	/* any other error */
+	memset(&le, 0, sizeof(le));
+	p = 0;
+	lctl_note_layout(&le, &p, junk, -1, EACCES);
+	assert_int_equal(le.err, EACCES);
+	assert_int_equal(p, LCTL_DIR_UNREADABLE);
+	/* a value that is not a layout */
+	memset(&le, 0, sizeof(le));
+	p = 0;
+	lctl_note_layout(&le, &p, junk, 5, 0);
+	assert_int_equal(le.err, EINVAL);
+	assert_int_equal(p, LCTL_DIR_MALFORMED);
+}
+
+static void test_judge_layout(void **state)
+{
+	struct lctl_subvol sv[NSV];
+	struct lctl_layout_entry le[NSV];
+	struct lctl_dir_report r;
+	unsigned char junk[1];
+
+	(void)state;
+	subvols_init(sv);
+	report_init(&r, le, 7);
+	assert_int_equal(lctl_judge_layout(&r, sv, 7), 0);
+	assert_int_equal(r.problems, 0);
+	assert_int_equal(r.commit, 7);
+
+	/* the brick of subvolume 2 died between the listing and the layout read (errno 0) */
+	report_init(&r, le, 7);
+	lctl_note_layout(&le[2], &r.problems, junk, -1, 0);
+	assert_int_equal(lctl_judge_layout(&r, sv, 7), 0);
+	assert_true(r.problems & LCTL_DIR_UNREADABLE);
+	assert_false(r.problems & LCTL_DIR_INCOMPLETE);	/* not taken for a missing range */
+	assert_true(r.problems & LCTL_DIR_HOLE);	/* its range is not known to anyone */
+	assert_int_not_equal(le[2].err, 0);
+
+	/* a subvolume up without a range: incomplete */
+	report_init(&r, le, 7);
+	le[2].r.start = le[2].r.stop = 0;
+	assert_int_equal(lctl_judge_layout(&r, sv, 7), 0);
+	assert_true(r.problems & LCTL_DIR_INCOMPLETE);
+
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_scan),
+		cmocka_unit_test(test_table_explain),
+		cmocka_unit_test(test_no_copy),
+		cmocka_unit_test(test_layout_read_failures),
+		cmocka_unit_test(test_judge_layout),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
