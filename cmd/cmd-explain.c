@@ -361,7 +361,7 @@ static void print_text(struct lctl_volume *vol, const struct lctl_explain *e)
 		break;
 	default:
 		if (e->dht_hashed_name)
-			printf("DHT says:      %s: %s\n", e->dht_hashed_name,
+			printf("DHT says:      %s: %s\n", out_esc(e->dht_hashed_name),
 			       e->dht_check == LCTL_DHT_AGREES ? "agrees" : "DISAGREES");
 		else
 			printf("DHT says:      no hashed subvolume (%s): %s\n", strerror(e->dht_err),
@@ -418,7 +418,7 @@ static void print_text(struct lctl_volume *vol, const struct lctl_explain *e)
 		for (k = 0; k < sv->nbricks; k++) {
 			char *p = out_name_dup(sv->bricks[k].path);
 
-			printf(" %s:%s", sv->bricks[k].host, p);
+			printf(" %s:%s", out_esc(sv->bricks[k].host), p);
 			free(p);
 		}
 		printf("\n");
@@ -468,14 +468,11 @@ int cmd_explain(const struct cmd *cmd, int argc, char **argv)
 	free(parent);
 	free(name);
 	if (ret == -LCTL_EINVAL) {
-		char *p = out_name_dup(eo.path);
-
-		ret = usage_error(cmd,
-				  "PATH must be an absolute path to an entry below the volume root, "
-				  "without '.' or '..' and with names of at most 255 bytes, not '%s'",
-				  p);
-		free(p);
-		return ret;
+		/* usage_error() escapes the path */
+		return usage_error(cmd,
+				   "PATH must be an absolute path to an entry below the volume root, "
+				   "without '.' or '..' and with names of at most 255 bytes, not '%s'",
+				   eo.path);
 	} else if (ret) {
 		error("out of memory");
 		return EXIT_CANTRUN;
@@ -485,7 +482,7 @@ int cmd_explain(const struct cmd *cmd, int argc, char **argv)
 		return ret;
 	ret = lctl_explain(vol, &eo, &e, &err);
 	if (ret) {
-		char *p = out_name_dup(eo.path);
+		const char *p = eo.path; /* error() escapes it */
 
 		if (err.sys_errno == ENOENT || err.sys_errno == ENOTDIR)
 			error("cannot explain '%s' in volume '%s': %s", p, lctl_volume_name(vol),
@@ -494,7 +491,6 @@ int cmd_explain(const struct cmd *cmd, int argc, char **argv)
 		else
 			error("cannot explain '%s' in volume '%s': %s", p, lctl_volume_name(vol),
 			      err.msg[0] ? err.msg : lctl_strerror(ret));
-		free(p);
 		lctl_volume_close(vol, false);
 		return exit_for_error(ret) == EXIT_USAGE ? EXIT_USAGE : EXIT_CANTRUN;
 	}

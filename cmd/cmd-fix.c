@@ -603,6 +603,7 @@ void log_outcomes(int log, struct lctl_volume *vol, const struct lctl_repair_rep
 		json_object_object_add(j, "from", out_subvol(vol, o->from));
 		json_object_object_add(j, "to", out_subvol(vol, o->to));
 		json_object_object_add(j, "size", json_object_new_int64((int64_t)o->size));
+		out_escape_tree(j);
 		line = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN |
 							 JSON_C_TO_STRING_NOSLASHESCAPE);
 		len = strlen(line);
@@ -794,7 +795,7 @@ static void print_summary_text(struct lctl_volume *vol, const struct lctl_fix_su
 	if (sk->reason[0]) {
 		printf("Skipped, by reason (each file in the outcome log):\n");
 		for (x = 0; x < 8 && sk->reason[x]; x++)
-			printf("  %8llu  %s\n", (unsigned long long)sk->n[x], sk->reason[x]);
+			printf("  %8llu  %s\n", (unsigned long long)sk->n[x], out_esc(sk->reason[x]));
 		if (sk->other)
 			printf("  %8llu  other reasons\n", (unsigned long long)sk->other);
 	}
@@ -976,11 +977,8 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	fc.o.stop_flag = &interrupted;
 	ret = lctl_fix_start(vol, &fc.o, &fix, &err);
 	if (ret) {
-		/* the message may quote a --path as typed: escape it like names from the volume */
-		char *m = out_name_dup(err.msg[0] ? err.msg : lctl_strerror(ret));
-
-		error("cannot fix '%s': %s", fc.volume, m);
-		free(m);
+		/* the message may quote a --path as typed: error() escapes it */
+		error("cannot fix '%s': %s", fc.volume, err.msg[0] ? err.msg : lctl_strerror(ret));
 		ret = exit_for_error(ret) == EXIT_USAGE && !fc.o.resume ? EXIT_USAGE : EXIT_CANTRUN;
 		goto out;
 	}
@@ -1033,7 +1031,7 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 				progress_clear(&pl);
 				printf("%-10s %s%s%s%s\n", lctl_dir_outcome_name(rr->outcome), pth,
 				       rr->reason[0] || rr->data_phase ? ": " : "",
-				       rr->data_phase ? "data phase: " : "", rr->reason);
+				       rr->data_phase ? "data phase: " : "", out_esc(rr->reason));
 				free(pth);
 			}
 			lctl_repair_report_free(rr);

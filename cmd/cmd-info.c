@@ -192,7 +192,7 @@ static void print_text(struct lctl_volume *vol, uint32_t commit, bool consistent
 		for (j = 0; j < sv->nbricks; j++) {
 			char *p = out_name_dup(sv->bricks[j].path);
 
-			printf(" %s:%s", sv->bricks[j].host, p);
+			printf(" %s:%s", out_esc(sv->bricks[j].host), p);
 			free(p);
 		}
 		printf("\n");

@@ -346,11 +346,16 @@ static void print_summary_text(struct lctl_volume *vol, const struct lctl_scan_s
 static void print_prometheus(struct lctl_volume *vol, const struct lctl_scan_summary *s,
 			     double elapsed)
 {
-	const char *v = lctl_volume_name(vol);
+	/* label values: escaped like every string, then quoted as the format wants */
+	char *v = out_prom_label(lctl_volume_name(vol)), **sl = calloc(s->nsubvols + 1, sizeof(*sl));
 	double ad, af;
 	size_t i, k, n = s->nsubvols;
 	unsigned b;
 
+	if (!sl)
+		abort();
+	for (i = 0; i < n; i++)
+		sl[i] = out_prom_label(out_subvol_name(vol, (int)i));
 	amplification(s, &ad, &af);
 #define FAMILY(name, type, help) printf("# HELP layoutctl_" name " " help "\n# TYPE layoutctl_" name " " type "\n")
 	FAMILY("scan_success", "gauge", "1 if the last scan ran to its end");
@@ -382,19 +387,23 @@ static void print_prometheus(struct lctl_volume *vol, const struct lctl_scan_sum
 	FAMILY("scan_subvolume_files", "gauge", "data files per subvolume");
 	for (i = 0; i < n; i++)
 		printf("layoutctl_scan_subvolume_files{volume=\"%s\",subvolume=\"%s\"} %llu\n", v,
-		       out_subvol_name(vol, (int)i), (unsigned long long)s->subvol_files[i]);
+		       sl[i], (unsigned long long)s->subvol_files[i]);
 	FAMILY("scan_subvolume_bytes", "gauge", "data bytes per subvolume");
 	for (i = 0; i < n; i++)
 		printf("layoutctl_scan_subvolume_bytes{volume=\"%s\",subvolume=\"%s\"} %llu\n", v,
-		       out_subvol_name(vol, (int)i), (unsigned long long)s->subvol_bytes[i]);
+		       sl[i], (unsigned long long)s->subvol_bytes[i]);
 	FAMILY("scan_fix_move_files", "gauge", "files a fix would move, per source and target");
 	for (i = 0; i < n; i++)
 		for (k = 0; k < n; k++)
 			if (s->move_files[i * n + k])
 				printf("layoutctl_scan_fix_move_files{volume=\"%s\",from=\"%s\",to=\"%s\"} %llu\n",
-				       v, out_subvol_name(vol, (int)i), out_subvol_name(vol, (int)k),
+				       v, sl[i], sl[k],
 				       (unsigned long long)s->move_files[i * n + k]);
 #undef FAMILY
+	for (i = 0; i < n; i++)
+		free(sl[i]);
+	free(sl);
+	free(v);
 }
 
 /* The start directory exists on no subvolume (or is not a directory where it exists). */
@@ -595,10 +604,8 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 	lctl_scan_progress(scan, &p);
 	sum = lctl_scan_summary(scan);
 	if (no_start) {
-		char *ep = out_name_dup(sc.o.path ? sc.o.path : "/");
-
-		snprintf(msg, sizeof(msg), "no directory '%s' in volume '%s'", ep, sc.volume);
-		free(ep);
+		snprintf(msg, sizeof(msg), "no directory '%s' in volume '%s'",
+			 sc.o.path ? sc.o.path : "/", sc.volume);
 		error("cannot scan: %s", msg);
 		out_list_end(o);
 		out_close(o, -1, ENOENT, msg);

@@ -132,12 +132,13 @@ static void print_text(struct json_object *st, bool dead)
 	double elapsed = js_double(st, "elapsed");
 	time_t started = (time_t)js_int(st, "started");
 
-	printf("Volume:      %s (path %s)\n", js_str(st, "volume"), js_str(st, "path"));
-	printf("State:       %s%s, phase %s\n", dead ? "DIED (" : js_str(st, "state"),
-	       dead ? "process gone; run 'layoutctl fix --resume')" : "", js_str(st, "phase"));
+	/* every string comes from a file: escaped (out_esc()) like names from the volume */
+	printf("Volume:      %s (path %s)\n", out_esc(js_str(st, "volume")), out_esc(js_str(st, "path")));
+	printf("State:       %s%s, phase %s\n", dead ? "DIED (" : out_esc(js_str(st, "state")),
+	       dead ? "process gone; run 'layoutctl fix --resume')" : "", out_esc(js_str(st, "phase")));
 	printf("Process:     pid %lld on %s, started %s", (long long)js_int(st, "pid"),
-	       js_str(st, "host"), ctime(&started));
-	printf("Mode:        %s, layout %s%s\n", js_str(st, "mode"), js_str(st, "layout"),
+	       out_esc(js_str(st, "host")), ctime(&started));
+	printf("Mode:        %s, layout %s%s\n", out_esc(js_str(st, "mode")), out_esc(js_str(st, "layout")),
 	       js_int(st, "dry_run") ? ", dry run" : "");
 	if (json_object_object_get_ex(st, "eta_seconds", &eta) && eta)
 		snprintf(b1, sizeof(b1), "%.0f s", json_object_get_double(eta));

@@ -10,6 +10,7 @@
  */
 #include "dashboard.h"
 #include "cli.h"
+#include "output.h"
 #include "progress.h"
 
 #include <curses.h>
@@ -152,9 +153,10 @@ void dash_draw(struct dash *d, struct json_object *st)
 		return;
 	}
 	attron(A_BOLD);
-	mvprintw(y++, 0, "layoutctl %s %s%s  path %s  mode %s  layout %s", js_str(st, "command"),
-		 js_str(st, "volume"), js_int(st, "dry_run") ? " (dry run)" : "", js_str(st, "path"),
-		 js_str(st, "mode"), js_str(st, "layout"));
+	/* strings from the job or its status file: escaped (out_esc()) like names */
+	mvprintw(y++, 0, "layoutctl %s %s%s  path %s  mode %s  layout %s", out_esc(js_str(st, "command")),
+		 out_esc(js_str(st, "volume")), js_int(st, "dry_run") ? " (dry run)" : "",
+		 out_esc(js_str(st, "path")), out_esc(js_str(st, "mode")), out_esc(js_str(st, "layout")));
 	attroff(A_BOLD);
 	fmt_duration(js_double(st, "elapsed"), b1, sizeof(b1));
 	if (json_object_object_get_ex(st, "eta_seconds", &a) && a)
@@ -162,8 +164,8 @@ void dash_draw(struct dash *d, struct json_object *st)
 	else
 		snprintf(b2, sizeof(b2), "-");
 	mvprintw(y++, 0, "state %-9s phase %-6s elapsed %-10s ETA %-10s pid %lld on %s",
-		 js_str(st, "state"), js_str(st, "phase"), b1, b2, (long long)js_int(st, "pid"),
-		 js_str(st, "host"));
+		 out_esc(js_str(st, "state")), out_esc(js_str(st, "phase")), b1, b2,
+		 (long long)js_int(st, "pid"), out_esc(js_str(st, "host")));
 	y++;
 	done = (double)js_int(st, "directories.done");
 	total = (double)js_int(st, "directories.estimated_total");
@@ -206,7 +208,7 @@ void dash_draw(struct dash *d, struct json_object *st)
 			struct json_object *s = json_object_array_get_idx(a, (size_t)i);
 			int w = (cols - 40) / 2;
 
-			mvprintw(y, 0, "%-30.30s", js_str(s, "name"));
+			mvprintw(y, 0, "%-30.30s", out_esc(js_str(s, "name")));
 			bar(y, 31, w - 6, js_double(s, "data_share"), 4);
 			mvprintw(y, 31 + w - 6, "%4.0f%%", 100 * js_double(s, "data_share"));
 			bar(y, 32 + w, w - 6, js_double(s, "target_share"), 1);
@@ -235,7 +237,7 @@ void dash_draw(struct dash *d, struct json_object *st)
 		n = (int)json_object_array_length(a);
 		for (i = 0; i < n && y < rows - 5; i++, y++)
 			mvprintw(y, 0, "  %2d %-.*s", i, cols - 6,
-				 json_object_get_string(json_object_array_get_idx(a, (size_t)i)));
+				 out_esc(json_object_get_string(json_object_array_get_idx(a, (size_t)i))));
 	}
 	y++;
 	if (json_object_object_get_ex(st, "errors", &a) && json_object_array_length(a)) {
@@ -247,7 +249,7 @@ void dash_draw(struct dash *d, struct json_object *st)
 		n = (int)json_object_array_length(a);
 		for (i = n > rows - y - 2 ? n - (rows - y - 2) : 0; i < n && y < rows - 1; i++, y++)
 			mvprintw(y, 0, "  %-.*s", cols - 3,
-				 json_object_get_string(json_object_array_get_idx(a, (size_t)i)));
+				 out_esc(json_object_get_string(json_object_array_get_idx(a, (size_t)i))));
 	}
 	if (d->help)
 		draw_help();

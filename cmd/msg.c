@@ -4,13 +4,22 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+/*
+ * Messages quote names, paths and what the library or gluster said about them: the whole line
+ * is escaped (lib/escape.c), so it can neither drive the terminal nor span lines.
+ */
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
+	char *m = NULL, *e = NULL;
+
+	if (vasprintf(&m, fmt, ap) >= 0)
+		e = lctl_escape_dup(m);
 	fflush(stdout);
-	fprintf(stderr, "layoutctl: %s", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "layoutctl: %s%s\n", prefix, e ? e : "(no memory for the message)");
+	free(e);
+	free(m);
 }
 
 void error(const char *fmt, ...)

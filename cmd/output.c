@@ -115,6 +115,7 @@ void out_item(struct out *o, struct json_object *rec)
 		json_object_put(rec);
 		return;
 	}
+	out_escape_tree(rec);
 	if (o->fmt == FMT_JSON) {
 		fprintf(o->f, "%s%s", o->first_item ? "\n" : ",\n",
 			json_object_to_json_string_ext(rec, json_flags));
@@ -140,6 +141,7 @@ void out_list_end(struct out *o)
 
 void out_member(struct out *o, const char *key, struct json_object *val)
 {
+	out_escape_tree(val);
 	if (o && o->fmt == FMT_JSON)
 		fprintf(o->f, ",\"%s\":%s", key, json_object_to_json_string_ext(val, json_flags));
 	else if (o)
@@ -157,6 +159,7 @@ void out_close(struct out *o, int op_ret, int op_errno, const char *errstr)
 
 			json_object_object_add(e, "op_errno", json_object_new_int(op_errno));
 			json_object_object_add(e, "message", json_object_new_string(errstr ? errstr : ""));
+			out_escape_tree(e);
 			fprintf(o->f, ",\"error\":%s", json_object_to_json_string_ext(e, json_flags));
 			json_object_put(e);
 		}
@@ -167,7 +170,7 @@ void out_close(struct out *o, int op_ret, int op_errno, const char *errstr)
 		 * last, with the same element names */
 		xmlTextWriterWriteFormatElement(o->xw, XC("opRet"), "%d", op_ret ? -1 : 0);
 		xmlTextWriterWriteFormatElement(o->xw, XC("opErrno"), "%d", op_errno);
-		xmlTextWriterWriteElement(o->xw, XC("opErrstr"), XC(errstr ? errstr : ""));
+		xmlTextWriterWriteElement(o->xw, XC("opErrstr"), XC(out_esc(errstr)));
 		xmlTextWriterEndElement(o->xw); /* cliOutput */
 		xmlTextWriterEndDocument(o->xw);
 		xmlFreeTextWriter(o->xw);
@@ -175,64 +178,39 @@ void out_close(struct out *o, int op_ret, int op_errno, const char *errstr)
 	free(o);
 }
 
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n, i;
-	unsigned cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 char *out_name_dup(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t cap = strlen(s) * 4 + 1, o = 0;
-	char *buf = malloc(cap);
+	char *e = lctl_escape_dup(s);
+
+	if (!e)
+		abort();
+	return e;
+}
+
+const char *out_esc(const char *s)
+{
+	static _Thread_local char *ring[OUT_ESC_RING];
+	static _Thread_local unsigned next;
+	char **slot = &ring[next++ % OUT_ESC_RING];
+
+	free(*slot);
+	*slot = out_name_dup(s ? s : "");
+	return *slot;
+}
+
+char *out_prom_label(const char *s)
+{
+	const char *e = out_esc(s);
+	size_t i, o = 0;
+	char *buf = malloc(2 * strlen(e) + 1);
 
 	if (!buf)
 		abort();
-	while (*p) {
-		size_t n = utf8_len(p);
-
-		if (*p == '\\') {
+	/* the exposition format's own escapes; a newline cannot be left after out_esc() */
+	for (i = 0; e[i]; i++) {
+		if (e[i] == '\\' || e[i] == '"')
 			buf[o++] = '\\';
-			buf[o++] = '\\';
-			p++;
-		} else if (n && *p >= 0x20 && *p != 0x7f && !(p[0] == 0xc2 && p[1] < 0xa0)) {
-			memcpy(buf + o, p, n);
-			o += n;
-			p += n;
-		} else {
-			/*
-			 * control characters too, C0, DEL and C1 (U+0080-U+009F, encoded c2 80 to
-			 * c2 9f: U+009B is a CSI to many terminals): they would garble a terminal,
-			 * and C0 ones are illegal in XML. A C1 character is escaped byte by byte.
-			 */
-			size_t k, m = n ? n : 1;
-
-			for (k = 0; k < m; k++)
-				o += (size_t)snprintf(buf + o, cap - o, "\\x%02x", p[k]);
-			p += m;
-		}
+		buf[o++] = e[i];
 	}
 	buf[o] = '\0';
 	return buf;
@@ -240,11 +218,70 @@ char *out_name_dup(const char *s)
 
 struct json_object *out_name(const char *s)
 {
-	char *e = out_name_dup(s);
-	struct json_object *j = json_object_new_string(e);
+	return json_object_new_string(s);
+}
 
-	free(e);
-	return j;
+/* Escape (or unescape) every string value below @j in place. Keys are ours, never escaped. */
+static void walk_strings(struct json_object *j, bool un)
+{
+	size_t i;
+
+	switch (json_object_get_type(j)) {
+	case json_type_object:
+		json_object_object_foreach(j, k, child) {
+			(void)k;
+			walk_strings(child, un);
+		}
+		break;
+	case json_type_array:
+		for (i = 0; i < json_object_array_length(j); i++)
+			walk_strings(json_object_array_get_idx(j, i), un);
+		break;
+	case json_type_string: {
+		const char *v = json_object_get_string(j);
+		char *x;
+
+		if (un && !strchr(v, '\\'))
+			break;
+		if (!un && !lctl_escape_needed(v))
+			break;
+		x = un ? strdup(v) : lctl_escape_dup(v);
+		if (!x)
+			abort();
+		if (un)
+			lctl_unescape(x);
+		json_object_set_string(j, x);
+		free(x);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+void out_escape_tree(struct json_object *j)
+{
+	walk_strings(j, false);
+}
+
+void out_unescape_tree(struct json_object *j)
+{
+	walk_strings(j, true);
+}
+
+char *out_json_dup(struct json_object *j, int flags)
+{
+	struct json_object *copy = NULL;
+	char *s;
+
+	if (json_object_deep_copy(j, &copy, NULL))
+		abort();
+	out_escape_tree(copy);
+	s = strdup(json_object_to_json_string_ext(copy, flags));
+	json_object_put(copy);
+	if (!s)
+		abort();
+	return s;
 }
 
 const char *out_subvol_name(struct lctl_volume *vol, int i)

@@ -11,9 +11,14 @@
  * Arrays become a wrapper element holding one element per item, named by the singular of the
  * wrapper ("bricks" -> "brick", "directories" -> "directory", "entries" -> "entry").
  *
- * Strings from the volume may hold any byte but NUL. They are emitted through out_name(),
- * which keeps valid UTF-8 as is and writes each byte of an invalid sequence as "\xHH" (the
- * backslash itself as "\\"), so the mapping is lossless and the document stays valid.
+ * Strings from the volume or from a file may hold any byte but NUL. Records keep them raw; every
+ * sink escapes every string it writes with lctl_escape_dup() (lib/escape.c): the document
+ * writer here (out_item(), out_member(), out_close()), the outcome log and the status file
+ * (out_escape_tree(), out_json_dup()), text on stdout (out_esc(), out_name_dup()), messages on
+ * stderr (msg.c), Prometheus labels (out_prom_label()) and the dashboard (out_esc()). Valid
+ * UTF-8 stays as is; controls, noncharacters and each byte of an invalid sequence become
+ * "\xHH", a backslash "\\": the mapping is lossless (out_unescape_tree() undoes it for
+ * documents read back) and every document stays valid JSON and XML.
  */
 #ifndef LCTL_OUTPUT_H
 #define LCTL_OUTPUT_H
@@ -38,10 +43,20 @@ void out_member(struct out *o, const char *key, struct json_object *val);
 /* End the document; @op_errno/@errstr describe a failure of the whole run (0/NULL if none). */
 void out_close(struct out *o, int op_ret, int op_errno, const char *errstr);
 
-/* A json string for a path or name from the volume (see above). Caller owns it. */
+/* A json string for a path or name from the volume, raw (escaped at the sink). Caller owns it. */
 struct json_object *out_name(const char *s);
-/* Escape @s the same way into a malloc'ed string for text output. */
+/* @s escaped for text output, malloc'ed: the caller frees it. */
 char *out_name_dup(const char *s);
+/* The same, borrowed: valid until OUT_ESC_RING more calls in this thread. NULL is "". */
+#define OUT_ESC_RING 16
+const char *out_esc(const char *s);
+/* @s escaped, then quoted as a Prometheus label value wants (\\ and \"). Caller frees it. */
+char *out_prom_label(const char *s);
+/* Escape every string value below @j in place (the keys are ours); and undo it. */
+void out_escape_tree(struct json_object *j);
+void out_unescape_tree(struct json_object *j);
+/* @j serialized with json-c @flags, every string escaped, @j itself unchanged. Caller frees. */
+char *out_json_dup(struct json_object *j, int flags);
 
 /* Subvolume @i's name, or NULL for -1 (none) and out of range. Borrowed from @vol. */
 const char *out_subvol_name(struct lctl_volume *vol, int i);

@@ -268,10 +268,10 @@ struct json_object *status_build(const struct status_info *si, const struct lctl
 	return j;
 }
 
-int status_publish(const char *dir, struct json_object *status)
+/* Write the serialized status @s as DIR/progress.json. 0 or -errno. */
+static int publish(const char *dir, const char *s)
 {
 	char path[4200], tmp[4200];
-	const char *s = json_object_to_json_string_ext(status, JSON_C_TO_STRING_PLAIN);
 	size_t len = strlen(s);
 	int fd;
 
@@ -297,14 +297,28 @@ int status_publish(const char *dir, struct json_object *status)
 	return 0;
 }
 
+int status_publish(const char *dir, struct json_object *status)
+{
+	/* a sink: its strings escaped (status_read() undoes it), @status left raw for the dashboard */
+	char *s = out_json_dup(status, JSON_C_TO_STRING_PLAIN);
+	int ret = publish(dir, s);
+
+	free(s);
+	return ret;
+}
+
 struct json_object *status_read(const char *dir)
 {
+	struct json_object *st;
 	char path[4200];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, STATUS_FILE);
 	if (access(path, R_OK))
 		return NULL;
-	return json_object_from_file(path);
+	st = json_object_from_file(path);
+	/* its strings raw again, as status_build() made them: every sink escapes them */
+	out_unescape_tree(st);
+	return st;
 }
 
 int control_send(const char *dir, const char *cmd)
@@ -389,7 +403,7 @@ void status_server_row(struct json_object *o, char *buf, size_t size)
 	char *name = out_name_dup(js_str(o, "name")), *e = out_name_dup(js_str(o, "error"));
 
 	snprintf(buf, size, "%-24s %-9s %8lld %9lld %8lld %7lld %10s %10s%s%s", name ? name : "",
-		 js_str(o, "state"), (long long)js_int(o, "directories"),
+		 out_esc(js_str(o, "state")), (long long)js_int(o, "directories"),
 		 (long long)js_int(o, "migrated"), (long long)js_int(o, "skipped"),
 		 (long long)js_int(o, "failed"),
 		 human_bytes((uint64_t)js_int(o, "bytes_moved"), b1, sizeof(b1)),

@@ -2,13 +2,17 @@
 # Hostile names and shapes, made through a FUSE mount so they are real DHT files, on a 3-brick
 # distribute volume: a file for every byte value 1-255 but '/' (in a 3-byte name), one name
 # holding all those 254 bytes, 255-byte names (ASCII, invalid UTF-8, 3-byte UTF-8 characters),
-# control characters (C0, DEL, C1), backslashes, a newline; a 100-level-deep tree; a tree whose
-# paths are as long as GlusterFS allows (~3800 bytes: 15 levels of 252-byte names).
+# control characters (C0, DEL, C1), terminal escapes (an OSC that sets the window title, a CSI),
+# noncharacters (U+FFFE, U+FFFF: not XML characters), backslashes, a newline; a directory whose
+# name holds all of those; a 100-level-deep tree; a tree whose paths are as long as GlusterFS
+# allows (~3800 bytes: 15 levels of 252-byte names).
 #
 # 1. Every file of those is moved by hand to a brick it does not hash to (misplaced): scan exits 1, its
 #    --json output is valid strict UTF-8 JSON and lists exactly those names, each escaped as the
-#    man page says (\xHH for bytes outside valid UTF-8 and for control characters, \\ for a
-#    backslash). XML is well-formed.
+#    man page says (\xHH for bytes outside valid UTF-8, for control characters and for
+#    noncharacters, \\ for a backslash). XML is well-formed. No raw control character, invalid
+#    UTF-8 or noncharacter reaches stdout or stderr, in any format, of scan, explain, fix (a
+#    subtree fix of the hostile directory, with a --log path as hostile) and status.
 # 2. Nothing is hidden: every directory is scanned, the 100th level and the one whose path is
 #    ~3800 bytes long included.
 # 3. fix (after an add-brick, so most files move) migrates all of them: the names survive, every
@@ -41,7 +45,8 @@ python3 - "$MP/bytes" <<-'EOF'
 	names.append("日".encode() * 85)                                 # 255 bytes of UTF-8
 	names.append(b"\xe6\x97" + b"x" * 252 + b"\xc3")                 # truncated sequences
 	names += [b"\xc2\x9b[31mred", b"tab\there", b"nl\nnl", b"\\x41", b"back\\slash", b"\x7fdel",
-	          b"-n", b"--help", b" ", b"..." , b".x.y", b"\xed\xa0\x80surrogate"]
+	          b"-n", b"--help", b" ", b"..." , b".x.y", b"\xed\xa0\x80surrogate",
+	          b"\x1b]0;pwned\x07osc", b"\x1b[2Jcsi", b"nonchar\xef\xbf\xbe", b"\xef\xbf\xbf"]
 	for i, n in enumerate(names):
 	    with open(os.path.join(d, n), "wb") as f:
 	        f.write(b"%d:" % i + n + b"\n")
@@ -50,6 +55,10 @@ EOF
 # a directory whose name is not UTF-8, with files that will move after the add-brick
 mkdir "$MP/"$'\xff\xfe-dir'
 for i in $(seq 1 40); do echo "$i" >"$MP/"$'\xff\xfe-dir'"/g$i"; done
+# and one whose name is as hostile as it gets: fixed alone, by --path, after the add-brick
+hdir=$'\x1b]0;pwned\x07\x1b[2J\xc2\x9b31m\nnl\xff\xef\xbf\xbe-dir'
+mkdir "$MP/$hdir"
+for i in $(seq 1 40); do echo "$i" >"$MP/$hdir/h$i"; done
 
 # --- a 100-level-deep tree ----------------------------------------------------------------------
 deep=deep
@@ -94,7 +103,7 @@ for i in 0 1 2; do
 	done <"$FX/list.$i"
 done
 nmis=$(tr -cd '\0' <"$FX/misplaced" | wc -c)
-assert_eq 271 "$nmis" "files moved to a wrong brick"
+assert_eq 275 "$nmis" "files moved to a wrong brick"
 
 # --- scan ---------------------------------------------------------------------------------------
 # brick folders read directly and through gfapi: the same report on this hostile state
@@ -132,8 +141,9 @@ python3 - "$FX/scan.json" "$FX/misplaced" <<-'EOF' || fail "misplaced names in t
 	            i += 1
 	            continue
 	        ch = b[i:i + n].decode("utf-8") if n else None
-	        # C0, DEL and C1 control characters are escaped byte by byte
-	        if n and not (ord(ch) < 0x20 or 0x7f <= ord(ch) <= 0x9f):
+	        # C0, DEL and C1 control characters, and noncharacters, are escaped byte by byte
+	        if n and not (ord(ch) < 0x20 or 0x7f <= ord(ch) <= 0x9f or
+	                      0xfdd0 <= ord(ch) <= 0xfdef or ord(ch) & 0xfffe == 0xfffe):
 	            out.append(ch)
 	            i += n
 	        else:
@@ -160,13 +170,33 @@ EOF
 hs_lctl "$FX/scan.xml" "$FX/scan.err" --format xml scan --all "$VOL"
 assert_eq 1 "$LCTL_RC" "scan --format xml exit status"
 xmllint --noout "$FX/scan.xml" || fail "the XML output is not well-formed"
+# no_raw FILE...: strict UTF-8, no control character but tab and newline, no noncharacter
+no_raw() {
+	local f
+	for f in "$@"; do
+		python3 - "$f" <<-'EOF' || fail "raw control characters, noncharacters or invalid UTF-8 in $f: $(od -c "$f" | grep -m3 -E '033|377|357')"
+			import re, sys
+			t = open(sys.argv[1], "rb").read()
+			t.decode("utf-8", "strict")
+			sys.exit(1 if re.search(rb"[\x01-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xef\xbf[\xbe\xbf]|\xef\xb7[\x90-\xaf]", t) else 0)
+		EOF
+	done
+}
+no_raw "$FX/scan.json" "$FX/scan.xml" "$FX/scan.err"
 hs_lctl "$FX/scan.txt" "$FX/scan.err" -v scan "$VOL"
 assert_eq 1 "$LCTL_RC" "scan -v exit status"
-python3 - "$FX/scan.txt" <<-'EOF' || fail "the text output carries raw control characters"
-	import re, sys
-	t = open(sys.argv[1], "rb").read()
-	sys.exit(1 if re.search(rb"[\x01-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]", t) else 0)
-EOF
+no_raw "$FX/scan.txt" "$FX/scan.err"
+grep -qF 'csi (data on' "$FX/scan.txt" || fail "scan -v does not list the hostile names"
+# explain: a hostile name, in every format
+for n in $'\x1b]0;pwned\x07osc' $'nonchar\xef\xbf\xbe' $'nl\nnl'; do
+	hs_lctl "$FX/explain.txt" "$FX/explain.err" explain "$VOL" "/bytes/$n"
+	assert_eq 1 "$LCTL_RC" "explain of a misplaced hostile name"
+	hs_lctl "$FX/explain.json" "$FX/explain.err2" --json explain "$VOL" "/bytes/$n"
+	hs_json_ok "$FX/explain.json"
+	hs_lctl "$FX/explain.xml" "$FX/explain.err3" --format xml explain "$VOL" "/bytes/$n"
+	xmllint --noout "$FX/explain.xml" || fail "explain --format xml is not well-formed for ${n@Q}"
+	no_raw "$FX"/explain.{txt,json,xml,err,err2,err3}
+done
 # every directory was visited, the deepest (100 levels) and the ones beyond PATH_MAX included,
 # or reported: the scan must not pass over a directory in silence
 hs_lctl "$FX/scan-all.json" "$FX/scan-all.err" --json scan --all "$VOL"
@@ -175,8 +205,8 @@ hs_json_ok "$FX/scan-all.json"
 assert_eq 1 "$LCTL_RC" "scan --all exit status"
 ndirs=$(jq '.summary.directories' "$FX/scan-all.json")
 echo "directories scanned: $ndirs" >&2
-# / bytes \xff\xfe-dir deep (100 levels) toolong (1 + nlong + s)
-assert_eq $((3 + 100 + 2 + nlong)) "$ndirs" "directories scanned"
+# / bytes \xff\xfe-dir $hdir deep (100 levels) toolong (1 + nlong + s)
+assert_eq $((4 + 100 + 2 + nlong)) "$ndirs" "directories scanned"
 assert_eq 1 "$(jq "[.directories[] | select(.path == \"/$deep\")] | length" "$FX/scan-all.json")" \
 	"the 100th level was scanned"
 assert_eq 1 "$(jq '[.directories[] | select(.path | endswith("/s")) | select(.path | length > 3700)] | length' \
@@ -186,6 +216,32 @@ assert_eq 1 "$(jq '[.directories[] | select(.path | endswith("/s")) | select(.pa
 lctl_vol_add_bricks "$VOL" 1
 B=("${LCTL_BRICKS[@]}")
 mkdir -p "$FX/state"
+# the hostile directory alone, with a --log as hostile (its folder does not exist: a warning that
+# quotes it), then status of that run in every format
+mkdir -m 0700 "$FX/state-h"
+hs_lctl "$FX/fixh.out" "$FX/fixh.err" -v fix --state-dir "$FX/state-h" --settle 1 \
+	--log "$FX/no-such-dir/$hdir.jsonl" --path "/$hdir" "$VOL"
+cat "$FX/fixh.out" "$FX/fixh.err" >&2
+assert_eq 0 "$LCTL_RC" "fix --path of the hostile directory"
+grep -qF 'cannot open the outcome log' "$FX/fixh.err" || fail "no warning about the --log path"
+no_raw "$FX/fixh.out" "$FX/fixh.err" "$FX/state-h/progress.json"
+hs_json_ok "$FX/state-h/progress.json"
+hs_lctl "$FX/fixh.json" "$FX/fixh.err" --json fix --state-dir "$FX/state-h" --settle 1 \
+	--path "/$hdir" "$VOL"
+hs_json_ok "$FX/fixh.json"
+no_raw "$FX/fixh.json" "$FX/fixh.err"
+for fmt in text json xml; do
+	hs_lctl "$FX/status.$fmt" "$FX/status.err" --format "$fmt" status --state-dir "$FX/state-h" "$VOL"
+	assert_eq 0 "$LCTL_RC" "status --format $fmt after the fix of the hostile directory"
+	no_raw "$FX/status.$fmt" "$FX/status.err"
+done
+hs_json_ok "$FX/status.json"
+xmllint --noout "$FX/status.xml" || fail "status --format xml is not well-formed"
+# the path as the man page escapes it, the same in the status file, text and JSON
+assert_eq '/\x1b]0;pwned\x07\x1b[2J\xc2\x9b31m\x0anl\xff\xef\xbf\xbe-dir' \
+	"$(jq -r .status.path "$FX/status.json")" "the path in status --json"
+grep -qF 'path /\x1b]0;pwned\x07\x1b[2J\xc2\x9b31m\x0anl\xff\xef\xbf\xbe-dir)' "$FX/status.text" ||
+	fail "status does not show the escaped path: $(cat "$FX/status.text")"
 # 4 workers, so that a directory and its subdirectories can be worked on at once. progress.json
 # is sampled all along: it names the directories being worked on, and must stay valid JSON
 # (strict UTF-8) meanwhile
