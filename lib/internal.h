@@ -6,6 +6,7 @@
 #include "layoutctl.h"
 
 #include <glusterfs/api/glfs.h>
+#include <sys/types.h>
 
 #define LCTL_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -32,6 +33,21 @@ void lbuf_add(struct lbuf *b, const void *data, size_t len);
 void lbuf_addf(struct lbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** lbuf_detach() - hand the buffer to the caller (NULL if an append failed). */
 char *lbuf_detach(struct lbuf *b);
+
+/*
+ * Open @rel (relative; leading slashes ignored; "" is the root itself) beneath the directory
+ * @rootfd with open flags @flags, following no symbolic link in any component (ELOOP; ENOTDIR
+ * for the last one with O_DIRECTORY) and never leaving @rootfd (EXDEV). O_NOFOLLOW and
+ * O_CLOEXEC are implied. -1 with errno on failure.
+ * openat2() where the kernel has it, else lctl_openat_beneath_walk(), which opens one component
+ * at a time (exposed for the unit tests).
+ */
+int lctl_openat_beneath(int rootfd, const char *rel, int flags);
+int lctl_openat_beneath_walk(int rootfd, const char *rel, int flags);
+/* The same beneath the directory @root (itself opened with O_NOFOLLOW). */
+int lctl_open_beneath(const char *root, const char *rel, int flags);
+/* lgetxattr() of the entry @name (no '/') of the open directory @dfd, not following it. */
+ssize_t lctl_lgetxattr_at(int dfd, const char *name, const char *key, void *buf, size_t size);
 
 /* Per-subvolume graph of a volume: the subtree below DHT for DHT child @i. */
 glfs_t *lctl_volume_subvol_fs(const struct lctl_volume *vol, size_t i);
