@@ -26,6 +26,7 @@ struct lbuf {
 	size_t len;
 	size_t alloc;
 	bool oom;	/* sticky: an append failed */
+	bool secret;	/* it may hold credentials: memory it gives back is zeroed first */
 };
 void lbuf_init(struct lbuf *b);
 void lbuf_release(struct lbuf *b);
@@ -48,6 +49,12 @@ int lctl_openat_beneath_walk(int rootfd, const char *rel, int flags);
 int lctl_open_beneath(const char *root, const char *rel, int flags);
 /* lgetxattr() of the entry @name (no '/') of the open directory @dfd, not following it. */
 ssize_t lctl_lgetxattr_at(int dfd, const char *name, const char *key, void *buf, size_t size);
+
+/*
+ * Zero the values of every option of @vf whose key ends in "password" or "username" (the
+ * brick credentials of a trusted client volfile), once nothing needs them any more.
+ */
+void lctl_volfile_scrub_credentials(struct lctl_volfile *vf);
 
 /* Per-subvolume graph of a volume: the subtree below DHT for DHT child @i. */
 glfs_t *lctl_volume_subvol_fs(const struct lctl_volume *vol, size_t i);
