@@ -18,6 +18,8 @@
 #include "progress.h"
 
 #include <curses.h>
+#include <term.h>
+#undef lines /* term.h's terminfo capability macro, not used here: a name below */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +55,7 @@ struct dash *dash_open(const char **why)
 	static bool hooks;
 	const char *term = getenv("TERM");
 	struct dash *d;
+	int err;
 
 	*why = "needs a terminal";
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || !term || !term[0])
@@ -70,7 +73,14 @@ struct dash *dash_open(const char **why)
 		signal(SIGQUIT, fatal_signal);
 		hooks = true;
 	}
-	d->scr = newterm(term, stdout, stdin);
+	/*
+	 * Asked first with setupterm(), which frees what it made when it fails (a newterm() that
+	 * fails keeps its screen); then newterm() for the real thing.
+	 */
+	if (setupterm(term, STDOUT_FILENO, &err) == OK) {
+		del_curterm(cur_term);
+		d->scr = newterm(term, stdout, stdin);
+	}
 	if (!d->scr) {
 		static char msg[96];
 		size_t i;
