@@ -936,6 +936,7 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	struct error_ring errs = { 0 };
 	struct status_info si;
 	struct dash *dash = NULL;
+	const char *why;
 	struct pool_specs workers = { 0 };
 	int ret;
 
@@ -975,6 +976,9 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	verbose(2, "%s: making directories dirty, then %u s to settle",
 		fc.o.dry_run ? "dry run" : "fix", fc.o.dry_run ? 0 : fc.o.settle_ms / 1000);
 	fc.o.stop_flag = &interrupted;
+	/* before the job starts: nothing is written yet if the terminal cannot be driven */
+	if (fc.dashboard && !(dash = dash_open(&why)))
+		warning("--dashboard %s: printing progress lines instead", why);
 	ret = lctl_fix_start(vol, &fc.o, &fix, &err);
 	if (ret) {
 		/* the message may quote a --path as typed: error() escapes it */
@@ -993,11 +997,6 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 				   lctl_fix_mode_name(lctl_fix_summary(fix)->mode),
 				   fc.o.planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster",
 				   "running", "work", fc.o.dry_run, time(NULL), -1 };
-	if (fc.dashboard) {
-		dash = dash_open();
-		if (!dash)
-			warning("--dashboard needs a terminal: printing progress lines instead");
-	}
 	if (gopts.format == FMT_JSON || gopts.format == FMT_XML) {
 		struct json_object *v = json_object_new_object();
 
@@ -1085,6 +1084,7 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	}
 	share_release(&share);
 out:
+	dash_close(dash);
 	if (log >= 0 && (close(log) || log_failed))
 		warning("cannot write the outcome log '%s'", fc.log_path);
 	lctl_fix_free(fix);

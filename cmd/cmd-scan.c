@@ -526,6 +526,7 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 	struct progress_line pl;
 	struct rate_tracker rt = { 0 };
 	struct dash *dash = NULL;
+	const char *why;
 	double last_draw = -1;
 	struct lctl_progress p;
 	const struct lctl_scan_summary *sum;
@@ -541,21 +542,20 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 			  &vol);
 	if (ret)
 		return ret;
+	if (sc.dashboard && !(dash = dash_open(&why)))
+		warning("--dashboard %s: printing the progress line instead", why);
 	ret = lctl_scan_start(vol, &sc.o, &scan, &err);
 	if (ret) {
+		dash_close(dash);
 		error("cannot scan '%s': %s", sc.volume, err.msg);
 		lctl_volume_close(vol, false);
 		return exit_for_error(ret);
 	}
 	progress_init(&pl);
-	if (sc.dashboard) {
+	if (dash) {
 		lctl_scan_progress(scan, &p);
 		scan_workers = sc.o.parallel ? sc.o.parallel : p.active_workers;
-		dash = dash_open();
-		if (!dash)
-			warning("--dashboard needs a terminal: printing the progress line instead");
-		else
-			pl.enabled = false;
+		pl.enabled = false;
 	}
 	if (gopts.format == FMT_JSON || gopts.format == FMT_XML) {
 		struct json_object *v = json_object_new_object();

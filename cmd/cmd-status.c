@@ -256,6 +256,7 @@ int cmd_top(const struct cmd *cmd, int argc, char **argv)
 	struct status_cli sc = { 0 };
 	struct json_object *st;
 	struct dash *d;
+	const char *why;
 	int ret, i, key;
 
 	ret = parse_args(cmd, argc, argv, &sc);
@@ -266,9 +267,9 @@ int cmd_top(const struct cmd *cmd, int argc, char **argv)
 		return EXIT_CANTRUN;
 	json_object_put(st);
 	top_dir = sc.state_dir;
-	d = dash_open();
+	d = dash_open(&why);
 	if (!d) {
-		error("top needs a terminal; use 'layoutctl status' in scripts");
+		error("top %s; use 'layoutctl status' in scripts", why);
 		return EXIT_USAGE;
 	}
 	for (i = 0; !interrupted && (!sc.iterations || i < sc.iterations); i++) {

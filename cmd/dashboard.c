@@ -7,6 +7,11 @@
  * The terminal is restored on every exit path: dash_close(), an atexit() hook, and a handler
  * for fatal signals that calls endwin() and re-raises. SIGINT/SIGTERM stay with the caller's
  * handler (they set `interrupted`; the loop then closes the dashboard).
+ *
+ * dash_open() sets the terminal up with newterm(), which says when ncurses cannot drive it (an
+ * unknown TERM) instead of exiting the process as initscr() does, so that a caller can open it
+ * before its job starts and fall back to plain output. The screen is taken over only at the
+ * first dash_draw(): until then messages print as usual.
  */
 #include "dashboard.h"
 #include "cli.h"
@@ -14,6 +19,8 @@
 #include "progress.h"
 
 #include <curses.h>
+#include <term.h>
+#undef lines /* term.h's terminfo capability macro, not used here: a name below */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +30,8 @@
 struct dash {
 	bool help;
 	const char *message;
+	SCREEN *scr;
+	bool shown;	/* drawn once: curses owns the screen */
 };
 
 static volatile sig_atomic_t curses_on;
@@ -42,13 +51,17 @@ static void fatal_signal(int sig)
 	raise(sig);
 }
 
-struct dash *dash_open(void)
+struct dash *dash_open(const char **why)
 {
 	static bool hooks;
+	const char *term = getenv("TERM");
 	struct dash *d;
+	int err;
 
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || !getenv("TERM"))
+	*why = "needs a terminal";
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || !term || !term[0])
 		return NULL;
+	*why = "out of memory";
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
@@ -61,11 +74,28 @@ struct dash *dash_open(void)
 		signal(SIGQUIT, fatal_signal);
 		hooks = true;
 	}
-	if (!initscr()) {
+	/*
+	 * Asked first with setupterm(), which frees what it made when it fails (a newterm() that
+	 * fails keeps its screen); then newterm() for the real thing.
+	 */
+	if (setupterm(term, STDOUT_FILENO, &err) == OK) {
+		del_curterm(cur_term);
+		d->scr = newterm(term, stdout, stdin);
+	}
+	if (!d->scr) {
+		static char msg[96];
+		size_t i;
+
+		/* TERM is the user's: quoted with anything unprintable as '?' */
+		snprintf(msg, sizeof(msg), "cannot use terminal type '%.40s' (no terminfo entry)",
+			 term);
+		for (i = 0; msg[i]; i++)
+			if ((unsigned char)msg[i] < 0x20 || (unsigned char)msg[i] >= 0x7f)
+				msg[i] = '?';
+		*why = msg;
 		free(d);
 		return NULL;
 	}
-	curses_on = 1;
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
@@ -79,12 +109,18 @@ struct dash *dash_open(void)
 		init_pair(3, COLOR_RED, -1);
 		init_pair(4, COLOR_CYAN, -1);
 	}
+	/* the terminal as it was until the first draw (whose refresh() takes it over again) */
+	endwin();
+	*why = NULL;
 	return d;
 }
 
 void dash_close(struct dash *d)
 {
+	if (!d)
+		return;
 	restore_terminal();
+	delscreen(d->scr);
 	free(d);
 }
 
@@ -149,6 +185,8 @@ void dash_draw(struct dash *d, struct json_object *st)
 	getmaxyx(stdscr, rows, cols);
 	if (!st) {
 		mvprintw(0, 0, "waiting for the job's status...");
+		d->shown = true;
+		curses_on = 1;
 		refresh();
 		return;
 	}
@@ -257,6 +295,10 @@ void dash_draw(struct dash *d, struct json_object *st)
 	mvprintw(rows - 1, 0, " p pause  r resume  + - workers  q stop  ? help %s%-*s",
 		 d->message ? "| " : "", cols > 50 ? cols - 50 : 0, d->message ? d->message : "");
 	attroff(A_REVERSE);
+	if (!d->shown) {
+		d->shown = true;
+		curses_on = 1;
+	}
 	refresh();
 }
 
@@ -264,6 +306,12 @@ int dash_key(struct dash *d, int timeout_ms, const struct dash_ops *ops)
 {
 	int c;
 
+	if (!d->shown) {
+		/* not drawn yet: getch() would take the screen over; keys wait in the terminal */
+		if (timeout_ms > 0)
+			usleep((useconds_t)timeout_ms * 1000);
+		return 0;
+	}
 	timeout(timeout_ms);
 	c = getch();
 	if (c == ERR)

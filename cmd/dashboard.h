@@ -15,8 +15,13 @@ struct dash_ops {
 	void *arg;
 };
 
-/* NULL when stdin/stdout is not a terminal: the caller falls back to plain lines. */
-struct dash *dash_open(void);
+/*
+ * Set the terminal up for the dashboard; it is taken over at the first dash_draw(). NULL, with
+ * *@why saying why, when stdin/stdout is not a terminal or ncurses does not know TERM: the
+ * caller falls back to plain lines (or fails). Call it before the job starts.
+ */
+struct dash *dash_open(const char **why);
+/* Restore the terminal and free @d (NULL is fine). */
 void dash_close(struct dash *d);
 void dash_draw(struct dash *d, struct json_object *status);
 /* Wait up to @timeout_ms for a key and act on it; the key, or 0. */

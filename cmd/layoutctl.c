@@ -8,6 +8,7 @@
  * check and the shell completion (`layoutctl __complete`).
  */
 #include "cli.h"
+#include "gfapi-log.h"
 #include "msg.h"
 #include "output.h"
 #include "parse.h"
@@ -18,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 struct global_opts gopts = {
@@ -210,6 +213,22 @@ int exit_for_error(int code)
 	}
 }
 
+/*
+ * From here on the process holds the brick credentials of the client volfile (gfapi keeps
+ * them in its graphs for every reconnect): no core dump, no ptrace or /proc/PID/mem by
+ * anybody but root (PR_SET_DUMPABLE 0), and no core file even where fs.suid_dumpable would
+ * write one for a process that is not dumpable (RLIMIT_CORE 0).
+ */
+static void protect_secrets(void)
+{
+	struct rlimit no_core = { 0, 0 };
+
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
+		warning("cannot make the process non-dumpable: %s", strerror(errno));
+	if (setrlimit(RLIMIT_CORE, &no_core))
+		warning("cannot turn core dumps off: %s", strerror(errno));
+}
+
 int open_volume(const char *name, unsigned flags, struct lctl_volume **out)
 {
 	bool subvol_graphs = flags & OPEN_SUBVOLS;
@@ -234,6 +253,8 @@ int open_volume(const char *name, unsigned flags, struct lctl_volume **out)
 		error("this command needs root: it reads the bricks' trusted.* extended attributes");
 		return EXIT_CANTRUN;
 	}
+	protect_secrets();
+	o.log_file = gfapi_log_target(gopts.log_file);
 	ret = lctl_volume_open(&o, out, &err);
 	if (ret) {
 		error("%s", err.msg[0] ? err.msg : lctl_strerror(ret));

@@ -9,6 +9,10 @@
  *     worker go there and the worker walks them itself, depth first. Memory is therefore
  *     bounded by the directories in flight (queued + spilled + being visited), never by the
  *     number of files, and a full queue can never deadlock the workers;
+ *   - a shared LIFO of "orphans": the spill stack of a worker parked by a lower worker count
+ *     (lctl_crawl_set_workers()), handed back so that the workers still running walk it
+ *     (what fits goes to the FIFO first). A parked worker never keeps items: nobody else
+ *     could take them, and pending would never reach zero;
  *   - a bounded FIFO of results, drained by the caller's thread only (lctl_crawl_next()).
  *     A worker that finds it full waits, which is the back-pressure on a slow consumer.
  *
@@ -18,7 +22,9 @@
  *
  * Locking: one mutex (c->lock) protects everything in struct lctl_crawl below the "locked"
  * comment; three condition variables: work (items or state changes), room (result queue has
- * space), results (a result or the end is available). Spill stacks are private to their worker.
+ * space), results (a result or the end is available). A spill stack is pushed to by its worker
+ * only, without the lock (lctl_crawl_push()); it is read and emptied under the lock, by its
+ * worker, or by lctl_crawl_free() after the join.
  * Counters read by progress snapshots are updated under the lock too: they change once per
  * directory, which is rare next to the I/O a directory costs.
  */
@@ -62,6 +68,7 @@ struct lctl_crawl {
 	unsigned active;	/* workers allowed to take items (the rest sleep) */
 	unsigned nworkers;	/* threads started */
 	bool cancel, paused, done;
+	struct spill orphans;	/* spill stacks handed back by parked workers */
 	uint64_t dirs_seen, dirs_done;
 	struct worker *workers[LCTL_CRAWL_MAX_WORKERS];
 };
@@ -143,18 +150,66 @@ static void put_result(struct lctl_crawl *c, void *r)
 }
 
 /*
+ * Called with the lock held, by worker @w parked by a lower worker count: hand its spill stack
+ * to the workers still running, the shallowest items into the shared queue while it has room,
+ * the rest onto the orphan stack. False if there was no memory for that (@w keeps its stack).
+ */
+static bool hand_back_locked(struct lctl_crawl *c, struct worker *w)
+{
+	size_t k = 0;
+
+	while (k < w->spill.n && queue_push_locked(c, w->spill.v[k]))
+		k++;
+	if (k < w->spill.n && !c->orphans.n && c->orphans.cap < w->spill.n - k) {
+		struct spill t = c->orphans;
+
+		/* the common case: nothing orphaned yet, so the whole array changes hands */
+		c->orphans = w->spill;
+		w->spill = t;
+		memmove(c->orphans.v, c->orphans.v + k, (c->orphans.n - k) * sizeof(*c->orphans.v));
+		c->orphans.n -= k;
+		w->spill.n = 0;
+		return true;
+	}
+	if (k < w->spill.n && c->orphans.cap - c->orphans.n < w->spill.n - k) {
+		size_t cap = c->orphans.n + w->spill.n - k;
+		struct item *v = realloc(c->orphans.v, cap * sizeof(*v));
+
+		if (!v) {
+			memmove(w->spill.v, w->spill.v + k, (w->spill.n - k) * sizeof(*v));
+			w->spill.n -= k;
+			return false;
+		}
+		c->orphans.v = v;
+		c->orphans.cap = cap;
+	}
+	memcpy(c->orphans.v + c->orphans.n, w->spill.v + k, (w->spill.n - k) * sizeof(*w->spill.v));
+	c->orphans.n += w->spill.n - k;
+	w->spill.n = 0;
+	return true;
+}
+
+/*
  * Take the next item: own spill stack first (moving what fits to the shared queue so idle
- * workers get some), then the shared queue. Returns false when the walk is over.
+ * workers get some), then orphans, then the shared queue. Returns false when the walk is over.
+ * A parked worker hands its spill stack back and sleeps (or, without memory to hand it back,
+ * works it off itself).
  */
 static bool take_item(struct worker *w, struct item *out)
 {
 	struct lctl_crawl *c = w->c;
+	bool parked;
 
 	pthread_mutex_lock(&c->lock);
 	for (;;) {
 		if (c->cancel)
 			break;
-		if (!c->paused && w->idx < c->active) {
+		parked = w->idx >= c->active;
+		if (parked && w->spill.n) {
+			if (hand_back_locked(c, w))
+				pthread_cond_broadcast(&c->work);
+		}
+		if (!c->paused && (!parked || w->spill.n)) {
 			/* share the bottom of the spill stack (the shallowest items) */
 			while (w->spill.n > 1 && c->qlen < c->cfg.queue_cap) {
 				queue_push_locked(c, w->spill.v[0]);
@@ -164,6 +219,11 @@ static bool take_item(struct worker *w, struct item *out)
 			}
 			if (w->spill.n) {
 				*out = w->spill.v[--w->spill.n];
+				pthread_mutex_unlock(&c->lock);
+				return true;
+			}
+			if (c->orphans.n) {
+				*out = c->orphans.v[--c->orphans.n];
 				pthread_mutex_unlock(&c->lock);
 				return true;
 			}
@@ -178,7 +238,7 @@ static bool take_item(struct worker *w, struct item *out)
 		if (c->pending == 0)
 			break;
 		snprintf(w->state, sizeof(w->state), "%s",
-			 c->paused ? "paused" : w->idx >= c->active ? "parked" : "idle");
+			 c->paused ? "paused" : parked ? "parked" : "idle");
 		pthread_cond_wait(&c->work, &c->lock);
 	}
 	pthread_mutex_unlock(&c->lock);
@@ -417,6 +477,9 @@ void lctl_crawl_free(struct lctl_crawl *c)
 		c->rhead = (c->rhead + 1) % c->cfg.result_cap;
 		c->rlen--;
 	}
+	while (c->orphans.n)
+		free(c->orphans.v[--c->orphans.n].path);
+	free(c->orphans.v);
 	while (c->qlen) {
 		free(c->q[c->qhead].path);
 		c->qhead = (c->qhead + 1) % c->cfg.queue_cap;

@@ -84,12 +84,16 @@ void lbuf_init(struct lbuf *b)
 	b->len = 0;
 	b->alloc = 0;
 	b->oom = false;
+	b->secret = false;
 }
 
 void lbuf_release(struct lbuf *b)
 {
-	if (b->alloc)
+	if (b->alloc) {
+		if (b->secret)
+			explicit_bzero(b->buf, b->alloc);
 		free(b->buf);
+	}
 	lbuf_init(b);
 }
 
@@ -105,7 +109,17 @@ static bool lbuf_grow(struct lbuf *b, size_t extra)
 	want = b->alloc ? b->alloc : 64;
 	while (want < b->len + extra + 1)
 		want *= 2;
-	p = b->alloc ? realloc(b->buf, want) : malloc(want);
+	if (b->secret && b->alloc) {
+		/* not realloc(): it would leave the old copy in freed memory */
+		p = malloc(want);
+		if (p) {
+			memcpy(p, b->buf, b->len + 1);
+			explicit_bzero(b->buf, b->alloc);
+			free(b->buf);
+		}
+	} else {
+		p = b->alloc ? realloc(b->buf, want) : malloc(want);
+	}
 	if (!p) {
 		b->oom = true;
 		return false;
@@ -146,10 +160,13 @@ char *lbuf_detach(struct lbuf *b)
 {
 	char *p = NULL;
 
-	if (!b->oom)
+	if (!b->oom) {
 		p = b->alloc ? b->buf : strdup("");
-	else if (b->alloc)
+	} else if (b->alloc) {
+		if (b->secret)
+			explicit_bzero(b->buf, b->alloc);
 		free(b->buf);
+	}
 	lbuf_init(b);
 	return p;
 }

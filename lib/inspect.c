@@ -337,12 +337,12 @@ static uint64_t gfid_ino(const unsigned char *g)
 	return ino == (uint64_t)-1 ? 0 : ino;
 }
 
-/* The same for a file of a brick folder, read from its trusted.gfid; 0 if it has none. */
-static uint64_t local_ino(const char *file)
+/* The same for the entry @name of the brick directory @dfd, from its trusted.gfid; 0 if none. */
+static uint64_t local_ino(int dfd, const char *name)
 {
 	unsigned char g[16];
 
-	return lgetxattr(file, "trusted.gfid", g, sizeof(g)) == 16 ? gfid_ino(g) : 0;
+	return lctl_lgetxattr_at(dfd, name, "trusted.gfid", g, sizeof(g)) == 16 ? gfid_ino(g) : 0;
 }
 
 /*
@@ -410,6 +410,12 @@ static bool brick_down(struct lctl_inspector *in, size_t i)
  * calls instead of the brick protocol: what the brick's posix translator would answer, as it
  * would answer it (it hides .glusterfs in the root, and counts a file's links without its
  * .glusterfs handle). Read-only, and nothing is looked up, so nothing gets a gfid either.
+ *
+ * We run as root in folders anybody with access to the brick may change under us: @path is
+ * opened beneath the brick folder following no symbolic link in any component, and entries
+ * are read relative to the directory opened (lctl_openat_beneath(), lctl_lgetxattr_at()). A
+ * symbolic link where a directory of @path should be is "not a directory" there, never
+ * followed to wherever it points.
  */
 static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *path,
 			     bool mark_dirs, struct sightings *out, struct lctl_layout_entry *le,
@@ -417,8 +423,7 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 {
 	const struct lctl_subvol *sv = lctl_volume_subvol(in->vol, i);
 	bool root = !strcmp(path, "/");
-	size_t ln = strlen(sv->local_path);
-	char *full, gfid[16];
+	char gfid[16];
 	unsigned char buf[64];
 	struct dirent *de;
 	struct stat st;
@@ -431,21 +436,22 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 		*problems |= LCTL_DIR_SUBVOL_DOWN;
 		return 0;
 	}
-	full = malloc(ln + strlen(path) + 1);
-	if (!full)
-		return -LCTL_ENOMEM;
-	memcpy(full, sv->local_path, ln);
-	strcpy(full + ln, root ? "" : path);
 	/*
-	 * The brick's posix translator opens the same path (its folder and the volume path), so
-	 * one too long for the system (ENAMETOOLONG) is one the brick cannot read either:
+	 * The brick's posix translator opens its folder and the volume path as one path, so one
+	 * too long for the system (ENAMETOOLONG) is one the brick cannot read either:
 	 * unreadable, not missing.
 	 */
-	dfd = open(full, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	free(full);
+	if (strlen(sv->local_path) + strlen(path) >= PATH_MAX) {
+		note_open_error(le, problems, ENAMETOOLONG);
+		return 0;
+	}
+	dfd = lctl_open_beneath(sv->local_path, path, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
 	if (dfd < 0) {
-		/* (whether the brick process is up was asked above) */
-		note_open_error(le, problems, errno == ELOOP ? ENOTDIR : errno);
+		/*
+		 * (whether the brick process is up was asked above) A symbolic link on the way
+		 * (ELOOP) or a way out of the brick (EXDEV) is no directory.
+		 */
+		note_open_error(le, problems, errno == ELOOP || errno == EXDEV ? ENOTDIR : errno);
 		return 0;
 	}
 	n = fgetxattr(dfd, in->layout_key, buf, sizeof(buf));
@@ -459,8 +465,8 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 	}
 	for (;;) {
 		struct sighting s = { 0 };
-		char child[64 + NAME_MAX], val[512], *vpath;
-		bool has_gfid, named;
+		char val[512], *vpath;
+		bool has_gfid;
 
 		errno = 0;
 		de = readdir(d);
@@ -482,12 +488,9 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 		s.subvol = (int)i;
 		/* the gfid matters only for directories and linkto candidates */
 		has_gfid = true;
-		named = false;
 		if (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && (st.st_mode & 07777) == S_ISVTX)) {
-			/* through the open directory: the full path may be too long for a syscall */
-			named = (size_t)snprintf(child, sizeof(child), "/proc/self/fd/%d/%s", dfd,
-						 de->d_name) < sizeof(child);
-			has_gfid = named && lgetxattr(child, "trusted.gfid", gfid, sizeof(gfid)) == 16 &&
+			has_gfid = lctl_lgetxattr_at(dfd, de->d_name, "trusted.gfid", gfid,
+						     sizeof(gfid)) == 16 &&
 				   memcmp(gfid, (char[16]){ 0 }, 16);
 			if (has_gfid)
 				s.ino = gfid_ino((const unsigned char *)gfid);
@@ -504,7 +507,8 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 			}
 		} else if (s.kind == S_LINKTO) {
 			settle_linkto(in, &s, val,
-				      named ? lgetxattr(child, in->linkto_key, val, sizeof(val)) : -1);
+				      lctl_lgetxattr_at(dfd, de->d_name, in->linkto_key, val,
+							sizeof(val)));
 		}
 		ret = sightings_add(out, &s);
 		if (ret)
@@ -663,15 +667,14 @@ static uint64_t data_ino(void *arg)
 	const struct data_ino_arg *a = arg;
 	const struct lctl_subvol *sv = lctl_volume_subvol(a->in->vol, (size_t)a->e->cached);
 	uint64_t ino = 0;
-	char *dir, *file;
+	int dfd;
 
 	if (sv && sv->local_path) {
-		dir = lctl_path_join(sv->local_path, strcmp(a->r->path, "/") ? a->r->path + 1 : "");
-		file = dir ? lctl_path_join(dir, a->e->name) : NULL;
-		if (file)
-			ino = local_ino(file);
-		free(dir);
-		free(file);
+		dfd = lctl_open_beneath(sv->local_path, a->r->path, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
+		if (dfd >= 0) {
+			ino = local_ino(dfd, a->e->name);
+			close(dfd);
+		}
 	}
 	return ino;
 }

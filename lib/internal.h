@@ -6,6 +6,7 @@
 #include "layoutctl.h"
 
 #include <glusterfs/api/glfs.h>
+#include <sys/types.h>
 
 #define LCTL_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -25,6 +26,7 @@ struct lbuf {
 	size_t len;
 	size_t alloc;
 	bool oom;	/* sticky: an append failed */
+	bool secret;	/* it may hold credentials: memory it gives back is zeroed first */
 };
 void lbuf_init(struct lbuf *b);
 void lbuf_release(struct lbuf *b);
@@ -32,6 +34,27 @@ void lbuf_add(struct lbuf *b, const void *data, size_t len);
 void lbuf_addf(struct lbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** lbuf_detach() - hand the buffer to the caller (NULL if an append failed). */
 char *lbuf_detach(struct lbuf *b);
+
+/*
+ * Open @rel (relative; leading slashes ignored; "" is the root itself) beneath the directory
+ * @rootfd with open flags @flags, following no symbolic link in any component (ELOOP; ENOTDIR
+ * for the last one with O_DIRECTORY) and never leaving @rootfd (EXDEV). O_NOFOLLOW and
+ * O_CLOEXEC are implied. -1 with errno on failure.
+ * openat2() where the kernel has it, else lctl_openat_beneath_walk(), which opens one component
+ * at a time (exposed for the unit tests).
+ */
+int lctl_openat_beneath(int rootfd, const char *rel, int flags);
+int lctl_openat_beneath_walk(int rootfd, const char *rel, int flags);
+/* The same beneath the directory @root (itself opened with O_NOFOLLOW). */
+int lctl_open_beneath(const char *root, const char *rel, int flags);
+/* lgetxattr() of the entry @name (no '/') of the open directory @dfd, not following it. */
+ssize_t lctl_lgetxattr_at(int dfd, const char *name, const char *key, void *buf, size_t size);
+
+/*
+ * Zero the values of every option of @vf whose key ends in "password" or "username" (the
+ * brick credentials of a trusted client volfile), once nothing needs them any more.
+ */
+void lctl_volfile_scrub_credentials(struct lctl_volfile *vf);
 
 /* Per-subvolume graph of a volume: the subtree below DHT for DHT child @i. */
 glfs_t *lctl_volume_subvol_fs(const struct lctl_volume *vol, size_t i);

@@ -720,8 +720,6 @@ size_t lctl_volume_mover(const struct lctl_volume *vol, size_t sv, const char *p
  * all agree, 0 when absent everywhere. @consistent (optional) is set false when they differ.
  */
 uint32_t lctl_volume_commit_hash(const struct lctl_volume *vol, bool *consistent);
-/** lctl_volume_volfile() - the client volfile text as fetched. Borrowed. */
-const char *lctl_volume_volfile(const struct lctl_volume *vol);
 
 
 /* ------------------------------------------------------------------------------------------ */

@@ -30,6 +30,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define VF_MAX_DEPTH 64
 #define VF_MAX_UNFOLDED 65536
@@ -98,6 +99,9 @@ static void xlator_release(struct lctl_xlator *xl)
 	free(xl->type);
 	for (i = 0; i < xl->nopts; i++) {
 		free(xl->opts[i].key);
+		/* option values include the brick credentials: no copy left in freed memory */
+		if (xl->opts[i].value)
+			explicit_bzero(xl->opts[i].value, strlen(xl->opts[i].value));
 		free(xl->opts[i].value);
 	}
 	free(xl->opts);
@@ -146,6 +150,8 @@ static int add_option(struct lctl_xlator *xl, const char *k, size_t kn, const ch
 	o->value = strndup(v, vn);
 	if (!o->key || !o->value) {
 		free(o->key);
+		if (o->value)
+			explicit_bzero(o->value, vn);
 		free(o->value);
 		return -LCTL_ENOMEM;
 	}
@@ -361,6 +367,30 @@ const char *lctl_xlator_option(const struct lctl_xlator *xl, const char *key)
 	return NULL;
 }
 
+static bool is_credential(const char *key)
+{
+	static const char *const ends[] = { "password", "username" };
+	size_t n = strlen(key), i, l;
+
+	for (i = 0; i < LCTL_ARRAY_SIZE(ends); i++) {
+		l = strlen(ends[i]);
+		if (n >= l && !strcasecmp(key + n - l, ends[i]))
+			return true;
+	}
+	return false;
+}
+
+void lctl_volfile_scrub_credentials(struct lctl_volfile *vf)
+{
+	size_t i, j;
+
+	for (i = 0; i < vf->nxl; i++)
+		for (j = 0; j < vf->xl[i].nopts; j++)
+			if (is_credential(vf->xl[i].opts[j].key))
+				explicit_bzero(vf->xl[i].opts[j].value,
+					       strlen(vf->xl[i].opts[j].value));
+}
+
 /* Post-order walk writing each translator once (a DAG may share children). */
 static void write_subtree(struct lbuf *b, const struct lctl_xlator *xl,
 			  const struct lctl_xlator ***seen, size_t *nseen, unsigned depth)
@@ -401,6 +431,7 @@ char *lctl_volfile_subtree(const struct lctl_xlator *top)
 	struct lbuf b;
 
 	lbuf_init(&b);
+	b.secret = true;
 	write_subtree(&b, top, &seen, &nseen, 0);
 	free(seen);
 	return lbuf_detach(&b);

@@ -11,7 +11,11 @@
  * so the handle is shared by all worker threads without a lock. gfapi itself is thread safe.
  *
  * The per-subvolume volfiles carry the brick credentials (username/password) of the trusted
- * client volfile. They are handed to gfapi through a memfd, never written to a file.
+ * client volfile. They are handed to gfapi through a memfd, never written to a file, and the
+ * copies we make do not outlive the opening: the volfile text is zeroed once parsed, each
+ * subvolume's text and memfd once its graph is built, the parsed credentials once every graph
+ * is (only gfapi's own graphs keep them, for reconnecting; the front end makes the process
+ * non-dumpable).
  *
  * With lctl_open_opts.local_bricks, a pure distribute subvolume whose brick is on this host
  * and carries this volume's id gets lctl_subvol.local_path: inspect.c then reads that folder
@@ -47,7 +51,7 @@
 struct lctl_volume {
 	char *name;
 	char *server;		/* "host:port" that answered */
-	char *volfile;
+	char *volfile;		/* only until it is parsed: it holds the brick credentials */
 	size_t volfile_len;
 	struct lctl_volfile vf;
 	const struct lctl_xlator *dht;	/* borrowed from vf */
@@ -609,6 +613,13 @@ struct subvol_init {
 	bool local_bricks;
 };
 
+/* Empty the memfd that gave gfapi a subvolume's volfile (it holds the brick credentials). */
+static void wipe_memfd(int fd)
+{
+	if (ftruncate(fd, 0))
+		lctl_log(LCTL_LOG_DEBUG, "cannot empty a volfile memfd: %s", strerror(errno));
+}
+
 /* Open the graph of subvolume @i. Runs in its own thread: gfapi init waits for the network. */
 static void *subvol_init_thread(void *arg)
 {
@@ -641,12 +652,15 @@ static void *subvol_init_thread(void *arg)
 	glfs_set_logging(fs, si->log_file ? si->log_file : "/dev/null", si->log_level);
 	if (glfs_set_volfile(fs, path) || glfs_init(fs)) {
 		sv->down_errno = errno ? errno : ENOTCONN;
+		wipe_memfd(fd);
 		lctl_log(LCTL_LOG_INFO, "subvolume %s: graph init failed: %s", sv->name,
 			 strerror(sv->down_errno));
 		/* a failed glfs_init leaves the graph half built; leak it rather than wait */
 		fs = NULL;
 		goto out;
 	}
+	/* gfapi has read its volfile: the credentials in the memfd go now */
+	wipe_memfd(fd);
 	if (glfs_lstat(fs, "/", &sb)) {
 		sv->down_errno = errno ? errno : ENOTCONN;
 		goto out;
@@ -689,6 +703,8 @@ static void *subvol_init_thread(void *arg)
 out:
 	if (fd >= 0)
 		close(fd);
+	if (text)
+		explicit_bzero(text, strlen(text));
 	free(text);
 	return NULL;
 }
@@ -736,6 +752,7 @@ static int fetch_volfile(struct lctl_volume *vol, struct lctl_error *err)
 	vol->volfile = malloc((size_t)-need + 1);
 	if (!vol->volfile)
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+	vol->volfile_len = (size_t)-need;
 	got = glfs_get_volfile(vol->fs, vol->volfile, (size_t)-need);
 	if (got != -need)
 		return lctl_seterr(err, LCTL_EVOLFILE, errno, "cannot get the client volfile of '%s'",
@@ -841,6 +858,9 @@ int lctl_volume_open(const struct lctl_open_opts *opts, struct lctl_volume **out
 	if (ret)
 		goto fail;
 	ret = lctl_volfile_parse(vol->volfile, vol->volfile_len, &vol->vf, err);
+	explicit_bzero(vol->volfile, vol->volfile_len);
+	free(vol->volfile);
+	vol->volfile = NULL;
 	if (ret) {
 		if (err)
 			err->code = LCTL_EVOLFILE;
@@ -869,6 +889,8 @@ int lctl_volume_open(const struct lctl_open_opts *opts, struct lctl_volume **out
 			goto fail;
 		}
 	}
+	/* every graph is built: nothing of ours needs the credentials any more */
+	lctl_volfile_scrub_credentials(&vol->vf);
 	free(sa);
 	*out = vol;
 	return 0;
@@ -914,6 +936,8 @@ void lctl_volume_close(struct lctl_volume *vol, bool fini)
 	free(vol->opts.min_free_disk);
 	free(vol->opts.xattr_name);
 	lctl_volfile_release(&vol->vf);
+	if (vol->volfile)
+		explicit_bzero(vol->volfile, vol->volfile_len);
 	free(vol->volfile);
 	free(vol->server);
 	free(vol->name);
@@ -1024,11 +1048,6 @@ uint32_t lctl_volume_commit_hash(const struct lctl_volume *vol, bool *consistent
 	if (consistent)
 		*consistent = same;
 	return h;
-}
-
-const char *lctl_volume_volfile(const struct lctl_volume *vol)
-{
-	return vol->volfile;
 }
 
 glfs_t *lctl_volume_subvol_fs(const struct lctl_volume *vol, size_t i)

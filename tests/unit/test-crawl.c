@@ -6,10 +6,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "crawl.h"
@@ -198,6 +200,117 @@ static void test_cancel_full_results(void **state)
 	alarm(0);
 }
 
+/*
+ * Lowering the worker count while the worker that is parked holds spilled directories: it must
+ * hand them back, or nobody walks them and the crawl never ends. Deterministic: the root has
+ * two children, both visited at once (a barrier), each by its own worker; each pushes more
+ * children than the one-slot queue holds (the rest spill), then the one of the two with the
+ * higher index asks the consumer (as the dashboard's '-' would) to lower the worker count to
+ * its index, which parks it, and waits until it has.
+ */
+struct park {
+	pthread_barrier_t both;
+	atomic_int want_lower;	/* 1 asked, 2 done */
+	atomic_uint visits;
+	atomic_uint seen[3 + 2 * 20];
+	atomic_uint idx[2];	/* the workers visiting /0 and /1 */
+	atomic_uint target;	/* the worker count asked for */
+};
+
+static void *park_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
+{
+	struct park *pk = arg;
+	unsigned id = 0, i, *res;
+	char child[64];
+
+	if (depth == 1)
+		id = 1 + (unsigned)atoi(path + 1);
+	else if (depth == 2)
+		id = 3 + (unsigned)atoi(path + 1) * 20 + (unsigned)atoi(strchr(path + 1, '/') + 1);
+	atomic_fetch_add(&pk->seen[id], 1);
+	atomic_fetch_add(&pk->visits, 1);
+	if (depth == 0) {
+		for (i = 0; i < 2; i++) {
+			snprintf(child, sizeof(child), "/%u", i);
+			assert_int_equal(lctl_crawl_push(w, child, 1), 0);
+		}
+	} else if (depth == 1) {
+		unsigned me = lctl_crawl_worker_index(w);
+
+		atomic_store(&pk->idx[id - 1], me);
+		pthread_barrier_wait(&pk->both);
+		for (i = 0; i < 20; i++) {
+			snprintf(child, sizeof(child), "%s/%u", path, i);
+			assert_int_equal(lctl_crawl_push(w, child, 2), 0);
+		}
+		if (me > atomic_load(&pk->idx[2 - id])) {
+			atomic_store(&pk->target, me);
+			atomic_store(&pk->want_lower, 1);
+			while (atomic_load(&pk->want_lower) != 2)
+				usleep(1000);
+		}
+	}
+	res = malloc(sizeof(*res));
+	*res = depth;
+	return res;
+}
+
+static void run_park(unsigned workers, bool pause)
+{
+	struct lctl_crawl_cfg cfg = { workers, 1, 4, park_visit, drop, NULL };
+	struct lctl_crawl *c;
+	struct lctl_crawl_stats st;
+	struct park pk = { 0 };
+	unsigned results = 0, i;
+	time_t t0 = time(NULL);
+	bool fin = false;
+
+	pthread_barrier_init(&pk.both, NULL, 2);
+	cfg.arg = &pk;
+	assert_int_equal(lctl_crawl_start(&cfg, "/", &c, NULL), 0);
+	while (!fin && time(NULL) - t0 < 20) {
+		unsigned *r = lctl_crawl_next(c, 50, &fin);
+
+		if (r) {
+			results++;
+			free(r);
+		}
+		if (atomic_load(&pk.want_lower) == 1) {
+			if (pause)
+				lctl_crawl_pause(c, true);
+			assert_int_equal(lctl_crawl_set_workers(c, atomic_load(&pk.target)), 0);
+			atomic_store(&pk.want_lower, 2);
+			if (pause) {
+				usleep(20000);
+				lctl_crawl_pause(c, false);
+			}
+		}
+	}
+	lctl_crawl_stats(c, &st);
+	if (!fin)
+		lctl_crawl_cancel(c);
+	lctl_crawl_free(c);
+	pthread_barrier_destroy(&pk.both);
+	if (!fin)
+		fail_msg("the crawl did not end after the worker count was lowered: %zu pending, "
+			 "%u of 43 directories visited", st.pending, atomic_load(&pk.visits));
+	assert_int_equal(results, 43);
+	assert_int_equal(atomic_load(&pk.visits), 43);
+	for (i = 0; i < 43; i++)
+		assert_int_equal(atomic_load(&pk.seen[i]), 1);
+	assert_int_equal(st.pending, 0);
+	assert_int_equal(st.active_workers, atomic_load(&pk.target));
+}
+
+static void test_lower_workers_with_spills(void **state)
+{
+	(void)state;
+	run_park(2, false);
+	run_park(2, true);
+	/* the parked worker is not the only other one */
+	run_park(3, false);
+}
+
 static void test_bad_config(void **state)
 {
 	struct lctl_crawl_cfg cfg = { 0, 0, 0, visit, drop, NULL };
@@ -215,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_walk_each_once),
 		cmocka_unit_test(test_cancel_and_pause),
 		cmocka_unit_test(test_cancel_full_results),
+		cmocka_unit_test(test_lower_workers_with_spills),
 		cmocka_unit_test(test_bad_config),
 	};
 

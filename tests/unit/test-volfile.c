@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layoutctl.h"
+#include "internal.h"
 
 static char *slurp(const char *name, size_t *len)
 {
@@ -271,6 +271,40 @@ static void test_mutations(void **state)
 	free(text);
 }
 
+/* The brick credentials go once every graph is built; nothing else does. */
+static void test_scrub_credentials(void **state)
+{
+	static const char text[] =
+		"volume v-client-0\n    type protocol/client\n"
+		"    option remote-host h\n    option username 81f5b7b0-user\n"
+		"    option password 0b33f87e-pass\n"
+		"    option auth.login.x.password 0b33f87e-pass\nend-volume\n"
+		"volume v-dht\n    type cluster/distribute\n    option lookup-optimize on\n"
+		"    subvolumes v-client-0\nend-volume\n";
+	struct lctl_volfile vf;
+	const struct lctl_xlator *xl;
+	char *sub;
+
+	(void)state;
+	assert_int_equal(lctl_volfile_parse(text, sizeof(text) - 1, &vf, NULL), 0);
+	xl = lctl_volfile_find_type(&vf, "protocol/client");
+	assert_non_null(xl);
+	assert_string_equal(lctl_xlator_option(xl, "password"), "0b33f87e-pass");
+	lctl_volfile_scrub_credentials(&vf);
+	assert_string_equal(lctl_xlator_option(xl, "password"), "");
+	assert_string_equal(lctl_xlator_option(xl, "username"), "");
+	assert_string_equal(lctl_xlator_option(xl, "auth.login.x.password"), "");
+	assert_string_equal(lctl_xlator_option(xl, "remote-host"), "h");
+	assert_string_equal(lctl_xlator_option(lctl_volfile_find_type(&vf, "cluster/distribute"),
+					       "lookup-optimize"), "on");
+	sub = lctl_volfile_subtree(xl);
+	assert_non_null(sub);
+	assert_null(strstr(sub, "0b33f87e"));
+	assert_null(strstr(sub, "81f5b7b0"));
+	free(sub);
+	lctl_volfile_release(&vf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_nul_and_comments),
 		cmocka_unit_test(test_graph_bounds),
 		cmocka_unit_test(test_mutations),
+		cmocka_unit_test(test_scrub_credentials),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
