@@ -551,12 +551,19 @@ static int check_gluster_tasks(const char *volume)
  * at any moment leaves whole lines (stdio would flush at buffer boundaries, mid-line), and a
  * line torn anyway (a full disk) is ended before the next run appends.
  */
-int log_open(const char *path)
+int log_open(const char *path, const char *state_dir, char *why, size_t n)
 {
-	char c;
-	int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	struct lctl_error err = { 0 };
 	struct stat st;
+	char c;
+	int fd;
 
+	/* in the state directory: a regular file of ours, never a FIFO or a link (statedir.c) */
+	if (state_dir)
+		fd = lctl_state_open(state_dir, "outcomes.jsonl", LCTL_STATE_APPEND, &err);
+	else
+		fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	snprintf(why, n, "%s", fd < 0 && state_dir ? err.msg : strerror(errno));
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
@@ -565,11 +572,13 @@ int log_open(const char *path)
 	if (st.st_nlink > 1 || st.st_uid != geteuid()) {
 		close(fd);
 		errno = st.st_nlink > 1 ? EMLINK : EACCES;
+		snprintf(why, n, "%s", strerror(errno));
 		return -1;
 	}
 	fchmod(fd, 0600);
 	if (st.st_size > 0 && pread(fd, &c, 1, st.st_size - 1) == 1 && c != '\n' &&
 	    write(fd, "\n", 1) != 1) {
+		snprintf(why, n, "%s", strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -987,9 +996,11 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	if (!fc.o.dry_run) {
-		log = log_open(fc.log_path);
+		char why[256];
+
+		log = log_open(fc.log_path, fc.log ? NULL : fc.state_dir, why, sizeof(why));
 		if (log < 0)
-			warning("cannot open the outcome log '%s': %s", fc.log_path, strerror(errno));
+			warning("cannot open the outcome log '%s': %s", fc.log_path, why);
 	}
 	progress_init(&pl);
 	share_init(&share, vol);

@@ -180,11 +180,20 @@ static void print_text(struct json_object *st, bool dead)
 
 static struct json_object *load(const struct status_cli *sc, const char *volume)
 {
-	struct json_object *st = status_read(sc->state_dir);
+	struct lctl_error err = { 0 };
+	struct json_object *st = status_read(sc->state_dir, &err);
 
-	if (!st)
+	if (st)
+		return st;
+	if (err.code == LCTL_EINVAL && err.sys_errno == ENOENT) {
 		error("no fix of '%s' recorded in '%s'", volume, sc->state_dir);
-	return st;
+	} else {
+		char *m = out_name_dup(err.msg);
+
+		error("cannot read the status of '%s': %s", volume, m ? m : "out of memory");
+		free(m);
+	}
+	return NULL;
 }
 
 int cmd_status(const struct cmd *cmd, int argc, char **argv)
@@ -235,7 +244,7 @@ static void top_stop(void *arg)
 
 static int top_workers(void *arg, int delta)
 {
-	struct json_object *st = status_read(top_dir);
+	struct json_object *st = status_read(top_dir, NULL);
 	char buf[32];
 	int n;
 
@@ -273,7 +282,7 @@ int cmd_top(const struct cmd *cmd, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	for (i = 0; !interrupted && (!sc.iterations || i < sc.iterations); i++) {
-		st = status_read(sc.state_dir);
+		st = status_read(sc.state_dir, NULL);
 		dash_draw(d, st);
 		json_object_put(st);
 		/* keys for about a second, then redraw from the file */

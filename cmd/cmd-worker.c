@@ -176,6 +176,7 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 	struct lctl_error err = { 0 };
 	struct lctl_progress p;
 	char state_dir[4096] = "", log_path[4200] = "", scope[4096], in[8192], node[256];
+	char why[256];
 	const char *log_arg = NULL;
 	size_t inlen = 0, i, mine = 0;
 	bool gfapi_only = false, fin = false, stopped = false, log_failed = false;
@@ -265,9 +266,9 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 		ret = fail(EXIT_CANTRUN, "%s", err.msg[0] ? err.msg : lctl_strerror(ret));
 		goto out;
 	}
-	log = log_open(log_path);
+	log = log_open(log_path, log_arg ? NULL : state_dir, why, sizeof(why));
 	if (log < 0)
-		warning("cannot open the outcome log '%s': %s", log_path, strerror(errno));
+		warning("cannot open the outcome log '%s': %s", log_path, why);
 	while (!fin) {
 		struct lctl_repair_report *rr = lctl_fix_next(fix, 200, &fin);
 

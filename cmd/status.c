@@ -271,30 +271,19 @@ struct json_object *status_build(const struct status_info *si, const struct lctl
 /* Write the serialized status @s as DIR/progress.json. 0 or -errno. */
 static int publish(const char *dir, const char *s)
 {
-	char path[4200], tmp[4200];
 	size_t len = strlen(s);
-	int fd;
+	struct lctl_error err;
+	char *buf = malloc(len + 1);
+	int ret;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, STATUS_FILE);
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, STATUS_FILE);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, len) != (ssize_t)len || write(fd, "\n", 1) != 1) {
-		int e = errno ? errno : EIO;
-
-		close(fd);
-		unlink(tmp);
-		return -e;
-	}
-	close(fd);
-	if (rename(tmp, path)) {
-		int e = errno;
-
-		unlink(tmp);
-		return -e;
-	}
-	return 0;
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, s, len);
+	buf[len++] = '\n';
+	/* a fresh temporary renamed over it: a link planted there is replaced (statedir.c) */
+	ret = lctl_state_write(dir, STATUS_FILE, buf, len, false, &err);
+	free(buf);
+	return ret ? -(err.sys_errno ? err.sys_errno : EIO) : 0;
 }
 
 int status_publish(const char *dir, struct json_object *status)
@@ -307,50 +296,64 @@ int status_publish(const char *dir, struct json_object *status)
 	return ret;
 }
 
-struct json_object *status_read(const char *dir)
+struct json_object *status_read(const char *dir, struct lctl_error *err)
 {
-	struct json_object *st;
-	char path[4200];
+	struct json_tokener *tok;
+	struct json_object *o = NULL;
+	char *buf = malloc(STATUS_MAX);
+	ssize_t n;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, STATUS_FILE);
-	if (access(path, R_OK))
-		return NULL;
-	st = json_object_from_file(path);
-	/* its strings raw again, as status_build() made them: every sink escapes them */
-	out_unescape_tree(st);
-	return st;
+	if (!buf)
+		abort();
+	/* never a FIFO, a device or a link to one, and never more than STATUS_MAX bytes */
+	n = lctl_state_read(dir, STATUS_FILE, buf, STATUS_MAX, err);
+	if (n >= 0) {
+		tok = json_tokener_new();
+		if (!tok)
+			abort();
+		o = json_tokener_parse_ex(tok, buf, (int)n);
+		if (json_tokener_get_error(tok) != json_tokener_success ||
+		    !json_object_is_type(o, json_type_object)) {
+			json_object_put(o);
+			o = NULL;
+		}
+		json_tokener_free(tok);
+		/* its strings raw again, as status_build() made them: every sink escapes them */
+		if (o)
+			out_unescape_tree(o);
+		if (!o && err) {
+			err->code = LCTL_ECORRUPT;
+			err->sys_errno = 0;
+			snprintf(err->msg, sizeof(err->msg), "'%.150s/%s' is not a JSON object", dir,
+				 STATUS_FILE);
+		}
+	}
+	free(buf);
+	return o;
 }
 
 int control_send(const char *dir, const char *cmd)
 {
-	char path[4200], tmp[4200];
-	FILE *f;
+	struct lctl_error err;
+	char line[64];
+	int n = snprintf(line, sizeof(line), "%s\n", cmd);
 
-	snprintf(path, sizeof(path), "%s/%s", dir, CONTROL_FILE);
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, CONTROL_FILE);
-	f = fopen(tmp, "w");
-	if (!f)
-		return -errno;
-	fprintf(f, "%s\n", cmd);
-	if (fclose(f) || rename(tmp, path))
-		return -errno;
+	if (n < 0 || (size_t)n >= sizeof(line))
+		return -EINVAL;
+	/* .control.tmp is made afresh (O_EXCL), never followed, and renamed (statedir.c) */
+	if (lctl_state_write(dir, CONTROL_FILE, line, (size_t)n, false, &err))
+		return -(err.sys_errno ? err.sys_errno : EIO);
 	return 0;
 }
 
 enum control_cmd control_take(const char *dir, int *workers)
 {
-	char path[4200], line[64] = "";
+	char line[64] = "";
 	enum control_cmd c = CONTROL_NONE;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, CONTROL_FILE);
-	f = fopen(path, "r");
-	if (!f)
+	/* renamed away before it is read: a command sent meanwhile waits for the next take */
+	if (lctl_state_take(dir, CONTROL_FILE, line, sizeof(line), NULL) <= 0)
 		return CONTROL_NONE;
-	if (!fgets(line, sizeof(line), f))
-		line[0] = '\0';
-	fclose(f);
-	unlink(path);
 	if (!strncmp(line, "pause", 5))
 		c = CONTROL_PAUSE;
 	else if (!strncmp(line, "resume", 6))

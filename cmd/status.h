@@ -18,6 +18,7 @@
 
 #define STATUS_FILE "progress.json"
 #define CONTROL_FILE "control"
+#define STATUS_MAX (1 << 20)	/* a bigger progress.json is refused */
 #define RATE_SAMPLES 128
 
 /* Samples for rates over the last 10 s and 60 s, and the ETA. */
@@ -75,13 +76,15 @@ struct json_object *status_servers_json(const struct lctl_progress *p);
 extern const char *const status_server_header;
 void status_server_row(struct json_object *row, char *buf, size_t size);
 void status_print_servers(FILE *f, struct json_object *status);
-/* Read DIR/progress.json. NULL (errno set) if absent or unreadable. */
-struct json_object *status_read(const char *dir);
+/* Read DIR/progress.json (lctl_state_read()). NULL, with @err (optional) saying why, if absent,
+ * unreadable, not a regular file, too big or not a JSON object. */
+struct json_object *status_read(const char *dir, struct lctl_error *err);
 
 /* Commands a dashboard in another process sends through DIR/control. */
 enum control_cmd { CONTROL_NONE, CONTROL_PAUSE, CONTROL_RESUME, CONTROL_STOP, CONTROL_WORKERS };
 int control_send(const char *dir, const char *cmd);
-/* Take (read and remove) a pending command; *workers for CONTROL_WORKERS. */
+/* Take a pending command (renamed away, read, removed: lctl_state_take()); *workers for
+ * CONTROL_WORKERS. A FIFO, a link or anything but a small regular file is dropped unread. */
 enum control_cmd control_take(const char *dir, int *workers);
 
 /* Convenience getters for status objects (0 / "" when absent). */

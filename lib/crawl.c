@@ -312,6 +312,7 @@ int lctl_crawl_start(const struct lctl_crawl_cfg *cfg, const char *root, struct 
 		     struct lctl_error *err)
 {
 	struct lctl_crawl *c;
+	pthread_condattr_t ca;
 	sigset_t all, old;
 	int ret;
 
@@ -337,7 +338,11 @@ int lctl_crawl_start(const struct lctl_crawl_cfg *cfg, const char *root, struct 
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->work, NULL);
 	pthread_cond_init(&c->room, NULL);
-	pthread_cond_init(&c->results, NULL);
+	/* lctl_crawl_next() waits on it with a timeout: a clock that setting the time leaves alone */
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&c->results, &ca);
+	pthread_condattr_destroy(&ca);
 	c->q[0] = (struct item){ strdup(root), 0 };
 	if (!c->q[0].path) {
 		lctl_crawl_free(c);
@@ -368,7 +373,7 @@ void *lctl_crawl_next(struct lctl_crawl *c, int timeout_ms, bool *finished)
 	struct timespec ts;
 	void *r = NULL;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
 	ts.tv_sec += timeout_ms / 1000;
 	ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
 	if (ts.tv_nsec >= 1000000000L) {

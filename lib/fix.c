@@ -162,12 +162,14 @@ static void fix_throttle(void *arg, uint64_t bytes)
 static int take_local_lock(struct lctl_fix *f, struct lctl_error *err)
 {
 	char path[4200];
+	int fd;
 
 	snprintf(path, sizeof(path), "%s/lock", f->state_dir);
-	f->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (f->lock_fd < 0)
-		return lctl_seterr(err, errno == EACCES || errno == EROFS ? LCTL_EPERM : LCTL_EIO,
-				   errno, "cannot open '%s': %s", path, strerror(errno));
+	/* a regular file of ours: never a link to another file, never a FIFO (statedir.c) */
+	fd = lctl_state_open(f->state_dir, "lock", LCTL_STATE_CREATE, err);
+	if (fd < 0)
+		return fd;
+	f->lock_fd = fd;
 	if (flock(f->lock_fd, LOCK_EX | LOCK_NB))
 		return lctl_seterr(err, LCTL_EBUSY, errno,
 				   "another layoutctl fix of '%s' runs on this host (lock '%s')",
@@ -468,30 +470,8 @@ static void fix_drop(void *arg, void *r)
 
 static int prepare_state_dir(struct lctl_fix *f, struct lctl_error *err)
 {
-	char path[4096];
-	size_t i, len;
-	struct stat st;
-
-	len = strlen(f->state_dir);
-	if (!len || len >= sizeof(path))
-		return lctl_seterr(err, LCTL_EINVAL, 0, "bad state directory");
-	memcpy(path, f->state_dir, len + 1);
-	for (i = 1; i <= len; i++) {
-		if (path[i] != '/' && path[i] != '\0')
-			continue;
-		path[i] = '\0';
-		if (mkdir(path, i == len ? 0700 : 0755) && errno != EEXIST)
-			return lctl_seterr(err, errno == EACCES || errno == EROFS ? LCTL_EPERM : LCTL_EIO,
-					   errno, "cannot create the state directory '%s': %s", path,
-					   strerror(errno));
-		path[i] = i == len ? '\0' : '/';
-	}
-	if (stat(f->state_dir, &st) || !S_ISDIR(st.st_mode))
-		return lctl_seterr(err, LCTL_EIO, errno, "'%s' is not a directory", f->state_dir);
-	if (access(f->state_dir, W_OK))
-		return lctl_seterr(err, LCTL_EPERM, errno, "state directory '%s' is not writable",
-				   f->state_dir);
-	return 0;
+	/* ours, 0700, nobody else can change it or anything above it (statedir.c) */
+	return lctl_state_dir_prepare(f->state_dir, err);
 }
 
 static int preflight(struct lctl_fix *f, struct lctl_error *err)

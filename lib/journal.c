@@ -102,13 +102,9 @@ int lctl_volume_path_check(const char *p)
 
 int lctl_journal_write(const char *dir, const struct lctl_journal *j, struct lctl_error *err)
 {
-	char path[4096], tmp[4096];
 	struct lbuf b;
-	int fd, dfd, ret = 0;
+	int ret;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/journal", dir) >= sizeof(path) ||
-	    (size_t)snprintf(tmp, sizeof(tmp), "%s/journal.tmp", dir) >= sizeof(tmp))
-		return lctl_seterr(err, LCTL_EINVAL, 0, "state directory path too long");
 	lbuf_init(&b);
 	lbuf_addf(&b, "layoutctl-journal 1\nvolume %s\nrun %s\nstarted %lld\nscope ", j->volume,
 		  j->run, (long long)j->started);
@@ -122,29 +118,8 @@ int lctl_journal_write(const char *dir, const struct lctl_journal *j, struct lct
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
 	}
 	lbuf_addf(&b, "crc32 %08x\n", lctl_crc32(b.buf, b.len));
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		ret = lctl_seterr(err, LCTL_EIO, errno, "cannot write '%s': %s", tmp, strerror(errno));
-		goto out;
-	}
-	if (write(fd, b.buf, b.len) != (ssize_t)b.len || fsync(fd)) {
-		ret = lctl_seterr(err, LCTL_EIO, errno, "cannot write '%s': %s", tmp, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	close(fd);
-	if (rename(tmp, path)) {
-		ret = lctl_seterr(err, LCTL_EIO, errno, "cannot replace '%s': %s", path, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-out:
+	/* a fresh temporary, fsync'd, renamed over it, the directory fsync'd (statedir.c) */
+	ret = lctl_state_write(dir, "journal", b.buf, b.len, true, err);
 	lbuf_release(&b);
 	return ret;
 }
@@ -247,28 +222,24 @@ int lctl_journal_parse(const char *text, size_t len, struct lctl_journal *j, str
 int lctl_journal_read(const char *dir, struct lctl_journal *j, struct lctl_error *err)
 {
 	char path[4096], buf[16384];
+	struct lctl_error e = { 0 };
 	ssize_t n;
-	int fd, ret;
+	int ret;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/journal", dir) >= sizeof(path))
-		return lctl_seterr(err, LCTL_EINVAL, 0, "state directory path too long");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT)
-		return lctl_seterr(err, LCTL_EINVAL, errno,
+	snprintf(path, sizeof(path), "%s/journal", dir);
+	/* a regular file of ours, never a link or a FIFO, and smaller than @buf (statedir.c) */
+	n = lctl_state_read(dir, "journal", buf, sizeof(buf), &e);
+	if (n == -LCTL_EINVAL && e.sys_errno == ENOENT)
+		return lctl_seterr(err, LCTL_EINVAL, ENOENT,
 				   "no journal in '%.150s': nothing to resume (start a run without --resume)",
 				   dir);
-	if (fd < 0)
-		return lctl_seterr(err, LCTL_EIO, errno, "cannot read the journal '%.150s': %s", path,
-				   strerror(errno));
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (n < 0)
-		ret = lctl_seterr(err, errno == EISDIR ? LCTL_ECORRUPT : LCTL_EIO, errno,
-				  "cannot read it: %s", strerror(errno));
-	else if ((size_t)n == sizeof(buf))
-		ret = lctl_seterr(err, LCTL_ECORRUPT, 0, "journal is too big");
-	else
+	if (n >= 0) {
 		ret = lctl_journal_parse(buf, (size_t)n, j, err);
+	} else {
+		ret = (int)n;
+		if (err)
+			*err = e;
+	}
 	if (ret && err) {
 		/*
 		 * Refused, never trusted: say what to do. A new run is always safe (it makes every
@@ -406,8 +377,14 @@ int lctl_modes_open(struct lctl_modes *m, const char *dir, struct lctl_error *er
 	m->fd = -1;
 	pthread_mutex_init(&m->lock, NULL);
 	snprintf(path, sizeof(path), "%s/modes", dir);
-	m->fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (m->fd < 0 || fstat(m->fd, &st))
+	m->fd = lctl_state_open(dir, "modes", LCTL_STATE_APPEND, err);
+	if (m->fd < 0) {
+		int ret = m->fd;
+
+		m->fd = -1;
+		return ret;
+	}
+	if (fstat(m->fd, &st))
 		return lctl_seterr(err, LCTL_EIO, errno, "cannot open '%.150s': %s", path,
 				   strerror(errno));
 	if (!S_ISREG(st.st_mode) || st.st_size > (64 << 20))
@@ -470,14 +447,10 @@ bool lctl_modes_find(struct lctl_modes *m, const unsigned char gfid[16], mode_t 
 
 void lctl_modes_close(struct lctl_modes *m, const char *dir, bool forget)
 {
-	char path[4200];
-
 	if (m->fd >= 0) {
 		close(m->fd);
-		if (forget) {
-			snprintf(path, sizeof(path), "%s/modes", dir);
-			unlink(path);
-		}
+		if (forget)
+			lctl_state_remove(dir, "modes", NULL);
 	}
 	m->fd = -1;
 	free(m->v);

@@ -97,7 +97,7 @@ case " $* " in
 	all="$*"
 	sd=${all##*--state-dir }
 	sd=${sd%% *}
-	mkdir -p "$sd"
+	mkdir -p -m 0700 "$sd"
 	[[ -n ${FAKE_PROGRESS:-} ]] && printf '%s\n' "$FAKE_PROGRESS" >"$sd/progress.json"
 	exit "${FAKE_FIX_RC:-0}"
 	;;
@@ -107,7 +107,7 @@ EOF
 chmod +x "$tmp/layoutctl"
 export FAKE_DIR=$tmp LAYOUTCTL=$tmp/layoutctl LAYOUTCTL_LOCK_DIR=$tmp/lock
 export LAYOUTCTL_TEXTFILE_DIR=$tmp/textfile LAYOUTCTL_STATE_DIR=$tmp/state
-mkdir -p "$LAYOUTCTL_LOCK_DIR"
+mkdir -p -m 0700 "$LAYOUTCTL_LOCK_DIR"
 prom=$LAYOUTCTL_TEXTFILE_DIR/layoutctl-gv0.prom
 calls() { cat "$tmp/calls" 2>/dev/null; }
 reset() { rm -rf -- "$tmp/calls" "$LAYOUTCTL_STATE_DIR" "$LAYOUTCTL_TEXTFILE_DIR"; }
@@ -143,7 +143,7 @@ assert_not_contains "$(calls)" "--resume"
 # a journal that did not finish -> resume, without scanning first; a finished one -> scan
 for phase in stopped work dirty 'done'; do
 	reset
-	mkdir -p "$LAYOUTCTL_STATE_DIR"
+	mkdir -p -m 0700 "$LAYOUTCTL_STATE_DIR"
 	printf 'layoutctl-journal 1\nvolume gv0\nphase %s\ncrc32 00000000\n' "$phase" \
 		>"$LAYOUTCTL_STATE_DIR/journal"
 	FAKE_SCAN_RC=1 LAYOUTCTL_FIX_UNTIL=05:30 LAYOUTCTL_FIX_OPTS="--bandwidth 50" \
@@ -185,12 +185,74 @@ FAKE_SCAN_RC=0 expect_exit 75 "$wrapper" scan gv0
 FAKE_SCAN_RC=1 expect_exit 0 "$wrapper" fix gv0 # a fix does not wait for a scan
 wait "$first" || fail "the first scan failed"
 reset
-mkdir -p "$LAYOUTCTL_STATE_DIR"
+mkdir -p -m 0700 "$LAYOUTCTL_STATE_DIR"
 flock "$LAYOUTCTL_STATE_DIR/lock" sleep 3 &
 holder=$!
-sleep 0.5
+for _ in $(seq 50); do ! flock -n "$LAYOUTCTL_STATE_DIR/lock" true 2>/dev/null && break; sleep 0.1; done
 FAKE_SCAN_RC=1 expect_exit 75 "$wrapper" fix gv0
 wait "$holder"
+
+# the locks live where only root (we) can write: a local user cannot hold them. The default is
+# /run/layoutctl; a lock directory others can write (as /run/lock, where any user could hold
+# layoutctl-VOLUME.lock and make every night "skipped", 75, which the units count as success),
+# or that is a link or someone else's, is refused: 3, which the units report as a failure
+grep -q '^lock_dir=${LAYOUTCTL_LOCK_DIR:-/run/layoutctl}$' "$wrapper" ||
+	fail "the wrapper's default lock directory is not /run/layoutctl"
+assert_contains "$(cat "$contrib/layoutctl.cron")" "/run/layoutctl/layoutctl-scan-gv0.lock"
+assert_not_contains "$(cat "$contrib/layoutctl.cron")" "/run/lock"
+held() { # held DIR: a lock of gv0 in DIR, held by another user (as root) for 3 s
+	if ((EUID == 0)); then
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- flock "$1/layoutctl-gv0.lock" sleep 3 &
+	else
+		flock "$1/layoutctl-gv0.lock" sleep 3 &
+	fi
+	holder=$!
+	for _ in $(seq 50); do [[ -e $1/layoutctl-gv0.lock ]] && break; sleep 0.1; done
+	sleep 0.3
+}
+reset
+mkdir -m 1777 "$tmp/publock"
+held "$tmp/publock"
+LAYOUTCTL_LOCK_DIR=$tmp/publock FAKE_SCAN_RC=1 expect_exit 3 "$wrapper" fix gv0
+assert_not_contains "$(calls)" " fix "
+wait "$holder" || true
+ln -s "$LAYOUTCTL_LOCK_DIR" "$tmp/locklink"
+LAYOUTCTL_LOCK_DIR=$tmp/locklink FAKE_SCAN_RC=0 expect_exit 3 "$wrapper" scan gv0
+if ((EUID == 0)); then
+	mkdir -m 0700 "$tmp/theirlock"
+	chown 65534:65534 "$tmp/theirlock"
+	LAYOUTCTL_LOCK_DIR=$tmp/theirlock FAKE_SCAN_RC=0 expect_exit 3 "$wrapper" scan gv0
+fi
+# a missing lock directory is created 0700
+LAYOUTCTL_LOCK_DIR=$tmp/newlock FAKE_SCAN_RC=0 expect_exit 0 "$wrapper" scan gv0
+assert_eq 700 "$(stat -c %a "$tmp/newlock")" "mode of a new lock directory"
+# a FIFO or a link as a lock, a journal, a progress.json: refused at once, never opened
+reset
+rm -f "$LAYOUTCTL_LOCK_DIR/layoutctl-gv0.lock"
+mkfifo "$LAYOUTCTL_LOCK_DIR/layoutctl-gv0.lock"
+FAKE_SCAN_RC=1 expect_exit 3 timeout 10 "$wrapper" fix gv0
+rm "$LAYOUTCTL_LOCK_DIR/layoutctl-gv0.lock"
+for f in lock journal progress.json; do
+	reset
+	mkdir -p -m 0700 "$LAYOUTCTL_STATE_DIR"
+	mkfifo "$LAYOUTCTL_STATE_DIR/$f"
+	FAKE_SCAN_RC=1 expect_exit 3 timeout 10 "$wrapper" fix gv0
+	assert_not_contains "$(calls)" " fix "
+	rm "$LAYOUTCTL_STATE_DIR/$f"
+	ln -s /dev/zero "$LAYOUTCTL_STATE_DIR/$f"
+	FAKE_SCAN_RC=1 expect_exit 3 timeout 10 "$wrapper" fix gv0
+done
+# a state directory others can write, or a link: refused
+reset
+mkdir -p -m 0700 "$LAYOUTCTL_STATE_DIR"
+chmod 0777 "$LAYOUTCTL_STATE_DIR"
+FAKE_SCAN_RC=1 expect_exit 3 "$wrapper" fix gv0
+assert_not_contains "$(calls)" " fix "
+reset
+mkdir -p "$tmp/realstate"
+ln -s "$tmp/realstate" "$LAYOUTCTL_STATE_DIR"
+FAKE_SCAN_RC=1 expect_exit 3 "$wrapper" fix gv0
+rm -f "$LAYOUTCTL_STATE_DIR"
 
 # SIGTERM reaches layoutctl, and its status (130 after a clean stop) is the wrapper's
 cat >"$tmp/slow-layoutctl" <<'EOF'

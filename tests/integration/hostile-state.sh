@@ -6,7 +6,9 @@
 # hash is no longer the volume's when the run is resumed. Then security: nothing layoutctl
 # prints in any format or at any log level, and nothing in its state directory, holds the brick
 # password of the volfile; the state directory is 0700 and its files 0600 after a fix, also
-# under umask 000.
+# under umask 000. A state directory an unprivileged user prepared (links to root's files and to
+# /dev/zero, FIFOs, hard links under every state file's name) is refused or its entries
+# replaced: nothing outside it is written or read, nothing hangs.
 #
 # Every refusal: exit 3 (2 for a usage error), exactly one "layoutctl: error:" line with no raw
 # control character, advice where a journal is refused, and no brick changed. At the end every
@@ -14,7 +16,7 @@
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/hostile-lib.sh"
-require_cmd jq
+require_cmd jq setpriv
 fx_init
 
 lctl_vol_create dist 3 VOL
@@ -218,6 +220,100 @@ ls -l "/proc/$HS_PID/fd" >>"$FX/proc.txt" 2>/dev/null || true
 kill -INT "$HS_PID" 2>/dev/null || true
 wait "$HS_PID" || true
 hs_secret_check "$VOL" "$FX/proc.txt" "$FX/state3"
+
+# --- a state directory another user prepared -------------------------------------------------
+# An unprivileged user plants, under every name a state file has (the temporaries included),
+# symbolic links to root's files, FIFOs, links to /dev/zero. Root's fix must neither write nor
+# read through them, nor hang (a FIFO named control once held a fix for 621 s, with the lock).
+H=$(mktemp -d /tmp/lctl-hsd.XXXXXX)
+lctl_on_exit "rm -rf -- '$H'"
+chmod 0755 "$H"
+mkdir -m 0755 "$H/root"
+for f in 1 2 3 4 5 6; do printf 'precious %s\n' "$f" >"$H/root/victim$f"; done
+(cd "$H/root" && sha256sum victim*) >"$H/sums"
+victims_intact() { (cd "$H/root" && sha256sum -c --quiet "$H/sums") || fail "a file outside the state directory changed: $1"; }
+printf '#!/bin/bash\nexec timeout -k 10 300 "%s" "$@"\n' "$LAYOUTCTL" >"$H/lctl"
+chmod +x "$H/lctl"
+tfix() { # tfix RC ARGS...: fix ARGS (within 300 s) exits RC
+	local want=$1
+	shift
+	LAYOUTCTL=$H/lctl hs_lctl "$FX/r.out" "$FX/r.err" fix --settle 0 --parallel 2 "$@" "$VOL"
+	((LCTL_RC != 124 && LCTL_RC != 137)) || fail "fix hung (killed after 300 s): ${*@Q}"
+	((LCTL_RC == want)) || { cat "$FX/r.out" "$FX/r.err" >&2; fail "fix ${*@Q}: exit $LCTL_RC, want $want"; }
+	((want != 3)) || hs_one_line "$FX/r.err"
+}
+as_user() { setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; }
+plant() { # plant DIR: as the user
+	as_user bash -ec '
+		cd "$1"
+		ln -s /dev/zero progress.json
+		ln -s "$2/victim1" .progress.json.tmp
+		mkfifo control
+		ln -s "$2/victim2" .control.tmp
+		ln -s "$2/victim3" journal
+		ln -s "$2/victim4" .journal.tmp
+		ln -s "$2/victim5" lock
+		ln -s "$2/victim6" modes
+		mkfifo outcomes.jsonl' plant "$1" "$H/root"
+}
+snap before
+# the user's own directory, one below it, and a link the user made to root's directory
+mkdir -m 1777 "$H/pub"
+as_user mkdir -m 0755 "$H/pub/st"
+plant "$H/pub/st"
+tfix 3 --state-dir "$H/pub/st"
+grep -q 'belongs to uid 65534' "$FX/r.err" || fail "no reason given: $(cat "$FX/r.err")"
+tfix 3 --state-dir "$H/pub/st/sub"
+[[ ! -e $H/pub/st/sub ]] || fail "a state directory was created in the user's directory"
+mkdir -m 0700 "$H/mine"
+as_user ln -s "$H/mine" "$H/pub/link"
+tfix 3 --state-dir "$H/pub/link"
+[[ -z $(ls -A "$H/mine") ]] || fail "fix wrote through the user's link: $(ls -A "$H/mine")"
+snap after
+assert_unchanged "$FX/snap.before" "$FX/snap.after" "a fix refused for its state directory changed the bricks"
+victims_intact "fix refused the user's directories"
+# a directory root adopted with the user's entries in it: the lock and the kept modes (opened
+# in place) are refused while they are links, FIFOs or hard links; the rest is replaced
+mkdir -m 0700 "$H/adopted"
+chown 65534:65534 "$H/adopted"
+plant "$H/adopted"
+chown 0:0 "$H/adopted"
+tfix 3 --state-dir "$H/adopted"
+grep -q "lock' is a symbolic link" "$FX/r.err" || fail "refused for another reason: $(cat "$FX/r.err")"
+rm "$H/adopted/lock"
+ln "$H/root/victim5" "$H/adopted/lock"
+tfix 3 --state-dir "$H/adopted"
+grep -q "hard links" "$FX/r.err" || fail "refused for another reason: $(cat "$FX/r.err")"
+rm "$H/adopted/lock"
+tfix 3 --state-dir "$H/adopted"
+grep -q "modes' is a symbolic link" "$FX/r.err" || fail "refused for another reason: $(cat "$FX/r.err")"
+rm "$H/adopted/modes"
+mkfifo "$H/adopted/modes"
+tfix 3 --state-dir "$H/adopted"
+grep -q "modes' is not a regular file" "$FX/r.err" || fail "refused for another reason: $(cat "$FX/r.err")"
+rm "$H/adopted/modes"
+snap after
+assert_unchanged "$FX/snap.before" "$FX/snap.after" "a fix refused for a state file changed the bricks"
+victims_intact "fix refused the adopted directory's lock and modes"
+# now a whole fix: the control FIFO is dropped unread, the outcome log FIFO refused (a
+# warning), journal and progress.json links replaced, the temporaries' links removed
+tfix 0 --state-dir "$H/adopted"
+grep -q "warning: cannot open the outcome log.*not a regular file" "$FX/r.err" ||
+	soft_fail "no warning about the outcome log FIFO: $(cat "$FX/r.err")"
+victims_intact "a fix in the adopted directory"
+for f in journal progress.json; do
+	[[ -f $H/adopted/$f && ! -L $H/adopted/$f ]] || fail "$f was not replaced: $(ls -la "$H/adopted")"
+done
+for f in control .progress.json.tmp .journal.tmp; do # .control.tmp is top's: fix never opens it
+	[[ ! -e $H/adopted/$f && ! -L $H/adopted/$f ]] || fail "$f is still there: $(ls -la "$H/adopted")"
+done
+expect_exit 0 "$LAYOUTCTL" scan "$VOL"
+# status reads it; a link to /dev/zero there again is refused, at once
+expect_exit 0 "$LAYOUTCTL" status --state-dir "$H/adopted" "$VOL"
+ln -sf /dev/zero "$H/adopted/progress.json"
+LAYOUTCTL=$H/lctl hs_lctl "$FX/r.out" "$FX/r.err" status --state-dir "$H/adopted" "$VOL"
+assert_eq 3 "$LCTL_RC" "status with progress.json linked to /dev/zero"
+hs_one_line "$FX/r.err"
 
 # --- a volume commit hash that is not glusterd's plain decimal --------------------------------
 # DHT reads it with strtoul(s, NULL, 0): "0x10" is 16 to every client. layoutctl must judge

@@ -16,6 +16,32 @@
 
 #include "crawl.h"
 
+/*
+ * The wall clock as the crawler sees it (the test links with -Wl,--wrap=clock_gettime):
+ * CLOCK_REALTIME is off by wall_skew seconds, as after the administrator or NTP set the time,
+ * which CLOCK_MONOTONIC never is.
+ */
+int __real_clock_gettime(clockid_t clk, struct timespec *ts);
+int __wrap_clock_gettime(clockid_t clk, struct timespec *ts);
+static _Atomic long wall_skew;
+
+int __wrap_clock_gettime(clockid_t clk, struct timespec *ts)
+{
+	int ret = __real_clock_gettime(clk, ts);
+
+	if (!ret && clk == CLOCK_REALTIME)
+		ts->tv_sec += atomic_load(&wall_skew);
+	return ret;
+}
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	__real_clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 /* A synthetic tree: directory "/a/b/c" at depth d has fanout(d) children named 0..k-1. */
 struct tree {
 	unsigned fanout[8];
@@ -309,6 +335,44 @@ static void test_lower_workers_with_spills(void **state)
 	run_park(2, true);
 	/* the parked worker is not the only other one */
 	run_park(3, false);
+ * lctl_crawl_next() waits its timeout whatever the wall clock does: a clock set back an hour
+ * must not make the consumer (progress, signals, the dashboard) sleep an hour, nor one set
+ * forward make it spin without waiting.
+ */
+static void test_next_timeout_clock_set(void **state)
+{
+	static const long skews[] = { -3600, 3600 };
+	unsigned fan[1] = { 1 };
+	struct lctl_crawl_cfg cfg = { 1, 8, 4, visit, drop, NULL };
+	struct lctl_crawl *c;
+	struct tree t;
+	bool fin;
+	size_t i;
+
+	(void)state;
+	tree_init(&t, 0, fan);
+	atomic_store(&t.block, true); /* no result comes: every call waits its full timeout */
+	cfg.arg = &t;
+	assert_int_equal(lctl_crawl_start(&cfg, "/", &c, NULL), 0);
+	alarm(20); /* a wait for the wall clock's hour ends the test */
+	for (i = 0; i < sizeof(skews) / sizeof(skews[0]); i++) {
+		double t0, dt;
+
+		atomic_store(&wall_skew, skews[i]);
+		t0 = mono();
+		assert_null(lctl_crawl_next(c, 300, &fin));
+		dt = mono() - t0;
+		atomic_store(&wall_skew, 0);
+		assert_false(fin);
+		if (dt < 0.25 || dt > 5)
+			fail_msg("a 300 ms wait took %.3f s with the wall clock %+ld s off", dt,
+				 skews[i]);
+	}
+	alarm(0);
+	atomic_store(&t.block, false);
+	lctl_crawl_cancel(c);
+	lctl_crawl_free(c);
+	free(t.seen);
 }
 
 static void test_bad_config(void **state)
@@ -330,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_cancel_full_results),
 		cmocka_unit_test(test_lower_workers_with_spills),
 		cmocka_unit_test(test_bad_config),
+		cmocka_unit_test(test_next_timeout_clock_set),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

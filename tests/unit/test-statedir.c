@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Unit tests: state files opened safely (lib/statedir.c): the directory and what is above it,
+ * and symbolic links, hard links, FIFOs and oversized files where a state file should be.
+ * The cases about other users' directories need root (chown); as another user they are left
+ * out, the rest runs.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "layoutctl.h"
+
+#define NOBODY 65534
+
+static char top[256];
+
+static int setup(void **state)
+{
+	char tmpl[] = "/tmp/lctl-statedir-XXXXXX";
+
+	(void)state;
+	if (!mkdtemp(tmpl))
+		return -1;
+	snprintf(top, sizeof(top), "%s", tmpl);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[512];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", top);
+	return system(cmd) ? -1 : 0;
+}
+
+static const char *at(const char *rel)
+{
+	static char buf[4][512];
+	static unsigned k;
+
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof(buf[k]), "%s/%s", top, rel);
+	return buf[k];
+}
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void expect_file(const char *path, const char *text)
+{
+	char buf[256] = "";
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	assert_string_equal(buf, text);
+}
+
+static int prepare(const char *rel, int want)
+{
+	struct lctl_error err = { 0 };
+	int ret = lctl_state_dir_prepare(at(rel), &err);
+
+	if (ret != want)
+		fail_msg("prepare %s: %d (%s), want %d", rel, ret, err.msg, want);
+	if (ret)
+		assert_true(err.msg[0] && !strchr(err.msg, '\n'));
+	return ret;
+}
+
+/* Created 0700 (parents 0755) whatever the umask; an existing one of ours is taken. */
+static void test_create(void **state)
+{
+	struct stat st;
+	mode_t old = umask(0);
+
+	(void)state;
+	prepare("a/b/state", 0);
+	umask(old);
+	assert_int_equal(stat(at("a/b/state"), &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0700);
+	assert_int_equal(stat(at("a/b"), &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0755);
+	prepare("a/b/state", 0);
+	prepare("a/b/state/", 0);
+	prepare("a/./b", -LCTL_EINVAL);
+	prepare("a/../a/b", -LCTL_EINVAL);
+	put(at("file"), "x");
+	prepare("file", -LCTL_EIO);
+	prepare("file/sub", -LCTL_EIO);
+}
+
+/* The directory itself: not a link, not writable by others, not someone else's. */
+static void test_dir_refused(void **state)
+{
+	(void)state;
+	assert_int_equal(mkdir(at("open"), 0700), 0);
+	assert_int_equal(chmod(at("open"), 0777), 0);
+	prepare("open", -LCTL_EPERM);
+	assert_int_equal(chmod(at("open"), 0720), 0);
+	prepare("open", -LCTL_EPERM);
+	prepare("open/state", -LCTL_EPERM); /* nor above it */
+	assert_int_equal(chmod(at("open"), 0755), 0);
+	prepare("open/state", 0); /* below a directory that only we can change: fine */
+	/* a world-writable directory above it, without the sticky bit: refused */
+	assert_int_equal(chmod(at("open"), 0777), 0);
+	prepare("open/state", -LCTL_EPERM);
+	/* with it (as /tmp): fine, others cannot rename what is ours */
+	assert_int_equal(chmod(at("open"), 01777), 0);
+	prepare("open/state", 0);
+	assert_int_equal(mkdir(at("real"), 0700), 0);
+	assert_int_equal(symlink("real", at("link")), 0);
+	prepare("link", -LCTL_EPERM);
+	/* our own link above the state directory is followed */
+	prepare("link/state", 0);
+	assert_int_equal(access(at("real/state"), F_OK), 0);
+	if (geteuid())
+		return;
+	/* someone else's: the directory, a directory above it, a link above it */
+	assert_int_equal(mkdir(at("theirs"), 0700), 0);
+	assert_int_equal(chown(at("theirs"), NOBODY, NOBODY), 0);
+	prepare("theirs", -LCTL_EPERM);
+	prepare("theirs/state", -LCTL_EPERM);
+	assert_int_equal(access(at("theirs/state"), F_OK), -1);
+	assert_int_equal(symlink("real", at("their-link")), 0);
+	assert_int_equal(lchown(at("their-link"), NOBODY, NOBODY), 0);
+	prepare("their-link/state2", -LCTL_EPERM);
+	assert_int_equal(access(at("real/state2"), F_OK), -1);
+}
+
+/* Links, FIFOs, other files where a state file should be: refused or replaced, never used. */
+static void test_files(void **state)
+{
+	struct lctl_error err = { 0 };
+	char buf[64];
+	int fd;
+
+	(void)state;
+	prepare("s", 0);
+	put(at("victim"), "precious\n");
+	/* opened in place (lock, modes, outcome log): refused */
+	assert_int_equal(symlink(at("victim"), at("s/lock")), 0);
+	assert_int_equal(lctl_state_open(at("s"), "lock", LCTL_STATE_CREATE, &err), -LCTL_ECORRUPT);
+	assert_int_equal(link(at("victim"), at("s/modes")), 0);
+	assert_int_equal(lctl_state_open(at("s"), "modes", LCTL_STATE_APPEND, &err), -LCTL_ECORRUPT);
+	assert_int_equal(mkfifo(at("s/outcomes.jsonl"), 0600), 0);
+	alarm(10); /* a FIFO never blocks an open */
+	assert_int_equal(lctl_state_open(at("s"), "outcomes.jsonl", LCTL_STATE_APPEND, &err),
+			 -LCTL_ECORRUPT);
+	assert_int_equal(lctl_state_read(at("s"), "outcomes.jsonl", buf, sizeof(buf), &err),
+			 -LCTL_ECORRUPT);
+	alarm(0);
+	expect_file(at("victim"), "precious\n");
+	/* read whole: a link to /dev/zero, a file too big */
+	assert_int_equal(symlink("/dev/zero", at("s/progress.json")), 0);
+	assert_int_equal(lctl_state_read(at("s"), "progress.json", buf, sizeof(buf), &err),
+			 -LCTL_ECORRUPT);
+	put(at("s/journal"), "0123456789012345678901234567890123456789012345678901234567890123456789");
+	assert_int_equal(lctl_state_read(at("s"), "journal", buf, sizeof(buf), &err), -LCTL_ECORRUPT);
+	assert_int_equal(lctl_state_read(at("s"), "absent", buf, sizeof(buf), &err), -LCTL_EINVAL);
+	assert_int_equal(err.sys_errno, ENOENT);
+	/* replaced whole: the link goes, the file it pointed to stays */
+	assert_int_equal(symlink(at("victim"), at("s/.progress.json.tmp")), 0);
+	assert_int_equal(lctl_state_write(at("s"), "progress.json", "{}\n", 3, false, &err), 0);
+	assert_int_equal(lctl_state_read(at("s"), "progress.json", buf, sizeof(buf), &err), 3);
+	assert_string_equal(buf, "{}\n");
+	expect_file(at("victim"), "precious\n");
+	/* a regular file of ours is fine, and created 0600 */
+	fd = lctl_state_open(at("s"), "new", LCTL_STATE_CREATE, &err);
+	assert_true(fd >= 0);
+	close(fd);
+	/* taken: renamed away, read, removed */
+	assert_int_equal(lctl_state_take(at("s"), "control", buf, sizeof(buf), &err), 0);
+	assert_int_equal(lctl_state_write(at("s"), "control", "stop\n", 5, false, &err), 0);
+	assert_int_equal(lctl_state_take(at("s"), "control", buf, sizeof(buf), &err), 5);
+	assert_string_equal(buf, "stop\n");
+	assert_int_equal(access(at("s/control"), F_OK), -1);
+	assert_int_equal(access(at("s/.control.taken"), F_OK), -1);
+	if (geteuid())
+		return;
+	assert_int_equal(lchown(at("s/new"), NOBODY, NOBODY), 0);
+	assert_int_equal(lctl_state_open(at("s"), "new", LCTL_STATE_CREATE, &err), -LCTL_EPERM);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_create, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dir_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_files, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
