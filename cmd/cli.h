@@ -78,6 +78,8 @@ extern const struct opt_word brick_reads_words[];	/* --brick-reads: enum brick_r
 void usage_print(const struct cmd *cmd, FILE *f, bool full);
 /* Print "try 'layoutctl CMD --help'" and return EXIT_USAGE. */
 int usage_error(const struct cmd *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Refuse a --format @cmd does not support: EXIT_USAGE, or -1 when it does. */
+int check_format(const struct cmd *cmd);
 /* Check the operands: exactly @want of them (named @names, as "VOLUME"); -1 when right. */
 int operands_check(const struct cmd *cmd, int argc, int want, const char *names);
 /* Open the volume named by the operand, printing a one-line error on failure. */

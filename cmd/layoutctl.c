@@ -206,6 +206,14 @@ void opt_show_version(void)
 	exit(finish_stdout(EXIT_CLEAN));
 }
 
+int check_format(const struct cmd *cmd)
+{
+	if (cmd->flags & (unsigned)gopts.format)
+		return -1;
+	return usage_error(cmd, "'%s' does not support --format %s", cmd->name,
+			   format_name((unsigned)gopts.format));
+}
+
 int operands_check(const struct cmd *cmd, int argc, int want, const char *names)
 {
 	if (argc - 1 > want)
@@ -386,17 +394,17 @@ int main(int argc, char **argv)
 	cmd = find_command(argv[at]);
 	if (!cmd)
 		return usage_error(NULL, "unknown command '%s'", argv[at]);
-	if (!(cmd->flags & (unsigned)gopts.format))
-		return usage_error(cmd, "'%s' does not support --format %s", cmd->name,
-				   format_name((unsigned)gopts.format));
+	ret = check_format(cmd);
+	if (ret >= 0)
+		return ret;
 	end = at + 1;
 	if (!(cmd->flags & CMD_RAW_ARGS)) {
 		ret = opt_parse(&st, cmd, cmd->options, global_options, argc, argv, at + 1, &end);
 		if (ret >= 0)
 			return ret;
-		if (!(cmd->flags & (unsigned)gopts.format))
-			return usage_error(cmd, "'%s' does not support --format %s", cmd->name,
-					   format_name((unsigned)gopts.format));
+		ret = check_format(cmd);
+		if (ret >= 0)
+			return ret;
 	}
 	gopts.servers = servers.v;
 	gopts.nservers = servers.n;

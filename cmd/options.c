@@ -356,6 +356,12 @@ static int apply(struct opt_state *st, int side, const struct cmd *cmd, const st
 		str = val;
 		break;
 	case OPTK_HELP:
+		/* `top --json --help` is refused as `--json top --help` is, and conflicts */
+		ret = cmd ? check_conflicts(st, cmd) : -1;
+		if (ret < 0 && cmd)
+			ret = check_format(cmd);
+		if (ret >= 0)
+			return ret;
 		opt_show_help(cmd);
 		break;
 	case OPTK_VERSION:
