@@ -4,8 +4,8 @@
 #define LCTL_CLI_H
 
 #include "layoutctl.h"
+#include "options.h"
 
-#include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,9 +32,13 @@ enum out_format {
 enum cmd_flags {
 	CMD_HIDDEN = 1 << 8,
 	CMD_NEEDS_VOLUME = 1 << 9,	/* first operand is a volume name */
+	CMD_RAW_ARGS = 1 << 10,		/* its arguments are not options (__complete) */
 };
 
-/* Options that come before the subcommand. Filled once by main(); read-only afterwards. */
+/*
+ * The global options, accepted before and after the command. Filled once by main();
+ * read-only afterwards.
+ */
 struct global_opts {
 	const char **servers;	/* --server, in order */
 	size_t nservers;
@@ -42,7 +46,7 @@ struct global_opts {
 	const char *log_file;
 	int log_level;		/* gfapi's */
 	int verbosity;		/* 0 quiet, 1 default, 2 info, 3 verbose, 4 debug */
-	enum out_format format;
+	int format;		/* enum out_format */
 	const char *progress;	/* auto|always|never */
 	const char **nodes;	/* --node: the names this server's bricks are listed under */
 	size_t nnodes;
@@ -51,23 +55,33 @@ struct global_opts {
 
 extern struct global_opts gopts;
 
+/*
+ * A command. main() parses its options (and the global ones) from its table and calls fn
+ * with argv[0] the command's name and argv[1..] its operands.
+ */
 struct cmd {
 	const char *name;
 	int (*fn)(const struct cmd *cmd, int argc, char **argv);
-	const char *const *usage;	/* synopsis, summary, "", option lines */
-	const struct option *options;	/* the command's long options (for help and completion) */
+	const char *const *usage;	/* operands, summary, "", description lines */
+	const struct lopt *options;	/* the command's own options: parser, help, completion */
 	unsigned flags;			/* enum out_format bits | enum cmd_flags */
 };
 
 extern const struct cmd commands[];
 
+/* Values of options more than one command has. */
+enum brick_reads { BRICK_READS_AUTO, BRICK_READS_GFAPI };
+extern const struct opt_word planner_words[];		/* --layout: enum lctl_planner */
+extern const struct opt_word brick_reads_words[];	/* --brick-reads: enum brick_reads */
+
 /* Helpers every command uses. */
 void usage_print(const struct cmd *cmd, FILE *f, bool full);
 /* Print "try 'layoutctl CMD --help'" and return EXIT_USAGE. */
 int usage_error(const struct cmd *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Handle -h/--help and reject unknown options in a command's getopt loop. */
-#define CMD_COMMON_SHORT "+h"
-#define CMD_HELP_OPTION { "help", no_argument, NULL, 'h' }
+/* Refuse a --format @cmd does not support: EXIT_USAGE, or -1 when it does. */
+int check_format(const struct cmd *cmd);
+/* Check the operands: exactly @want of them (named @names, as "VOLUME"); -1 when right. */
+int operands_check(const struct cmd *cmd, int argc, int want, const char *names);
 /* Open the volume named by the operand, printing a one-line error on failure. */
 /* open_volume() flags */
 enum {
@@ -93,24 +107,24 @@ void log_outcomes(int log, struct lctl_volume *vol, const struct lctl_repair_rep
 /* Subcommands: one file each. */
 int cmd_explain(const struct cmd *cmd, int argc, char **argv);
 extern const char *const cmd_explain_usage[];
-extern const struct option cmd_explain_options[];
+extern const struct lopt cmd_explain_options[];
 int cmd_info(const struct cmd *cmd, int argc, char **argv);
 extern const char *const cmd_info_usage[];
-extern const struct option cmd_info_options[];
+extern const struct lopt cmd_info_options[];
 int cmd_fix(const struct cmd *cmd, int argc, char **argv);
 extern const char *const cmd_fix_usage[];
-extern const struct option cmd_fix_options[];
+extern const struct lopt cmd_fix_options[];
 int cmd_status(const struct cmd *cmd, int argc, char **argv);
 extern const char *const cmd_status_usage[];
-extern const struct option cmd_status_options[];
+extern const struct lopt cmd_status_options[];
 int cmd_top(const struct cmd *cmd, int argc, char **argv);
 extern const char *const cmd_top_usage[];
-extern const struct option cmd_top_options[];
+extern const struct lopt cmd_top_options[];
 int cmd_worker(const struct cmd *cmd, int argc, char **argv);
 extern const char *const cmd_worker_usage[];
-extern const struct option cmd_worker_options[];
+extern const struct lopt cmd_worker_options[];
 int cmd_scan(const struct cmd *cmd, int argc, char **argv);
 extern const char *const cmd_scan_usage[];
-extern const struct option cmd_scan_options[];
+extern const struct lopt cmd_scan_options[];
 
 #endif

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 const char *const cmd_explain_usage[] = {
-	"layoutctl [GLOBAL OPTIONS] explain [OPTIONS] VOLUME PATH",
+	"VOLUME PATH",
 	"Explain where DHT puts one name, where it is, and what a lookup of it costs.",
 	"",
 	"PATH is an absolute path inside the volume (existing or not). Shows the name DHT hashes",
@@ -24,20 +24,16 @@ const char *const cmd_explain_usage[] = {
 	"Exit status: 0 the name is where DHT finds it (or absent), 1 it is not (misplaced, stale",
 	"linkto, duplicate, ...), a subvolume could not be read, or DHT disagrees; 2 usage error;",
 	"3 could not run.",
-	"",
-	"    --no-dht    do not ask DHT (no operation at all through the DHT graph)",
-	"-h, --help      show this help",
 	NULL,
 };
 
-enum {
-	OPT_NO_DHT = 256,
-};
+/* Filled by the option parser from cmd_explain_options. */
+static bool no_dht;
 
-const struct option cmd_explain_options[] = {
-	{ "no-dht", no_argument, NULL, OPT_NO_DHT },
-	CMD_HELP_OPTION,
-	{ NULL, 0, NULL, 0 },
+const struct lopt cmd_explain_options[] = {
+	OPT_FLAG(0, "no-dht", &no_dht, "do not ask DHT (no operation at all through the DHT graph)"),
+	OPT_HELP(),
+	OPT_END(),
 };
 
 static const char *commit_state_name(enum lctl_commit_state s)
@@ -445,25 +441,13 @@ int cmd_explain(const struct cmd *cmd, int argc, char **argv)
 	struct lctl_error err = { 0 };
 	char *parent = NULL, *name = NULL;
 	bool good;
-	int c, ret;
+	int ret;
 
-	while ((c = getopt_long(argc, argv, CMD_COMMON_SHORT, cmd_explain_options, NULL)) != -1) {
-		switch (c) {
-		case OPT_NO_DHT:
-			eo.no_dht = true;
-			break;
-		case 'h':
-			usage_print(cmd, stdout, true);
-			return finish_stdout(EXIT_CLEAN);
-		default:
-			return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (argc - optind > 2)
-		return usage_error(cmd, "too many arguments");
-	if (argc - optind < 2)
-		return usage_error(cmd, "missing %s", argc - optind < 1 ? "VOLUME and PATH" : "PATH");
-	eo.path = argv[optind + 1];
+	eo.no_dht = no_dht;
+	ret = operands_check(cmd, argc, 2, argc < 2 ? "VOLUME and PATH" : "PATH");
+	if (ret >= 0)
+		return ret;
+	eo.path = argv[2];
 	ret = lctl_explain_split_path(eo.path, &parent, &name);
 	free(parent);
 	free(name);
@@ -477,7 +461,7 @@ int cmd_explain(const struct cmd *cmd, int argc, char **argv)
 		error("out of memory");
 		return EXIT_CANTRUN;
 	}
-	ret = open_volume(argv[optind], OPEN_SUBVOLS, &vol);
+	ret = open_volume(argv[1], OPEN_SUBVOLS, &vol);
 	if (ret)
 		return ret;
 	ret = lctl_explain(vol, &eo, &e, &err);

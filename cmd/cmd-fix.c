@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 const char *const cmd_fix_usage[] = {
-	"layoutctl [GLOBAL OPTIONS] fix [OPTIONS] VOLUME",
+	"VOLUME",
 	"Rewrite out-of-date layouts, place misplaced files, verify and stamp directories clean.",
 	"",
 	"Makes the directories dirty first (a new volume commit hash, or commit word 1 on each",
@@ -30,87 +30,7 @@ const char *const cmd_fix_usage[] = {
 	"the volume.",
 	"Exit status: 0 all clean, 1 some directories or files not fixed (or stopped at the end",
 	"of --until/--max-runtime: resumable), 2 usage, 3 could not run, 130 interrupted.",
-	"",
-	"-p, --parallel N        worker threads (default 4)",
-	"    --path SUBTREE      fix only this directory and what is below it",
-	"    --layout PLANNER    gluster (GlusterFS's own assignment, default) or min-move",
-	"    --mode MODE         clean-first (default: every directory clean first, then the data",
-	"                        moved), migrate (data moved before each directory is stamped) or",
-	"                        linkto (move nothing)",
-	"    --phase PHASE       of a clean-first run: all (default), clean (stop once every",
-	"                        directory is clean) or data (only move data in clean directories)",
-	"    --force-move        migrate also files DHT keeps because the target would be left with",
-	"                        less free space than the source (cluster.min-free-disk still holds)",
-	"-n, --dry-run           print the plan (files and bytes per source -> target); write nothing",
-	"    --resume            continue the run recorded in the state directory's journal",
-	"    --state-dir DIR     journal and lock (default /var/lib/layoutctl/VOLUME)",
-	"    --settle SECONDS    wait after making directories dirty (default 5)",
-	"    --max-runtime TIME  stop cleanly after TIME (seconds, or with s, m, h suffix)",
-	"    --until HH:MM       stop cleanly at this local time (the end of a maintenance window)",
-	"    --rate FILES        at most FILES files per second",
-	"    --bandwidth MB      at most MB megabytes (10^6 bytes) per second of migrated data",
-	"    --log FILE          per-file outcome log, JSON lines (default STATE_DIR/outcomes.jsonl)",
-	"    --break-lock        take over the volume lock of a run that died on another host",
-	"    --no-task-check     do not ask glusterd whether a rebalance or remove-brick runs",
-	"    --brick-reads HOW   auto (default): inspect this host's brick folders directly",
-	"                        (pure distribute); gfapi: read everything through the bricks",
-	"    --rsh CMD           remote shell to start a worker on each other server of the pool",
-	"                        (default ssh; split at spaces, as rsync's -e)",
-	"    --remote-cmd PATH   layoutctl on the other servers (default layoutctl)",
-	"    --single-host       move every file from this host (no workers on other servers)",
-	"    --dashboard         full-screen live view (keys: p pause, r resume, + - workers, q stop)",
-	"-h, --help              show this help",
 	NULL,
-};
-
-enum {
-	OPT_PATH = 256,
-	OPT_LAYOUT,
-	OPT_MODE,
-	OPT_RESUME,
-	OPT_STATE_DIR,
-	OPT_SETTLE,
-	OPT_MAX_RUNTIME,
-	OPT_UNTIL,
-	OPT_RATE,
-	OPT_BANDWIDTH,
-	OPT_LOG,
-	OPT_BREAK_LOCK,
-	OPT_NO_TASK_CHECK,
-	OPT_DASHBOARD,
-	OPT_BRICK_READS,
-	OPT_FORCE_MOVE,
-	OPT_RSH,
-	OPT_REMOTE_CMD,
-	OPT_SINGLE_HOST,
-	OPT_PHASE,
-};
-
-const struct option cmd_fix_options[] = {
-	{ "parallel", required_argument, NULL, 'p' },
-	{ "path", required_argument, NULL, OPT_PATH },
-	{ "layout", required_argument, NULL, OPT_LAYOUT },
-	{ "mode", required_argument, NULL, OPT_MODE },
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ "resume", no_argument, NULL, OPT_RESUME },
-	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
-	{ "settle", required_argument, NULL, OPT_SETTLE },
-	{ "max-runtime", required_argument, NULL, OPT_MAX_RUNTIME },
-	{ "until", required_argument, NULL, OPT_UNTIL },
-	{ "rate", required_argument, NULL, OPT_RATE },
-	{ "bandwidth", required_argument, NULL, OPT_BANDWIDTH },
-	{ "log", required_argument, NULL, OPT_LOG },
-	{ "break-lock", no_argument, NULL, OPT_BREAK_LOCK },
-	{ "no-task-check", no_argument, NULL, OPT_NO_TASK_CHECK },
-	{ "dashboard", no_argument, NULL, OPT_DASHBOARD },
-	{ "brick-reads", required_argument, NULL, OPT_BRICK_READS },
-	{ "force-move", no_argument, NULL, OPT_FORCE_MOVE },
-	{ "rsh", required_argument, NULL, OPT_RSH },
-	{ "remote-cmd", required_argument, NULL, OPT_REMOTE_CMD },
-	{ "single-host", no_argument, NULL, OPT_SINGLE_HOST },
-	{ "phase", required_argument, NULL, OPT_PHASE },
-	CMD_HELP_OPTION,
-	{ NULL, 0, NULL, 0 },
 };
 
 struct fix_cli {
@@ -125,203 +45,124 @@ struct fix_cli {
 	const char *rsh;
 	const char *remote_cmd;
 	bool single_host;
+	/* as the options give them, before parse_fix_args() puts them into o and above */
+	int planner, mode, phase, brick_reads;
+	bool mode_given, no_task_check;
+	unsigned settle;
+	uint64_t max_runtime;
+	time_t until;
+	double bandwidth;
+	const char *state_dir_arg;
 };
 
-/* "90", "90s", "15m", "2h" -> seconds. */
-static int parse_duration(const char *s, uint64_t *out)
-{
-	char num[32];
-	size_t n = strlen(s);
-	uint64_t mult = 1, v;
+/* Filled by the option parser from cmd_fix_options. */
+static struct fix_cli fc_args = { .mode = LCTL_FIX_CLEAN_FIRST, .settle = 5 };
 
-	if (!n || n >= sizeof(num))
-		return -1;
-	memcpy(num, s, n + 1);
-	switch (num[n - 1]) {
-	case 'h':
-		mult = 3600;
-		num[--n] = '\0';
-		break;
-	case 'm':
-		mult = 60;
-		num[--n] = '\0';
-		break;
-	case 's':
-		num[--n] = '\0';
-		break;
-	default:
-		break;
-	}
-	if (parse_u64(num, 1, 10u * 365 * 24 * 3600, &v))
-		return -1;
-	*out = v * mult;
-	return 0;
-}
+static const struct opt_word mode_words[] = {
+	{ "clean-first", LCTL_FIX_CLEAN_FIRST },
+	{ "migrate", LCTL_FIX_MIGRATE },
+	{ "linkto", LCTL_FIX_LINKTO },
+	{ NULL, 0 },
+};
 
-/* HH:MM local time -> the next such moment from now. */
-static int parse_until(const char *s, time_t *out)
-{
-	struct tm tm;
-	time_t now = time(NULL), t;
-	int h, m;
-	char extra;
+static const struct opt_word phase_words[] = {
+	{ "all", LCTL_FIX_PHASE_ALL },
+	{ "clean", LCTL_FIX_PHASE_CLEAN },
+	{ "data", LCTL_FIX_PHASE_DATA },
+	{ NULL, 0 },
+};
 
-	if (sscanf(s, "%2d:%2d%c", &h, &m, &extra) != 2 || h < 0 || h > 23 || m < 0 || m > 59 ||
-	    strlen(s) != 5)
-		return -1;
-	localtime_r(&now, &tm);
-	tm.tm_hour = h;
-	tm.tm_min = m;
-	tm.tm_sec = 0;
-	tm.tm_isdst = -1;
-	t = mktime(&tm);
-	if (t <= now)
-		t += 24 * 3600;
-	*out = t;
-	return 0;
-}
+const struct lopt cmd_fix_options[] = {
+	OPT_UINT('p', "parallel", &fc_args.o.parallel, 1, 64, "N", "worker threads (default 4)"),
+	OPT_VOLPATH(0, "path", &fc_args.o.path, "SUBTREE",
+		    "fix only this directory and what is below it"),
+	OPT_ENUM(0, "layout", &fc_args.planner, planner_words, "PLANNER",
+		 "gluster (GlusterFS's own assignment, default) or min-move"),
+	{ .name = "mode", .kind = OPTK_ENUM, .to.i = &fc_args.mode, .words = mode_words,
+	  .given = &fc_args.mode_given, .arg = "MODE",
+	  .help = "clean-first (default: every directory clean first, then the data\n"
+		  "moved), migrate (data moved before each directory is stamped) or\n"
+		  "linkto (move nothing)" },
+	OPT_ENUM(0, "phase", &fc_args.phase, phase_words, "PHASE",
+		 "of a clean-first run: all (default), clean (stop once every\n"
+		 "directory is clean) or data (only move data in clean directories)"),
+	OPT_FLAG(0, "force-move", &fc_args.o.force_move,
+		 "migrate also files DHT keeps because the target would be left with\n"
+		 "less free space than the source (cluster.min-free-disk still holds)"),
+	OPT_FLAG('n', "dry-run", &fc_args.o.dry_run,
+		 "print the plan (files and bytes per source -> target); write nothing"),
+	OPT_FLAG(0, "resume", &fc_args.o.resume,
+		 "continue the run recorded in the state directory's journal"),
+	OPT_PATH(0, "state-dir", &fc_args.state_dir_arg, sizeof(fc_args.state_dir), "DIR",
+		 "journal and lock (default /var/lib/layoutctl/VOLUME)"),
+	{ .name = "settle", .kind = OPTK_UINT, .to.u = &fc_args.settle, .min = 0, .max = 3600,
+	  .what = "0-3600 seconds", .arg = "SECONDS",
+	  .help = "wait after making directories dirty (default 5)" },
+	OPT_DURATION(0, "max-runtime", &fc_args.max_runtime, "TIME",
+		     "stop cleanly after TIME (seconds, or with s, m, h suffix)"),
+	OPT_TIME(0, "until", &fc_args.until, "HH:MM",
+		 "stop cleanly at this local time (the end of a maintenance window)"),
+	{ .name = "rate", .kind = OPTK_DOUBLE, .to.d = &fc_args.o.files_per_sec,
+	  .what = "files per second", .arg = "FILES", .help = "at most FILES files per second" },
+	{ .name = "bandwidth", .kind = OPTK_DOUBLE, .to.d = &fc_args.bandwidth,
+	  .what = "MB per second", .arg = "MB",
+	  .help = "at most MB megabytes (10^6 bytes) per second of migrated data" },
+	{ .name = "log", .kind = OPTK_STRING, .to.s = &fc_args.log, .max = sizeof(fc_args.log_path),
+	  .arg = "FILE", .complete = "@file",
+	  .help = "per-file outcome log, JSON lines (default STATE_DIR/outcomes.jsonl)" },
+	OPT_FLAG(0, "break-lock", &fc_args.o.break_lock,
+		 "take over the volume lock of a run that died on another host"),
+	OPT_FLAG(0, "no-task-check", &fc_args.no_task_check,
+		 "do not ask glusterd whether a rebalance or remove-brick runs"),
+	OPT_ENUM(0, "brick-reads", &fc_args.brick_reads, brick_reads_words, "HOW",
+		 "auto (default): inspect this host's brick folders directly\n"
+		 "(pure distribute); gfapi: read everything through the bricks"),
+	{ .name = "rsh", .kind = OPTK_STRING, .to.s = &fc_args.rsh, .flags = OPTF_NONBLANK,
+	  .what = "a command", .arg = "CMD", .complete = "@command",
+	  .help = "remote shell to start a worker on each other server of the pool\n"
+		  "(default ssh; split at spaces, as rsync's -e)" },
+	{ .name = "remote-cmd", .kind = OPTK_STRING, .to.s = &fc_args.remote_cmd,
+	  .flags = OPTF_NONBLANK, .what = "a command", .arg = "PATH", .complete = "@file",
+	  .help = "layoutctl on the other servers (default layoutctl)" },
+	OPT_FLAG(0, "single-host", &fc_args.single_host,
+		 "move every file from this host (no workers on other servers)"),
+	OPT_FLAG(0, "dashboard", &fc_args.dashboard,
+		 "full-screen live view (keys: p pause, r resume, + - workers, q stop)"),
+	OPT_HELP(),
+	OPT_END(),
+};
 
+/* The options are parsed (cmd_fix_options); check the operand and what goes together. */
 static int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct fix_cli *fc)
 {
-	uint64_t v;
-	time_t until;
-	bool mode_given = false;
-	int c;
+	int ret = operands_check(cmd, argc, 1, "VOLUME");
 
-	fc->o.settle_ms = 5000;
-	fc->o.mode = LCTL_FIX_CLEAN_FIRST;
-	fc->task_check = true;
-	while ((c = getopt_long(argc, argv, "+p:nh", cmd_fix_options, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (parse_int(optarg, 1, 64, (int *)&fc->o.parallel))
-				return usage_error(cmd, "--parallel wants 1-64, not '%s'", optarg);
-			break;
-		case OPT_PATH:
-			fc->o.path = optarg;
-			break;
-		case OPT_LAYOUT:
-			if (!strcmp(optarg, "gluster"))
-				fc->o.planner = LCTL_PLANNER_GLUSTER;
-			else if (!strcmp(optarg, "min-move"))
-				fc->o.planner = LCTL_PLANNER_MINMOVE;
-			else
-				return usage_error(cmd, "--layout wants gluster or min-move, not '%s'", optarg);
-			break;
-		case OPT_MODE:
-			if (lctl_fix_mode_parse(optarg, &fc->o.mode))
-				return usage_error(cmd, "--mode wants clean-first, migrate or linkto, not "
-						   "'%s'", optarg);
-			mode_given = true;
-			break;
-		case OPT_PHASE:
-			if (!strcmp(optarg, "all"))
-				fc->o.phase = LCTL_FIX_PHASE_ALL;
-			else if (!strcmp(optarg, "clean"))
-				fc->o.phase = LCTL_FIX_PHASE_CLEAN;
-			else if (!strcmp(optarg, "data"))
-				fc->o.phase = LCTL_FIX_PHASE_DATA;
-			else
-				return usage_error(cmd, "--phase wants all, clean or data, not '%s'", optarg);
-			break;
-		case 'n':
-			fc->o.dry_run = true;
-			break;
-		case OPT_RESUME:
-			fc->o.resume = true;
-			break;
-		case OPT_STATE_DIR:
-			if (optarg[0] != '/')
-				return usage_error(cmd, "--state-dir wants an absolute path");
-			if (strlen(optarg) >= sizeof(fc->state_dir))
-				return usage_error(cmd, "--state-dir wants a path shorter than %zu bytes",
-						   sizeof(fc->state_dir));
-			snprintf(fc->state_dir, sizeof(fc->state_dir), "%s", optarg);
-			break;
-		case OPT_SETTLE:
-			if (parse_u64(optarg, 0, 3600, &v))
-				return usage_error(cmd, "--settle wants 0-3600 seconds, not '%s'", optarg);
-			fc->o.settle_ms = (unsigned)v * 1000;
-			break;
-		case OPT_MAX_RUNTIME:
-			if (parse_duration(optarg, &v))
-				return usage_error(cmd, "--max-runtime wants a duration like 3600, 90m or 2h");
-			if (!fc->o.deadline || (time_t)(time(NULL) + (time_t)v) < fc->o.deadline)
-				fc->o.deadline = time(NULL) + (time_t)v;
-			break;
-		case OPT_UNTIL:
-			if (parse_until(optarg, &until))
-				return usage_error(cmd, "--until wants a local time HH:MM, not '%s'", optarg);
-			if (!fc->o.deadline || until < fc->o.deadline)
-				fc->o.deadline = until;
-			break;
-		case OPT_RATE:
-			if (parse_positive(optarg, &fc->o.files_per_sec))
-				return usage_error(cmd, "--rate wants files per second, not '%s'", optarg);
-			break;
-		case OPT_BANDWIDTH:
-			if (parse_positive(optarg, &fc->o.bytes_per_sec))
-				return usage_error(cmd, "--bandwidth wants MB per second, not '%s'", optarg);
-			fc->o.bytes_per_sec *= 1e6;
-			break;
-		case OPT_LOG:
-			if (strlen(optarg) >= sizeof(fc->log_path))
-				return usage_error(cmd, "--log wants a path shorter than %zu bytes",
-						   sizeof(fc->log_path));
-			fc->log = optarg;
-			break;
-		case OPT_BREAK_LOCK:
-			fc->o.break_lock = true;
-			break;
-		case OPT_NO_TASK_CHECK:
-			fc->task_check = false;
-			break;
-		case OPT_BRICK_READS:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "gfapi"))
-				return usage_error(cmd, "--brick-reads wants auto or gfapi, not '%s'", optarg);
-			fc->gfapi_only = !strcmp(optarg, "gfapi");
-			break;
-		case OPT_DASHBOARD:
-			fc->dashboard = true;
-			break;
-		case OPT_FORCE_MOVE:
-			fc->o.force_move = true;
-			break;
-		case OPT_RSH:
-			if (!optarg[strspn(optarg, " ")])
-				return usage_error(cmd, "--rsh wants a command");
-			fc->rsh = optarg;
-			break;
-		case OPT_REMOTE_CMD:
-			if (!optarg[0])
-				return usage_error(cmd, "--remote-cmd wants a command");
-			fc->remote_cmd = optarg;
-			break;
-		case OPT_SINGLE_HOST:
-			fc->single_host = true;
-			break;
-		case 'h':
-			usage_print(cmd, stdout, true);
-			exit(finish_stdout(EXIT_CLEAN));
-		default:
-			return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind != argc - 1)
-		return usage_error(cmd, optind >= argc ? "missing VOLUME" : "too many arguments");
-	fc->volume = argv[optind];
+	if (ret >= 0)
+		return ret;
+	fc->volume = argv[1];
+	fc->o.planner = fc->planner;
+	fc->o.mode = fc->mode;
+	fc->o.phase = fc->phase;
+	fc->o.settle_ms = fc->settle * 1000;
+	fc->o.bytes_per_sec = fc->bandwidth * 1e6;
+	fc->task_check = !fc->no_task_check;
+	fc->gfapi_only = fc->brick_reads == BRICK_READS_GFAPI;
+	/* the earlier of --max-runtime and --until */
+	if (fc->max_runtime)
+		fc->o.deadline = time(NULL) + (time_t)fc->max_runtime;
+	if (fc->until && (!fc->o.deadline || fc->until < fc->o.deadline))
+		fc->o.deadline = fc->until;
+	if (fc->state_dir_arg)
+		snprintf(fc->state_dir, sizeof(fc->state_dir), "%s", fc->state_dir_arg);
 	if (check_volume_name(fc->volume))
 		return usage_error(cmd, "invalid volume name '%s'", fc->volume);
-	if (fc->o.path && check_volume_path(fc->o.path))
-		return usage_error(cmd, "--path wants an absolute path inside the volume without "
-				   "'.' or '..', not '%s'", fc->o.path);
 	if (fc->o.resume && fc->o.dry_run)
 		return usage_error(cmd, "--resume and --dry-run do not go together");
 	if (fc->o.phase != LCTL_FIX_PHASE_ALL && fc->o.mode != LCTL_FIX_CLEAN_FIRST)
 		return usage_error(cmd, "--phase goes with --mode clean-first only");
 	if (fc->o.phase != LCTL_FIX_PHASE_ALL && fc->o.dry_run)
 		return usage_error(cmd, "--phase and --dry-run do not go together");
-	if (fc->o.resume && mode_given)
+	if (fc->o.resume && fc->mode_given)
 		return usage_error(cmd, "--resume goes on in the journal's mode: drop --mode");
 	if (!fc->state_dir[0])
 		snprintf(fc->state_dir, sizeof(fc->state_dir), "/var/lib/layoutctl/%s", fc->volume);
@@ -927,7 +768,7 @@ static bool tick(struct fix_cli *fc, struct lctl_fix *fix, const struct lctl_pro
 
 int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 {
-	struct fix_cli fc = { 0 };
+	struct fix_cli fc = fc_args;
 	struct lctl_volume *vol = NULL;
 	struct lctl_fix *fix = NULL;
 	struct lctl_error err = { 0 };
@@ -996,11 +837,11 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	if (!fc.o.dry_run) {
-		char why[256];
+		char lwhy[256];
 
-		log = log_open(fc.log_path, fc.log ? NULL : fc.state_dir, why, sizeof(why));
+		log = log_open(fc.log_path, fc.log ? NULL : fc.state_dir, lwhy, sizeof(lwhy));
 		if (log < 0)
-			warning("cannot open the outcome log '%s': %s", fc.log_path, why);
+			warning("cannot open the outcome log '%s': %s", fc.log_path, lwhy);
 	}
 	progress_init(&pl);
 	share_init(&share, vol);

@@ -9,21 +9,19 @@
 #include <string.h>
 
 const char *const cmd_info_usage[] = {
-	"layoutctl [GLOBAL OPTIONS] info VOLUME",
+	"VOLUME",
 	"Show the DHT subvolumes, their bricks, the commit hash and the DHT options.",
 	"",
 	"Lists the subvolumes in DHT's order (the order of the client volfile), the bricks",
 	"behind each, whether each is reachable, the volume commit hash (0 = never",
 	"rebalanced) and the options that decide placement and lookups.",
 	"Exit status: 0 all subvolumes up, 1 some subvolume down, 3 could not run.",
-	"",
-	"-h, --help     show this help",
 	NULL,
 };
 
-const struct option cmd_info_options[] = {
-	CMD_HELP_OPTION,
-	{ NULL, 0, NULL, 0 },
+const struct lopt cmd_info_options[] = {
+	OPT_HELP(),
+	OPT_END(),
 };
 
 static const char *kind_name(enum lctl_subvol_kind k)
@@ -207,20 +205,12 @@ int cmd_info(const struct cmd *cmd, int argc, char **argv)
 	uint32_t commit;
 	bool consistent;
 	size_t i, down = 0;
-	int c, ret;
+	int ret;
 
-	while ((c = getopt_long(argc, argv, CMD_COMMON_SHORT, cmd_info_options, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			usage_print(cmd, stdout, true);
-			return finish_stdout(EXIT_CLEAN);
-		default:
-			return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind != argc - 1)
-		return usage_error(cmd, optind >= argc ? "missing VOLUME" : "too many arguments");
-	ret = open_volume(argv[optind], OPEN_SUBVOLS, &vol);
+	ret = operands_check(cmd, argc, 1, "VOLUME");
+	if (ret >= 0)
+		return ret;
+	ret = open_volume(argv[1], OPEN_SUBVOLS, &vol);
 	if (ret)
 		return ret;
 	commit = lctl_volume_commit_hash(vol, &consistent);

@@ -13,7 +13,7 @@
 #include <time.h>
 
 const char *const cmd_scan_usage[] = {
-	"layoutctl [GLOBAL OPTIONS] scan [OPTIONS] VOLUME",
+	"VOLUME",
 	"Check every directory's layout and every entry's placement, read-only.",
 	"",
 	"Reads each directory from every DHT subvolume's own view and reports directories whose",
@@ -22,49 +22,40 @@ const char *const cmd_scan_usage[] = {
 	"subvolume (misplaced, stale-linkto, orphan-linkto, duplicate, migration-leftover).",
 	"Changes nothing. Exit status: 0 clean, 1 not clean, 2 usage error, 3 could not run,",
 	"130 interrupted.",
-	"",
-	"-p, --parallel N      worker threads (default: 4 per core, at most 32)",
-	"    --path SUBTREE    scan only this directory and what is below it",
-	"    --max-depth N     do not descend more than N levels below the start",
-	"    --layout PLANNER  layout a fix would write, for the work estimate: gluster, min-move",
-	"    --all             list clean directories and placed entries too (json, xml, -v)",
-	"    --brick-reads HOW auto (default): read the folders of this host's bricks directly",
-	"                      (pure distribute volumes); gfapi: everything through the bricks",
-	"    --dashboard       full-screen live view (keys: p pause, r resume, + - workers, q stop)",
-	"-h, --help            show this help",
-	"",
-	"Global -v lists every directory and entry that is not clean, with the reason.",
-	"--format prometheus writes node_exporter textfile metrics.",
+	"With -v (before or after 'scan') it lists every directory and entry that is not clean,",
+	"with the reason; with the format prometheus it writes node_exporter textfile metrics.",
 	NULL,
-};
-
-enum {
-	OPT_PATH = 256,
-	OPT_MAX_DEPTH,
-	OPT_LAYOUT,
-	OPT_ALL,
-	OPT_DASHBOARD,
-	OPT_BRICK_READS,
-};
-
-const struct option cmd_scan_options[] = {
-	{ "parallel", required_argument, NULL, 'p' },
-	{ "path", required_argument, NULL, OPT_PATH },
-	{ "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
-	{ "layout", required_argument, NULL, OPT_LAYOUT },
-	{ "all", no_argument, NULL, OPT_ALL },
-	{ "dashboard", no_argument, NULL, OPT_DASHBOARD },
-	{ "brick-reads", required_argument, NULL, OPT_BRICK_READS },
-	CMD_HELP_OPTION,
-	{ NULL, 0, NULL, 0 },
 };
 
 struct scan_cli {
 	struct lctl_scan_opts o;
+	int planner;		/* enum lctl_planner */
+	int brick_reads;	/* enum brick_reads */
 	bool all;
 	bool dashboard;
-	bool gfapi_only;
 	const char *volume;
+};
+
+/* Filled by the option parser from cmd_scan_options. */
+static struct scan_cli sc_args = { .o.max_depth = -1 };
+
+const struct lopt cmd_scan_options[] = {
+	OPT_UINT('p', "parallel", &sc_args.o.parallel, 1, 64, "N",
+		 "worker threads (default: 4 per core, at most 32)"),
+	OPT_VOLPATH(0, "path", &sc_args.o.path, "SUBTREE",
+		    "scan only this directory and what is below it"),
+	OPT_INT(0, "max-depth", &sc_args.o.max_depth, 0, 100000, "N",
+		"do not descend more than N levels below the start"),
+	OPT_ENUM(0, "layout", &sc_args.planner, planner_words, "PLANNER",
+		 "layout a fix would write, for the work estimate: gluster, min-move"),
+	OPT_FLAG(0, "all", &sc_args.all, "list clean directories and placed entries too (json, xml, -v)"),
+	OPT_ENUM(0, "brick-reads", &sc_args.brick_reads, brick_reads_words, "HOW",
+		 "auto (default): read the folders of this host's bricks directly\n"
+		 "(pure distribute volumes); gfapi: everything through the bricks"),
+	OPT_FLAG(0, "dashboard", &sc_args.dashboard,
+		 "full-screen live view (keys: p pause, r resume, + - workers, q stop)"),
+	OPT_HELP(),
+	OPT_END(),
 };
 
 static struct json_object *problems_json(unsigned problems)
@@ -419,56 +410,15 @@ static bool start_absent(const struct lctl_dir_report *r)
 	return true;
 }
 
+/* The options are parsed (cmd_scan_options); check the operand and what goes together. */
 static int parse_scan_args(const struct cmd *cmd, int argc, char **argv, struct scan_cli *sc)
 {
-	int c;
+	int ret = operands_check(cmd, argc, 1, "VOLUME");
 
-	sc->o.max_depth = -1;
-	while ((c = getopt_long(argc, argv, "+p:h", cmd_scan_options, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (parse_int(optarg, 1, 64, (int *)&sc->o.parallel))
-				return usage_error(cmd, "--parallel wants 1-64, not '%s'", optarg);
-			break;
-		case OPT_PATH:
-			sc->o.path = optarg;
-			break;
-		case OPT_MAX_DEPTH:
-			if (parse_int(optarg, 0, 100000, &sc->o.max_depth))
-				return usage_error(cmd, "--max-depth wants a number, not '%s'", optarg);
-			break;
-		case OPT_LAYOUT:
-			if (!strcmp(optarg, "gluster"))
-				sc->o.planner = LCTL_PLANNER_GLUSTER;
-			else if (!strcmp(optarg, "min-move"))
-				sc->o.planner = LCTL_PLANNER_MINMOVE;
-			else
-				return usage_error(cmd, "--layout wants gluster or min-move, not '%s'", optarg);
-			break;
-		case OPT_DASHBOARD:
-			sc->dashboard = true;
-			break;
-		case OPT_ALL:
-			sc->all = true;
-			break;
-		case OPT_BRICK_READS:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "gfapi"))
-				return usage_error(cmd, "--brick-reads wants auto or gfapi, not '%s'", optarg);
-			sc->gfapi_only = !strcmp(optarg, "gfapi");
-			break;
-		case 'h':
-			usage_print(cmd, stdout, true);
-			exit(finish_stdout(EXIT_CLEAN));
-		default:
-			return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind != argc - 1)
-		return usage_error(cmd, optind >= argc ? "missing VOLUME" : "too many arguments");
-	sc->volume = argv[optind];
-	if (sc->o.path && check_volume_path(sc->o.path))
-		return usage_error(cmd, "--path wants an absolute path inside the volume without "
-				   "'.' or '..', not '%s'", sc->o.path);
+	if (ret >= 0)
+		return ret;
+	sc->volume = argv[1];
+	sc->o.planner = sc->planner;
 	/* placed entries are kept only where they are printed: json, xml, or text with -v */
 	sc->o.all_entries = sc->all && (gopts.format == FMT_JSON || gopts.format == FMT_XML ||
 					(gopts.format == FMT_TEXT && gopts.verbosity >= 2));
@@ -519,7 +469,7 @@ static void scan_dash_tick(struct dash *d, struct lctl_scan *scan, const struct 
 
 int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 {
-	struct scan_cli sc = { 0 };
+	struct scan_cli sc = sc_args;
 	struct lctl_volume *vol = NULL;
 	struct lctl_scan *scan = NULL;
 	struct lctl_error err = { 0 };
@@ -538,7 +488,7 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 	ret = parse_scan_args(cmd, argc, argv, &sc);
 	if (ret >= 0)
 		return ret;
-	ret = open_volume(sc.volume, sc.gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
+	ret = open_volume(sc.volume, sc.brick_reads == BRICK_READS_GFAPI ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
 			  &vol);
 	if (ret)
 		return ret;

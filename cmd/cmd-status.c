@@ -18,82 +18,63 @@
 #include <unistd.h>
 
 const char *const cmd_status_usage[] = {
-	"layoutctl [GLOBAL OPTIONS] status [OPTIONS] VOLUME",
+	"VOLUME",
 	"Show the progress of the running fix of a volume, or the outcome of the last one.",
 	"",
 	"Reads STATE_DIR/progress.json, which a fix rewrites every second.",
 	"Exit status, for monitoring: 0 running, or finished with every directory clean;",
 	"1 finished with problems, stopped (resumable) or died; 2 usage; 3 no fix recorded.",
-	"",
-	"    --state-dir DIR   the fix's state directory (default /var/lib/layoutctl/VOLUME)",
-	"-h, --help            show this help",
 	NULL,
 };
 
 const char *const cmd_top_usage[] = {
-	"layoutctl [GLOBAL OPTIONS] top [OPTIONS] VOLUME",
+	"VOLUME",
 	"Attach the live dashboard to the running fix of a volume (from another terminal).",
 	"",
 	"Keys: p pause, r resume, + and - workers, q stop the fix gracefully (resumable),",
 	"x leave the dashboard and let the fix run, ? help.",
-	"",
-	"    --state-dir DIR   the fix's state directory (default /var/lib/layoutctl/VOLUME)",
-	"    --iterations N    redraw N times, then exit (for scripts and tests)",
-	"-h, --help            show this help",
 	NULL,
-};
-
-enum {
-	OPT_STATE_DIR = 256,
-	OPT_ITERATIONS,
-};
-
-const struct option cmd_status_options[] = {
-	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
-	CMD_HELP_OPTION,
-	{ NULL, 0, NULL, 0 },
-};
-
-const struct option cmd_top_options[] = {
-	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
-	{ "iterations", required_argument, NULL, OPT_ITERATIONS },
-	CMD_HELP_OPTION,
-	{ NULL, 0, NULL, 0 },
 };
 
 struct status_cli {
 	char state_dir[4096];
+	const char *state_dir_arg;
 	int iterations;
 };
 
+/* Filled by the option parser from cmd_status_options or cmd_top_options. */
+static struct status_cli sc_args;
+
+const struct lopt cmd_status_options[] = {
+	OPT_PATH(0, "state-dir", &sc_args.state_dir_arg, sizeof(sc_args.state_dir), "DIR",
+		 "the fix's state directory (default /var/lib/layoutctl/VOLUME)"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+const struct lopt cmd_top_options[] = {
+	OPT_PATH(0, "state-dir", &sc_args.state_dir_arg, sizeof(sc_args.state_dir), "DIR",
+		 "the fix's state directory (default /var/lib/layoutctl/VOLUME)"),
+	OPT_INT(0, "iterations", &sc_args.iterations, 1, 1000000, "N",
+		"redraw N times, then exit (for scripts and tests)"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+/* The options are parsed; check the operand. The volume is argv[1]. */
 static int parse_args(const struct cmd *cmd, int argc, char **argv, struct status_cli *sc)
 {
-	int c;
+	int ret = operands_check(cmd, argc, 1, "VOLUME");
 
-	while ((c = getopt_long(argc, argv, "+h", cmd->options, NULL)) != -1) {
-		switch (c) {
-		case OPT_STATE_DIR:
-			if (optarg[0] != '/')
-				return usage_error(cmd, "--state-dir wants an absolute path");
-			snprintf(sc->state_dir, sizeof(sc->state_dir), "%s", optarg);
-			break;
-		case OPT_ITERATIONS:
-			if (parse_int(optarg, 1, 1000000, &sc->iterations))
-				return usage_error(cmd, "--iterations wants a positive number");
-			break;
-		case 'h':
-			usage_print(cmd, stdout, true);
-			exit(finish_stdout(EXIT_CLEAN));
-		default:
-			return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind != argc - 1)
-		return usage_error(cmd, optind >= argc ? "missing VOLUME" : "too many arguments");
-	if (check_volume_name(argv[optind]))
-		return usage_error(cmd, "invalid volume name '%s'", argv[optind]);
-	if (!sc->state_dir[0])
-		snprintf(sc->state_dir, sizeof(sc->state_dir), "/var/lib/layoutctl/%s", argv[optind]);
+	if (ret >= 0)
+		return ret;
+	*sc = sc_args;
+	if (check_volume_name(argv[1]))
+		return usage_error(cmd, "invalid volume name '%s'", argv[1]);
+	if (sc->state_dir_arg)
+		snprintf(sc->state_dir, sizeof(sc->state_dir), "%s", sc->state_dir_arg);
+	else
+		snprintf(sc->state_dir, sizeof(sc->state_dir), "/var/lib/layoutctl/%s", argv[1]);
 	return -1;
 }
 
@@ -207,7 +188,7 @@ int cmd_status(const struct cmd *cmd, int argc, char **argv)
 	ret = parse_args(cmd, argc, argv, &sc);
 	if (ret >= 0)
 		return ret;
-	st = load(&sc, argv[optind]);
+	st = load(&sc, argv[1]);
 	if (!st)
 		return EXIT_CANTRUN;
 	dead = run_dead(st);
@@ -271,7 +252,7 @@ int cmd_top(const struct cmd *cmd, int argc, char **argv)
 	ret = parse_args(cmd, argc, argv, &sc);
 	if (ret >= 0)
 		return ret;
-	st = load(&sc, argv[optind]);
+	st = load(&sc, argv[1]);
 	if (!st)
 		return EXIT_CANTRUN;
 	json_object_put(st);

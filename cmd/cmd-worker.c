@@ -25,40 +25,41 @@
 #define POOL_PROTO 1
 
 const char *const cmd_worker_usage[] = {
-	"layoutctl [GLOBAL OPTIONS] worker [OPTIONS] VOLUME",
+	"VOLUME",
 	"One server's share of a fix spread over the pool (started by 'layoutctl fix').",
 	"",
 	"Speaks a line protocol on stdin and stdout: says hello once the volume is open, waits",
 	"for go, moves the misplaced files whose data this server's bricks hold (--node), and",
 	"ends with a done line. End of file on stdin stops it.",
-	"",
-	"-p, --parallel N        worker threads (default 4)",
-	"    --state-dir DIR     its lock and kept modes (default /var/lib/layoutctl/VOLUME/worker)",
-	"    --log FILE          per-file outcome log, JSON lines (default STATE_DIR/outcomes.jsonl)",
-	"    --rate FILES        at most FILES files per second",
-	"    --bandwidth MB      at most MB megabytes (10^6 bytes) per second of migrated data",
-	"    --brick-reads HOW   auto (default) or gfapi, as for fix",
-	"-h, --help              show this help",
 	NULL,
 };
 
-enum {
-	OPT_STATE_DIR = 256,
-	OPT_LOG,
-	OPT_RATE,
-	OPT_BANDWIDTH,
-	OPT_BRICK_READS,
-};
+/* Filled by the option parser from cmd_worker_options. */
+static struct worker_cli {
+	unsigned parallel;
+	const char *state_dir;
+	const char *log;
+	double files_per_sec;
+	double bandwidth;
+	int brick_reads;
+} wk_args;
 
-const struct option cmd_worker_options[] = {
-	{ "parallel", required_argument, NULL, 'p' },
-	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
-	{ "log", required_argument, NULL, OPT_LOG },
-	{ "rate", required_argument, NULL, OPT_RATE },
-	{ "bandwidth", required_argument, NULL, OPT_BANDWIDTH },
-	{ "brick-reads", required_argument, NULL, OPT_BRICK_READS },
-	CMD_HELP_OPTION,
-	{ NULL, 0, NULL, 0 },
+const struct lopt cmd_worker_options[] = {
+	OPT_UINT('p', "parallel", &wk_args.parallel, 1, 64, "N", "worker threads (default 4)"),
+	OPT_PATH(0, "state-dir", &wk_args.state_dir, 4096, "DIR",
+		 "its lock and kept modes (default /var/lib/layoutctl/VOLUME/worker)"),
+	{ .name = "log", .kind = OPTK_STRING, .to.s = &wk_args.log, .max = 4200, .arg = "FILE",
+	  .complete = "@file",
+	  .help = "per-file outcome log, JSON lines (default STATE_DIR/outcomes.jsonl)" },
+	{ .name = "rate", .kind = OPTK_DOUBLE, .to.d = &wk_args.files_per_sec,
+	  .what = "files per second", .arg = "FILES", .help = "at most FILES files per second" },
+	{ .name = "bandwidth", .kind = OPTK_DOUBLE, .to.d = &wk_args.bandwidth,
+	  .what = "MB per second", .arg = "MB",
+	  .help = "at most MB megabytes (10^6 bytes) per second of migrated data" },
+	OPT_ENUM(0, "brick-reads", &wk_args.brick_reads, brick_reads_words, "HOW",
+		 "auto (default) or gfapi, as for fix"),
+	OPT_HELP(),
+	OPT_END(),
 };
 
 /* A protocol line to the starting host: one write, flushed. */
@@ -181,64 +182,36 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 	size_t inlen = 0, i, mine = 0;
 	bool gfapi_only = false, fin = false, stopped = false, log_failed = false;
 	double last = -1;
-	int c, log = -1, ret;
+	int log = -1, ret;
 
-	while ((c = getopt_long(argc, argv, "+p:h", cmd_worker_options, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (parse_int(optarg, 1, 64, &ret))
-				return usage_error(cmd, "--parallel wants 1-64, not '%s'", optarg);
-			o.parallel = (unsigned)ret;
-			break;
-		case OPT_STATE_DIR:
-			if (optarg[0] != '/' || strlen(optarg) >= sizeof(state_dir))
-				return usage_error(cmd, "--state-dir wants an absolute path");
-			snprintf(state_dir, sizeof(state_dir), "%s", optarg);
-			break;
-		case OPT_LOG:
-			log_arg = optarg;
-			break;
-		case OPT_RATE:
-			if (parse_positive(optarg, &o.files_per_sec))
-				return usage_error(cmd, "--rate wants files per second, not '%s'", optarg);
-			break;
-		case OPT_BANDWIDTH:
-			if (parse_positive(optarg, &o.bytes_per_sec))
-				return usage_error(cmd, "--bandwidth wants MB per second, not '%s'", optarg);
-			o.bytes_per_sec *= 1e6;
-			break;
-		case OPT_BRICK_READS:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "gfapi"))
-				return usage_error(cmd, "--brick-reads wants auto or gfapi, not '%s'", optarg);
-			gfapi_only = !strcmp(optarg, "gfapi");
-			break;
-		case 'h':
-			usage_print(cmd, stdout, true);
-			return finish_stdout(EXIT_CLEAN);
-		default:
-			return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind != argc - 1)
-		return usage_error(cmd, optind >= argc ? "missing VOLUME" : "too many arguments");
-	if (check_volume_name(argv[optind]))
-		return usage_error(cmd, "invalid volume name '%s'", argv[optind]);
+	ret = operands_check(cmd, argc, 1, "VOLUME");
+	if (ret >= 0)
+		return ret;
+	o.parallel = wk_args.parallel;
+	o.files_per_sec = wk_args.files_per_sec;
+	o.bytes_per_sec = wk_args.bandwidth * 1e6;
+	gfapi_only = wk_args.brick_reads == BRICK_READS_GFAPI;
+	log_arg = wk_args.log;
+	if (wk_args.state_dir)
+		snprintf(state_dir, sizeof(state_dir), "%s", wk_args.state_dir);
+	if (check_volume_name(argv[1]))
+		return usage_error(cmd, "invalid volume name '%s'", argv[1]);
 	if (!state_dir[0])
-		snprintf(state_dir, sizeof(state_dir), "/var/lib/layoutctl/%s/worker", argv[optind]);
+		snprintf(state_dir, sizeof(state_dir), "/var/lib/layoutctl/%s/worker", argv[1]);
 	snprintf(log_path, sizeof(log_path), "%s", log_arg ? log_arg : state_dir);
 	if (!log_arg)
 		snprintf(log_path, sizeof(log_path), "%s/outcomes.jsonl", state_dir);
 	o.state_dir = state_dir;
 
-	ret = open_volume(argv[optind], gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
+	ret = open_volume(argv[1], gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
 			  &vol);
 	if (ret)
-		return fail(ret, "cannot open volume '%s' on this server", argv[optind]);
+		return fail(ret, "cannot open volume '%s' on this server", argv[1]);
 	for (i = 0; i < lctl_volume_nservers(vol); i++)
 		mine += lctl_volume_server_at(vol, i)->mine;
 	if (!mine) {
 		ret = fail(EXIT_CANTRUN, "no brick of '%s' is on this server (--node %s)",
-			   argv[optind], gopts.nnodes ? gopts.nodes[0] : "not given");
+			   argv[1], gopts.nnodes ? gopts.nodes[0] : "not given");
 		goto out;
 	}
 	snprintf(node, sizeof(node), "%s", gopts.nnodes ? gopts.nodes[0] : "-");

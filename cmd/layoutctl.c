@@ -2,10 +2,10 @@
 /*
  * layoutctl: main(), global options and the command table.
  *
- * Global options are parsed with getopt_long in "+" mode, which stops at the subcommand; the
- * subcommand then parses its own options from a reset optind. Each command's usage array and
- * struct option table are the single source for --help, `layoutctl help CMD`, the man page
- * check and the shell completion (`layoutctl __complete`).
+ * Every option is in one typed table (options.h): global_options below, and each command's
+ * own. The global options are accepted before and after the command; main() parses both
+ * parts and hands the command its operands only. The same tables give --help, `layoutctl
+ * help CMD`, the man page check and the shell completion (`layoutctl __complete`).
  */
 #include "cli.h"
 #include "gfapi-log.h"
@@ -37,35 +37,32 @@ static int cmd_version(const struct cmd *cmd, int argc, char **argv);
 static int cmd_complete(const struct cmd *cmd, int argc, char **argv);
 
 static const char *const cmd_help_usage[] = {
-	"layoutctl help [COMMAND]",
+	"[COMMAND]",
 	"Show the help of layoutctl or of one command.",
-	"",
-	"-h, --help     show this help",
 	NULL,
 };
 
 static const char *const cmd_version_usage[] = {
-	"layoutctl version",
-	"Show the version of layoutctl.",
 	"",
-	"-h, --help     show this help",
+	"Show the version of layoutctl.",
 	NULL,
 };
 
 static const char *const cmd_complete_usage[] = {
-	"layoutctl __complete [commands|options CMD|global-options|values OPTION]",
+	"[commands|options CMD|global-options|values OPTION]",
 	"Print completion candidates, one per line (used by the shell completion scripts).",
 	NULL,
 };
 
-static const struct option no_options[] = {
-	CMD_HELP_OPTION,
-	{ NULL, 0, NULL, 0 },
+static const struct lopt no_options[] = {
+	OPT_HELP(),
+	OPT_END(),
 };
 
 /* Sorted by name; help and version last. */
 const struct cmd commands[] = {
-	{ "__complete", cmd_complete, cmd_complete_usage, no_options, FMT_TEXT | CMD_HIDDEN },
+	{ "__complete", cmd_complete, cmd_complete_usage, no_options,
+	  FMT_TEXT | CMD_HIDDEN | CMD_RAW_ARGS },
 	{ "explain", cmd_explain, cmd_explain_usage, cmd_explain_options,
 	  FMT_TEXT | FMT_JSON | FMT_XML | CMD_NEEDS_VOLUME },
 	{ "fix", cmd_fix, cmd_fix_usage, cmd_fix_options,
@@ -84,56 +81,71 @@ const struct cmd commands[] = {
 	{ NULL, NULL, NULL, NULL, 0 },
 };
 
-enum {
-	OPT_SERVER = 256,
-	OPT_TRANSPORT,
-	OPT_FORMAT,
-	OPT_JSON,
-	OPT_LOG_FILE,
-	OPT_LOG_LEVEL,
-	OPT_GFAPI_LOG_LEVEL,
-	OPT_PROGRESS,
-	OPT_VERSION,
-	OPT_NODE,
-	OPT_GLUSTERD_DIR,
+static struct opt_list servers, nodes;
+
+static const struct opt_word format_words[] = {
+	{ "text", FMT_TEXT },
+	{ "json", FMT_JSON },
+	{ "xml", FMT_XML },
+	{ "prometheus", FMT_PROMETHEUS },
+	{ NULL, 0 },
 };
 
-static const struct option global_options[] = {
-	{ "server", required_argument, NULL, 's' },
-	{ "transport", required_argument, NULL, OPT_TRANSPORT },
-	{ "format", required_argument, NULL, 'f' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "log-file", required_argument, NULL, OPT_LOG_FILE },
-	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
-	{ "gfapi-log-level", required_argument, NULL, OPT_GFAPI_LOG_LEVEL },
-	{ "progress", required_argument, NULL, OPT_PROGRESS },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ "node", required_argument, NULL, OPT_NODE },
-	{ "glusterd-dir", required_argument, NULL, OPT_GLUSTERD_DIR },
-	{ NULL, 0, NULL, 0 },
+const struct opt_word planner_words[] = {
+	{ "gluster", LCTL_PLANNER_GLUSTER },
+	{ "min-move", LCTL_PLANNER_MINMOVE },
+	{ NULL, 0 },
 };
 
-static const char *const global_usage[] = {
-	"-s, --server HOST[:PORT]    volfile server to try, repeatable, in order (default localhost:24007)",
-	"    --transport tcp|rdma|unix  transport to the volfile server (default tcp)",
-	"-f, --format FORMAT         output format: text, json, xml (prometheus for scan)",
-	"    --json                  same as --format json",
-	"    --log-file FILE         where gfapi's own log goes (default: nowhere)",
-	"    --gfapi-log-level N     gfapi log level, 0-9 (default 4, warnings)",
-	"    --log-level N           layoutctl verbosity, 0 quiet to 4 debug (default 1)",
-	"    --progress WHEN         progress line on stderr: auto, always, never (default auto)",
-	"-v, --verbose               more detail, repeatable",
-	"-q, --quiet                 only errors",
-	"    --node HOST             this server is the one whose bricks are listed as HOST,",
-	"                            repeatable (default: glusterd's own peer identity)",
-	"    --glusterd-dir DIR      glusterd's working directory (default $LAYOUTCTL_GLUSTERD_DIR,",
-	"                            else /var/lib/glusterd)",
-	"-h, --help                  show this help",
-	"    --version               show the version",
-	NULL,
+const struct opt_word brick_reads_words[] = {
+	{ "auto", BRICK_READS_AUTO },
+	{ "gfapi", BRICK_READS_GFAPI },
+	{ NULL, 0 },
+};
+
+static const struct opt_word transport_words[] = {
+	{ "tcp", 0 }, { "rdma", 0 }, { "unix", 0 }, { NULL, 0 },
+};
+
+static const struct opt_word progress_words[] = {
+	{ "auto", 0 }, { "always", 0 }, { "never", 0 }, { NULL, 0 },
+};
+
+/*
+ * Accepted before and after the command. When a setting is given on both sides with
+ * different values (--format json before, --format xml after; -q before, --log-level 3
+ * after), that is a usage error; on one side the last one counts. -v adds up over both;
+ * --server and --node are lists, in order.
+ */
+static const struct lopt global_options[] = {
+	{ .name = "server", .short_name = 's', .kind = OPTK_LIST, .to.list = &servers,
+	  .arg = "HOST[:PORT]", .complete = "@host",
+	  .help = "volfile server to try, repeatable, in order (default localhost:24007)" },
+	OPT_WORD(0, "transport", &gopts.transport, transport_words, "tcp|rdma|unix",
+		 "transport to the volfile server (default tcp)"),
+	OPT_ENUM('f', "format", &gopts.format, format_words, "FORMAT",
+		 "output format: text, json, xml (prometheus for scan)"),
+	OPT_SET_INT(0, "json", &gopts.format, FMT_JSON, "same as --format json"),
+	{ .name = "log-file", .kind = OPTK_STRING, .to.s = &gopts.log_file, .arg = "FILE",
+	  .complete = "@file", .help = "where gfapi's own log goes (default: nowhere)" },
+	OPT_INT(0, "gfapi-log-level", &gopts.log_level, 0, 9, "N",
+		"gfapi log level, 0-9 (default 4, warnings)"),
+	OPT_INT(0, "log-level", &gopts.verbosity, 0, 4, "N",
+		"layoutctl verbosity, 0 quiet to 4 debug (default 1)"),
+	OPT_WORD(0, "progress", &gopts.progress, progress_words, "WHEN",
+		 "progress line on stderr: auto, always, never (default auto)"),
+	OPT_COUNT('v', "verbose", &gopts.verbosity, 4, "more detail, repeatable"),
+	OPT_SET_INT('q', "quiet", &gopts.verbosity, 0, "only errors"),
+	{ .name = "node", .kind = OPTK_LIST, .to.list = &nodes, .arg = "HOST", .max = 256,
+	  .flags = OPTF_NONBLANK, .what = "a host name or address", .complete = "@host",
+	  .help = "this server is the one whose bricks are listed as HOST,\n"
+		  "repeatable (default: glusterd's own peer identity)" },
+	OPT_PATH(0, "glusterd-dir", &gopts.glusterd_dir, 0, "DIR",
+		 "glusterd's working directory (default $LAYOUTCTL_GLUSTERD_DIR,\n"
+		 "else /var/lib/glusterd)"),
+	OPT_HELP(),
+	{ .name = "version", .kind = OPTK_VERSION, .help = "show the version" },
+	OPT_END(),
 };
 
 static const struct cmd *find_command(const char *name)
@@ -149,29 +161,69 @@ static const struct cmd *find_command(const char *name)
 static void main_usage(FILE *f)
 {
 	const struct cmd *c;
-	size_t i;
 
 	fprintf(f, "usage: layoutctl [GLOBAL OPTIONS] COMMAND [ARGS]\n\n"
 		   "Inspect and repair GlusterFS DHT directory layouts.\n\nCommands:\n");
 	for (c = commands; c->name; c++)
 		if (!(c->flags & CMD_HIDDEN))
 			fprintf(f, "  %-10s %s\n", c->name, c->usage[1]);
-	fprintf(f, "\nGlobal options:\n");
-	for (i = 0; global_usage[i]; i++)
-		fprintf(f, "  %s\n", global_usage[i]);
+	fprintf(f, "\nGlobal options, before or after the command:\n");
+	opt_print_help(f, global_options, false);
 	fprintf(f, "\nExit status: 0 clean, 1 problems found or items failed, 2 usage error,\n"
 		   "3 could not run, 130 interrupted. 'layoutctl help COMMAND' for more.\n");
 }
 
+/* The synopsis, the description, then the options: all but the words from the tables. */
 void usage_print(const struct cmd *cmd, FILE *f, bool full)
 {
+	bool own = cmd->options[0].name && cmd->options[0].kind != OPTK_HELP;
 	size_t i;
 
-	fprintf(f, "usage: %s\n", cmd->usage[0]);
+	fprintf(f, "usage: layoutctl [GLOBAL OPTIONS] %s%s%s%s\n", cmd->name,
+		own ? " [OPTIONS]" : "", cmd->usage[0][0] ? " " : "", cmd->usage[0]);
 	if (!full)
 		return;
 	for (i = 1; cmd->usage[i]; i++)
 		fprintf(f, "%s%s\n", i == 1 ? "\n" : (cmd->usage[i][0] ? "  " : ""), cmd->usage[i]);
+	if (cmd->flags & CMD_RAW_ARGS)
+		return;
+	fprintf(f, "\nOptions:\n");
+	opt_print_help(f, cmd->options, false);
+	fprintf(f, "\nGlobal options, before or after '%s' (see 'layoutctl --help'):\n",
+		cmd->name);
+	opt_print_help(f, global_options, true);
+}
+
+void opt_show_help(const struct cmd *cmd)
+{
+	if (cmd)
+		usage_print(cmd, stdout, true);
+	else
+		main_usage(stdout);
+	exit(finish_stdout(EXIT_CLEAN));
+}
+
+void opt_show_version(void)
+{
+	printf("layoutctl %s\n", PACKAGE_VERSION);
+	exit(finish_stdout(EXIT_CLEAN));
+}
+
+int check_format(const struct cmd *cmd)
+{
+	if (cmd->flags & (unsigned)gopts.format)
+		return -1;
+	return usage_error(cmd, "'%s' does not support --format %s", cmd->name,
+			   format_name((unsigned)gopts.format));
+}
+
+int operands_check(const struct cmd *cmd, int argc, int want, const char *names)
+{
+	if (argc - 1 > want)
+		return usage_error(cmd, "too many arguments");
+	if (argc - 1 < want)
+		return usage_error(cmd, "missing %s", names);
+	return -1;
 }
 
 int usage_error(const struct cmd *cmd, const char *fmt, ...)
@@ -292,64 +344,26 @@ static int cmd_help(const struct cmd *cmd, int argc, char **argv)
 static int cmd_version(const struct cmd *cmd, int argc, char **argv)
 {
 	(void)argv;
-	if (argc > 1 && strcmp(argv[1], "--help") && strcmp(argv[1], "-h"))
+	if (argc > 1)
 		return usage_error(cmd, "too many arguments");
 	printf("layoutctl %s\n", PACKAGE_VERSION);
 	return finish_stdout(EXIT_CLEAN);
 }
 
-static void print_options(const struct option *opts)
-{
-	for (; opts && opts->name; opts++)
-		printf("--%s\n", opts->name);
-}
-
 /*
- * Values an option takes, for the completion scripts: fixed words, or one of the kinds @dir,
- * @file, @host, @volume; nothing for free text. tests/cli/completion.sh checks that the
- * parsers accept every word listed here.
+ * Values an option takes, for the completion scripts, from the tables: fixed words, numbers
+ * of a small range, or one of the kinds @dir, @file, @host, @command; nothing for free text.
+ * tests/cli/completion.sh checks that the parsers accept every word listed here.
  */
-static const struct {
-	const char *option;
-	const char *values;
-} option_values[] = {
-	{ "format", "text json xml prometheus" },
-	{ "layout", "gluster min-move" },
-	{ "brick-reads", "auto gfapi" },
-	{ "mode", "clean-first migrate linkto" },
-	{ "phase", "all clean data" },
-	{ "progress", "auto always never" },
-	{ "transport", "tcp rdma unix" },
-	{ "state-dir", "@dir" },
-	{ "log", "@file" },
-	{ "log-file", "@file" },
-	{ "server", "@host" },
-	{ "node", "@host" },
-	{ "glusterd-dir", "@dir" },
-	{ "rsh", "@command" },
-	{ "remote-cmd", "@file" },
-};
-
-static int complete_values(const struct cmd *cmd, const char *option)
+static int complete_values(const char *option)
 {
-	size_t i;
+	const struct lopt *o = opt_find(global_options, option);
+	const struct cmd *c;
 
-	while (*option == '-')
-		option++;
-	for (i = 0; i < sizeof(option_values) / sizeof(option_values[0]); i++) {
-		const char *v = option_values[i].values;
-
-		if (strcmp(option_values[i].option, option))
-			continue;
-		while (*v) {
-			size_t n = strcspn(v, " ");
-
-			printf("%.*s\n", (int)n, v);
-			v += n + (v[n] == ' ');
-		}
-		break;
-	}
-	(void)cmd;
+	for (c = commands; !o && c->name; c++)
+		o = opt_find(c->options, option);
+	if (o)
+		opt_print_values(stdout, o);
 	return finish_stdout(EXIT_CLEAN);
 }
 
@@ -363,14 +377,14 @@ static int cmd_complete(const struct cmd *cmd, int argc, char **argv)
 			if (!(c->flags & CMD_HIDDEN))
 				printf("%s\n", c->name);
 	} else if (!strcmp(argv[1], "global-options")) {
-		print_options(global_options);
+		opt_print_names(stdout, global_options);
 	} else if (!strcmp(argv[1], "values") && argc == 3) {
-		return complete_values(cmd, argv[2]);
+		return complete_values(argv[2]);
 	} else if (!strcmp(argv[1], "options") && argc == 3) {
 		c = find_command(argv[2]);
 		if (!c)
 			return usage_error(cmd, "unknown command '%s'", argv[2]);
-		print_options(c->options);
+		opt_print_names(stdout, c->options);
 	} else {
 		return usage_error(cmd, "bad arguments");
 	}
@@ -383,130 +397,53 @@ static void on_signal(int sig)
 	interrupted = 1;
 }
 
-static int parse_global(int argc, char **argv)
-{
-	unsigned fmt;
-	int c;
-
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+s:f:vqh", global_options, NULL)) != -1) {
-		switch (c) {
-		case 's': {
-			const char **s = realloc(gopts.servers, (gopts.nservers + 1) * sizeof(*s));
-
-			if (!s)
-				abort();
-			gopts.servers = s;
-			s[gopts.nservers++] = optarg;
-			break;
-		}
-		case OPT_NODE: {
-			const char **s = realloc(gopts.nodes, (gopts.nnodes + 1) * sizeof(*s));
-
-			if (!s)
-				abort();
-			if (!optarg[0] || strlen(optarg) > 255)
-				return usage_error(NULL, "--node wants a host name or address");
-			gopts.nodes = s;
-			s[gopts.nnodes++] = optarg;
-			break;
-		}
-		case OPT_GLUSTERD_DIR:
-			if (optarg[0] != '/')
-				return usage_error(NULL, "--glusterd-dir wants an absolute path");
-			gopts.glusterd_dir = optarg;
-			break;
-		case OPT_TRANSPORT:
-			if (strcmp(optarg, "tcp") && strcmp(optarg, "rdma") && strcmp(optarg, "unix"))
-				return usage_error(NULL, "unknown transport '%s'", optarg);
-			gopts.transport = optarg;
-			break;
-		case 'f':
-			fmt = parse_format(optarg);
-			if (!fmt)
-				return usage_error(NULL, "unknown format '%s' (text, json, xml, prometheus)",
-						   optarg);
-			gopts.format = fmt;
-			break;
-		case OPT_JSON:
-			gopts.format = FMT_JSON;
-			break;
-		case OPT_LOG_FILE:
-			gopts.log_file = optarg;
-			break;
-		case OPT_LOG_LEVEL:
-			if (parse_int(optarg, 0, 4, &gopts.verbosity))
-				return usage_error(NULL, "--log-level wants 0-4, not '%s'", optarg);
-			break;
-		case OPT_GFAPI_LOG_LEVEL:
-			if (parse_int(optarg, 0, 9, &gopts.log_level))
-				return usage_error(NULL, "--gfapi-log-level wants 0-9, not '%s'", optarg);
-			break;
-		case OPT_PROGRESS:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never"))
-				return usage_error(NULL, "--progress wants auto, always or never");
-			gopts.progress = optarg;
-			break;
-		case 'v':
-			if (gopts.verbosity < 4)
-				gopts.verbosity++;
-			break;
-		case 'q':
-			gopts.verbosity = 0;
-			break;
-		case 'h':
-			main_usage(stdout);
-			exit(finish_stdout(EXIT_CLEAN));
-		case OPT_VERSION:
-			printf("layoutctl %s\n", PACKAGE_VERSION);
-			exit(finish_stdout(EXIT_CLEAN));
-		default:
-			if (optopt && optopt < 256)
-				return usage_error(NULL, "unknown or incomplete option '-%c'", optopt);
-			return usage_error(NULL, "unknown or incomplete option '%s'", argv[optind - 1]);
-		}
-	}
-	return -1;
-}
-
 int main(int argc, char **argv)
 {
 	const struct cmd *cmd;
 	struct sigaction sa = { .sa_handler = on_signal };
-	int ret;
+	struct opt_state st = { 0 };
+	int ret, at, end;
 
-	ret = parse_global(argc, argv);
+	/* the global options before the command, then the command's and the global ones after */
+	ret = opt_parse(&st, NULL, NULL, global_options, argc, argv, 1, &at);
 	if (ret >= 0)
 		return ret;
+	if (at >= argc) {
+		main_usage(stderr);
+		return EXIT_USAGE;
+	}
+	cmd = find_command(argv[at]);
+	if (!cmd)
+		return usage_error(NULL, "unknown command '%s'", argv[at]);
+	ret = check_format(cmd);
+	if (ret >= 0)
+		return ret;
+	end = at + 1;
+	if (!(cmd->flags & CMD_RAW_ARGS)) {
+		ret = opt_parse(&st, cmd, cmd->options, global_options, argc, argv, at + 1, &end);
+		if (ret >= 0)
+			return ret;
+		ret = check_format(cmd);
+		if (ret >= 0)
+			return ret;
+	}
+	gopts.servers = servers.v;
+	gopts.nservers = servers.n;
+	gopts.nodes = nodes.v;
+	gopts.nnodes = nodes.n;
 	/* a server's own glusterd directory, for commands a remote shell starts there */
 	if (!gopts.glusterd_dir && getenv("LAYOUTCTL_GLUSTERD_DIR") &&
 	    getenv("LAYOUTCTL_GLUSTERD_DIR")[0] == '/')
 		gopts.glusterd_dir = getenv("LAYOUTCTL_GLUSTERD_DIR");
-	if (optind >= argc) {
-		main_usage(stderr);
-		return EXIT_USAGE;
-	}
-	cmd = find_command(argv[optind]);
-	if (!cmd)
-		return usage_error(NULL, "unknown command '%s'", argv[optind]);
-	if (!(cmd->flags & gopts.format))
-		return usage_error(cmd, "'%s' does not support --format %s", cmd->name,
-				   format_name(gopts.format));
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	lctl_set_log(msg_lib_log, NULL, gopts.verbosity);
-	argc -= optind;
-	argv += optind;
-	/* `layoutctl CMD --help` is `layoutctl help CMD`, for every command */
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		usage_print(cmd, stdout, true);
-		return finish_stdout(EXIT_CLEAN);
-	}
-	optind = 0; /* glibc: 0 re-initialises getopt for the command's own parse */
-	ret = cmd->fn(cmd, argc, argv);
-	free(gopts.servers);
-	free(gopts.nodes);
+	/* the command sees its name and its operands */
+	argv[end - 1] = argv[at];
+	ret = cmd->fn(cmd, argc - (end - 1), argv + end - 1);
+	free(servers.v);
+	free(nodes.v);
 	return ret;
 }

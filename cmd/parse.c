@@ -42,16 +42,6 @@ static const struct {
 	{ "prometheus", FMT_PROMETHEUS },
 };
 
-unsigned parse_format(const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (!strcmp(s, formats[i].name))
-			return formats[i].fmt;
-	return 0;
-}
-
 const char *format_name(unsigned fmt)
 {
 	size_t i;

@@ -11,8 +11,7 @@ int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int parse_int(const char *s, int min, int max, int *out);
 /* A number > 0 and at most 10^12 (rates); -1 otherwise. */
 int parse_positive(const char *s, double *out);
-/* A format name: text, json, xml, prometheus. 0 when unknown. */
-unsigned parse_format(const char *s);
+/* The name of a format: text, json, xml, prometheus. */
 const char *format_name(unsigned fmt);
 /* A --path value: absolute, without "." or ".." components. 0, or -1 when not. */
 /* A volume name that can also name its state folder: not empty, ".", ".." or with a '/'. */

@@ -7,7 +7,8 @@
 # from the layoutctl being completed, so the completion cannot drift from the binary:
 #   layoutctl __complete commands             the commands
 #   layoutctl __complete global-options       the global options (long names)
-#   layoutctl __complete options CMD          the options of CMD (long names)
+#   layoutctl __complete options CMD          the options of CMD (long names); the global
+#                                             ones are accepted after CMD too
 #   layoutctl --help, layoutctl help CMD      which options take a value (the usage lines
 #                                             "-p, --parallel N  ..."), their short forms,
 #                                             and a command's operands (its synopsis)
@@ -38,14 +39,29 @@ _layoutctl_run()
 	"$_lctl_bin" "$@" 2>/dev/null
 }
 
-# _layoutctl_argopts [CMD]: prints the options of CMD (or the global ones) that take a value,
+# _layoutctl_options [CMD]: the options accepted after CMD (its own and the global ones), or
+# before any command (the global ones), one per line.
+_layoutctl_options()
+{
+	local o seen=' '
+	while IFS= read -r o; do
+		[[ $seen == *" $o "* ]] && continue
+		seen+="$o "
+		printf '%s\n' "$o"
+	done < <(
+		[[ $1 ]] && _layoutctl_run __complete options "$1"
+		_layoutctl_run __complete global-options
+	)
+}
+
+# _layoutctl_argopts [CMD]: prints the options of CMD (and the global ones) that take a value,
 # long and short forms, one per line, read from the usage lines of its help.
 _layoutctl_argopts()
 {
 	local line re='^[[:space:]]+(-([[:alnum:]]),[[:space:]]+)?(--[[:alnum:]][[:alnum:]-]*) [^[:space:]]'
 	local known
 	if [[ $1 ]]; then
-		known=" $(_layoutctl_run __complete options "$1" | tr '\n' ' ') "
+		known=" $(_layoutctl_options "$1" | tr '\n' ' ') "
 		while IFS= read -r line; do
 			[[ $line =~ $re && $known == *" ${BASH_REMATCH[3]} "* ]] || continue
 			printf '%s\n' "${BASH_REMATCH[3]}"
@@ -179,7 +195,7 @@ _layoutctl()
 		case $w in
 		--) [[ $cmd ]] && nargs=-1000 ;; # no more options: not worth completing after it
 		--*=*)
-			[[ -z $cmd && ( ${w%%=*} == --server ) ]] && server=${w#*=}
+			[[ ${w%%=*} == --server ]] && server=${w#*=}
 			;;
 		-*)
 			# which options take a value: asked only when there are options to skip
@@ -187,7 +203,7 @@ _layoutctl()
 			if [[ $argopts == *" $w "* ]]; then
 				skip=$w
 			elif [[ $w != --* && ${#w} -gt 2 && $argopts == *" ${w:0:2} "* ]]; then
-				[[ ${w:0:2} == -s && -z $cmd ]] && server=${w:2}
+				[[ ${w:0:2} == -s ]] && server=${w:2}
 			fi
 			;;
 		*)
@@ -218,11 +234,7 @@ _layoutctl()
 
 	if [[ $cur == -* ]]; then
 		local opts
-		if [[ $cmd ]]; then
-			opts=$(_layoutctl_run __complete options "$cmd")
-		else
-			opts=$(_layoutctl_run __complete global-options)
-		fi
+		opts=$(_layoutctl_options "$cmd")
 		mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
 		return 0
 	fi

@@ -71,7 +71,8 @@ bash -n "$comp" || fail "bash -n $comp"
 
 # --- the cases named in issue 7 ----------------------------------------------------------------
 assert_eq "$commands" "$(complete_words '')" "layoutctl <TAB>"
-assert_eq "$("$LAYOUTCTL" __complete options fix | LC_ALL=C sort)" "$(complete_words fix --)" \
+assert_eq "$({ "$LAYOUTCTL" __complete options fix; printf '%s\n' "$global"; } | LC_ALL=C sort -u)" \
+	"$(complete_words fix --)" \
 	"layoutctl fix --<TAB>"
 assert_eq "$(sorted clean-first linkto migrate)" "$(complete_words fix --mode '')" "layoutctl fix --mode <TAB>"
 assert_eq "$(sorted all clean data)" "$(complete_words fix --phase '')" "layoutctl fix --phase <TAB>"
@@ -79,9 +80,10 @@ assert_eq "$(sorted json prometheus text xml)" "$(complete_words --format '')" \
 	"layoutctl --format <TAB>"
 
 # --- every option of every command, and every global option, is offered ---------------------
+# (the global options after the command too, where they are accepted as well)
 assert_eq "$global" "$(complete_words --)" "layoutctl --<TAB>"
 for c in $commands; do
-	want=$("$LAYOUTCTL" __complete options "$c" | LC_ALL=C sort)
+	want=$({ "$LAYOUTCTL" __complete options "$c"; printf '%s\n' "$global"; } | LC_ALL=C sort -u)
 	got=$(complete_words "$c" --)
 	for o in $want; do
 		grep -qxF -- "$o" <<<"$got" || fail "'layoutctl $c --<TAB>' does not offer $o (offers: $got)"
@@ -90,18 +92,12 @@ for c in $commands; do
 done
 
 # --- options that take a value vs. flags, with the binary as the judge ----------------------
-# The binary itself says which options want a value: without one, a command's option that
-# wants a value is a usage error about that option, while a flag leaves only the operand
-# missing ("missing VOLUME"); a global option that wants one is "incomplete".
+# The binary itself says which options want a value: given last without one, an option that
+# wants a value is "incomplete" (a flag leaves at most the operand missing).
 takes_value() { # CMD|'' OPTION
 	local err rc=0
-	if [[ $1 ]]; then
-		err=$("$LAYOUTCTL" "$1" "$2" 2>&1 >/dev/null </dev/null) || rc=$?
-		((rc != 0)) && [[ $err != *missing* ]]
-	else
-		err=$("$LAYOUTCTL" "$2" 2>&1 >/dev/null </dev/null) || rc=$?
-		((rc != 0)) && [[ $err == *incomplete* ]]
-	fi
+	err=$("$LAYOUTCTL" ${1:+"$1"} "$2" 2>&1 >/dev/null </dev/null) || rc=$?
+	((rc != 0)) && [[ $err == *incomplete* ]]
 }
 # after a flag the next word is an operand (a volume), after an option with a value it is that
 # value: never a volume, an option or a command
@@ -117,8 +113,8 @@ for o in $global; do
 done
 for c in $commands; do
 	[[ $("$LAYOUTCTL" help "$c" | head -n 1) == *VOLUME* ]] || continue
-	for o in $("$LAYOUTCTL" __complete options "$c"); do
-		[[ $o == --help ]] && continue
+	for o in $("$LAYOUTCTL" __complete options "$c") $global; do
+		[[ $o == --help || $o == --version ]] && continue
 		got=$(complete_words "$c" "$o" '' | lines)
 		if takes_value "$c" "$o"; then
 			[[ " $got " != *" gv0 "* ]] || fail "'layoutctl $c $o <TAB>' offers volumes: $got"
@@ -163,6 +159,11 @@ assert_eq "migrate" "$(complete_words fix --mode = mi)" "fix --mode=mi<TAB>"
 assert_eq "xml" "$(complete_words -f x)" "-f x"
 assert_eq "$(sorted scan status)" "$(complete_words --format = json s)" "--format=json s<TAB>"
 assert_eq "$(sorted scan status)" "$(complete_words -f json -v s)" "-f json -v s<TAB>"
+# global options after the command: their values, and what follows them
+assert_eq "$(sorted json prometheus text xml)" "$(complete_words scan --format '')" "scan --format <TAB>"
+assert_eq "$(sorted always auto never)" "$(complete_words fix --progress '')" "fix --progress <TAB>"
+assert_eq "gv0 scratch-vol " "$(complete_words scan --json '' | lines)" "scan --json <TAB>"
+assert_eq "gv0 scratch-vol " "$(complete_words scan -f json -v '' | lines)" "scan -f json -v <TAB>"
 assert_eq "gv0 scratch-vol " "$(complete_words fix -p 4 '' | lines)" "fix -p 4 <TAB>"
 assert_eq "gv0 scratch-vol " "$(complete_words fix -p4 '' | lines)" "fix -p4 <TAB>"
 
@@ -200,6 +201,10 @@ rm -f "$tmp/gluster.args"
 assert_eq "gv0 scratch-vol " "$(complete_words --server = gl7 : 24007 -v scan '' | lines)" \
 	"--server=H:P -v scan"
 assert_contains "$(cat "$tmp/gluster.args")" "--remote-host=gl7 "
+# the server given after the command counts too
+rm -f "$tmp/gluster.args"
+assert_eq "gv0 scratch-vol " "$(complete_words scan -s gl6 '' | lines)" "scan -s H"
+assert_contains "$(cat "$tmp/gluster.args")" "--remote-host=gl6"
 # quietly nothing without a gluster CLI, or when it fails
 assert_eq "" "$(complete_words --path "$tmp/none" scan '')" "scan <TAB> without gluster"
 assert_eq "" "$(complete_words --path "$tmp/broken" scan '')" "scan <TAB>, gluster failing"
@@ -246,7 +251,7 @@ for o in $global; do
 done
 for c in $commands; do
 	got=$(zsh_complete "$zl $c --")
-	for o in $("$LAYOUTCTL" __complete options "$c"); do
+	for o in $("$LAYOUTCTL" __complete options "$c") $global; do
 		grep -qxF -- "$o" <<<"$got" || fail "zsh: 'layoutctl $c --<TAB>' does not offer $o (offers: $got)"
 	done
 done

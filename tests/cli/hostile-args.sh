@@ -40,7 +40,8 @@ for v in -1 3601 "$big" 1.5 "$bad"; do refused fix --settle "$v" v; done
 for v in 0 0s 0m 0h -5 5x 5mm m "" "$big" 18446744073709551616 99999999999999h "$esc"; do
 	refused fix --max-runtime "$v" v
 done
-for v in 25:00 24:00 23:60 7:30 07:3 07:300 "07:30 " -1:00 ab:cd "" "$big" "$esc"; do
+for v in 25:00 24:00 23:60 7:30 07:3 07:300 "07:30 " " 1:23" "+1:23" "1 :23" "01:+3" "01: 3" \
+	-1:00 ab:cd "" "$big" "$esc"; do
 	refused fix --until "$v" v
 done
 for v in 0 -1 nan inf -inf 1e13 x "" "$esc"; do
@@ -74,6 +75,16 @@ refused --progress "$bad" info v
 refused "$esc"
 refused help "$esc"
 refused scan "--$esc" v
+# the global options after the command, checked as before it
+refused scan --format "$esc" v
+refused fix --progress "$bad" v
+refused info --server "host:$big" v
+refused status --log-level "$big" v
+refused scan -f
+refused scan --json=1 v
+refused --format json scan --format "$esc" v
+refused fix --rsh " " v
+refused fix --node "" v
 
 # a volume name the library refuses is a usage error too, and one line
 refused info "$(printf 'v%.0s' $(seq 1 300))"

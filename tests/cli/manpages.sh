@@ -88,5 +88,53 @@ for c in $("$LAYOUTCTL" __complete commands); do
 	done <<<"$otags"
 done
 grep -q 'layoutctl\.8' "$LCTL_SRCDIR/Makefile.am" || fail "docs/layoutctl.8 is not installed"
+
+# --- synopses and option entries agree with the option tables ---------------------------------
+# the words of a roff text, escapes and macros removed
+plain() { sed -e 's/\\f[BIRP]//g' -e 's/\\-/-/g' -e 's/^\.[A-Z][A-Z]* *//' -e 's/"//g' -e 's/[][,|]/ /g'; }
+# wants_value CMD OPTION: the parser says so ("incomplete" when it is given last, alone)
+wants_value() {
+	local err
+	err=$("$LAYOUTCTL" "$1" "$2" 2>&1 </dev/null) || true
+	[[ $err == *incomplete* ]]
+}
+globals=" $("$LAYOUTCTL" __complete global-options | tr '\n' ' ') "
+for c in $("$LAYOUTCTL" __complete commands); do
+	page=$docs/layoutctl-$c.8
+	[[ -f $page ]] || continue
+	known=" $("$LAYOUTCTL" __complete options "$c" | tr '\n' ' ')$globals"
+	help=$("$LAYOUTCTL" help "$c")
+	# the first synopsis: the options it names are the command's, its operands the table's
+	syn=$(awk '/^\.SH / { s = ($2 == "SYNOPSIS") } s && /^\.YS/ { exit } s && !/^\.S[HY]/' "$page")
+	for w in $(plain <<<"$syn"); do
+		[[ $w == -* ]] || continue
+		[[ $w == --* ]] || w=$(grep -oE -- "-${w#-}, --[a-z-]+" <<<"$help" | sed -n '1s/.*, //p')
+		[[ $known == *" $w "* ]] || fail "layoutctl-$c.8: the synopsis names $w, which 'layoutctl $c' does not have"
+	done
+	want=$(sed -n 1p <<<"$help" | sed -e "s/.* $c //" -e 's/\[OPTIONS\] *//' | tr '[:upper:]' '[:lower:]')
+	got=$(grep -E '^\.I ' <<<"$syn" | plain | tr -s ' \n' ' ' | sed 's/ $//')
+	[[ $got == "$want" ]] || fail "layoutctl-$c.8: the synopsis has the operands '$got', the binary '$want'"
+	# an OPTIONS entry shows a value exactly when the option wants one
+	while IFS= read -r tag; do
+		words=$(plain <<<"$tag")
+		read -r -a w <<<"$words"
+		[[ ${w[0]:-} == -* ]] || continue
+		long=''
+		value=''
+		for x in "${w[@]}"; do
+			case $x in
+			--*) long=$x ;;
+			-*) ;;
+			*) value=$x ;;
+			esac
+		done
+		[[ $long && $long != --help ]] || continue
+		if wants_value "$c" "$long"; then
+			[[ $value ]] || fail "layoutctl-$c.8: $long wants a value, its entry shows none"
+		else
+			[[ -z $value ]] || fail "layoutctl-$c.8: $long takes no value, its entry shows '$value'"
+		fi
+	done < <(awk '/^\.SH / { s = ($2 == "OPTIONS") } s && /^\.TP/ { getline; print }' "$page")
+done
 echo "checked layoutctl.8 and $pages command pages"
 exit 0

@@ -35,6 +35,53 @@ for c in $("$LAYOUTCTL" __complete commands); do
 		assert_contains "$a" "$o"
 	done
 done
+# Each command's help is generated from its option table and the global one: its option lines
+# ("  -p, --parallel N   ...") are exactly the options the parser knows for it (its own, then
+# the global ones, which it accepts too), each once, and an option shows a value (N) exactly
+# when the parser wants one ("incomplete" without it).
+optre='^  (-([[:alnum:]]), |    )(--[[:alnum:]][[:alnum:]-]*)( ([^ ]+))?( |$)'
+globals=$("$LAYOUTCTL" __complete global-options)
+for c in $("$LAYOUTCTL" __complete commands) worker; do
+	[[ $c == __complete ]] && continue
+	help=$("$LAYOUTCTL" help "$c")
+	want=$({ "$LAYOUTCTL" __complete options "$c"; printf '%s\n' "$globals"; } | sort -u)
+	got=$(while IFS= read -r line; do
+		[[ $line =~ $optre ]] && printf '%s\n' "${BASH_REMATCH[3]}"
+	done <<<"$help" | sort)
+	[[ $got == "$(sort -u <<<"$got")" ]] || fail "help $c lists an option twice"
+	assert_eq "$want" "$got" "the option lines of 'help $c'"
+	while IFS= read -r line; do
+		[[ $line =~ $optre ]] || continue
+		o=${BASH_REMATCH[3]} arg=${BASH_REMATCH[5]} short=${BASH_REMATCH[2]}
+		[[ $o == --help || $o == --version ]] && continue
+		err=$("$LAYOUTCTL" "$c" "$o" 2>&1 >/dev/null </dev/null) || true
+		if [[ $arg ]]; then
+			[[ $err == *incomplete* ]] || fail "help $c shows '$o $arg', but $o takes no value: $err"
+		else
+			[[ $err != *incomplete* ]] || fail "help $c shows $o without a value, but it wants one"
+		fi
+		# the short form is the same option
+		if [[ $short ]]; then
+			err2=$("$LAYOUTCTL" "$c" "-$short" 2>&1 >/dev/null </dev/null) || true
+			[[ $err == *incomplete* ]] && a=1 || a=0
+			[[ $err2 == *incomplete* ]] && b=1 || b=0
+			((a == b)) || fail "help $c: -$short and $o differ: '$err2' vs '$err'"
+		fi
+	done <<<"$help"
+	# the values the completion offers are the ones the parser takes
+	for o in $want; do
+		for v in $("$LAYOUTCTL" __complete values "$o"); do
+			[[ $v == @* ]] && continue
+			[[ $o == --format || $o == -f ]] && continue
+			expect_exit 0 "$LAYOUTCTL" "$c" "$o" "$v" --help >/dev/null
+		done
+	done
+done
+# nothing of the option tables is written by hand in a usage text
+if grep -nE '^\s*"(-[[:alnum:]], |    )--[[:alnum:]]' "$LCTL_SRCDIR"/cmd/cmd-*.c "$LCTL_SRCDIR"/cmd/layoutctl.c; then
+	fail "an option line is written by hand in a usage text: it must come from the option table"
+fi
+
 # every global option appears in the main help
 main=$("$LAYOUTCTL" --help)
 for o in $("$LAYOUTCTL" __complete global-options); do

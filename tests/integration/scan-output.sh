@@ -134,6 +134,32 @@ if LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' <<<"$text"; then
 	fail "raw control bytes in the text output"
 fi
 
+# --- the global options after the command: the same as before it (issue 16) ----------------------
+# (the elapsed time and the timestamp differ from run to run, the order of directories too)
+norm() {
+	local x
+	x=$(cat)
+	if [[ $x == "{"* ]]; then
+		jq -cS '.directories |= sort_by(.path) | del(.summary.seconds)' <<<"$x"
+	else
+		grep -vE 'scanned in|_seconds|<seconds>' <<<"$x" | LC_ALL=C sort
+	fi
+}
+same() { # BEFORE-ARGS -- AFTER-ARGS: both exit 1 (not clean) with the same output
+	local -a a=() b=()
+	while [[ $1 != -- ]]; do a+=("$1"); shift; done
+	shift
+	b=("$@")
+	expect_exit 1 "$LAYOUTCTL" "${b[@]}" >/dev/null
+	assert_eq "$({ "$LAYOUTCTL" "${a[@]}" || true; } | norm)" "$({ "$LAYOUTCTL" "${b[@]}" || true; } | norm)" \
+		"layoutctl ${b[*]} against ${a[*]}"
+}
+same -v scan "$VOL" -- scan -v "$VOL"
+same -v scan --all "$VOL" -- scan --all -v "$VOL"
+same --format prometheus scan "$VOL" -- scan --format prometheus "$VOL"
+same --json scan --all "$VOL" -- scan --json --all "$VOL"
+same --format xml scan "$VOL" -- scan -f xml "$VOL"
+
 # --- errors -------------------------------------------------------------------------------------
 expect_exit 3 "$LAYOUTCTL" scan --path /no/such/dir "$VOL"
 j=$("$LAYOUTCTL" --json scan --path /no/such "$VOL" 2>/dev/null || true)
