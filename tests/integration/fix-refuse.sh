@@ -67,7 +67,8 @@ expect_exit 1 "$LAYOUTCTL" scan "$VOL"
 
 # --- a damaged journal is refused on --resume --------------------------------------------------
 cp -- "$S/journal" "$FX/journal.good"
-sed -i 's/^mode migrate$/mode linkto/' "$S/journal"
+sed -i 's/^mode .*$/mode linkto/' "$S/journal"
+cmp -s "$S/journal" "$FX/journal.good" && fail "the journal was not changed"
 err=$("$LAYOUTCTL" fix --state-dir "$S" --resume --settle 1 "$VOL" 2>&1) && fail "a corrupt journal was accepted"
 assert_contains "$err" "checksum does not match"
 head -c 60 "$FX/journal.good" >"$S/journal"
