@@ -33,6 +33,29 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static const char *const mode_names[] = {
+	[LCTL_FIX_MIGRATE] = "migrate",
+	[LCTL_FIX_LINKTO] = "linkto",
+	[LCTL_FIX_CLEAN_FIRST] = "clean-first",
+};
+
+const char *lctl_fix_mode_name(int mode)
+{
+	return mode >= 0 && (size_t)mode < LCTL_ARRAY_SIZE(mode_names) ? mode_names[mode] : NULL;
+}
+
+int lctl_fix_mode_parse(const char *s, enum lctl_fix_mode *mode)
+{
+	size_t i;
+
+	for (i = 0; i < LCTL_ARRAY_SIZE(mode_names); i++)
+		if (!strcmp(s, mode_names[i])) {
+			*mode = (enum lctl_fix_mode)i;
+			return 0;
+		}
+	return -LCTL_EINVAL;
+}
+
 uint32_t lctl_crc32(const void *data, size_t len)
 {
 	const unsigned char *p = data;

@@ -54,29 +54,6 @@ const char *lctl_file_action_name(int action)
 	return action >= 0 && action < LCTL_FILE_ACTION_COUNT ? action_names[action] : NULL;
 }
 
-static const char *const mode_names[] = {
-	[LCTL_FIX_MIGRATE] = "migrate",
-	[LCTL_FIX_LINKTO] = "linkto",
-	[LCTL_FIX_CLEAN_FIRST] = "clean-first",
-};
-
-const char *lctl_fix_mode_name(int mode)
-{
-	return mode >= 0 && (size_t)mode < LCTL_ARRAY_SIZE(mode_names) ? mode_names[mode] : NULL;
-}
-
-int lctl_fix_mode_parse(const char *s, enum lctl_fix_mode *mode)
-{
-	size_t i;
-
-	for (i = 0; i < LCTL_ARRAY_SIZE(mode_names); i++)
-		if (!strcmp(s, mode_names[i])) {
-			*mode = (enum lctl_fix_mode)i;
-			return 0;
-		}
-	return -LCTL_EINVAL;
-}
-
 static const char *const outcome_names[LCTL_DIR_OUTCOME_COUNT] = {
 	[LCTL_DIR_WAS_CLEAN] = "was-clean",
 	[LCTL_DIR_FIXED] = "fixed",

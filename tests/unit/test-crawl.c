@@ -335,6 +335,9 @@ static void test_lower_workers_with_spills(void **state)
 	run_park(2, true);
 	/* the parked worker is not the only other one */
 	run_park(3, false);
+}
+
+/*
  * lctl_crawl_next() waits its timeout whatever the wall clock does: a clock set back an hour
  * must not make the consumer (progress, signals, the dashboard) sleep an hour, nor one set
  * forward make it spin without waiting.
