@@ -8,6 +8,7 @@
 #include "parse.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -348,6 +349,9 @@ static int apply(struct opt_state *st, int side, const struct cmd *cmd, const st
 		str = val;
 		break;
 	case OPTK_VOLPATH:
+		if (strlen(val) >= PATH_MAX)
+			return usage_error(cmd, "--%s is %zu bytes long: gfapi takes paths of at most "
+					   "%d", o->name, strlen(val), PATH_MAX - 1);
 		if (check_volume_path(val))
 			return bad_value(cmd, o, val, "an absolute path inside the volume without "
 					 "'.' or '..'");

@@ -1422,8 +1422,11 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 	}
 	if (r->err || (r->problems & (LCTL_DIR_SUBVOL_DOWN | LCTL_DIR_UNREADABLE))) {
 		/* nothing to judge it by: it stays as it is, stamped or not, for a later run */
-		set_reason(rr, LCTL_DIR_NOT_FIXED, "cannot read it on every subvolume (%s): left as "
-			   "it is", r->err ? strerror(r->err) : first_problem(r->problems));
+		if (r->problems & LCTL_DIR_SUBVOL_DOWN)
+			set_reason(rr, LCTL_DIR_NOT_FIXED, "a subvolume is down: left as it is");
+		else
+			set_reason(rr, LCTL_DIR_NOT_FIXED, "cannot read it on every subvolume (%s): "
+				   "left as it is", r->err ? strerror(r->err) : "unreadable");
 		goto done;
 	}
 	stay_clean = !r->problems && r->commit == rc->commit;

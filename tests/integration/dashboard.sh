@@ -40,6 +40,9 @@ wait_for "migrated" 5
 for label in "layoutctl fix $VOL" "state running" "Bytes moved" "Rates" "Subvolume" "Workers" "q stop"; do
 	screen | grep -qF -- "$label" || fail "label '$label' missing"
 done
+# clean-first (the default): the dashboard says when every directory was clean; files move after
+wait_for "Clean first" 20
+wait_for "every directory clean after" 90
 sleep 3
 m1=$(field migrated)
 sleep 3
