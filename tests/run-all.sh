@@ -48,7 +48,9 @@ rc=0
 # Two lanes: the pool tests (tests/integration/pool-*.sh: glusterds of their own, in network
 # namespaces of their own, so nothing they do reaches the default glusterd or its volumes, and
 # nothing the others do, glusterd restarts included, reaches them) run beside the rest, which
-# run one at a time as always. LCTL_CHECK_FLAGS (or LCTL_LANES=1) runs one `make check`.
+# run one at a time as always; the unit tests, fuzzers and the CLI tests that never reach the
+# default glusterd run in the pool lane too (Makefile.am: side_lane), so the other lane holds
+# only what needs that glusterd. LCTL_CHECK_FLAGS (or LCTL_LANES=1) runs one `make check`.
 lanes=$(make -s print-test-lanes)
 pool_tests=$(sed -n 's/^pool: *//p' <<<"$lanes")
 rest_tests=$(sed -n 's/^rest: *//p' <<<"$lanes")
