@@ -70,6 +70,7 @@ printf '== %s (%s)\n== LAYOUTCTL=%s\n== logs: %s\n' "$rel" "$(date '+%F %T')" "$
 # harness's traps tear the volumes down. (A background bash would ignore SIGINT for good;
 # timeout resets that for the test.)
 timeout_s=${LCTL_TEST_TIMEOUT:-900}
+t_start=$SECONDS
 timeout -k 30 "$timeout_s" bash "$script" "$@" &
 child=$!
 trap 'kill -INT "$child" 2>/dev/null' INT
@@ -109,5 +110,6 @@ case $rc in
 99) res=ERROR ;;
 *) res=FAIL ;;
 esac
-printf '== %s: %s (exit %s)\n' "$rel" "$res" "$rc"
+# "== duration": tests/run-all.sh lists the slowest tests of a run from these lines
+printf '== %s: %s (exit %s)\n== duration %d s\n' "$rel" "$res" "$rc" $((SECONDS - t_start))
 exit "$rc"
