@@ -73,6 +73,26 @@ timeout_s=${LCTL_TEST_TIMEOUT:-900}
 t_start=$SECONDS
 timeout -k 30 "$timeout_s" bash "$script" "$@" &
 child=$!
+# A test that hangs tells where: 20 s before the limit, the processes of its group (timeout(1)
+# made one, with its own pid as id) and the stacks of our programs in it go to the test's log.
+watchdog=
+if ((timeout_s > 40)); then
+	(
+		trap 'kill "$nap" 2>/dev/null; exit 0' TERM
+		sleep $((timeout_s - 20)) &
+		nap=$!
+		wait "$nap"
+		kill -0 "$child" 2>/dev/null || exit 0
+		echo "run-test.sh: $rel still running after $((timeout_s - 20)) s; its processes:"
+		ps -o pid,ppid,etimes,stat,args -p "$(pgrep -d, -g "$child")" 2>/dev/null | cut -c1-200
+		for pid in $(pgrep -g "$child" -x 'layoutctl|lt-layoutctl|gfcheck' 2>/dev/null); do
+			echo "--- stacks of $pid: $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | cut -c1-200)"
+			timeout 30 gdb -p "$pid" -batch -nx -ex 'thread apply all bt 12' 2>/dev/null |
+				grep -E '^(Thread|#)' | head -150
+		done
+	) &
+	watchdog=$!
+fi
 trap 'kill -INT "$child" 2>/dev/null' INT
 trap 'kill -TERM "$child" 2>/dev/null' TERM
 trap 'kill -HUP "$child" 2>/dev/null' HUP
@@ -83,7 +103,9 @@ while :; do
 	((rc > 128)) && kill -0 "$child" 2>/dev/null || break
 done
 trap - INT TERM HUP
-((timeout_s == 0 || rc != 124)) || echo "run-test.sh: $rel timed out after ${timeout_s}s"
+[[ -z $watchdog ]] || kill "$watchdog" 2>/dev/null
+# 124: ended by TERM at the limit; 137: killed 30 s later, still running
+((timeout_s == 0 || (rc != 124 && rc != 137))) || echo "run-test.sh: $rel timed out after ${timeout_s}s"
 
 # Sanitizer reports: in the files of the log folder (not the GlusterFS logs kept in its
 # subfolders) and in this test's own log, when our stdout is that file.
