@@ -39,6 +39,7 @@ const struct lopt cmd_render_options[] = {
 
 static const struct out_view *const views[] = {
 	&scan_view,
+	&fix_view,
 	NULL,
 };
 
@@ -147,22 +148,55 @@ static void xml_leaves(xmlNode *node, const char *prefix, struct out_fields *s)
 		out_fields_add(s, prefix);
 }
 
-/* @path is @h or below it. */
+/* @path is @h (up to an '@') or below it. */
 static bool below(const char *path, const char *h)
 {
-	size_t l = strlen(h);
+	size_t l = strcspn(h, "@");
 
 	return !strncmp(path, h, l) && (!path[l] || path[l] == '.' || path[l] == '[');
 }
 
-static bool hidden(const struct out_view *view, const char *path)
+/* The value at a dotted @path of @doc is true ("!path": false). */
+static bool doc_true(struct json_object *doc, const char *path)
+{
+	char key[128];
+
+	if (*path == '!')
+		return !doc_true(doc, path + 1);
+	while (*path && doc) {
+		size_t l = strcspn(path, ".");
+
+		snprintf(key, sizeof(key), "%.*s", (int)l, path);
+		if (!json_object_object_get_ex(doc, key, &doc))
+			return false;
+		path += l + (path[l] == '.');
+	}
+	return json_object_get_boolean(doc);
+}
+
+/* Hidden entry @h applies to @doc: "path" always, "path@cond" when @doc's cond is true. */
+static bool applies(const char *h, struct json_object *doc)
+{
+	const char *at = strchr(h, '@');
+
+	return !at || doc_true(doc, at + 1);
+}
+
+/* @path is hidden in @doc; @always: by an entry without a condition. */
+static bool hidden_by(const struct out_view *view, struct json_object *doc, const char *path,
+		      bool always)
 {
 	const char *const *h;
 
 	for (h = view->hidden; h && *h; h++)
-		if (below(path, *h))
+		if (below(path, *h) && (always ? !strchr(*h, '@') : applies(*h, doc)))
 			return true;
 	return false;
+}
+
+static bool hidden(const struct out_view *view, struct json_object *doc, const char *path)
+{
+	return hidden_by(view, doc, path, false);
 }
 
 static int check_fields(struct json_object *doc, const char *command, const struct out_view *view)
@@ -215,7 +249,7 @@ static int check_fields(struct json_object *doc, const char *command, const stru
 		out_fields_add(&jx, name);
 		if (!out_fields_has(&xs, name))
 			bad = printf("%s: %s is in JSON, not in XML\n", command, js.v[i]);
-		if (!out_fields_has(&read, js.v[i]) && !hidden(view, js.v[i]))
+		if (!out_fields_has(&read, js.v[i]) && !hidden(view, doc, js.v[i]))
 			bad = printf("%s: %s is in JSON and XML, not in text\n", command, js.v[i]);
 	}
 	for (i = 0; i < xs.n; i++)
@@ -224,10 +258,12 @@ static int check_fields(struct json_object *doc, const char *command, const stru
 	for (i = 0; i < read.n; i++) {
 		if (!out_fields_has(&js, read.v[i]))
 			bad = printf("%s: %s is in text, not in JSON\n", command, read.v[i]);
-		else if (hidden(view, read.v[i]))
+		else if (hidden_by(view, doc, read.v[i], true))
 			bad = printf("%s: %s is shown in text and named hidden\n", command, read.v[i]);
 	}
 	for (h = view->hidden; h && *h; h++) {
+		if (!applies(*h, doc))
+			continue;
 		for (i = 0; i < js.n && !below(js.v[i], *h); i++)
 			;
 		if (i == js.n)

@@ -145,14 +145,18 @@ static bool is_empty_container(struct json_object *v)
 	       (json_object_is_type(v, json_type_array) && !json_object_array_length(v));
 }
 
-/* The value at @path (@len bytes), and its generalised path in @gp. */
+/*
+ * The value at @path (@len bytes), and its generalised path in @gp; *@found false when a key
+ * on the way is absent (a JSON null is found, and NULL).
+ */
 static struct json_object *lookup(struct out_rctx *c, const char *path, size_t len, char *gp,
-				  size_t gpn)
+				  size_t gpn, bool *found)
 {
 	const struct frame *f = &c->fr[c->depth - 1];
 	struct json_object *v;
 	char key[128];
 
+	*found = true;
 	if (len && path[0] == '@') {
 		snprintf(gp, gpn, "%s", f->path);
 		return f->key;
@@ -173,7 +177,7 @@ static struct json_object *lookup(struct out_rctx *c, const char *path, size_t l
 	}
 	if (len == 1 && path[0] == '.')
 		return v;
-	while (len && v) {
+	while (len) {
 		const char *dot = memchr(path, '.', len);
 		size_t kl = dot ? (size_t)(dot - path) : len;
 		char sub[512];
@@ -181,29 +185,28 @@ static struct json_object *lookup(struct out_rctx *c, const char *path, size_t l
 		snprintf(key, sizeof(key), "%.*s", (int)kl, path);
 		join(sub, sizeof(sub), gp, key);
 		snprintf(gp, gpn, "%s", sub);
-		if (!json_object_is_type(v, json_type_object) || !json_object_object_get_ex(v, key, &v))
-			v = NULL;
+		if (!json_object_is_type(v, json_type_object) || !json_object_object_get_ex(v, key, &v)) {
+			*found = false;
+			return NULL;
+		}
 		path += kl + (dot != NULL);
 		len -= kl + (dot != NULL);
-	}
-	/* the rest of an absent path, so that the field recorded is the one asked for */
-	if (len) {
-		char sub[512];
-
-		snprintf(key, sizeof(key), "%.*s", (int)len, path);
-		join(sub, sizeof(sub), gp, key);
-		snprintf(gp, gpn, "%s", sub);
 	}
 	return v;
 }
 
+/*
+ * A field read: recorded when the record has it (an optional key that is absent is no field of
+ * this record in any format). A container counts through its leaves, read one by one; an
+ * empty one is a leaf.
+ */
 static struct json_object *get(struct out_rctx *c, const char *path, size_t len)
 {
 	char gp[512];
-	struct json_object *v = lookup(c, path, len, gp, sizeof(gp));
+	bool found;
+	struct json_object *v = lookup(c, path, len, gp, sizeof(gp), &found);
 
-	/* a container counts through its leaves, read one by one; an empty one is a leaf */
-	if (c->read && !(len && path[0] == '@') && (!is_container(v) || is_empty_container(v)))
+	if (c->read && found && !(len && path[0] == '@') && (!is_container(v) || is_empty_container(v)))
 		out_fields_add(c->read, gp);
 	return v;
 }
@@ -273,11 +276,12 @@ static void each(struct out_rctx *c, const char *path, size_t len,
 		 struct sbuf *b)
 {
 	char gp[512], ip[512];
-	struct json_object *v = lookup(c, path, len, gp, sizeof(gp));
+	bool found;
+	struct json_object *v = lookup(c, path, len, gp, sizeof(gp), &found);
 	size_t i;
 
 	if (!is_container(v) || is_empty_container(v)) {
-		if (c->read)
+		if (c->read && found)
 			out_fields_add(c->read, gp);
 		return;
 	}

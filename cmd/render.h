@@ -61,7 +61,9 @@ struct out_block {
 struct out_view {
 	const char *command;
 	const struct out_block *blocks;
-	const char *const *hidden;	/* generalised paths JSON and XML have and text does not show */
+	/* generalised paths JSON and XML have and text does not show (and what is below them);
+	 * "path@cond": only in documents whose dotted cond (from the top) is true */
+	const char *const *hidden;
 	const struct out_filter *filters;
 };
 
