@@ -40,6 +40,7 @@ const struct lopt cmd_render_options[] = {
 static const struct out_view *const views[] = {
 	&scan_view,
 	&fix_view,
+	&info_view,
 	NULL,
 };
 

@@ -350,7 +350,15 @@ static struct json_object *f_len(struct out_rctx *c, struct json_object *v)
 	return json_object_new_int64(0);
 }
 
+/* A count other than one (for plurals). */
+static struct json_object *f_many(struct out_rctx *c, struct json_object *v)
+{
+	(void)c;
+	return json_object_new_boolean(json_object_get_int64(v) != 1);
+}
+
 static const struct out_filter builtin_filters[] = {
+	{ "many", f_many },
 	{ "bytes", f_bytes },
 	{ "pct", f_pct },
 	{ "onoff", f_onoff },
@@ -492,49 +500,63 @@ static void inline_item(struct out_rctx *c, const void *arg, struct sbuf *b)
 	render(c, ie->t, ie->len, b);
 }
 
+/* "path|f1|f2" (@len bytes): the value, filtered; *@owned is what the caller frees. */
+static struct json_object *eval(struct out_rctx *c, const char *s, size_t len,
+				struct json_object **owned)
+{
+	size_t i = strcspn(s, "|");
+	struct json_object *v;
+
+	if (i > len)
+		i = len;
+	v = get(c, s, i);
+	*owned = NULL;
+	while (i < len) {
+		size_t fl = strcspn(s + i + 1, "|");
+		out_filter_fn fn;
+
+		if (i + 1 + fl > len)
+			fl = len - i - 1;
+		fn = find_filter(c->view, s + i + 1, fl);
+		v = fn ? fn(c, v) : NULL;
+		json_object_put(*owned);
+		*owned = v;
+		i += 1 + fl;
+	}
+	return v;
+}
+
 /* One field: the text between the braces. */
 static void field(struct out_rctx *c, const char *s, size_t len, struct sbuf *b)
 {
-	struct json_object *v, *owned = NULL;
-	size_t q, pl, i;
+	struct json_object *v, *owned;
+	size_t q, colon;
 
 	if (len && s[0] == '*') {
-		size_t colon = find0(s, len, ':');
-		struct inline_each ie = { s + colon + 1, colon < len ? len - colon - 1 : 0 };
+		struct inline_each ie;
 
+		colon = find0(s, len, ':');
+		ie.t = s + colon + 1;
+		ie.len = colon < len ? len - colon - 1 : 0;
 		each(c, s + 1, colon - 1, inline_item, &ie, b);
 		return;
 	}
 	q = find0(s, len, '?');
 	if (q < len) {
 		size_t tilde = find0(s + q + 1, len - q - 1, '~') + q + 1;
+		bool yes = truthy(eval(c, s, q, &owned));
 
-		if (truthy(get(c, s, q)))
+		json_object_put(owned);
+		if (yes)
 			render(c, s + q + 1, tilde - q - 1, b);
 		else if (tilde < len)
 			render(c, s + tilde + 1, len - tilde - 1, b);
 		return;
 	}
-	pl = strcspn(s, "|:}");
-	if (pl > len)
-		pl = len;
-	v = get(c, s, pl);
-	i = pl;
-	while (i < len && s[i] == '|') {
-		size_t fl = strcspn(s + i + 1, "|:}");
-		out_filter_fn fn;
-		struct json_object *nv;
-
-		if (i + 1 + fl > len)
-			fl = len - i - 1;
-		fn = find_filter(c->view, s + i + 1, fl);
-		nv = fn ? fn(c, v) : NULL;
-		json_object_put(owned);
-		owned = v = nv;
-		i += 1 + fl;
-	}
-	if (i < len && s[i] == ':')
-		value(b, v, s + i + 1, len - i - 1);
+	colon = find0(s, len, ':');
+	v = eval(c, s, colon, &owned);
+	if (colon < len)
+		value(b, v, s + colon + 1, len - colon - 1);
 	else
 		value(b, v, "", 0);
 	json_object_put(owned);
