@@ -41,6 +41,7 @@ static const struct out_view *const views[] = {
 	&scan_view,
 	&fix_view,
 	&info_view,
+	&status_view,
 	NULL,
 };
 

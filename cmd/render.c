@@ -15,6 +15,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_DEPTH 8
 
@@ -237,16 +238,22 @@ static bool truthy(struct json_object *v)
 	return false;
 }
 
-/* "a&!b": every term true ("!" terms false). */
+static struct json_object *eval(struct out_rctx *c, const char *s, size_t len,
+				struct json_object **owned);
+
+/* "a&!b|f": every term true ("!" terms false), each a path and its filters. */
 static bool when_ok(struct out_rctx *c, const char *w)
 {
 	while (w && *w) {
-		bool neg = *w == '!';
+		bool neg = *w == '!', yes;
+		struct json_object *owned;
 		size_t n;
 
 		w += neg;
 		n = strcspn(w, "&");
-		if (truthy(get(c, w, n)) == neg)
+		yes = truthy(eval(c, w, n, &owned));
+		json_object_put(owned);
+		if (yes == neg)
 			return false;
 		w += n + (w[n] == '&');
 	}
@@ -350,6 +357,38 @@ static struct json_object *f_len(struct out_rctx *c, struct json_object *v)
 	return json_object_new_int64(0);
 }
 
+/* The value is there and not null. */
+static struct json_object *f_set(struct out_rctx *c, struct json_object *v)
+{
+	(void)c;
+	return json_object_new_boolean(v != NULL);
+}
+
+/* A time (seconds since the epoch) as ctime() writes it, without its newline. */
+static struct json_object *f_ctime(struct out_rctx *c, struct json_object *v)
+{
+	time_t t = (time_t)json_object_get_int64(v);
+	char buf[64] = "";
+
+	(void)c;
+	ctime_r(&t, buf);
+	buf[strcspn(buf, "\n")] = '\0';
+	return json_object_new_string(buf);
+}
+
+/* A time as "YYYY-MM-DD HH:MM:SS", local. */
+static struct json_object *f_localtime(struct out_rctx *c, struct json_object *v)
+{
+	time_t t = (time_t)json_object_get_int64(v);
+	struct tm tm;
+	char buf[32] = "";
+
+	(void)c;
+	if (localtime_r(&t, &tm))
+		strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
+	return json_object_new_string(buf);
+}
+
 /* A count other than one (for plurals). */
 static struct json_object *f_many(struct out_rctx *c, struct json_object *v)
 {
@@ -359,6 +398,9 @@ static struct json_object *f_many(struct out_rctx *c, struct json_object *v)
 
 static const struct out_filter builtin_filters[] = {
 	{ "many", f_many },
+	{ "set", f_set },
+	{ "ctime", f_ctime },
+	{ "localtime", f_localtime },
 	{ "bytes", f_bytes },
 	{ "pct", f_pct },
 	{ "onoff", f_onoff },

@@ -12,16 +12,17 @@
  *   {path}              the value (a string escaped with out_esc(), an integer, a double, a
  *                       boolean as true/false, null or absent as "-")
  *   {path:SPEC}         formatted with a printf width and precision ("-28", "8.1", "08x")
- *   {path|f1|f2:SPEC}   passed through filters first (bytes, pct, onoff, hex, len, many, or
- *                       the view's own), each a json value in, a json value out
+ *   {path|f1|f2:SPEC}   passed through filters first (bytes, pct, onoff, hex, len, many, set,
+ *                       ctime, localtime, or the view's own), each a json value in, a json
+ *                       value out
  *   {path|f?YES~NO}     YES if the (filtered) value is true (non-zero, non-empty, true),
  *                       else NO; both are templates
  *   {*path:TEMPLATE}    TEMPLATE once per item of an array (or member of an object)
  * A path is dotted keys below the current record ("summary.entries.placed"), "$KEY..." from
  * the document's top-level members seen so far, "^KEY..." from the record that holds the
  * current one, "." the current value, "@" the key of the current member in an object walk.
- * A line's "each" repeats it per item, its "when" ("a&!b") prints it only when every term is
- * true (a "!" term false).
+ * A line's "each" repeats it per item, its "when" ("a&!b|f") prints it only when every term
+ * (a path and its filters) is true (a "!" term false).
  *
  * Every path a view reads (to print it or to decide on a line) is recorded, with array indices
  * generalised to "[]", so tests can compare the fields text shows with the fields JSON and XML

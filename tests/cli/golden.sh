@@ -7,6 +7,8 @@
 . "$LCTL_SRCDIR/tests/cli/lib.sh"
 
 gold=$LCTL_SRCDIR/tests/golden
+# status prints times in local time
+export TZ=UTC
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
