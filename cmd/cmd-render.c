@@ -8,10 +8,11 @@
  * layer exactly as the command hands its records: out_member(), out_list_begin(),
  * out_item(). So --format text|json|xml prints what the command would print for those records.
  *
- * --check renders the three formats into memory and compares their fields: every leaf of the
- * JSON document, every leaf element of the XML one (arrays named as out_item() names their
- * items), and every field the text view read or names as hidden. One line per difference and
- * exit 1: a renderer change that drops or adds a field in one format only is caught here.
+ * --check FILE... renders the three formats into memory and compares their fields: every leaf
+ * of the JSON document, every leaf element of the XML one (arrays named as out_item() names
+ * their items), and every field the text view read or names as hidden; and every hidden
+ * entry must match a field of some document. One line per difference and exit 1: a renderer
+ * change that drops or adds a field in one format only is caught here.
  */
 #include "cli.h"
 #include "msg.h"
@@ -25,7 +26,8 @@
 
 const char *const cmd_render_usage[] = {
 	"FILE",
-	"Print a command's document from the records in FILE (tests).",
+	"Print a command's document from the records in FILE (tests); with --check, compare the",
+	"fields of its three formats (several FILEs may be given).",
 	NULL,
 };
 
@@ -42,6 +44,7 @@ static const struct out_view *const views[] = {
 	&fix_view,
 	&info_view,
 	&status_view,
+	&explain_view,
 	NULL,
 };
 
@@ -201,7 +204,9 @@ static bool hidden(const struct out_view *view, struct json_object *doc, const c
 	return hidden_by(view, doc, path, false);
 }
 
-static int check_fields(struct json_object *doc, const char *command, const struct out_view *view)
+/* Compare the fields of @doc's three renderings; mark in @seen[] the hidden entries used. */
+static int check_fields(struct json_object *doc, const char *command, const struct out_view *view,
+			bool *seen)
 {
 	struct out_fields read = { 0 }, js = { 0 }, xs = { 0 }, jx = { 0 };
 	struct json_object *parsed;
@@ -268,8 +273,8 @@ static int check_fields(struct json_object *doc, const char *command, const stru
 			continue;
 		for (i = 0; i < js.n && !below(js.v[i], *h); i++)
 			;
-		if (i == js.n)
-			bad = printf("%s: hidden %s is not in JSON\n", command, *h);
+		if (i < js.n)
+			seen[h - view->hidden] = true;
 	}
 	out_fields_free(&read);
 	out_fields_free(&js);
@@ -278,27 +283,68 @@ static int check_fields(struct json_object *doc, const char *command, const stru
 	return bad ? 1 : 0;
 }
 
+static struct json_object *load(const char *file, const struct out_view **view)
+{
+	struct json_object *doc = json_object_from_file(file), *c;
+
+	if (!doc || !json_object_object_get_ex(doc, "command", &c) ||
+	    !(*view = find_view(json_object_get_string(c)))) {
+		error("%s: not a document of a command with a text view", file);
+		json_object_put(doc);
+		return NULL;
+	}
+	out_unescape_tree(doc);
+	return doc;
+}
+
+/*
+ * --check FILE...: each document's formats compared, and every hidden entry of each view
+ * used by some document (a stale entry would hide a field a renderer starts to carry).
+ */
+static int check_files(int n, char **files)
+{
+	const struct out_view *view;
+	bool *seen[sizeof(views) / sizeof(views[0])] = { NULL };
+	struct json_object *doc;
+	size_t k, nh;
+	int i, bad = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!(doc = load(files[i], &view)))
+			return EXIT_CANTRUN;
+		for (k = 0; views[k] != view; k++)
+			;
+		for (nh = 0; view->hidden && view->hidden[nh]; nh++)
+			;
+		if (!seen[k] && !(seen[k] = calloc(nh + 1, sizeof(bool))))
+			abort();
+		bad |= check_fields(doc, view->command, view, seen[k]);
+		json_object_put(doc);
+	}
+	for (k = 0; views[k]; k++) {
+		for (i = 0; seen[k] && views[k]->hidden && views[k]->hidden[i]; i++)
+			if (!seen[k][i])
+				bad = printf("%s: hidden %s is in no document's JSON\n", views[k]->command,
+					     views[k]->hidden[i]);
+		free(seen[k]);
+	}
+	return bad ? EXIT_PROBLEMS : EXIT_CLEAN;
+}
+
 int cmd_render(const struct cmd *cmd, int argc, char **argv)
 {
 	const struct out_view *view;
-	struct json_object *doc, *c;
+	struct json_object *doc;
 	int ret;
 
+	if (check && argc >= 2)
+		return finish_stdout(check_files(argc - 1, argv + 1));
 	ret = operands_check(cmd, argc, 1, "FILE");
 	if (ret >= 0)
 		return ret;
-	doc = json_object_from_file(argv[1]);
-	if (!doc || !json_object_object_get_ex(doc, "command", &c) ||
-	    !(view = find_view(json_object_get_string(c)))) {
-		error("%s: not a document of a command with a text view", argv[1]);
-		json_object_put(doc);
+	if (!(doc = load(argv[1], &view)))
 		return EXIT_CANTRUN;
-	}
-	out_unescape_tree(doc);
-	if (check)
-		ret = check_fields(doc, view->command, view) ? EXIT_PROBLEMS : EXIT_CLEAN;
-	else
-		replay(doc, gopts.format, stdout, view->command, view, NULL);
+	replay(doc, gopts.format, stdout, view->command, view, NULL);
 	json_object_put(doc);
-	return finish_stdout(check ? ret : EXIT_CLEAN);
+	return finish_stdout(EXIT_CLEAN);
 }

@@ -21,7 +21,8 @@
 
 struct frame {
 	struct json_object *rec;
-	struct json_object *key;	/* "@": the member name in an object walk, or NULL */
+	struct json_object *key;	/* "@": the member name in an object walk, the index in an
+					 * array walk, or NULL */
 	char path[512];
 };
 
@@ -295,9 +296,12 @@ static void each(struct out_rctx *c, const char *path, size_t len,
 	if (json_object_is_type(v, json_type_array)) {
 		join(ip, sizeof(ip), gp, "[]");
 		for (i = 0; i < json_object_array_length(v); i++) {
-			push(c, json_object_array_get_idx(v, i), ip, NULL);
+			struct json_object *io = json_object_new_int64((int64_t)i);
+
+			push(c, json_object_array_get_idx(v, i), ip, io);
 			fn(c, arg, b);
 			c->depth--;
+			json_object_put(io);
 		}
 		return;
 	}

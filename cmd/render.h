@@ -20,7 +20,8 @@
  *   {*path:TEMPLATE}    TEMPLATE once per item of an array (or member of an object)
  * A path is dotted keys below the current record ("summary.entries.placed"), "$KEY..." from
  * the document's top-level members seen so far, "^KEY..." from the record that holds the
- * current one, "." the current value, "@" the key of the current member in an object walk.
+ * current one, "." the current value, "@" the key of the current member in an object walk
+ * (the index of the current item in an array walk).
  * A line's "each" repeats it per item, its "when" ("a&!b|f") prints it only when every term
  * (a path and its filters) is true (a "!" term false).
  *
