@@ -437,36 +437,34 @@ static struct json_object *f_entry_col(struct out_rctx *c, struct json_object *s
 	return j;
 }
 
-static struct json_object *word_is(struct json_object *v, const char *w)
+static bool word(struct json_object *v, const char *w)
 {
-	return json_object_new_boolean(json_object_get_string(v) &&
-				       !strcmp(json_object_get_string(v), w));
+	return json_object_get_string(v) && !strcmp(json_object_get_string(v), w);
 }
 
 static struct json_object *f_not_asked(struct out_rctx *c, struct json_object *v)
 {
 	(void)c;
-	return word_is(v, dht_check_name(LCTL_DHT_NOT_ASKED));
+	return json_object_new_boolean(word(v, dht_check_name(LCTL_DHT_NOT_ASKED)));
 }
 
 static struct json_object *f_unavailable(struct out_rctx *c, struct json_object *v)
 {
 	(void)c;
-	return word_is(v, dht_check_name(LCTL_DHT_UNAVAILABLE));
+	return json_object_new_boolean(word(v, dht_check_name(LCTL_DHT_UNAVAILABLE)));
 }
 
 static struct json_object *f_agrees(struct out_rctx *c, struct json_object *v)
 {
 	(void)c;
-	return word_is(v, dht_check_name(LCTL_DHT_AGREES));
+	return json_object_new_boolean(word(v, dht_check_name(LCTL_DHT_AGREES)));
 }
 
 static struct json_object *f_answered(struct out_rctx *c, struct json_object *v)
 {
 	(void)c;
-	return json_object_new_boolean(json_object_get_boolean(word_is(v, "agrees")) ||
-				       !strcmp(json_object_get_string(v) ? json_object_get_string(v) : "",
-					       dht_check_name(LCTL_DHT_DISAGREES)));
+	return json_object_new_boolean(word(v, dht_check_name(LCTL_DHT_AGREES)) ||
+				       word(v, dht_check_name(LCTL_DHT_DISAGREES)));
 }
 
 /* Why DHT did not answer, for people. */
@@ -556,7 +554,9 @@ static const char *const explain_hidden[] = {
 	"explain.miss.lookups", "explain.miss.reasons", "explain.parent_layout.merged_commit",
 	"explain.subvolumes[].up", "explain.subvolumes[].layout.start",
 	"explain.subvolumes[].layout.stop", "explain.subvolumes[].entry.mode",
-	"explain.subvolumes[].entry.nlink", "explain.new_directory_ranges[].type",
+	"explain.subvolumes[].entry.nlink",
+	/* shown for data only (a linkto's size is 0, a directory's is its own) */
+	"explain.subvolumes[].entry.size", "explain.subvolumes[].entry.gfid_missing", "explain.new_directory_ranges[].type",
 	"explain.new_directory_ranges[].start", "explain.new_directory_ranges[].stop",
 	NULL,
 };

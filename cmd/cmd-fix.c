@@ -668,6 +668,7 @@ static const char *const fix_hidden[] = {
 	"volume.path",
 	"directories[].files", "directories[].bytes_moved",
 	"summary.planned_moves@!summary.dry_run", "summary.mode", "servers[].seconds@!summary.dry_run",
+	"summary.deadline_reached@!summary.stopped", /* said in the "Stopped" line */
 	"summary.seconds@summary.dry_run", "summary.commit@summary.dry_run",
 	"summary.stopped@summary.dry_run", "summary.deadline_reached@summary.dry_run",
 	"summary.directory_outcomes@summary.dry_run", "summary.file_outcomes@summary.dry_run",

@@ -190,21 +190,15 @@ static bool applies(const char *h, struct json_object *doc)
 	return !at || doc_true(doc, at + 1);
 }
 
-/* @path is hidden in @doc; @always: by an entry without a condition. */
-static bool hidden_by(const struct out_view *view, struct json_object *doc, const char *path,
-		      bool always)
+/* Text may leave @path out of @doc (it may show it too, in some records or some cases). */
+static bool hidden(const struct out_view *view, struct json_object *doc, const char *path)
 {
 	const char *const *h;
 
 	for (h = view->hidden; h && *h; h++)
-		if (below(path, *h) && (always ? !strchr(*h, '@') : applies(*h, doc)))
+		if (below(path, *h) && applies(*h, doc))
 			return true;
 	return false;
-}
-
-static bool hidden(const struct out_view *view, struct json_object *doc, const char *path)
-{
-	return hidden_by(view, doc, path, false);
 }
 
 /* Compare the fields of @doc's three renderings; mark in @seen[] the hidden entries used. */
@@ -268,8 +262,6 @@ static int check_fields(struct json_object *doc, const char *command, const stru
 	for (i = 0; i < read.n; i++) {
 		if (!out_fields_has(&js, read.v[i]))
 			bad = printf("%s: %s is in text, not in JSON\n", command, read.v[i]);
-		else if (hidden_by(view, doc, read.v[i], true))
-			bad = printf("%s: %s is shown in text and named hidden\n", command, read.v[i]);
 	}
 	for (h = view->hidden; h && *h; h++) {
 		if (!applies(*h, doc))

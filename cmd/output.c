@@ -149,6 +149,7 @@ void out_item(struct out *o, struct json_object *rec)
 		snprintf(item, sizeof(item), "%s[]", o->list_key);
 		out_text_block(o->f, o->view, o->list_key, false, o->doc, rec, item, o->read);
 		json_object_put(rec);
+		o->first_item = false;
 		return;
 	}
 	out_escape_tree(rec);
@@ -172,6 +173,8 @@ void out_list_end(struct out *o)
 		fputs("\n]", o->f);
 	else if (o->fmt == FMT_XML)
 		xmlTextWriterEndElement(o->xw);
+	else if (o->read && o->first_item)
+		out_fields_add(o->read, o->list_key); /* an empty list, shown as no lines */
 	o->list_key = NULL;
 }
 

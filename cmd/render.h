@@ -63,8 +63,9 @@ struct out_block {
 struct out_view {
 	const char *command;
 	const struct out_block *blocks;
-	/* generalised paths JSON and XML have and text does not show (and what is below them);
-	 * "path@cond": only in documents whose dotted cond (from the top) is true */
+	/* generalised paths JSON and XML have and text need not show (and what is below them):
+	 * never, or only in some records; "path@cond": only in documents whose dotted cond
+	 * (from the top, "!" negates) is true */
 	const char *const *hidden;
 	const struct out_filter *filters;
 };
