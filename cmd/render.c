@@ -10,12 +10,13 @@
  * parses.
  */
 #include "render.h"
-#include "output.h"
-#include "progress.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "output.h"
+#include "progress.h"
 
 #define MAX_DEPTH 8
 
@@ -640,7 +641,7 @@ static void line_item(struct out_rctx *c, const void *arg, struct sbuf *b)
 	if (when_ok(c, la->l->when)) {
 		struct sbuf lb = { 0 };
 
-		sb_str(&lb, "");
+		sb_str(&lb, ""); /* an empty template is an empty line */
 		render(c, la->l->fmt, strlen(la->l->fmt), &lb);
 		fprintf(la->f, "%s\n", lb.p);
 		free(lb.p);
