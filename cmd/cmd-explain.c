@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "msg.h"
 #include "output.h"
+#include "render.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -306,132 +307,262 @@ static struct json_object *explain_json(struct lctl_volume *vol, const struct lc
 	return j;
 }
 
-#define MAX(a, b) ((a) > (b) ? (a) : (b))
+/* ---- text: the same records through a table ------------------------------------------------ */
 
-/* What one subvolume holds, for the text table. */
-static void entry_text(struct lctl_volume *vol, const struct lctl_explain_subvol *s, char *buf,
-		       size_t n)
+static const char *jstr(struct json_object *o, const char *key)
 {
-	switch (s->sight) {
-	case LCTL_SIGHT_LINKTO:
-	case LCTL_SIGHT_MIGRATING: {
-		const char *t = out_subvol_name(vol, s->linkto_target);
-		char *v = s->linkto_value ? out_name_dup(s->linkto_value) : NULL;
+	struct json_object *v;
 
-		snprintf(buf, n, "%s -> %s", lctl_sight_name((int)s->sight), t ? t : v ? v : "?");
-		free(v);
-		break;
+	return json_object_object_get_ex(o, key, &v) && v ? json_object_get_string(v) : NULL;
+}
+
+/*
+ * What one subvolume holds, for the text table, from its "entry" record: through @c (the
+ * fields read are recorded) for the subvolume being printed, directly for its siblings.
+ */
+static char *entry_text(struct out_rctx *c, struct json_object *en)
+{
+	const char *kind = c ? json_object_get_string(out_rget(c, "entry.kind")) : jstr(en, "kind");
+	char *s;
+	int r;
+
+	kind = kind ? kind : "";
+	if (!strcmp(kind, "linkto") || !strcmp(kind, "migrating")) {
+		const char *t = c ? json_object_get_string(out_rget(c, "entry.linkto_target"))
+				  : jstr(en, "linkto_target");
+		const char *v = c ? json_object_get_string(out_rget(c, "entry.linkto"))
+				  : jstr(en, "linkto");
+
+		r = asprintf(&s, "%s -> %s", kind, t ? t : v ? v : "?");
+	} else if (!strcmp(kind, "data")) {
+		struct json_object *size = c ? out_rget(c, "entry.size") : NULL, *ng = NULL;
+
+		if (!c) {
+			json_object_object_get_ex(en, "size", &size);
+			json_object_object_get_ex(en, "gfid_missing", &ng);
+		} else {
+			ng = out_rget(c, "entry.gfid_missing");
+		}
+		r = asprintf(&s, "data, %llu bytes%s", (unsigned long long)json_object_get_int64(size),
+			     json_object_get_boolean(ng) ? ", no gfid" : "");
+	} else if (!strcmp(kind, "error")) {
+		const char *e = c ? json_object_get_string(out_rget(c, "entry.error")) : jstr(en, "error");
+
+		r = asprintf(&s, "error: %s", e ? e : "");
+	} else {
+		r = asprintf(&s, "%s", kind);
 	}
-	case LCTL_SIGHT_DATA:
-		snprintf(buf, n, "data, %llu bytes%s", (unsigned long long)s->size,
-			 s->no_gfid ? ", no gfid" : "");
-		break;
-	case LCTL_SIGHT_ERROR:
-		snprintf(buf, n, "error: %s", strerror(s->err));
-		break;
-	default:
-		snprintf(buf, n, "%s", lctl_sight_name((int)s->sight));
-		break;
+	if (r < 0)
+		abort();
+	return s;
+}
+
+/* The widths of the table's name and entry columns (as printed: escaped). */
+static void widths(struct json_object *subvols, size_t *wn, size_t *we)
+{
+	size_t i, l;
+
+	*wn = strlen("SUBVOLUME");
+	*we = strlen("ENTRY");
+	for (i = 0; i < json_object_array_length(subvols); i++) {
+		struct json_object *sv = json_object_array_get_idx(subvols, i), *en;
+		char *t;
+
+		l = strlen(out_esc(jstr(sv, "name")));
+		*wn = l > *wn ? l : *wn;
+		if (!json_object_object_get_ex(sv, "entry", &en))
+			continue;
+		t = entry_text(NULL, en);
+		l = strlen(out_esc(t));
+		*we = l > *we ? l : *we;
+		free(t);
 	}
 }
 
-static void print_text(struct lctl_volume *vol, const struct lctl_explain *e)
+/* @s, raw, padded so that it is @w wide once escaped. */
+static struct json_object *padded(const char *s, size_t w)
 {
-	char *path = out_name_dup(e->path), *parent = out_name_dup(e->parent);
-	char *hn = out_name_dup(e->hashed_name), text[512];
-	const char *h = out_subvol_name(vol, e->hashed);
-	size_t i, k, n = e->nsubvols, wn = strlen("SUBVOLUME"), we = strlen("ENTRY");
+	size_t l = strlen(out_esc(s)), n = strlen(s);
+	char *p = malloc(n + (w > l ? w - l : 0) + 1);
+	struct json_object *j;
 
-	printf("Path:          %s\n", path);
-	printf("Hashed name:   %s%s\n", hn, e->munged ? "  (munged by the hash regex)" : "");
-	printf("Hash:          0x%08x (%u)\n", e->hash, e->hash);
-	printf("Hashed subvol: %s\n", h ? h : "none: the parent's layout has a hole there");
-	switch (e->dht_check) {
-	case LCTL_DHT_NOT_ASKED:
-		printf("DHT says:      (not asked)\n");
-		break;
-	case LCTL_DHT_UNAVAILABLE:
-		printf("DHT says:      no answer (%s)\n",
-		       e->dht_err == ENAMETOOLONG ? "the name is too long for the xattr key"
-						  : strerror(e->dht_err));
-		break;
-	default:
-		if (e->dht_hashed_name)
-			printf("DHT says:      %s: %s\n", out_esc(e->dht_hashed_name),
-			       e->dht_check == LCTL_DHT_AGREES ? "agrees" : "DISAGREES");
-		else
-			printf("DHT says:      no hashed subvolume (%s): %s\n", strerror(e->dht_err),
-			       e->dht_check == LCTL_DHT_AGREES ? "agrees" : "DISAGREES");
-		break;
-	}
-	verdict_text(vol, e, text, sizeof(text));
-	if (e->incomplete)
-		printf("Verdict:       INCOMPLETE: some subvolume could not be read; from the others: "
-		       "%s\n", text);
-	else
-		printf("Verdict:       %s\n", text);
-	if (e->linkto_subvol >= 0) {
-		const char *lt = out_subvol_name(vol, e->linkto_target);
-
-		printf("Linkto:        on %s -> %s\n", out_subvol_name(vol, e->linkto_subvol), lt ? lt : "?");
-	}
-	if (e->vol_commit)
-		printf("Volume:        commit hash %u (0x%08x)%s, lookup-optimize %s\n", e->vol_commit,
-		       e->vol_commit, e->vol_commit_consistent ? "" : " [bricks disagree]",
-		       e->lookup_optimize ? "on" : "off");
-	else
-		printf("Volume:        commit hash 0 (never rebalanced)%s, lookup-optimize %s\n",
-		       e->vol_commit_consistent ? "" : " [bricks disagree]",
-		       e->lookup_optimize ? "on" : "off");
-	miss_text(e, text, sizeof(text));
-	printf("Miss in %s: %s\n", parent, text);
-	printf("\nParent %s, commit %u (%s), as each subvolume has it (* = hashed):\n", parent,
-	       e->parent_report.commit, commit_state_name(e->parent_report.commit_state));
-	for (i = 0; i < n; i++) {
-		char entry[300];
-
-		wn = MAX(wn, strlen(out_subvol_name(vol, (int)i)));
-		entry_text(vol, &e->subvols[i], entry, sizeof(entry));
-		we = MAX(we, strlen(entry));
-	}
-	printf("  %-3s %-*s   %-10s %-10s %-10s %-4s %-9s %-*s %s\n", "#", (int)wn, "SUBVOLUME",
-	       "START", "STOP", "COMMIT", "TYPE", "LAYOUT", (int)we, "ENTRY", "BRICKS");
-	for (i = 0; i < n; i++) {
-		const struct lctl_explain_subvol *s = &e->subvols[i];
-		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
-		char entry[300], rs[12] = "-", re[12] = "-", rc[12] = "-", rt[8] = "-";
-
-		if (s->parent.err == 0) {
-			snprintf(rs, sizeof(rs), "0x%08x", s->parent.r.start);
-			snprintf(re, sizeof(re), "0x%08x", s->parent.r.stop);
-			snprintf(rc, sizeof(rc), "%u", s->parent.r.commit);
-			snprintf(rt, sizeof(rt), "%u", s->parent.r.type);
-		}
-		entry_text(vol, s, entry, sizeof(entry));
-		printf("  %-3zu %-*s %s %-10s %-10s %-10s %-4s %-9s %-*s", i, (int)wn, sv->name,
-		       (int)i == e->hashed ? "*" : " ", rs, re, rc, rt, out_layout_state(s->parent.err),
-		       (int)we, entry);
-		for (k = 0; k < sv->nbricks; k++) {
-			char *p = out_name_dup(sv->bricks[k].path);
-
-			printf(" %s:%s", out_esc(sv->bricks[k].host), p);
-			free(p);
-		}
-		printf("\n");
-	}
-	if (e->parent_report.holes || e->parent_report.overlaps)
-		printf("  layout anomalies: %u hole(s), %u overlap(s)\n", e->parent_report.holes,
-		       e->parent_report.overlaps);
-	if (e->new_dir_known) {
-		printf("\nmkdir %s would get:\n", path);
-		for (i = 0; i < n; i++)
-			printf("  %-3zu %-*s   0x%08x 0x%08x %u\n", i, (int)wn, out_subvol_name(vol, (int)i),
-			       e->new_dir[i].start, e->new_dir[i].stop, e->new_dir[i].commit);
-	}
-	free(path);
-	free(parent);
-	free(hn);
+	if (!p)
+		abort();
+	memcpy(p, s, n);
+	memset(p + n, ' ', w > l ? w - l : 0);
+	p[n + (w > l ? w - l : 0)] = '\0';
+	j = json_object_new_string(p);
+	free(p);
+	return j;
 }
+
+/* A subvolume name in the name column (of a row of "subvolumes" or "new_directory_ranges"). */
+static struct json_object *f_name_col(struct out_rctx *c, struct json_object *v)
+{
+	size_t wn, we;
+
+	widths(out_rget(c, "^subvolumes"), &wn, &we);
+	return padded(json_object_get_string(v) ? json_object_get_string(v) : "-", wn);
+}
+
+static struct json_object *f_name_head(struct out_rctx *c, struct json_object *subvols)
+{
+	size_t wn, we;
+
+	(void)c;
+	widths(subvols, &wn, &we);
+	return padded("SUBVOLUME", wn);
+}
+
+static struct json_object *f_entry_head(struct out_rctx *c, struct json_object *subvols)
+{
+	size_t wn, we;
+
+	(void)c;
+	widths(subvols, &wn, &we);
+	return padded("ENTRY", we);
+}
+
+/* The entry column of a subvolume's row. */
+static struct json_object *f_entry_col(struct out_rctx *c, struct json_object *sv)
+{
+	size_t wn, we;
+	char *t = entry_text(c, NULL);
+	struct json_object *j;
+
+	(void)sv;
+	widths(out_rget(c, "^subvolumes"), &wn, &we);
+	j = padded(t, we);
+	free(t);
+	return j;
+}
+
+static bool word(struct json_object *v, const char *w)
+{
+	return json_object_get_string(v) && !strcmp(json_object_get_string(v), w);
+}
+
+static struct json_object *f_not_asked(struct out_rctx *c, struct json_object *v)
+{
+	(void)c;
+	return json_object_new_boolean(word(v, dht_check_name(LCTL_DHT_NOT_ASKED)));
+}
+
+static struct json_object *f_unavailable(struct out_rctx *c, struct json_object *v)
+{
+	(void)c;
+	return json_object_new_boolean(word(v, dht_check_name(LCTL_DHT_UNAVAILABLE)));
+}
+
+static struct json_object *f_agrees(struct out_rctx *c, struct json_object *v)
+{
+	(void)c;
+	return json_object_new_boolean(word(v, dht_check_name(LCTL_DHT_AGREES)));
+}
+
+static struct json_object *f_answered(struct out_rctx *c, struct json_object *v)
+{
+	(void)c;
+	return json_object_new_boolean(word(v, dht_check_name(LCTL_DHT_AGREES)) ||
+				       word(v, dht_check_name(LCTL_DHT_DISAGREES)));
+}
+
+/* Why DHT did not answer, for people. */
+static struct json_object *f_dht_error(struct out_rctx *c, struct json_object *v)
+{
+	const char *e = json_object_get_string(v);
+
+	(void)c;
+	if (e && !strcmp(e, strerror(ENAMETOOLONG)))
+		return json_object_new_string("the name is too long for the xattr key");
+	return json_object_new_string(e ? e : strerror(0));
+}
+
+/* The parent's layout has holes or overlaps. */
+static struct json_object *f_anomalies(struct out_rctx *c, struct json_object *v)
+{
+	(void)v;
+	return json_object_new_boolean(json_object_get_int64(out_rget(c, "parent_layout.holes")) ||
+				       json_object_get_int64(out_rget(c, "parent_layout.overlaps")));
+}
+
+static const struct out_filter explain_filters[] = {
+	{ "name_col", f_name_col },
+	{ "name_head", f_name_head },
+	{ "entry_col", f_entry_col },
+	{ "entry_head", f_entry_head },
+	{ "not_asked", f_not_asked },
+	{ "unavailable", f_unavailable },
+	{ "agrees", f_agrees },
+	{ "answered", f_answered },
+	{ "dht_error", f_dht_error },
+	{ "anomalies", f_anomalies },
+	{ NULL, NULL },
+};
+
+static const struct out_line explain_lines[] = {
+	{ NULL, NULL, "Path:          {path}" },
+	{ NULL, NULL, "Hashed name:   {hashed_name}{munged?  (munged by the hash regex)~}" },
+	{ NULL, NULL, "Hash:          {hash_hex} ({hash})" },
+	{ NULL, NULL, "Hashed subvol: {hashed_subvolume|set?{hashed_subvolume}~none: the parent's "
+		      "layout has a hole there}" },
+	{ NULL, "dht.check|not_asked", "DHT says:      (not asked)" },
+	{ NULL, "dht.check|unavailable", "DHT says:      no answer ({dht.error|dht_error})" },
+	{ NULL, "dht.check|answered", "DHT says:      {dht.hashed_subvolume|set?{dht.hashed_subvolume}~"
+				      "no hashed subvolume ({dht.error|dht_error})}: "
+				      "{dht.check|agrees?agrees~DISAGREES}" },
+	{ NULL, NULL, "Verdict:       {incomplete?INCOMPLETE: some subvolume could not be read; from "
+		      "the others: ~}{verdict}" },
+	{ NULL, "linkto", "Linkto:        on {linkto.on} -> {linkto.target|set?{linkto.target}~?}" },
+	{ NULL, "$volume.commit_hash", "Volume:        commit hash {$volume.commit_hash} "
+				       "({$volume.commit_hash|hex}){$volume.commit_hash_consistent?~"
+				       " [bricks disagree]}, lookup-optimize "
+				       "{$volume.lookup_optimize|onoff}" },
+	{ NULL, "!$volume.commit_hash", "Volume:        commit hash 0 (never rebalanced)"
+					"{$volume.commit_hash_consistent?~ [bricks disagree]}, "
+					"lookup-optimize {$volume.lookup_optimize|onoff}" },
+	{ NULL, NULL, "Miss in {parent}: {miss.text}" },
+	{ NULL, NULL, "" },
+	{ NULL, NULL, "Parent {parent}, commit {parent_layout.commit} ({parent_layout.commit_state}), "
+		      "as each subvolume has it (* = hashed):" },
+	{ NULL, NULL, "  #   {subvolumes|name_head}   START      STOP       COMMIT     TYPE LAYOUT    "
+		      "{subvolumes|entry_head} BRICKS" },
+	{ "subvolumes", NULL, "  {index:-3} {name|name_col} {hashed?*~ } {layout.start_hex:-10} "
+			      "{layout.stop_hex:-10} {layout.commit:-10} {layout.type:-4} "
+			      "{layout.state:-9} {.|entry_col}{*bricks: {host}:{path}}" },
+	{ NULL, "parent_layout|anomalies", "  layout anomalies: {parent_layout.holes} hole(s), "
+					   "{parent_layout.overlaps} overlap(s)" },
+	{ NULL, "new_directory_ranges", "" },
+	{ NULL, "new_directory_ranges", "mkdir {path} would get:" },
+	{ "new_directory_ranges", NULL, "  {@:-3} {subvolume|name_col}   {start_hex} {stop_hex} {commit}" },
+	{ NULL, NULL, NULL },
+};
+
+static const struct out_block explain_blocks[] = {
+	{ "volume", NULL, NULL, false },
+	{ "explain", NULL, explain_lines, false },
+	{ NULL, NULL, NULL, false },
+};
+
+/* In JSON and XML only: what the verdict and miss sentences already say in words, the raw
+ * numbers beside their hexadecimal. */
+static const char *const explain_hidden[] = {
+	"volume.name", "volume.subvolume_count", "volume.lookup_unhashed",
+	"explain.dht.hashed_subvolume@!explain.dht.hashed_subvolume", /* null: no answer */
+	"explain.name", "explain.kind", "explain.state", "explain.ok", "explain.cached_subvolume",
+	"explain.linkto.gfid_mismatch", "explain.miss.fans_out", "explain.miss.certain",
+	"explain.miss.lookups", "explain.miss.reasons", "explain.parent_layout.merged_commit",
+	"explain.subvolumes[].up", "explain.subvolumes[].layout.start",
+	"explain.subvolumes[].layout.stop", "explain.subvolumes[].entry.mode",
+	"explain.subvolumes[].entry.nlink",
+	/* shown for data only (a linkto's size is 0, a directory's is its own) */
+	"explain.subvolumes[].entry.size", "explain.subvolumes[].entry.gfid_missing", "explain.new_directory_ranges[].type",
+	"explain.new_directory_ranges[].start", "explain.new_directory_ranges[].stop",
+	NULL,
+};
+
+const struct out_view explain_view = { "explain", explain_blocks, explain_hidden,
+				       explain_filters };
 
 int cmd_explain(const struct cmd *cmd, int argc, char **argv)
 {
@@ -479,11 +610,9 @@ int cmd_explain(const struct cmd *cmd, int argc, char **argv)
 		return exit_for_error(ret) == EXIT_USAGE ? EXIT_USAGE : EXIT_CANTRUN;
 	}
 	good = e->ok && !e->incomplete && e->dht_check != LCTL_DHT_DISAGREES;
-	if (gopts.format == FMT_TEXT) {
-		print_text(vol, e);
-	} else {
+	{
 		struct json_object *v = json_object_new_object();
-		struct out *o = out_open(gopts.format, stdout, "explain");
+		struct out *o = out_open_view(gopts.format, stdout, "explain", &explain_view);
 
 		json_object_object_add(v, "name", json_object_new_string(lctl_volume_name(vol)));
 		json_object_object_add(v, "subvolume_count",

@@ -6,6 +6,7 @@
 #include "output.h"
 #include "parse.h"
 #include "progress.h"
+#include "render.h"
 #include "tasks.h"
 
 #include <errno.h>
@@ -510,10 +511,39 @@ static void plan_add(struct plan_matrix *pm, const struct lctl_repair_report *rr
 	}
 }
 
+/* Skipped files counted by reason (static strings from the library: a few distinct ones). */
+struct skip_tally {
+	const char *reason[8];
+	uint64_t n[8];
+	uint64_t other;
+};
+
+static void skip_add(struct skip_tally *t, const struct lctl_repair_report *rr)
+{
+	size_t i, k;
+
+	for (i = 0; i < rr->nfiles; i++) {
+		const char *r = rr->files[i].reason;
+
+		if (rr->files[i].action != LCTL_FILE_SKIPPED)
+			continue;
+		for (k = 0; k < 8 && t->reason[k] && strcmp(t->reason[k], r ? r : ""); k++)
+			;
+		if (k == 8) {
+			t->other++;
+			continue;
+		}
+		t->reason[k] = r ? r : "";
+		t->n[k]++;
+	}
+}
+
 static struct json_object *summary_json(struct lctl_volume *vol, const struct lctl_fix_summary *s,
-					const struct plan_matrix *pm, double elapsed, bool dry)
+					const struct plan_matrix *pm, const struct skip_tally *sk,
+					double elapsed, bool dry)
 {
 	struct json_object *j = json_object_new_object(), *o = json_object_new_object(), *a;
+	uint64_t tf = 0, tb = 0;
 	size_t i, k, n = pm->n;
 	int x;
 
@@ -555,104 +585,99 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 			json_object_object_add(o, "files", json_object_new_int64((int64_t)pm->files[i * n + k]));
 			json_object_object_add(o, "bytes", json_object_new_int64((int64_t)pm->bytes[i * n + k]));
 			json_object_array_add(a, o);
+			tf += pm->files[i * n + k];
+			tb += pm->bytes[i * n + k];
 		}
 	json_object_object_add(j, dry ? "plan" : "planned_moves", a);
+	if (dry) {
+		o = json_object_new_object();
+		json_object_object_add(o, "files", json_object_new_int64((int64_t)tf));
+		json_object_object_add(o, "bytes", json_object_new_int64((int64_t)tb));
+		json_object_object_add(j, "plan_total", o);
+	}
+	/* the reasons DHT and we gave for the files left where they are (each in the outcome log) */
+	a = json_object_new_array();
+	for (x = 0; x < 8 && sk->reason[x]; x++) {
+		o = json_object_new_object();
+		json_object_object_add(o, "reason", json_object_new_string(sk->reason[x]));
+		json_object_object_add(o, "files", json_object_new_int64((int64_t)sk->n[x]));
+		json_object_array_add(a, o);
+	}
+	json_object_object_add(j, "skipped_by_reason", a);
+	json_object_object_add(j, "skipped_other_reasons", json_object_new_int64((int64_t)sk->other));
 	return j;
 }
 
-/* Skipped files counted by reason (static strings from the library: a few distinct ones). */
-struct skip_tally {
-	const char *reason[8];
-	uint64_t n[8];
-	uint64_t other;
+/* ---- text: the same records through a table ------------------------------------------------ */
+
+static const struct out_line fix_dir_lines[] = {
+	{ NULL, NULL, "{outcome:-10} {path}{reason?: ~{phase?: ~}}{phase?data phase: ~}"
+		      "{reason?{reason}~}" },
+	{ NULL, NULL, NULL },
 };
 
-static void skip_add(struct skip_tally *t, const struct lctl_repair_report *rr)
-{
-	size_t i, k;
+static const struct out_line fix_summary_lines[] = {
+	{ NULL, "dry_run", "Dry run on {$volume.name}: nothing was written." },
+	{ NULL, "dry_run", "Directories: {directories}, {directory_outcomes.planned} to fix, "
+			   "{directory_outcomes.was-clean} already clean" },
+	{ NULL, "dry_run", "Plan (--mode migrate):" },
+	{ "plan", NULL, "  {from:-28} -> {to:-28} {files:8} files {bytes|bytes:12}" },
+	{ NULL, "dry_run", "  total {plan_total.files} files, {plan_total.bytes|bytes}" },
+	{ NULL, "!dry_run", "Fix of {$volume.name}{clean_first.data_phase_ran?{directories?: "
+			    "{directories} directories~, data phase: {clean_first.data_directories} "
+			    "directories}~: {directories} directories} in {seconds:.1} s, commit hash "
+			    "{commit}" },
+	{ "directory_outcomes", "!^dry_run&.", "  {@:-16} {.}" },
+	{ NULL, "!dry_run&clean_first.clean_after_seconds",
+	  "Directories clean: all, {clean_first.clean_after_seconds:.1} s after the start" },
+	{ NULL, "!dry_run&clean_first&!clean_first.clean_after_seconds&directories",
+	  "Directories clean: not all (see above)" },
+	{ NULL, "!dry_run&clean_first.data_phase_ran",
+	  "Data placed: {clean_first.data_placed} of {clean_first.data_directories} directories" },
+	{ NULL, "!dry_run&clean_first&!clean_first.data_phase_ran&!stopped",
+	  "Data placed: not started (run 'layoutctl fix --resume {$volume.name}')" },
+	{ NULL, "!dry_run", "Files:" },
+	{ "file_outcomes", "!^dry_run", "  {@:-16} {.}" },
+	{ NULL, "!dry_run", "  moved            {bytes_moved|bytes}" },
+	{ NULL, "!dry_run&skipped_by_reason", "Skipped, by reason (each file in the outcome log):" },
+	{ "skipped_by_reason", "!^dry_run", "  {files:8}  {reason}" },
+	{ NULL, "!dry_run&skipped_other_reasons", "  {skipped_other_reasons:8}  other reasons" },
+	{ NULL, "!dry_run&stopped", "Stopped{deadline_reached? at the end of the time window~}: run "
+				   "'layoutctl fix --resume {$volume.name}' to finish." },
+	{ NULL, NULL, NULL },
+};
 
-	for (i = 0; i < rr->nfiles; i++) {
-		const char *r = rr->files[i].reason;
+/* A fix spread over the pool: one row per server (as `layoutctl status` shows them). */
+static const struct out_line fix_server_lines[] = {
+	{ NULL, ".", "Server                   State         Dirs  Migrated  Skipped  Failed      Moved     Rate/s" },
+	{ ".", NULL, "{name:-24} {state:-9} {directories:8} {migrated:9} {skipped:8} {failed:7} "
+		     "{bytes_moved|bytes:10} {bytes_per_sec|bytes:10}{error?  {error}~}" },
+	{ NULL, NULL, NULL },
+};
 
-		if (rr->files[i].action != LCTL_FILE_SKIPPED)
-			continue;
-		for (k = 0; k < 8 && t->reason[k] && strcmp(t->reason[k], r ? r : ""); k++)
-			;
-		if (k == 8) {
-			t->other++;
-			continue;
-		}
-		t->reason[k] = r ? r : "";
-		t->n[k]++;
-	}
-}
+static const struct out_block fix_blocks[] = {
+	{ "volume", NULL, NULL, false },
+	{ "directories", NULL, fix_dir_lines, true },
+	{ "summary", NULL, fix_summary_lines, false },
+	{ "servers", NULL, fix_server_lines, false },
+	{ NULL, NULL, NULL, false },
+};
 
-static void print_summary_text(struct lctl_volume *vol, const struct lctl_fix_summary *s,
-			       const struct plan_matrix *pm, const struct skip_tally *sk,
-			       double elapsed, bool dry)
-{
-	char b1[32];
-	size_t i, k, n = pm->n;
-	int x;
+/* In JSON and XML only; in a dry run most of the summary is zero and text shows the plan. */
+static const char *const fix_hidden[] = {
+	"volume.path",
+	"directories[].files", "directories[].bytes_moved",
+	"summary.planned_moves@!summary.dry_run", "summary.mode", "servers[].seconds@!summary.dry_run",
+	"summary.deadline_reached@!summary.stopped", /* said in the "Stopped" line */
+	"summary.seconds@summary.dry_run", "summary.commit@summary.dry_run",
+	"summary.stopped@summary.dry_run", "summary.deadline_reached@summary.dry_run",
+	"summary.directory_outcomes@summary.dry_run", "summary.file_outcomes@summary.dry_run",
+	"summary.bytes_moved@summary.dry_run", "summary.skipped_by_reason@summary.dry_run",
+	"summary.skipped_other_reasons@summary.dry_run",
+	NULL,
+};
 
-	if (dry) {
-		uint64_t tf = 0, tb = 0;
-
-		printf("Dry run on %s: nothing was written.\n", lctl_volume_name(vol));
-		printf("Directories: %llu, %llu to fix, %llu already clean\n",
-		       (unsigned long long)s->dirs,
-		       (unsigned long long)s->dir_outcome[LCTL_DIR_PLANNED],
-		       (unsigned long long)s->dir_outcome[LCTL_DIR_WAS_CLEAN]);
-		printf("Plan (--mode migrate):\n");
-		for (i = 0; i < n; i++)
-			for (k = 0; k < n; k++)
-				if (pm->files[i * n + k]) {
-					tf += pm->files[i * n + k];
-					tb += pm->bytes[i * n + k];
-					printf("  %-28s -> %-28s %8llu files %12s\n", out_subvol_name(vol, (int)i),
-					       out_subvol_name(vol, (int)k), (unsigned long long)pm->files[i * n + k],
-					       human_bytes(pm->bytes[i * n + k], b1, sizeof(b1)));
-				}
-		printf("  total %llu files, %s\n", (unsigned long long)tf, human_bytes(tb, b1, sizeof(b1)));
-		return;
-	}
-	if (s->two_phase && !s->dirs && s->data_ran)
-		printf("Fix of %s, data phase: %llu directories in %.1f s, commit hash %u\n",
-		       lctl_volume_name(vol), (unsigned long long)s->data_dirs, elapsed, s->commit);
-	else
-		printf("Fix of %s: %llu directories in %.1f s, commit hash %u\n",
-		       lctl_volume_name(vol), (unsigned long long)s->dirs, elapsed, s->commit);
-	for (x = 0; x < LCTL_DIR_OUTCOME_COUNT; x++)
-		if (s->dir_outcome[x])
-			printf("  %-16s %llu\n", lctl_dir_outcome_name(x),
-			       (unsigned long long)s->dir_outcome[x]);
-	if (s->two_phase) {
-		if (s->clean_at > 0)
-			printf("Directories clean: all, %.1f s after the start\n", s->clean_at);
-		else if (s->dirs)
-			printf("Directories clean: not all (see above)\n");
-		if (s->data_ran)
-			printf("Data placed: %llu of %llu directories\n",
-			       (unsigned long long)s->data_placed, (unsigned long long)s->data_dirs);
-		else if (!s->stopped)
-			printf("Data placed: not started (run 'layoutctl fix --resume %s')\n",
-			       lctl_volume_name(vol));
-	}
-	printf("Files:\n");
-	for (x = 0; x < LCTL_FILE_ACTION_COUNT; x++)
-		printf("  %-16s %llu\n", lctl_file_action_name(x), (unsigned long long)s->files[x]);
-	printf("  moved            %s\n", human_bytes(s->bytes_moved, b1, sizeof(b1)));
-	if (sk->reason[0]) {
-		printf("Skipped, by reason (each file in the outcome log):\n");
-		for (x = 0; x < 8 && sk->reason[x]; x++)
-			printf("  %8llu  %s\n", (unsigned long long)sk->n[x], out_esc(sk->reason[x]));
-		if (sk->other)
-			printf("  %8llu  other reasons\n", (unsigned long long)sk->other);
-	}
-	if (s->stopped)
-		printf("Stopped%s: run 'layoutctl fix --resume %s' to finish.\n",
-		       s->deadline_hit ? " at the end of the time window" : "", lctl_volume_name(vol));
-}
+const struct out_view fix_view = { "fix", fix_blocks, fix_hidden, NULL };
 
 static void note_errors(struct error_ring *er, const struct lctl_repair_report *rr)
 {
@@ -778,6 +803,7 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	struct lctl_progress p;
 	const struct lctl_fix_summary *sum;
 	struct out *o = NULL;
+	bool machine = gopts.format == FMT_JSON || gopts.format == FMT_XML;
 	int log = -1;
 	bool log_failed = false;
 	bool fin = false, stopping = false;
@@ -849,10 +875,10 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 				   lctl_fix_mode_name(lctl_fix_summary(fix)->mode),
 				   fc.o.planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster",
 				   "running", "work", fc.o.dry_run, time(NULL), -1 };
-	if (gopts.format == FMT_JSON || gopts.format == FMT_XML) {
+	{
 		struct json_object *v = json_object_new_object();
 
-		o = out_open(gopts.format, stdout, "fix");
+		o = out_open_view(gopts.format, stdout, "fix", &fix_view);
 		json_object_object_add(v, "name", json_object_new_string(fc.volume));
 		json_object_object_add(v, "path", out_name(fc.o.path ? fc.o.path : "/"));
 		out_member(o, "volume", v);
@@ -873,17 +899,12 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 			note_errors(&errs, rr);
 			plan_add(&pm, rr);
 			skip_add(&skips, rr);
-			if (o && (show || gopts.verbosity >= 2)) {
+			if (machine && (show || gopts.verbosity >= 2)) {
 				out_item(o, dir_json(vol, rr));
-			} else if (!o && !dash &&
+			} else if (!machine && !dash &&
 				   (gopts.verbosity >= 2 || (show && rr->outcome != LCTL_DIR_PLANNED))) {
-				char *pth = out_name_dup(rr->path);
-
 				progress_clear(&pl);
-				printf("%-10s %s%s%s%s\n", lctl_dir_outcome_name(rr->outcome), pth,
-				       rr->reason[0] || rr->data_phase ? ": " : "",
-				       rr->data_phase ? "data phase: " : "", out_esc(rr->reason));
-				free(pth);
+				out_item(o, dir_json(vol, rr));
 			}
 			lctl_repair_report_free(rr);
 		}
@@ -907,15 +928,13 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	sum = lctl_fix_summary(fix);
 	si.state = ret < 0 ? "failed" : sum->stopped ? "stopped" : "finished";
 	si.phase = "done";
-	if (o) {
-		out_list_end(o);
-		out_member(o, "summary", summary_json(vol, sum, &pm, p.elapsed, fc.o.dry_run));
+	out_list_end(o);
+	if (machine || gopts.verbosity >= 1) {
+		out_member(o, "summary", summary_json(vol, sum, &pm, &skips, p.elapsed, fc.o.dry_run));
 		if (p.nservers)
 			out_member(o, "servers", status_servers_json(&p));
-		out_close(o, 0, 0, NULL);
-	} else if (gopts.verbosity >= 1) {
-		print_summary_text(vol, sum, &pm, &skips, p.elapsed, fc.o.dry_run);
 	}
+	out_close(o, 0, 0, NULL);
 	if (ret < 0) {
 		error("%s", err.msg);
 		ret = EXIT_CANTRUN;
@@ -930,8 +949,6 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 		si.exit_code = ret;
 		js = status_build(&si, &p, sum, &rt, &share, &errs);
 		status_publish(fc.state_dir, js);
-		if (!o && gopts.verbosity >= 1)
-			status_print_servers(stdout, js);
 		json_object_put(js);
 	}
 	share_release(&share);

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "msg.h"
 #include "output.h"
+#include "render.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,11 +37,6 @@ static const char *kind_name(enum lctl_subvol_kind k)
 	default:
 		return "other";
 	}
-}
-
-static const char *onoff(bool b)
-{
-	return b ? "on" : "off";
 }
 
 static struct json_object *options_json(const struct lctl_dht_options *o)
@@ -123,80 +119,115 @@ static struct json_object *server_json(struct lctl_volume *vol, size_t si)
 	return j;
 }
 
-static void print_servers(struct lctl_volume *vol)
+/* ---- text: the same records through a table ------------------------------------------------ */
+
+static struct json_object *f_is_default(struct out_rctx *c, struct json_object *v)
 {
-	size_t si, i, k;
-
-	printf("\nServers (%zu):\n", lctl_volume_nservers(vol));
-	for (si = 0; si < lctl_volume_nservers(vol); si++) {
-		const struct lctl_server *srv = lctl_volume_server_at(vol, si);
-		char *h = out_name_dup(srv->host), *id = out_name_dup(srv->id);
-
-		printf("  %-3zu %s%s%s%s\n", si, h, strcmp(srv->id, srv->host) ? "  peer " : "",
-		       strcmp(srv->id, srv->host) ? id : "", srv->mine ? "  (this server)" : "");
-		free(h);
-		free(id);
-		for (i = 0; i < lctl_volume_nsubvols(vol); i++) {
-			const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
-
-			for (k = 0; k < sv->nbricks; k++) {
-				char *p;
-
-				if (sv->bricks[k].server != si)
-					continue;
-				p = out_name_dup(sv->bricks[k].path);
-				printf("        %-28s %s\n", sv->name, p);
-				free(p);
-			}
-		}
-	}
+	(void)c;
+	return json_object_new_boolean(!strcmp(json_object_get_string(v) ? json_object_get_string(v)
+									  : "", "(default)"));
 }
 
-static void print_text(struct lctl_volume *vol, uint32_t commit, bool consistent)
+/* up, decom or DOWN, from a subvolume's record */
+static struct json_object *f_state(struct out_rctx *c, struct json_object *sv)
 {
-	const struct lctl_dht_options *o = lctl_volume_dht_options(vol);
-	size_t i, j, n = lctl_volume_nsubvols(vol);
-
-	printf("Volume:          %s\n", lctl_volume_name(vol));
-	printf("Type:            %s, %zu DHT subvolume%s\n", lctl_volume_type(vol), n,
-	       n == 1 ? "" : "s");
-	printf("Distribute:      %s\n", lctl_volume_dht_name(vol));
-	printf("Volfile server:  %s\n", lctl_volume_server(vol));
-	if (commit)
-		printf("Commit hash:     %u (0x%08x)%s\n", commit, commit,
-		       consistent ? "" : "  [bricks disagree]");
-	else
-		printf("Commit hash:     0 (never rebalanced)%s\n",
-		       consistent ? "" : "  [bricks disagree]");
-	printf("\nOptions:\n");
-	printf("  lookup-optimize             %s\n", onoff(o->lookup_optimize));
-	printf("  lookup-unhashed             %s\n", o->lookup_unhashed);
-	printf("  weighted-rebalance          %s\n", onoff(o->weighted_rebalance));
-	printf("  rsync-hash-regex            %s\n",
-	       o->rsync_hash_regex ? o->rsync_hash_regex : "(default ^\\.(.+)\\.[^.]+$)");
-	printf("  extra-hash-regex            %s\n", o->extra_hash_regex ? o->extra_hash_regex : "(none)");
-	printf("  min-free-disk               %s\n", o->min_free_disk);
-	printf("  randomize-hash-range-by-gfid %s\n", onoff(o->randomize_by_gfid));
-	printf("\nSubvolumes (DHT order):\n");
-	printf("  %-3s %-28s %-10s %-6s %-12s %s\n", "#", "NAME", "TYPE", "STATE", "COMMIT", "BRICKS");
-	for (i = 0; i < n; i++) {
-		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
-		char state[16];
-
-		snprintf(state, sizeof(state), "%s", sv->up ? (sv->decommissioned ? "decom" : "up")
-							  : "DOWN");
-		printf("  %-3zu %-28s %-10s %-6s %-12u", i, sv->name, kind_name(sv->kind), state,
-		       sv->commit);
-		for (j = 0; j < sv->nbricks; j++) {
-			char *p = out_name_dup(sv->bricks[j].path);
-
-			printf(" %s:%s", out_esc(sv->bricks[j].host), p);
-			free(p);
-		}
-		printf("\n");
-	}
-	print_servers(vol);
+	(void)sv;
+	if (!json_object_get_boolean(out_rget(c, "up")))
+		return json_object_new_string("DOWN");
+	return json_object_new_string(json_object_get_boolean(out_rget(c, "decommissioned")) ? "decom"
+											     : "up");
 }
+
+/* "  peer ID" when a server's peer id is not its host name (no glusterd store: the same) */
+static struct json_object *f_peer(struct out_rctx *c, struct json_object *srv)
+{
+	const char *id = json_object_get_string(out_rget(c, "id"));
+	const char *host = json_object_get_string(out_rget(c, "host"));
+	char *s;
+	struct json_object *j;
+
+	(void)srv;
+	if (!id || !host || !strcmp(id, host))
+		return json_object_new_string("");
+	if (asprintf(&s, "  peer %s", id) < 0)
+		abort();
+	j = json_object_new_string(s);
+	free(s);
+	return j;
+}
+
+static const struct out_filter info_filters[] = {
+	{ "is_default", f_is_default },
+	{ "state", f_state },
+	{ "peer", f_peer },
+	{ NULL, NULL },
+};
+
+static const struct out_line info_volume_lines[] = {
+	{ NULL, NULL, "Volume:          {name}" },
+	{ NULL, NULL, "Type:            {type}, {subvolume_count} DHT subvolume{subvolume_count|many?s~}" },
+	{ NULL, NULL, "Distribute:      {distribute}" },
+	{ NULL, NULL, "Volfile server:  {volfile_server}" },
+	{ NULL, "commit_hash", "Commit hash:     {commit_hash} ({commit_hash|hex})"
+			       "{commit_hash_consistent?~  [bricks disagree]}" },
+	{ NULL, "!commit_hash", "Commit hash:     0 (never rebalanced)"
+				"{commit_hash_consistent?~  [bricks disagree]}" },
+	{ NULL, NULL, "" },
+	{ NULL, NULL, "Options:" },
+	{ NULL, NULL, "  lookup-optimize             {options.lookup_optimize|onoff}" },
+	{ NULL, NULL, "  lookup-unhashed             {options.lookup_unhashed}" },
+	{ NULL, NULL, "  weighted-rebalance          {options.weighted_rebalance|onoff}" },
+	{ NULL, NULL, "  rsync-hash-regex            {options.rsync_hash_regex|is_default?"
+		      "(default ^\\.(.+)\\.[^.]+$)~{options.rsync_hash_regex}}" },
+	{ NULL, NULL, "  extra-hash-regex            {options.extra_hash_regex}" },
+	{ NULL, NULL, "  min-free-disk               {options.min_free_disk}" },
+	{ NULL, NULL, "  randomize-hash-range-by-gfid {options.randomize_hash_range_by_gfid|onoff}" },
+	{ NULL, NULL, NULL },
+};
+
+static const struct out_line info_subvol_head[] = {
+	{ NULL, NULL, "" },
+	{ NULL, NULL, "Subvolumes (DHT order):" },
+	{ NULL, NULL, "  #   NAME                         TYPE       STATE  COMMIT       BRICKS" },
+	{ NULL, NULL, NULL },
+};
+
+static const struct out_line info_subvol_lines[] = {
+	{ NULL, NULL, "  {index:-3} {name:-28} {type:-10} {.|state:-6} {commit_hash:-12}"
+		      "{*bricks: {host}:{path}}" },
+	{ NULL, NULL, NULL },
+};
+
+static const struct out_line info_server_head[] = {
+	{ NULL, NULL, "" },
+	{ NULL, NULL, "Servers ({volume.server_count}):" },
+	{ NULL, NULL, NULL },
+};
+
+static const struct out_line info_server_lines[] = {
+	{ NULL, NULL, "  {index:-3} {host}{.|peer}{this_server?  (this server)~}" },
+	{ "bricks", NULL, "        {subvolume:-28} {path}" },
+	{ NULL, NULL, NULL },
+};
+
+static const struct out_block info_blocks[] = {
+	{ "volume", NULL, info_volume_lines, false },
+	{ "subvolumes", info_subvol_head, info_subvol_lines, true },
+	{ "servers", info_server_head, info_server_lines, true },
+	{ NULL, NULL, NULL, false },
+};
+
+/* In JSON and XML only (a subvolume down is said on stderr too). */
+static const char *const info_hidden[] = {
+	"volume.subvolumes_down",
+	"subvolumes[].down_reason", "subvolumes[].size_bytes", "subvolumes[].free_bytes",
+	"subvolumes[].bricks[].client", "subvolumes[].bricks[].server",
+	"subvolumes[].bricks[].this_server",
+	"servers[].bricks[].host",
+	NULL,
+};
+
+const struct out_view info_view = { "info", info_blocks, info_hidden, info_filters };
 
 int cmd_info(const struct cmd *cmd, int argc, char **argv)
 {
@@ -217,12 +248,10 @@ int cmd_info(const struct cmd *cmd, int argc, char **argv)
 	for (i = 0; i < lctl_volume_nsubvols(vol); i++)
 		down += !lctl_volume_subvol(vol, i)->up;
 
-	if (gopts.format == FMT_TEXT) {
-		print_text(vol, commit, consistent);
-	} else {
+	{
 		struct json_object *v = json_object_new_object();
 
-		o = out_open(gopts.format, stdout, "info");
+		o = out_open_view(gopts.format, stdout, "info", &info_view);
 		json_object_object_add(v, "name", json_object_new_string(lctl_volume_name(vol)));
 		json_object_object_add(v, "type", json_object_new_string(lctl_volume_type(vol)));
 		json_object_object_add(v, "distribute", json_object_new_string(lctl_volume_dht_name(vol)));
@@ -232,6 +261,8 @@ int cmd_info(const struct cmd *cmd, int argc, char **argv)
 		json_object_object_add(v, "subvolume_count",
 				       json_object_new_int((int)lctl_volume_nsubvols(vol)));
 		json_object_object_add(v, "subvolumes_down", json_object_new_int((int)down));
+		json_object_object_add(v, "server_count",
+				       json_object_new_int((int)lctl_volume_nservers(vol)));
 		json_object_object_add(v, "options", options_json(lctl_volume_dht_options(vol)));
 		out_member(o, "volume", v);
 		out_list_begin(o, "subvolumes");

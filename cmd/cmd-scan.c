@@ -6,6 +6,7 @@
 #include "output.h"
 #include "parse.h"
 #include "progress.h"
+#include "render.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -138,51 +139,6 @@ static struct json_object *dir_json(struct lctl_volume *vol, const struct lctl_d
 	return j;
 }
 
-static void print_dir_text(struct lctl_volume *vol, const struct lctl_dir_report *r, bool all)
-{
-	char *p = out_name_dup(r->path);
-	size_t i;
-	unsigned b;
-
-	if (!lctl_dir_report_clean(r) || all) {
-		printf("%s %s:", lctl_dir_report_clean(r) ? "clean" : "DIR", p);
-		for (b = 0; b < LCTL_DIR_PROBLEM_COUNT; b++)
-			if (r->problems & (1u << b))
-				printf(" %s", lctl_dir_problem_name(1u << b));
-		if (r->err)
-			printf(" (%s)", strerror(r->err));
-		if (!r->problems && !r->err) {
-			unsigned long long bad = 0;
-
-			/* entries[] also holds the linked ones (and placed ones with --all) */
-			for (i = 0; i < r->nentries; i++)
-				bad += !lctl_entry_state_ok(r->entries[i].state);
-			printf(" %llu entr%s not reachable from the hashed subvolume", bad,
-			       bad == 1 ? "y" : "ies");
-		}
-		printf("\n");
-	}
-	for (i = 0; i < r->nentries; i++) {
-		const struct lctl_entry_report *e = &r->entries[i];
-		char *n = out_name_dup(e->name);
-		const char *c = out_subvol_name(vol, e->cached), *h = out_subvol_name(vol, e->hashed);
-		const char *lt = out_subvol_name(vol, e->linkto_target);
-
-		if (e->state == LCTL_ENTRY_LINKED && !all && gopts.verbosity < 3) {
-			free(n);
-			continue;
-		}
-		printf("  %-18s %s%s%s (data on %s, hashed %s", lctl_entry_state_name(e->state), p,
-		       strcmp(r->path, "/") ? "/" : "", n, c ? c : "-", h ? h : "-");
-		if (e->linkto_subvol >= 0)
-			printf(", linkto on %s -> %s", out_subvol_name(vol, e->linkto_subvol),
-			       lt ? lt : "?");
-		printf(")\n");
-		free(n);
-	}
-	free(p);
-}
-
 static double pct(uint64_t a, uint64_t b)
 {
 	return b ? 100.0 * (double)a / (double)b : 100.0;
@@ -206,6 +162,7 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 					double elapsed)
 {
 	struct json_object *j = json_object_new_object(), *a, *o;
+	uint64_t tf = 0, tb = 0;
 	double ad, af;
 	size_t i, k, n = s->nsubvols;
 	unsigned b;
@@ -219,6 +176,8 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 	json_object_object_add(j, "lookup_optimize", json_object_new_boolean(s->lookup_optimize));
 	json_object_object_add(j, "directories", json_object_new_int64((int64_t)s->dirs));
 	json_object_object_add(j, "directories_clean", json_object_new_int64((int64_t)s->dirs_clean));
+	json_object_object_add(j, "directories_not_clean",
+			       json_object_new_int64((int64_t)(s->dirs - s->dirs_clean)));
 	json_object_object_add(j, "files", json_object_new_int64((int64_t)s->files));
 	json_object_object_add(j, "bytes", json_object_new_int64((int64_t)s->bytes));
 	o = json_object_new_object();
@@ -241,6 +200,7 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 	json_object_object_add(o, "file_share", json_object_new_double(pct(s->files_optimized, s->files) / 100));
 	json_object_object_add(o, "lookups_per_miss_by_directory", json_object_new_double(ad));
 	json_object_object_add(o, "lookups_per_miss_by_file", json_object_new_double(af));
+	json_object_object_add(o, "lookups_per_fan_out", json_object_new_int64((int64_t)n + 1));
 	json_object_object_add(j, "lookup_optimize_coverage", o);
 	a = json_object_new_array();
 	for (i = 0; i < n; i++) {
@@ -258,6 +218,10 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 	}
 	json_object_object_add(j, "subvolumes", a);
 	a = json_object_new_array();
+	for (i = 0; i < n * n; i++) {
+		tf += s->move_files[i];
+		tb += s->move_bytes[i];
+	}
 	for (i = 0; i < n; i++)
 		for (k = 0; k < n; k++) {
 			if (!s->move_files[i * n + k])
@@ -270,68 +234,116 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 			json_object_array_add(a, o);
 		}
 	json_object_object_add(j, "moves", a);
+	o = json_object_new_object();
+	json_object_object_add(o, "files", json_object_new_int64((int64_t)tf));
+	json_object_object_add(o, "bytes", json_object_new_int64((int64_t)tb));
+	json_object_object_add(j, "moves_total", o);
 	return j;
 }
 
-static void print_summary_text(struct lctl_volume *vol, const struct lctl_scan_summary *s,
-			       double elapsed)
-{
-	uint64_t tf = 0, tb = 0;
-	char b1[32], b2[32];
-	double ad, af;
-	size_t i, k, n = s->nsubvols;
-	unsigned b;
+/* ---- text: the same records through a table ------------------------------------------------ */
 
-	amplification(s, &ad, &af);
-	printf("Volume %s: %zu subvolumes, commit hash %u, lookup-optimize %s\n",
-	       lctl_volume_name(vol), n, s->volume_commit, s->lookup_optimize ? "on" : "off");
-	printf("Directories: %llu scanned in %.1f s, %llu clean, %llu not clean%s\n",
-	       (unsigned long long)s->dirs, elapsed, (unsigned long long)s->dirs_clean,
-	       (unsigned long long)(s->dirs - s->dirs_clean),
-	       s->interrupted ? " (interrupted: partial)" : "");
-	for (b = 0; b < LCTL_DIR_PROBLEM_COUNT; b++)
-		if (s->dir_problem[b])
-			printf("  %-22s %llu\n", lctl_dir_problem_name(1u << b),
-			       (unsigned long long)s->dir_problem[b]);
-	if (s->dirs_user_layout)
-		printf("  %-22s %llu (left alone)\n", "user-layout",
-		       (unsigned long long)s->dirs_user_layout);
-	printf("Entries: %llu files, %s\n", (unsigned long long)s->files,
-	       human_bytes(s->bytes, b1, sizeof(b1)));
-	for (b = 0; b < LCTL_ENTRY_STATE_COUNT; b++)
-		if (s->entry[b])
-			printf("  %-22s %llu\n", lctl_entry_state_name((int)b),
-			       (unsigned long long)s->entry[b]);
-	printf("Lookup-optimize: misses answered by one LOOKUP in %.1f%% of directories (%.1f%% of files);\n"
-	       "  elsewhere a miss costs %zu LOOKUPs: %.2f per miss by directory, %.2f by file\n",
-	       pct(s->dirs_optimized, s->dirs), pct(s->files_optimized, s->files), n + 1, ad, af);
-	printf("Subvolumes:\n  %-28s %10s %12s %9s %9s %9s\n", "NAME", "FILES", "BYTES", "HASH NOW",
-	       "TARGET", "DATA");
-	for (i = 0; i < n; i++)
-		printf("  %-28s %10llu %12s %8.1f%% %8.1f%% %8.1f%%\n", out_subvol_name(vol, (int)i),
-		       (unsigned long long)s->subvol_files[i],
-		       human_bytes(s->subvol_bytes[i], b1, sizeof(b1)),
-		       s->dirs ? 100.0 * s->subvol_hash_share[i] / (double)s->dirs : 0.0,
-		       s->dirs ? 100.0 * s->subvol_target_share[i] / (double)s->dirs : 0.0,
-		       pct(s->subvol_bytes[i], s->bytes));
-	for (i = 0; i < n * n; i++) {
-		tf += s->move_files[i];
-		tb += s->move_bytes[i];
+/* "N entries" of a directory not reachable from their hashed subvolume (linked ones are). */
+static struct json_object *f_unreachable(struct out_rctx *c, struct json_object *entries)
+{
+	unsigned long long bad = 0;
+	char buf[64];
+	size_t i;
+	int st;
+
+	(void)c;
+	for (i = 0; i < json_object_array_length(entries); i++) {
+		struct json_object *e = json_object_array_get_idx(entries, i), *v;
+
+		if (!json_object_object_get_ex(e, "state", &v))
+			continue;
+		for (st = 0; st < LCTL_ENTRY_STATE_COUNT; st++)
+			if (!strcmp(json_object_get_string(v), lctl_entry_state_name(st)))
+				break;
+		bad += st == LCTL_ENTRY_STATE_COUNT || !lctl_entry_state_ok(st);
 	}
-	if (tf) {
-		printf("A fix (--mode migrate) would move %llu files, %s:\n", (unsigned long long)tf,
-		       human_bytes(tb, b2, sizeof(b2)));
-		for (i = 0; i < n; i++)
-			for (k = 0; k < n; k++)
-				if (s->move_files[i * n + k])
-					printf("  %-28s -> %-28s %8llu files %12s\n", out_subvol_name(vol, (int)i),
-					       out_subvol_name(vol, (int)k),
-					       (unsigned long long)s->move_files[i * n + k],
-					       human_bytes(s->move_bytes[i * n + k], b1, sizeof(b1)));
-	}
-	printf("Verdict: %s\n", s->interrupted ? "INTERRUPTED"
-				: s->dirs == s->dirs_clean ? "clean" : "NOT CLEAN");
+	snprintf(buf, sizeof(buf), "%llu entr%s", bad, bad == 1 ? "y" : "ies");
+	return json_object_new_string(buf);
 }
+
+/* A directory's path as the prefix of its entries' names. */
+static struct json_object *f_under(struct out_rctx *c, struct json_object *path)
+{
+	const char *p = json_object_get_string(path);
+	char *s;
+	struct json_object *j;
+
+	(void)c;
+	if (!p || !strcmp(p, "/"))
+		return json_object_new_string(p ? p : "");
+	if (asprintf(&s, "%s/", p) < 0)
+		abort();
+	j = json_object_new_string(s);
+	free(s);
+	return j;
+}
+
+static const struct out_filter scan_filters[] = {
+	{ "unreachable", f_unreachable },
+	{ "under", f_under },
+	{ NULL, NULL },
+};
+
+static const struct out_line scan_dir_lines[] = {
+	{ NULL, NULL, "{clean?clean~DIR} {path}:{*problems: {.}}{error? ({error})~}"
+		      "{problems?~{error?~ {entries|unreachable} not reachable from the hashed subvolume}}" },
+	{ "entries", NULL, "  {state:-18} {^path|under}{name} (data on {cached}, hashed {hashed}"
+			   "{linkto_on?, linkto on {linkto_on} -> {linkto_target?{linkto_target}~?}~})" },
+	{ NULL, NULL, NULL },
+};
+
+static const struct out_line scan_summary_lines[] = {
+	{ NULL, NULL, "Volume {$volume.name}: {$volume.subvolume_count} subvolumes, commit hash "
+		      "{volume_commit}, lookup-optimize {lookup_optimize|onoff}" },
+	{ NULL, NULL, "Directories: {directories} scanned in {seconds:.1} s, {directories_clean} "
+		      "clean, {directories_not_clean} not clean{interrupted? (interrupted: partial)~}" },
+	{ "directory_problems", ".", "  {@:-22} {.}" },
+	{ NULL, "directories_user_layout",
+	  "  user-layout            {directories_user_layout} (left alone)" },
+	{ NULL, NULL, "Entries: {files} files, {bytes|bytes}" },
+	{ "entries", ".", "  {@:-22} {.}" },
+	{ NULL, NULL, "Lookup-optimize: misses answered by one LOOKUP in "
+		      "{lookup_optimize_coverage.directory_share|pct:.1}% of directories "
+		      "({lookup_optimize_coverage.file_share|pct:.1}% of files);" },
+	{ NULL, NULL, "  elsewhere a miss costs {lookup_optimize_coverage.lookups_per_fan_out} "
+		      "LOOKUPs: {lookup_optimize_coverage.lookups_per_miss_by_directory:.2} per miss "
+		      "by directory, {lookup_optimize_coverage.lookups_per_miss_by_file:.2} by file" },
+	{ NULL, NULL, "Subvolumes:" },
+	{ NULL, NULL, "  NAME                              FILES        BYTES  HASH NOW    TARGET      DATA" },
+	{ "subvolumes", NULL, "  {name:-28} {files:10} {bytes|bytes:12} {hash_share|pct:8.1}% "
+			      "{target_hash_share|pct:8.1}% {data_share|pct:8.1}%" },
+	{ NULL, "moves_total.files", "A fix (--mode migrate) would move {moves_total.files} files, "
+				     "{moves_total.bytes|bytes}:" },
+	{ "moves", NULL, "  {from:-28} -> {to:-28} {files:8} files {bytes|bytes:12}" },
+	{ NULL, NULL, "Verdict: {interrupted?INTERRUPTED~{clean?clean~NOT CLEAN}}" },
+	{ NULL, NULL, NULL },
+};
+
+static const struct out_block scan_blocks[] = {
+	{ "volume", NULL, NULL, false },
+	{ "directories", NULL, scan_dir_lines, true },
+	{ "summary", NULL, scan_summary_lines, false },
+	{ NULL, NULL, NULL, false },
+};
+
+/* In JSON and XML only: the details of a directory and the raw counts behind the shares. */
+static const char *const scan_hidden[] = {
+	"volume.path",
+	"directories[].user_layout", "directories[].commit", "directories[].files",
+	"directories[].subdirectories", "directories[].bytes", "directories[].entry_counts",
+	"directories[].layout", "directories[].planned_layout", "directories[].moved_fraction",
+	"directories[].entries[].target", "directories[].entries[].size",
+	"summary.lookup_optimize_coverage.directories_optimized",
+	"summary.lookup_optimize_coverage.files_optimized",
+	NULL,
+};
+
+const struct out_view scan_view = { "scan", scan_blocks, scan_hidden, scan_filters };
 
 /* node_exporter textfile format: one metric family per block, HELP and TYPE first. */
 static void print_prometheus(struct lctl_volume *vol, const struct lctl_scan_summary *s,
@@ -395,6 +407,25 @@ static void print_prometheus(struct lctl_volume *vol, const struct lctl_scan_sum
 		free(sl[i]);
 	free(sl);
 	free(v);
+}
+
+/* A directory's record for text: linked entries only with --all or -vvv. */
+static struct json_object *text_dir(struct lctl_volume *vol, const struct lctl_dir_report *r,
+				    bool all)
+{
+	struct json_object *j = dir_json(vol, r), *a, *kept;
+	size_t i;
+
+	if (all || gopts.verbosity >= 3)
+		return j;
+	json_object_object_get_ex(j, "entries", &a);
+	kept = json_object_new_array();
+	for (i = 0; i < r->nentries; i++)
+		if (r->entries[i].state != LCTL_ENTRY_LINKED)
+			json_object_array_add(kept, json_object_get(json_object_array_get_idx(a, i)));
+	/* the count of entries not reachable is the same without them: linked ones are */
+	json_object_object_add(j, "entries", kept);
+	return j;
 }
 
 /* The start directory exists on no subvolume (or is not a directory where it exists). */
@@ -482,6 +513,7 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 	const struct lctl_scan_summary *sum;
 	struct out *o = NULL;
 	bool fin = false, stopping = false, no_start = false;
+	bool machine = gopts.format == FMT_JSON || gopts.format == FMT_XML;
 	char msg[512];
 	int ret;
 
@@ -507,10 +539,10 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 		scan_workers = sc.o.parallel ? sc.o.parallel : p.active_workers;
 		pl.enabled = false;
 	}
-	if (gopts.format == FMT_JSON || gopts.format == FMT_XML) {
+	if (gopts.format != FMT_PROMETHEUS) {
 		struct json_object *v = json_object_new_object();
 
-		o = out_open(gopts.format, stdout, "scan");
+		o = out_open_view(gopts.format, stdout, "scan", &scan_view);
 		json_object_object_add(v, "name", json_object_new_string(sc.volume));
 		json_object_object_add(v, "path", out_name(sc.o.path ? sc.o.path : "/"));
 		json_object_object_add(v, "subvolume_count",
@@ -534,11 +566,11 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 		if (r) {
 			bool show = !lctl_dir_report_clean(r) || sc.all;
 
-			if (o && show) {
+			if (machine && show) {
 				out_item(o, dir_json(vol, r));
-			} else if (gopts.format == FMT_TEXT && gopts.verbosity >= 2 && show && !dash) {
+			} else if (o && gopts.verbosity >= 2 && show && !dash) {
 				progress_clear(&pl);
-				print_dir_text(vol, r, sc.all);
+				out_item(o, text_dir(vol, r, sc.all));
 			}
 			lctl_dir_report_free(r);
 		}
@@ -563,14 +595,13 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 		lctl_volume_close(vol, false);
 		return finish_stdout(EXIT_CANTRUN);
 	}
-	if (o) {
-		out_list_end(o);
-		out_member(o, "summary", summary_json(vol, sum, p.elapsed));
-		out_close(o, 0, 0, NULL);
-	} else if (gopts.format == FMT_PROMETHEUS) {
+	if (gopts.format == FMT_PROMETHEUS) {
 		print_prometheus(vol, sum, p.elapsed);
-	} else if (gopts.verbosity >= 1) {
-		print_summary_text(vol, sum, p.elapsed);
+	} else {
+		out_list_end(o);
+		if (machine || gopts.verbosity >= 1)
+			out_member(o, "summary", summary_json(vol, sum, p.elapsed));
+		out_close(o, 0, 0, NULL);
 	}
 	ret = sum->interrupted ? EXIT_INTERRUPTED
 	      : sum->dirs == sum->dirs_clean ? EXIT_CLEAN : EXIT_PROBLEMS;

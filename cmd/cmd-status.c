@@ -9,6 +9,7 @@
 #include "output.h"
 #include "parse.h"
 #include "progress.h"
+#include "render.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -106,58 +107,69 @@ static int exit_for_status(struct json_object *st, bool dead)
 	return EXIT_CLEAN; /* running, paused, stopping */
 }
 
-static void print_text(struct json_object *st, bool dead)
+/* ---- text: the same record through a table ------------------------------------------------- */
+
+static struct json_object *f_data_phase(struct out_rctx *c, struct json_object *phase)
 {
-	char b1[32], b2[32];
-	struct json_object *eta;
-	double elapsed = js_double(st, "elapsed");
-	time_t started = (time_t)js_int(st, "started");
-
-	/* every string comes from a file: escaped (out_esc()) like names from the volume */
-	printf("Volume:      %s (path %s)\n", out_esc(js_str(st, "volume")), out_esc(js_str(st, "path")));
-	printf("State:       %s%s, phase %s\n", dead ? "DIED (" : out_esc(js_str(st, "state")),
-	       dead ? "process gone; run 'layoutctl fix --resume')" : "", out_esc(js_str(st, "phase")));
-	printf("Process:     pid %lld on %s, started %s", (long long)js_int(st, "pid"),
-	       out_esc(js_str(st, "host")), ctime(&started));
-	printf("Mode:        %s, layout %s%s\n", out_esc(js_str(st, "mode")), out_esc(js_str(st, "layout")),
-	       js_int(st, "dry_run") ? ", dry run" : "");
-	if (json_object_object_get_ex(st, "eta_seconds", &eta) && eta)
-		snprintf(b1, sizeof(b1), "%.0f s", json_object_get_double(eta));
-	else
-		snprintf(b1, sizeof(b1), "-");
-	printf("Elapsed:     %.0f s, ETA %s\n", elapsed, b1);
-	printf("Directories: %lld done of %lld seen (~%lld total): %lld fixed, %lld were clean, %lld not fixed\n",
-	       (long long)js_int(st, "directories.done"), (long long)js_int(st, "directories.seen"),
-	       (long long)js_int(st, "directories.estimated_total"),
-	       (long long)js_int(st, "directories.fixed"), (long long)js_int(st, "directories.was-clean"),
-	       (long long)js_int(st, "directories.not-fixed"));
-	if (json_object_object_get_ex(st, "clean_first", &eta) && eta) {
-		time_t since = (time_t)js_int(st, "clean_first.clean_since");
-		char when[32];
-
-		if (js_int(st, "clean_first.all_clean") && since > 0) {
-			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime(&since));
-			printf("Clean:       every directory, since %s (%.0f s after the start)\n", when,
-			       js_double(st, "clean_first.clean_after_seconds"));
-		} else {
-			printf("Clean:       %lld directories so far\n",
-			       (long long)js_int(st, "clean_first.directories_clean"));
-		}
-		printf("Data placed: %lld directories%s\n",
-		       (long long)js_int(st, "clean_first.data_directories_placed"),
-		       strcmp(js_str(st, "phase"), "data") ? "" : " (data phase running)");
-	}
-	printf("Files:       %lld migrated, %lld linked, %lld skipped, %lld failed, %lld linkto removed\n",
-	       (long long)js_int(st, "files.migrated"), (long long)js_int(st, "files.linked"),
-	       (long long)js_int(st, "files.skipped"), (long long)js_int(st, "files.failed"),
-	       (long long)js_int(st, "files.linkto-removed"));
-	printf("Moved:       %s (%s/s over the last minute)\n",
-	       human_bytes((uint64_t)js_int(st, "bytes_moved"), b1, sizeof(b1)),
-	       human_bytes((uint64_t)js_double(st, "rates.bytes_per_sec_60s"), b2, sizeof(b2)));
-	if (json_object_object_get_ex(st, "exit_code", &eta))
-		printf("Exit code:   %d\n", json_object_get_int(eta));
-	status_print_servers(stdout, st);
+	(void)c;
+	return json_object_new_boolean(!strcmp(json_object_get_string(phase) ?
+						json_object_get_string(phase) : "", "data"));
 }
+
+static const struct out_filter status_filters[] = {
+	{ "data_phase", f_data_phase },
+	{ NULL, NULL },
+};
+
+/* every string comes from a file: escaped like names from the volume (render.c) */
+static const struct out_line status_lines[] = {
+	{ NULL, NULL, "Volume:      {volume} (path {path})" },
+	{ NULL, NULL, "State:       {dead?DIED (process gone; run 'layoutctl fix --resume')~{state}}, "
+		      "phase {phase}" },
+	{ NULL, NULL, "Process:     pid {pid} on {host}, started {started|ctime}" },
+	{ NULL, NULL, "Mode:        {mode}, layout {layout}{dry_run?, dry run~}" },
+	{ NULL, NULL, "Elapsed:     {elapsed:.0} s, ETA {eta_seconds|set?{eta_seconds:.0} s~-}" },
+	{ NULL, NULL, "Directories: {directories.done} done of {directories.seen} seen "
+		      "(~{directories.estimated_total} total): {directories.fixed} fixed, "
+		      "{directories.was-clean} were clean, {directories.not-fixed} not fixed" },
+	{ NULL, "clean_first", "Clean:       {clean_first.all_clean?{clean_first.clean_since?every "
+			       "directory, since {clean_first.clean_since|localtime} "
+			       "({clean_first.clean_after_seconds:.0} s after the start)~"
+			       "{clean_first.directories_clean} directories so far}~"
+			       "{clean_first.directories_clean} directories so far}" },
+	{ NULL, "clean_first", "Data placed: {clean_first.data_directories_placed} directories"
+			       "{phase|data_phase? (data phase running)~}" },
+	{ NULL, NULL, "Files:       {files.migrated} migrated, {files.linked} linked, {files.skipped} "
+		      "skipped, {files.failed} failed, {files.linkto-removed} linkto removed" },
+	{ NULL, NULL, "Moved:       {bytes_moved|bytes} ({rates.bytes_per_sec_60s|bytes}/s over the "
+		      "last minute)" },
+	{ NULL, "exit_code|set", "Exit code:   {exit_code}" },
+	{ NULL, "servers", "Server                   State         Dirs  Migrated  Skipped  Failed"
+			   "      Moved     Rate/s" },
+	{ "servers", NULL, "{name:-24} {state:-9} {directories:8} {migrated:9} {skipped:8} {failed:7} "
+			   "{bytes_moved|bytes:10} {bytes_per_sec|bytes:10}{error?  {error}~}" },
+	{ NULL, NULL, NULL },
+};
+
+static const struct out_block status_blocks[] = {
+	{ "status", NULL, status_lines, false },
+	{ NULL, NULL, NULL, false },
+};
+
+/* In JSON and XML only: the dashboard's material (rates, workers, shares, recent errors). */
+static const char *const status_hidden[] = {
+	"status.updated", "status.directories.not_clean", "status.directories.left-alone",
+	"status.directories.planned", "status.directories.stopped", "status.directories.placed",
+	"status.files.examined",
+	"status.rates.dirs_per_sec_10s", "status.rates.dirs_per_sec_60s",
+	"status.rates.files_per_sec_10s", "status.rates.files_per_sec_60s",
+	"status.rates.bytes_per_sec_10s",
+	"status.servers[].seconds", "status.workers", "status.subvolumes", "status.errors",
+	"status.clean_first.directories_clean@status.clean_first.all_clean", "status.state@status.dead",
+	NULL,
+};
+
+const struct out_view status_view = { "status", status_blocks, status_hidden, status_filters };
 
 static struct json_object *load(const struct status_cli *sc, const char *volume)
 {
@@ -193,17 +205,13 @@ int cmd_status(const struct cmd *cmd, int argc, char **argv)
 		return EXIT_CANTRUN;
 	dead = run_dead(st);
 	ret = exit_for_status(st, dead);
-	if (gopts.format == FMT_TEXT) {
-		print_text(st, dead);
-	} else {
-		o = out_open(gopts.format, stdout, "status");
-		json_object_object_add(st, "dead", json_object_new_boolean(dead));
-		json_object_object_del(st, "format_version");
-		json_object_object_del(st, "command");
-		json_object_get(st);
-		out_member(o, "status", st);
-		out_close(o, 0, 0, NULL);
-	}
+	o = out_open_view(gopts.format, stdout, "status", &status_view);
+	json_object_object_add(st, "dead", json_object_new_boolean(dead));
+	json_object_object_del(st, "format_version");
+	json_object_object_del(st, "command");
+	json_object_get(st);
+	out_member(o, "status", st);
+	out_close(o, 0, 0, NULL);
 	json_object_put(st);
 	return finish_stdout(ret);
 }

@@ -63,6 +63,8 @@ static const struct lopt no_options[] = {
 const struct cmd commands[] = {
 	{ "__complete", cmd_complete, cmd_complete_usage, no_options,
 	  FMT_TEXT | CMD_HIDDEN | CMD_RAW_ARGS },
+	{ "__render", cmd_render, cmd_render_usage, cmd_render_options,
+	  FMT_TEXT | FMT_JSON | FMT_XML | CMD_HIDDEN },
 	{ "explain", cmd_explain, cmd_explain_usage, cmd_explain_options,
 	  FMT_TEXT | FMT_JSON | FMT_XML | CMD_NEEDS_VOLUME },
 	{ "fix", cmd_fix, cmd_fix_usage, cmd_fix_options,

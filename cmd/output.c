@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "output.h"
 #include "cli.h"
+#include "render.h"
 
 #include <libxml/xmlwriter.h>
 #include <errno.h>
@@ -16,7 +17,33 @@ struct out {
 	const char *list_key;	/* current list, NULL outside */
 	bool first_member;	/* JSON: no comma before the next top-level member */
 	bool first_item;	/* JSON: no comma before the next list item */
+	/* text: the command's view, the top-level members so far, the fields it read */
+	const struct out_view *view;
+	struct json_object *doc;
+	struct out_fields *read;
 };
+
+struct out *out_open_view(unsigned fmt, FILE *f, const char *command, const struct out_view *view)
+{
+	struct out *o;
+
+	if (fmt != FMT_TEXT || !view)
+		return out_open(fmt, f, command);
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		abort();
+	o->fmt = fmt;
+	o->f = f;
+	o->view = view;
+	o->doc = json_object_new_object();
+	return o;
+}
+
+void out_track(struct out *o, struct out_fields *read)
+{
+	if (o)
+		o->read = read;
+}
 
 struct out *out_open(unsigned fmt, FILE *f, const char *command)
 {
@@ -101,7 +128,9 @@ void out_list_begin(struct out *o, const char *key)
 		return;
 	o->list_key = key;
 	o->first_item = true;
-	if (o->fmt == FMT_JSON)
+	if (o->fmt == FMT_TEXT)
+		out_text_block(o->f, o->view, key, true, o->doc, NULL, "", o->read);
+	else if (o->fmt == FMT_JSON)
 		fprintf(o->f, ",\"%s\":[", key);
 	else
 		xmlTextWriterStartElement(o->xw, XC(key));
@@ -113,6 +142,14 @@ void out_item(struct out *o, struct json_object *rec)
 
 	if (!o) {
 		json_object_put(rec);
+		return;
+	}
+	if (o->fmt == FMT_TEXT) {
+		/* text escapes each string as it prints it */
+		snprintf(item, sizeof(item), "%s[]", o->list_key);
+		out_text_block(o->f, o->view, o->list_key, false, o->doc, rec, item, o->read);
+		json_object_put(rec);
+		o->first_item = false;
 		return;
 	}
 	out_escape_tree(rec);
@@ -134,13 +171,21 @@ void out_list_end(struct out *o)
 		return;
 	if (o->fmt == FMT_JSON)
 		fputs("\n]", o->f);
-	else
+	else if (o->fmt == FMT_XML)
 		xmlTextWriterEndElement(o->xw);
+	else if (o->read && o->first_item)
+		out_fields_add(o->read, o->list_key); /* an empty list, shown as no lines */
 	o->list_key = NULL;
 }
 
 void out_member(struct out *o, const char *key, struct json_object *val)
 {
+	if (o && o->fmt == FMT_TEXT) {
+		/* kept for the lines of later blocks ("$key...") until out_close() */
+		out_text_block(o->f, o->view, key, false, o->doc, val, key, o->read);
+		json_object_object_add(o->doc, key, val);
+		return;
+	}
 	out_escape_tree(val);
 	if (o && o->fmt == FMT_JSON)
 		fprintf(o->f, ",\"%s\":%s", key, json_object_to_json_string_ext(val, json_flags));
@@ -153,7 +198,10 @@ void out_close(struct out *o, int op_ret, int op_errno, const char *errstr)
 {
 	if (!o)
 		return;
-	if (o->fmt == FMT_JSON) {
+	if (o->fmt == FMT_TEXT) {
+		/* the failure itself went to stderr */
+		json_object_put(o->doc);
+	} else if (o->fmt == FMT_JSON) {
 		if (op_ret) {
 			struct json_object *e = json_object_new_object();
 

@@ -30,9 +30,16 @@
 #define OUTPUT_FORMAT_VERSION 1
 
 struct out;
+struct out_view;
+struct out_fields;
 
 /* Start a document for @command; NULL for FMT_TEXT (every other call accepts NULL). */
 struct out *out_open(unsigned fmt, FILE *f, const char *command);
+/* The same, and for FMT_TEXT a document printed through @view (render.h): each member and
+ * list item as the view's lines for its key, the same records as JSON and XML. */
+struct out *out_open_view(unsigned fmt, FILE *f, const char *command, const struct out_view *view);
+/* Text: record every field the view reads into @read (for tests; NULL stops). */
+void out_track(struct out *o, struct out_fields *read);
 /* "key": [ ... ] / <key> ... </key>, items added with out_item(). */
 void out_list_begin(struct out *o, const char *key);
 /* Print one record of the current list and release it (takes ownership of @rec). */

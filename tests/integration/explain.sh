@@ -34,6 +34,7 @@ explain_json() {
 	out=$("$LAYOUTCTL" --json explain "$VOL" "$1") || rc=$?
 	((rc == ${WANT:-0})) || fail "explain $1: exit $rc, expected ${WANT:-0}"
 	jq -e . >/dev/null <<<"$out" || fail "explain $1: JSON does not parse"
+	run_check "$LAYOUTCTL" __render --check /dev/stdin <<<"$out" >&2 # the same fields in text
 	assert_eq 1 "$(jq .format_version <<<"$out")" "format_version"
 	jq -c .explain <<<"$out"
 }

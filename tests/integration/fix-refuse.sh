@@ -28,6 +28,7 @@ assert_contains "$out" "Dry run on $VOL: nothing was written."
 assert_contains "$out" "Plan (--mode migrate):"
 assert_contains "$out" " -> "
 "$LAYOUTCTL" --json fix -n --state-dir "$S" "$VOL" >"$FX/plan.json"
+run_check "$LAYOUTCTL" __render --check "$FX/plan.json" >&2 # text shows the same fields
 jq -e '.summary.dry_run == true and (.summary.plan | length) > 0 and
 	([.summary.plan[].files] | add) > 0' "$FX/plan.json" >/dev/null || fail "no plan in the json"
 brick_snapshot "${B[@]}" >"$FX/snap.after"

@@ -229,6 +229,7 @@ hs_json_ok "$FX/state-h/progress.json"
 hs_lctl "$FX/fixh.json" "$FX/fixh.err" --json fix --state-dir "$FX/state-h" --settle 1 \
 	--path "/$hdir" "$VOL"
 hs_json_ok "$FX/fixh.json"
+run_check "$LAYOUTCTL" __render --check "$FX/fixh.json" >&2 # text shows the same fields
 no_raw "$FX/fixh.json" "$FX/fixh.err"
 for fmt in text json xml; do
 	hs_lctl "$FX/status.$fmt" "$FX/status.err" --format "$fmt" status --state-dir "$FX/state-h" "$VOL"
@@ -236,6 +237,7 @@ for fmt in text json xml; do
 	no_raw "$FX/status.$fmt" "$FX/status.err"
 done
 hs_json_ok "$FX/status.json"
+run_check "$LAYOUTCTL" __render --check "$FX/status.json" >&2
 xmllint --noout "$FX/status.xml" || fail "status --format xml is not well-formed"
 # the path as the man page escapes it, the same in the status file, text and JSON
 assert_eq '/\x1b]0;pwned\x07\x1b[2J\xc2\x9b31m\x0anl\xff\xef\xbf\xbe-dir' \

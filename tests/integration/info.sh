@@ -15,6 +15,7 @@ gluster_subvols() {
 check_info() {
 	local vol=$1 per=$2 type=$3 json want got
 	json=$("$LAYOUTCTL" --format json info "$vol") || fail "info $vol failed"
+	run_check "$LAYOUTCTL" __render --check /dev/stdin <<<"$json" >&2 # the same fields in text
 	[ "$(jq -r .format_version <<<"$json")" = 1 ] || fail "no format_version"
 	[ "$(jq -r .volume.type <<<"$json")" = "$type" ] || fail "type: $(jq -r .volume.type <<<"$json")"
 	want=$(gluster_subvols "$vol" "$per")

@@ -57,6 +57,8 @@ done
 # --- JSON ---------------------------------------------------------------------------------------
 expect_exit 1 "$LAYOUTCTL" --json scan --all "$VOL" >/dev/null
 json=$("$LAYOUTCTL" --json scan --all "$VOL" || true)
+# the live records: their every field is in text too, as in XML (tests/cli/golden.sh: fixed ones)
+run_check "$LAYOUTCTL" __render --check /dev/stdin <<<"$json" >&2
 jq -e '.format_version == 1 and .command == "scan" and (.summary | type) == "object"' \
 	<<<"$json" >/dev/null || fail "json: format_version, command or summary missing"
 assert_eq 9 "$(jq '.directories | length' <<<"$json")" "json --all lists every directory"
