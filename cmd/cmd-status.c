@@ -117,6 +117,13 @@ static void print_text(struct json_object *st, bool dead)
 	printf("Volume:      %s (path %s)\n", out_esc(js_str(st, "volume")), out_esc(js_str(st, "path")));
 	printf("State:       %s%s, phase %s\n", dead ? "DIED (" : out_esc(js_str(st, "state")),
 	       dead ? "process gone; run 'layoutctl fix --resume')" : "", out_esc(js_str(st, "phase")));
+	if (!strcmp(js_str(st, "state"), "running") || !strcmp(js_str(st, "state"), "paused")) {
+		char line[256];
+
+		/* what the phase does, with its counters (the settle countdown, say) */
+		status_phase_line(st, line, sizeof(line));
+		printf("Now:         %s\n", line);
+	}
 	printf("Process:     pid %lld on %s, started %s", (long long)js_int(st, "pid"),
 	       out_esc(js_str(st, "host")), ctime(&started));
 	printf("Mode:        %s, layout %s%s\n", out_esc(js_str(st, "mode")), out_esc(js_str(st, "layout")),
