@@ -329,6 +329,7 @@ int lctl_pool_start(const struct lctl_worker_spec *specs, size_t n, int timeout_
 	struct lctl_pool *p;
 	int ret = lctl_pool_spawn(specs, n, timeout_ms, &p, err);
 
+	*out = NULL;
 	while (!ret)
 		ret = lctl_pool_hello(p, 200, err);
 	if (ret < 0) {
