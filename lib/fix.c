@@ -107,7 +107,7 @@ struct lctl_fix {
 	int failed;			/* a stage could not go on: -LCTL_E*, message in fail_err */
 	struct lctl_error fail_err;
 	bool top_started;
-	uint64_t base_seen, base_done;	/* counts of the first walk, once the top's started */
+	uint64_t base_seen, base_done;	/* the first walk's, once the top's started; the layout pass's while settling */
 	struct lctl_fix_summary sum;	/* consumer thread only */
 	struct timespec start;
 	int lock_fd;
@@ -394,6 +394,12 @@ static int start_layout(struct lctl_fix *f, struct lctl_error *err)
 /* Every directory had its turn: the settle period starts. */
 static void end_layout(struct lctl_fix *f)
 {
+	struct lctl_crawl_stats st;
+
+	/* the layout pass's directories stay on show during the settle period */
+	lctl_crawl_stats(f->crawl, &st);
+	f->base_seen = st.dirs_seen;
+	f->base_done = st.dirs_done;
 	lctl_crawl_free(f->crawl);
 	f->crawl = NULL;
 	/* those directories are refused by the work pass too, and reported there */
@@ -632,6 +638,7 @@ static int start_data(struct lctl_fix *f, struct lctl_error *err)
 static int after_settle(struct lctl_fix *f, struct lctl_error *err)
 {
 	f->stage = FIX_RUN;
+	f->base_seen = f->base_done = 0;
 	/* the inspector compares with the hash we stamp, not the one it found at open */
 	f->in.vol_commit = f->sum.commit;
 	if (f->data_only && !f->opts.dry_run)
