@@ -838,7 +838,8 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 		return ret;
 	}
 	if (!fc.o.dry_run && fc.task_check) {
-		preflight_draw(dash, &fc, t0, "asking glusterd whether a rebalance or remove-brick runs");
+		preflight_draw(dash, &fc, t0,
+			       "asking glusterd whether a rebalance or remove-brick runs");
 		ret = check_gluster_tasks(fc.volume);
 		if (ret) {
 			dash_close(dash);

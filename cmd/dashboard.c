@@ -332,7 +332,8 @@ void dash_draw(struct dash *d, struct json_object *st)
 	pthread_mutex_lock(&notes_lock);
 	if (notes_n && y < rows - 4) {
 		mvprintw(y++, 0, "Messages (printed again when the dashboard closes)");
-		for (i = notes_n > 3 ? (int)notes_n - 3 : 0; i < (int)notes_n && y < rows - 3; i++, y++)
+		for (i = notes_n > 3 ? (int)notes_n - 3 : 0; i < (int)notes_n && y < rows - 3;
+		     i++, y++)
 			mvprintw(y, 0, "  %-.*s", cols - 3,
 				 notes[(notes_next + NOTES - notes_n + (unsigned)i) % NOTES]);
 		y++;

@@ -66,7 +66,8 @@ void progress_update(struct progress_line *pl, const char *what, const struct lc
 	} else {
 		snprintf(line, sizeof(line), "%s%s%s: %llu/%llu dirs, %llu files, %s, %llu not clean, "
 			 "%.0f dirs/s%s", what, p->phase ? ", " : "",
-			 p->phase && !strcmp(p->phase, "layout") ? "layout pass" : p->phase ? p->phase : "",
+			 p->phase && !strcmp(p->phase, "layout") ? "layout pass"
+								 : p->phase ? p->phase : "",
 			 (unsigned long long)p->dirs_done, (unsigned long long)p->dirs_seen,
 			 (unsigned long long)p->files, human_bytes(p->bytes, bytes, sizeof(bytes)),
 			 (unsigned long long)p->dirs_not_clean,

@@ -289,7 +289,8 @@ void status_phase_line(struct json_object *st, char *buf, size_t size)
 	if (!strcmp(ph, "preflight")) {
 		n = status_servers(st, &a);
 		for (i = 0; i < n; i++)
-			ready += !!strcmp(js_str(json_object_array_get_idx(a, i), "state"), "starting");
+			ready += !!strcmp(js_str(json_object_array_get_idx(a, i), "state"),
+					  "starting");
 		if (js_str(st, "step")[0])
 			snprintf(buf, size, "Preflight   %s", out_esc(js_str(st, "step")));
 		else if (n)
@@ -305,7 +306,8 @@ void status_phase_line(struct json_object *st, char *buf, size_t size)
 			 "before anything moves", ceil(js_double(st, "settle.remaining_seconds")),
 			 js_double(st, "settle.seconds"));
 	} else if (!strcmp(ph, "place")) {
-		snprintf(buf, size, "Placing     each server's worker moves the files on its own bricks");
+		snprintf(buf, size,
+			 "Placing     each server's worker moves the files on its own bricks");
 	} else if (!strcmp(ph, "work")) {
 		snprintf(buf, size, "%s %lld of %lld directories seen", js_int(st, "dry_run")
 			 ? "Planning   " : strcmp(js_str(st, "mode"), "migrate")

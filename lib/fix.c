@@ -107,7 +107,8 @@ struct lctl_fix {
 	int failed;			/* a stage could not go on: -LCTL_E*, message in fail_err */
 	struct lctl_error fail_err;
 	bool top_started;
-	uint64_t base_seen, base_done;	/* the first walk's, once the top's started; the layout pass's while settling */
+	/* counts of the first walk once the top's started; of the layout pass while settling */
+	uint64_t base_seen, base_done;
 	struct lctl_fix_summary sum;	/* consumer thread only */
 	struct timespec start;
 	int lock_fd;
