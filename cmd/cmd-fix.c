@@ -739,6 +739,29 @@ static void plain_progress(const struct lctl_progress *p)
 }
 
 /*
+ * Before the run starts (the volume opened, glusterd asked, the locks taken): the dashboard
+ * at once, in phase preflight, saying what is being done.
+ */
+static void preflight_draw(struct dash *dash, const struct fix_cli *fc, double t0, const char *step)
+{
+	static struct lctl_progress p;
+	struct rate_tracker rt = { 0 };
+	struct status_info si = { "fix", fc->volume, fc->o.path,
+				  fc->o.resume ? "-" : lctl_fix_mode_name(fc->o.mode),
+				  fc->o.planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster",
+				  "running", "preflight", fc->o.dry_run, time(NULL), -1, step };
+	struct json_object *js;
+
+	if (!dash)
+		return;
+	p.phase = "preflight";
+	p.elapsed = mono_seconds() - t0;
+	js = status_build(&si, &p, NULL, &rt, NULL, NULL);
+	dash_draw(dash, js);
+	json_object_put(js);
+}
+
+/*
  * Once a second: publish the status, obey the control file, redraw the dashboard; between
  * seconds, wait for keys. Returns true when a second has passed (time for progress output).
  */
@@ -748,6 +771,7 @@ static bool tick(struct fix_cli *fc, struct lctl_fix *fix, const struct lctl_pro
 {
 	static struct fix_control ctl;
 	static double last = -1;
+	static const char *last_phase;
 	struct dash_ops ops = { ctl_pause, ctl_stop, ctl_workers, &ctl };
 	const struct lctl_fix_summary *sum = lctl_fix_summary(fix);
 	struct json_object *js;
@@ -761,6 +785,11 @@ static bool tick(struct fix_cli *fc, struct lctl_fix *fix, const struct lctl_pro
 	if (p->elapsed - last < 1.0)
 		return false;
 	last = p->elapsed;
+	/* each phase counts its own directories: rates and ETA start afresh with it */
+	if (p->phase && (!last_phase || strcmp(p->phase, last_phase))) {
+		memset(rt, 0, sizeof(*rt));
+		last_phase = p->phase;
+	}
 	rate_sample(rt, p->elapsed, p->dirs_done,
 		    p->file_actions[LCTL_FILE_MIGRATED] + p->file_actions[LCTL_FILE_LINKED], p->bytes_moved);
 	si->state = stopping || sum->stopped ? "stopping" : p->paused ? "paused" : "running";
@@ -814,18 +843,32 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	struct dash *dash = NULL;
 	const char *why;
 	struct pool_specs workers = { 0 };
+	double t0 = mono_seconds();
 	int ret;
 
 	ret = parse_fix_args(cmd, argc, argv, &fc);
 	if (ret >= 0)
 		return ret;
+	/*
+	 * The dashboard from the first second: before the volume is opened, so that it shows
+	 * each step (nothing is written yet if the terminal cannot be driven). Messages meanwhile
+	 * are kept and printed when it closes.
+	 */
+	if (fc.dashboard && !(dash = dash_open(&why)))
+		warning("--dashboard %s: printing progress lines instead", why);
+	preflight_draw(dash, &fc, t0, "connecting to the volume");
 	ret = open_volume(fc.volume, fc.gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
 			  &vol);
-	if (ret)
+	if (ret) {
+		dash_close(dash);
 		return ret;
+	}
 	if (!fc.o.dry_run && fc.task_check) {
+		preflight_draw(dash, &fc, t0,
+			       "asking glusterd whether a rebalance or remove-brick runs");
 		ret = check_gluster_tasks(fc.volume);
 		if (ret) {
+			dash_close(dash);
 			lctl_volume_close(vol, false);
 			return ret;
 		}
@@ -852,9 +895,7 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	verbose(2, "%s: making directories dirty, then %u s to settle",
 		fc.o.dry_run ? "dry run" : "fix", fc.o.dry_run ? 0 : fc.o.settle_ms / 1000);
 	fc.o.stop_flag = &interrupted;
-	/* before the job starts: nothing is written yet if the terminal cannot be driven */
-	if (fc.dashboard && !(dash = dash_open(&why)))
-		warning("--dashboard %s: printing progress lines instead", why);
+	preflight_draw(dash, &fc, t0, "checking the subvolumes, taking the locks");
 	ret = lctl_fix_start(vol, &fc.o, &fix, &err);
 	if (ret) {
 		/* the message may quote a --path as typed: error() escapes it */
@@ -874,7 +915,7 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	si = (struct status_info){ "fix", fc.volume, fc.o.path,
 				   lctl_fix_mode_name(lctl_fix_summary(fix)->mode),
 				   fc.o.planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster",
-				   "running", "work", fc.o.dry_run, time(NULL), -1 };
+				   "running", "work", fc.o.dry_run, time(NULL), -1, NULL };
 	{
 		struct json_object *v = json_object_new_object();
 
@@ -929,14 +970,20 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	si.state = ret < 0 ? "failed" : sum->stopped ? "stopped" : "finished";
 	si.phase = "done";
 	out_list_end(o);
-	if (machine || gopts.verbosity >= 1) {
+	/* a run refused before anything was done has nothing to sum up */
+	if ((machine || gopts.verbosity >= 1) && !sum->refused)
 		out_member(o, "summary", summary_json(vol, sum, &pm, &skips, p.elapsed, fc.o.dry_run));
-		if (p.nservers)
-			out_member(o, "servers", status_servers_json(&p));
-	}
-	out_close(o, 0, 0, NULL);
+	if (p.nservers)
+		out_member(o, "servers", status_servers_json(&p));
+	if (ret < 0 && sum->refused)
+		out_close(o, -1, err.sys_errno, err.msg);
+	else
+		out_close(o, 0, 0, NULL);
 	if (ret < 0) {
-		error("%s", err.msg);
+		if (sum->refused)
+			error("cannot fix '%s': %s", fc.volume, err.msg);
+		else
+			error("%s", err.msg);
 		ret = EXIT_CANTRUN;
 	} else if (interrupted) {
 		ret = EXIT_INTERRUPTED;

@@ -485,7 +485,7 @@ static void scan_dash_tick(struct dash *d, struct lctl_scan *scan, const struct 
 {
 	struct dash_ops ops = { scan_pause, scan_stop, scan_set_workers, scan };
 	struct status_info si = { "scan", sc->volume, sc->o.path, "-", "-",
-				  p->paused ? "paused" : "running", "scan", false, 0, -1 };
+				  p->paused ? "paused" : "running", "scan", false, 0, -1, NULL };
 	struct json_object *js;
 
 	dash_key(d, 200, &ops);
@@ -494,6 +494,24 @@ static void scan_dash_tick(struct dash *d, struct lctl_scan *scan, const struct 
 	*last = p->elapsed;
 	rate_sample(rt, p->elapsed, p->dirs_done, p->files, p->bytes);
 	js = status_build(&si, p, NULL, rt, NULL, NULL);
+	dash_draw(d, js);
+	json_object_put(js);
+}
+
+/* The dashboard at once, while the volume is opened (phase preflight). */
+static void scan_preflight_draw(struct dash *d, const struct scan_cli *sc, double t0)
+{
+	static struct lctl_progress p;
+	struct rate_tracker rt = { 0 };
+	struct status_info si = { "scan", sc->volume, sc->o.path, "-", "-", "running", "preflight",
+				  false, 0, -1, "connecting to the volume" };
+	struct json_object *js;
+
+	if (!d)
+		return;
+	p.phase = "preflight";
+	p.elapsed = mono_seconds() - t0;
+	js = status_build(&si, &p, NULL, &rt, NULL, NULL);
 	dash_draw(d, js);
 	json_object_put(js);
 }
@@ -520,12 +538,16 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 	ret = parse_scan_args(cmd, argc, argv, &sc);
 	if (ret >= 0)
 		return ret;
-	ret = open_volume(sc.volume, sc.brick_reads == BRICK_READS_GFAPI ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
-			  &vol);
-	if (ret)
-		return ret;
+	/* the dashboard from the first second, while the volume is opened */
 	if (sc.dashboard && !(dash = dash_open(&why)))
 		warning("--dashboard %s: printing the progress line instead", why);
+	scan_preflight_draw(dash, &sc, mono_seconds());
+	ret = open_volume(sc.volume, sc.brick_reads == BRICK_READS_GFAPI ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
+			  &vol);
+	if (ret) {
+		dash_close(dash);
+		return ret;
+	}
 	ret = lctl_scan_start(vol, &sc.o, &scan, &err);
 	if (ret) {
 		dash_close(dash);

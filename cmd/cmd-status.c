@@ -116,8 +116,34 @@ static struct json_object *f_data_phase(struct out_rctx *c, struct json_object *
 						json_object_get_string(phase) : "", "data"));
 }
 
+/* what the phase does, with its counters (the settle countdown, say): status_phase_line() */
+static struct json_object *f_now(struct out_rctx *c, struct json_object *phase)
+{
+	static const char *const used[] = { "step", "directories.done", "directories.seen",
+					    "settle.remaining_seconds", "settle.seconds",
+					    "dry_run", "mode" };
+	char line[256];
+	size_t i;
+
+	(void)phase;
+	for (i = 0; i < sizeof(used) / sizeof(used[0]); i++)
+		out_rget(c, used[i]);	/* recorded as read */
+	status_phase_line(out_rget(c, "."), line, sizeof(line));
+	return json_object_new_string(line);
+}
+
+static struct json_object *f_live(struct out_rctx *c, struct json_object *state)
+{
+	const char *s = json_object_get_string(state);
+
+	(void)c;
+	return json_object_new_boolean(s && (!strcmp(s, "running") || !strcmp(s, "paused")));
+}
+
 static const struct out_filter status_filters[] = {
 	{ "data_phase", f_data_phase },
+	{ "now", f_now },
+	{ "live", f_live },
 	{ NULL, NULL },
 };
 
@@ -126,6 +152,7 @@ static const struct out_line status_lines[] = {
 	{ NULL, NULL, "Volume:      {volume} (path {path})" },
 	{ NULL, NULL, "State:       {dead?DIED (process gone; run 'layoutctl fix --resume')~{state}}, "
 		      "phase {phase}" },
+	{ NULL, "!dead&state|live", "Now:         {phase|now}" },
 	{ NULL, NULL, "Process:     pid {pid} on {host}, started {started|ctime}" },
 	{ NULL, NULL, "Mode:        {mode}, layout {layout}{dry_run?, dry run~}" },
 	{ NULL, NULL, "Elapsed:     {elapsed:.0} s, ETA {eta_seconds|set?{eta_seconds:.0} s~-}" },
@@ -164,7 +191,9 @@ static const char *const status_hidden[] = {
 	"status.rates.dirs_per_sec_10s", "status.rates.dirs_per_sec_60s",
 	"status.rates.files_per_sec_10s", "status.rates.files_per_sec_60s",
 	"status.rates.bytes_per_sec_10s",
-	"status.servers[].seconds", "status.workers", "status.subvolumes", "status.errors",
+	"status.servers[].seconds", "status.workers",
+	/* shown by the "Now:" line of a live run, in its phase only */
+	"status.settle", "status.step", "status.subvolumes", "status.errors",
 	"status.clean_first.directories_clean@status.clean_first.all_clean", "status.state@status.dead",
 	NULL,
 };

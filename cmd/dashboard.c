@@ -11,16 +11,21 @@
  * dash_open() sets the terminal up with newterm(), which says when ncurses cannot drive it (an
  * unknown TERM) instead of exiting the process as initscr() does, so that a caller can open it
  * before its job starts and fall back to plain output. The screen is taken over only at the
- * first dash_draw(): until then messages print as usual.
+ * first dash_draw(): until then messages print as usual. From then on every message (error(),
+ * warning(), the library's log, from any thread) goes to a ring shown on the screen, and is
+ * printed on stderr when the dashboard closes (msg_set_sink()): nothing is written over the
+ * screen, nothing is lost.
  */
 #include "dashboard.h"
 #include "cli.h"
+#include "msg.h"
 #include "output.h"
 #include "progress.h"
 
 #include <curses.h>
 #include <term.h>
 #undef lines /* term.h's terminfo capability macro, not used here: a name below */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,12 +41,55 @@ struct dash {
 
 static volatile sig_atomic_t curses_on;
 
+/* Messages while the dashboard owns the terminal: the last NOTES of them (notes_lock). */
+#define NOTES 32
+static pthread_mutex_t notes_lock = PTHREAD_MUTEX_INITIALIZER;
+static char notes[NOTES][240];
+static unsigned notes_next, notes_n;
+static unsigned long notes_dropped;
+
+static void note(const char *line)
+{
+	pthread_mutex_lock(&notes_lock);
+	snprintf(notes[notes_next], sizeof(notes[0]), "%s", line);
+	notes_next = (notes_next + 1) % NOTES;
+	if (notes_n < NOTES)
+		notes_n++;
+	else
+		notes_dropped++;
+	pthread_mutex_unlock(&notes_lock);
+}
+
+/* The messages kept while the dashboard was up, on stderr now that it is down. */
+static void notes_flush(void)
+{
+	unsigned i;
+
+	pthread_mutex_lock(&notes_lock);
+	if (notes_dropped)
+		fprintf(stderr, "layoutctl: (%lu earlier messages not kept)\n", notes_dropped);
+	for (i = 0; i < notes_n; i++)
+		fprintf(stderr, "%s\n", notes[(notes_next + NOTES - notes_n + i) % NOTES]);
+	notes_n = notes_next = 0;
+	notes_dropped = 0;
+	pthread_mutex_unlock(&notes_lock);
+}
+
 static void restore_terminal(void)
 {
 	if (curses_on) {
 		curses_on = 0;
+		msg_set_sink(NULL);
 		endwin();
 	}
+}
+
+/* The screen is ours from now on: messages go to the ring. */
+static void take_terminal(struct dash *d)
+{
+	d->shown = true;
+	curses_on = 1;
+	msg_set_sink(note);
 }
 
 static void fatal_signal(int sig)
@@ -122,6 +170,7 @@ void dash_close(struct dash *d)
 	restore_terminal();
 	delscreen(d->scr);
 	free(d);
+	notes_flush();
 }
 
 static void fmt_duration(double s, char *buf, size_t n)
@@ -176,7 +225,7 @@ static void draw_help(void)
 
 void dash_draw(struct dash *d, struct json_object *st)
 {
-	char b1[32], b2[32], b3[32];
+	char b1[32], b2[32], b3[32], ph[256];
 	int rows, cols, y = 0, i, n;
 	struct json_object *a;
 	double done, total;
@@ -185,8 +234,7 @@ void dash_draw(struct dash *d, struct json_object *st)
 	getmaxyx(stdscr, rows, cols);
 	if (!st) {
 		mvprintw(0, 0, "waiting for the job's status...");
-		d->shown = true;
-		curses_on = 1;
+		take_terminal(d);
 		refresh();
 		return;
 	}
@@ -204,6 +252,9 @@ void dash_draw(struct dash *d, struct json_object *st)
 	mvprintw(y++, 0, "state %-9s phase %-6s elapsed %-10s ETA %-10s pid %lld on %s",
 		 out_esc(js_str(st, "state")), out_esc(js_str(st, "phase")), b1, b2,
 		 (long long)js_int(st, "pid"), out_esc(js_str(st, "host")));
+	/* what the phase is doing, with its counters (the settle countdown, say) */
+	status_phase_line(st, ph, sizeof(ph));
+	mvprintw(y++, 0, "%-.*s", cols - 1, out_esc(ph));
 	y++;
 	done = (double)js_int(st, "directories.done");
 	total = (double)js_int(st, "directories.estimated_total");
@@ -278,6 +329,16 @@ void dash_draw(struct dash *d, struct json_object *st)
 				 out_esc(json_object_get_string(json_object_array_get_idx(a, (size_t)i))));
 	}
 	y++;
+	pthread_mutex_lock(&notes_lock);
+	if (notes_n && y < rows - 4) {
+		mvprintw(y++, 0, "Messages (printed again when the dashboard closes)");
+		for (i = notes_n > 3 ? (int)notes_n - 3 : 0; i < (int)notes_n && y < rows - 3;
+		     i++, y++)
+			mvprintw(y, 0, "  %-.*s", cols - 3,
+				 notes[(notes_next + NOTES - notes_n + (unsigned)i) % NOTES]);
+		y++;
+	}
+	pthread_mutex_unlock(&notes_lock);
 	if (json_object_object_get_ex(st, "errors", &a) && json_object_array_length(a)) {
 		if (has_colors())
 			attron(COLOR_PAIR(3));
@@ -295,10 +356,8 @@ void dash_draw(struct dash *d, struct json_object *st)
 	mvprintw(rows - 1, 0, " p pause  r resume  + - workers  q stop  ? help %s%-*s",
 		 d->message ? "| " : "", cols > 50 ? cols - 50 : 0, d->message ? d->message : "");
 	attroff(A_REVERSE);
-	if (!d->shown) {
-		d->shown = true;
-		curses_on = 1;
-	}
+	if (!d->shown)
+		take_terminal(d);
 	refresh();
 }
 

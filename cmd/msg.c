@@ -10,14 +10,29 @@
  * Messages quote names, paths and what the library or gluster said about them: the whole line
  * is escaped (lib/escape.c), so it can neither drive the terminal nor span lines.
  */
+static void (*_Atomic sink)(const char *line);
+
+void msg_set_sink(void (*fn)(const char *line))
+{
+	sink = fn;
+}
+
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
-	char *m = NULL, *e = NULL;
+	void (*to)(const char *line) = sink;
+	char *m = NULL, *e = NULL, line[1024];
 
 	if (vasprintf(&m, fmt, ap) >= 0)
 		e = lctl_escape_dup(m);
-	fflush(stdout);
-	fprintf(stderr, "layoutctl: %s%s\n", prefix, e ? e : "(no memory for the message)");
+	if (to) {
+		/* the dashboard owns the terminal: it shows the line, and prints it when it closes */
+		snprintf(line, sizeof(line), "layoutctl: %s%s", prefix,
+			 e ? e : "(no memory for the message)");
+		to(line);
+	} else {
+		fflush(stdout);
+		fprintf(stderr, "layoutctl: %s%s\n", prefix, e ? e : "(no memory for the message)");
+	}
 	free(e);
 	free(m);
 }

@@ -2,8 +2,10 @@
 #include "progress.h"
 #include "cli.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 void progress_init(struct progress_line *pl)
@@ -17,6 +19,14 @@ void progress_init(struct progress_line *pl)
 	}
 	/* a terminal, and we are its foreground job (not `layoutctl scan &`) */
 	pl->enabled = isatty(STDERR_FILENO) && tcgetpgrp(STDERR_FILENO) == getpgrp();
+}
+
+double mono_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 const char *human_bytes(uint64_t b, char *buf, size_t n)
@@ -43,12 +53,27 @@ void progress_update(struct progress_line *pl, const char *what, const struct lc
 	if (!pl->enabled || p->elapsed < 2.0 || p->elapsed - pl->last < 1.0)
 		return;
 	pl->last = p->elapsed;
-	snprintf(line, sizeof(line), "%s: %llu/%llu dirs, %llu files, %s, %llu not clean, %.0f dirs/s%s",
-		 what, (unsigned long long)p->dirs_done, (unsigned long long)p->dirs_seen,
-		 (unsigned long long)p->files, human_bytes(p->bytes, bytes, sizeof(bytes)),
-		 (unsigned long long)p->dirs_not_clean,
-		 p->elapsed > 0 ? (double)p->dirs_done / p->elapsed : 0.0,
-		 p->paused ? " [paused]" : "");
+	if (p->phase && !strcmp(p->phase, "settle")) {
+		snprintf(line, sizeof(line), "%s, settle: %.0f s left of %.0f s%s", what,
+			 ceil(p->settle_left), p->settle_seconds, p->paused ? " [paused]" : "");
+	} else if (p->phase && !strcmp(p->phase, "preflight")) {
+		unsigned i, ready = 0;
+
+		for (i = 0; i < p->nservers; i++)
+			ready += !!strcmp(p->servers[i].state, "starting");
+		snprintf(line, sizeof(line), "%s, preflight: %u of %u servers' workers ready", what,
+			 ready, p->nservers);
+	} else {
+		snprintf(line, sizeof(line), "%s%s%s: %llu/%llu dirs, %llu files, %s, %llu not clean, "
+			 "%.0f dirs/s%s", what, p->phase ? ", " : "",
+			 p->phase && !strcmp(p->phase, "layout") ? "layout pass"
+								 : p->phase ? p->phase : "",
+			 (unsigned long long)p->dirs_done, (unsigned long long)p->dirs_seen,
+			 (unsigned long long)p->files, human_bytes(p->bytes, bytes, sizeof(bytes)),
+			 (unsigned long long)p->dirs_not_clean,
+			 p->elapsed > 0 ? (double)p->dirs_done / p->elapsed : 0.0,
+			 p->paused ? " [paused]" : "");
+	}
 	if (p->two_phase && p->clean_at > 0) {
 		size_t n = strlen(line);
 

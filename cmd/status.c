@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,6 +188,15 @@ struct json_object *status_build(const struct status_info *si, const struct lctl
 	add(j, "state", json_object_new_string(si->state));
 	add(j, "phase", json_object_new_string(p->phase && strcmp(si->phase, "done") ? p->phase
 										       : si->phase));
+	if (si->step)
+		add(j, "step", json_object_new_string(si->step));
+	/* the settle period of a fix: counted down while the phase is settle */
+	if (p->settle_seconds > 0) {
+		o = json_object_new_object();
+		add(o, "seconds", json_object_new_double(p->settle_seconds));
+		add(o, "remaining_seconds", json_object_new_double(p->settle_left));
+		add(j, "settle", o);
+	}
 	add(j, "dry_run", json_object_new_boolean(si->dry_run));
 	add(j, "mode", json_object_new_string(si->mode));
 	add(j, "layout", json_object_new_string(si->layout));
@@ -266,6 +276,52 @@ struct json_object *status_build(const struct status_info *si, const struct lctl
 		json_object_array_add(a, out_name(er->msg[(er->next + ERROR_RING - er->n + i) % ERROR_RING]));
 	add(j, "errors", a);
 	return j;
+}
+
+void status_phase_line(struct json_object *st, char *buf, size_t size)
+{
+	const char *ph = js_str(st, "phase");
+	long long done = (long long)js_int(st, "directories.done");
+	long long seen = (long long)js_int(st, "directories.seen");
+	struct json_object *a;
+	size_t i, n, ready = 0;
+
+	if (!strcmp(ph, "preflight")) {
+		n = status_servers(st, &a);
+		for (i = 0; i < n; i++)
+			ready += !!strcmp(js_str(json_object_array_get_idx(a, i), "state"),
+					  "starting");
+		if (js_str(st, "step")[0])
+			snprintf(buf, size, "Preflight   %s", js_str(st, "step"));
+		else if (n)
+			snprintf(buf, size, "Preflight   the servers' workers connect to the volume: "
+				 "%zu of %zu ready", ready, n);
+		else
+			snprintf(buf, size, "Preflight   checking the volume");
+	} else if (!strcmp(ph, "layout")) {
+		snprintf(buf, size, "Layout pass %lld of %lld directories seen have their final "
+			 "layout, dirty (commit 1)", done, seen);
+	} else if (!strcmp(ph, "settle")) {
+		snprintf(buf, size, "Settle      %.0f s left of %.0f s: clients learn the new layouts "
+			 "before anything moves", ceil(js_double(st, "settle.remaining_seconds")),
+			 js_double(st, "settle.seconds"));
+	} else if (!strcmp(ph, "place")) {
+		snprintf(buf, size,
+			 "Placing     each server's worker moves the files on its own bricks");
+	} else if (!strcmp(ph, "work")) {
+		snprintf(buf, size, "%s %lld of %lld directories seen", js_int(st, "dry_run")
+			 ? "Planning   " : strcmp(js_str(st, "mode"), "migrate")
+			 ? "Linking, verifying, stamping:" : "Placing, verifying, stamping:", done, seen);
+	} else if (!strcmp(ph, "top")) {
+		snprintf(buf, size, "Top         the top directory, last");
+	} else if (!strcmp(ph, "data")) {
+		snprintf(buf, size, "Data        moving the data behind the links, every directory "
+			 "clean: %lld of %lld directories seen", done, seen);
+	} else if (!strcmp(ph, "scan")) {
+		snprintf(buf, size, "Scan        %lld of %lld directories seen inspected", done, seen);
+	} else {
+		snprintf(buf, size, "Phase       %s", ph);
+	}
 }
 
 /* Write the serialized status @s as DIR/progress.json. 0 or -errno. */

@@ -39,6 +39,7 @@ struct status_info {
 	bool dry_run;
 	time_t started;
 	int exit_code;		/* -1 while running */
+	const char *step;	/* preflight: what the front end is doing (NULL: none) */
 };
 
 /* Per-subvolume data share now and under the planned layout, kept by the job's front end. */
@@ -66,6 +67,12 @@ void share_add(struct share_tracker *st, const struct lctl_repair_report *rr);
 struct json_object *status_build(const struct status_info *si, const struct lctl_progress *p,
 				 const struct lctl_fix_summary *sum, const struct rate_tracker *rt,
 				 const struct share_tracker *st, const struct error_ring *er);
+/*
+ * One line of text for the dashboard and `status`: the phase of @status, what it does and its
+ * counters (the layout pass's directories, the seconds left of the settle period, ...). The
+ * strings of @status go in as they are: the caller escapes the line.
+ */
+void status_phase_line(struct json_object *status, char *buf, size_t size);
 /* Write @status as DIR/progress.json (tmp + rename), mode 0600. 0 or -errno. */
 int status_publish(const char *dir, struct json_object *status);
 /* The per-server rows of a fix spread over the pool (the "servers" array): how many, each

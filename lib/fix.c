@@ -57,6 +57,17 @@
 /* how long a server's worker may take to connect to the volume and say hello */
 #define POOL_HELLO_MS 120000
 
+/*
+ * Where a run is: lctl_fix_start() returns once the locks are taken (cheap), and
+ * lctl_fix_next() drives the rest, so that its caller shows every phase as it happens.
+ */
+enum fix_stage {
+	FIX_HELLO = 1,	/* preflight: the pool's workers are starting; nothing written yet */
+	FIX_LAYOUT,	/* the layout pass (f->crawl runs dirty_visit) */
+	FIX_SETTLE,	/* the settle period, until settle_end */
+	FIX_RUN,	/* place, work, top, data: the walks below */
+};
+
 struct lctl_fix {
 	struct lctl_volume *vol;
 	struct lctl_fix_opts opts;
@@ -88,8 +99,16 @@ struct lctl_fix {
 	bool *repaired;
 	size_t nunclean, unclean_cap, nrepaired;
 	bool stopped_dirty;		/* stopped in the layout pass or the settle period */
+	enum fix_stage stage;		/* consumer thread only */
+	bool whole;			/* a whole-volume run: a new volume hash */
+	bool dirty_done;		/* the journal says the layout pass and settle are done */
+	double settle_end;		/* monotonic time the settle period ends (FIX_SETTLE) */
+	bool refused;			/* ended before anything was written (FIX_HELLO) */
+	int failed;			/* a stage could not go on: -LCTL_E*, message in fail_err */
+	struct lctl_error fail_err;
 	bool top_started;
-	uint64_t base_seen, base_done;	/* counts of the first walk, once the top's started */
+	/* counts of the first walk once the top's started; of the layout pass while settling */
+	uint64_t base_seen, base_done;
 	struct lctl_fix_summary sum;	/* consumer thread only */
 	struct timespec start;
 	int lock_fd;
@@ -356,28 +375,42 @@ static void *dirty_visit(void *arg, struct lctl_crawl_worker *w, const char *pat
 	return NULL;
 }
 
-static int layout_pass(struct lctl_fix *f, struct lctl_error *err)
+/* The layout pass runs as f->crawl; lctl_fix_next() takes it from there (FIX_LAYOUT). */
+static int start_layout(struct lctl_fix *f, struct lctl_error *err)
 {
 	struct lctl_crawl_cfg cfg = { 0 };
-	struct lctl_crawl *c;
-	bool fin = false;
 	int ret;
 
 	cfg.nworkers = f->opts.parallel ? f->opts.parallel : 8;
 	cfg.visit = dirty_visit;
 	cfg.arg = f;
-	ret = lctl_crawl_start(&cfg, f->top, &c, err);
+	ret = lctl_crawl_start(&cfg, f->top, &f->crawl, err);
 	if (ret)
 		return ret;
-	while (!fin)
-		lctl_crawl_next(c, 200, &fin);
-	lctl_crawl_free(c);
+	f->stage = FIX_LAYOUT;
+	f->phase = "layout";
+	return 0;
+}
+
+/* Every directory had its turn: the settle period starts. */
+static void end_layout(struct lctl_fix *f)
+{
+	struct lctl_crawl_stats st;
+
+	/* the layout pass's directories stay on show during the settle period */
+	lctl_crawl_stats(f->crawl, &st);
+	f->base_seen = st.dirs_seen;
+	f->base_done = st.dirs_done;
+	lctl_crawl_free(f->crawl);
+	f->crawl = NULL;
 	/* those directories are refused by the work pass too, and reported there */
 	if (atomic_load(&f->not_clean))
 		lctl_log(LCTL_LOG_WARN, "%llu directories could not be given their layout",
 			 (unsigned long long)atomic_load(&f->not_clean));
 	atomic_store(&f->not_clean, 0);
-	return 0;
+	f->settle_end = mono_now() + f->opts.settle_ms / 1000.0;
+	f->stage = FIX_SETTLE;
+	f->phase = "settle";
 }
 
 /* ---- the repair crawl -------------------------------------------------------------------- */
@@ -527,11 +560,16 @@ static void pool_totals(struct lctl_fix *f, uint64_t *files, uint64_t *bytes)
 	}
 }
 
-/* The settle period, in steps, so that a stop (a signal, the deadline) cuts it short. */
-static void settle(struct lctl_fix *f, unsigned ms)
+/*
+ * Part of the settle period, at most @ms of it, in steps so that a stop (a signal, the
+ * deadline) cuts it short.
+ */
+static void settle_wait(struct lctl_fix *f, int ms)
 {
-	double end = mono_now() + ms / 1000.0, now;
+	double end = mono_now() + (ms > 0 ? ms : 0) / 1000.0, now;
 
+	if (end > f->settle_end)
+		end = f->settle_end;
 	while (!deadline_passed(f) && (now = mono_now()) < end)
 		usleep((useconds_t)((end - now) > 0.1 ? 100000 : (end - now) * 1e6 + 1));
 }
@@ -594,6 +632,58 @@ static int start_data(struct lctl_fix *f, struct lctl_error *err)
 }
 
 /*
+ * Once the layouts are written and the clients had the settle period (or the journal says
+ * so): the walk that places, verifies and stamps; the data phase of a run resumed in it; or,
+ * in a pool, each server moving its share first.
+ */
+static int after_settle(struct lctl_fix *f, struct lctl_error *err)
+{
+	f->stage = FIX_RUN;
+	f->base_seen = f->base_done = 0;
+	/* the inspector compares with the hash we stamp, not the one it found at open */
+	f->in.vol_commit = f->sum.commit;
+	if (f->data_only && !f->opts.dry_run)
+		return start_data(f, err);
+	if (f->pool && !f->two_phase) {
+		/* each server moves its own files first; the walk below starts when all are done */
+		int ret = set_phase(f, "place", err);
+
+		if (ret)
+			return ret;
+		f->phase = "place";
+		f->placing = true;
+		pool_go(f);
+		return 0;
+	}
+	f->phase = "work";
+	return start_work(f, err);
+}
+
+/* The first writes: the journal, then the dirty phase (FIX_LAYOUT), or straight to the walk. */
+static int begin_run(struct lctl_fix *f, struct lctl_error *err)
+{
+	bool writes = !f->opts.dry_run && !f->opts.place_only;
+	int ret;
+
+	if (writes) {
+		ret = set_phase(f, f->data_only ? "data" : f->dirty_done ? "work" : "dirty", err);
+		if (ret)
+			return ret;
+	}
+	if (!writes || f->dirty_done)
+		return after_settle(f, err);
+	/*
+	 * A new volume hash makes every directory dirty for a client once it revalidates the
+	 * root, which a FUSE client may not do for a long time; commit word 1 in each layout
+	 * reaches it at its next lookup of that directory. So a whole-volume run does both. The
+	 * layout pass also writes each directory's final ranges, so the settle period lets
+	 * clients learn them before any file moves.
+	 */
+	ret = f->whole ? write_volume_commit(f, f->j.commit, err) : 0;
+	return ret ? ret : start_layout(f, err);
+}
+
+/*
  * Every option, before anything is read or written: a run must not make the volume dirty (a
  * new volume hash, the layout pass) and then refuse to go on.
  */
@@ -645,7 +735,7 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 {
 	struct lctl_fix *f;
 	const char *top = opts->path && opts->path[0] ? opts->path : "/";
-	bool whole = !strcmp(top, "/"), dirty_done = false, consistent;
+	bool whole = !strcmp(top, "/"), consistent;
 	uint32_t now_h;
 	struct timespec now;
 	int ret;
@@ -781,22 +871,21 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 		}
 	}
 	f->two_phase = f->opts.mode == LCTL_FIX_CLEAN_FIRST;
+	f->whole = whole;
 	if (!opts->dry_run && !opts->place_only) {
 		ret = take_volume_lock(f, err);
 		if (ret)
 			goto fail;
-		/* every server's worker answers before anything is written, or the run refuses */
+		/* every server's worker answers before anything is written (FIX_HELLO) */
 		if (opts->nworkers && (f->opts.mode == LCTL_FIX_MIGRATE ||
 				       (f->two_phase && opts->phase != LCTL_FIX_PHASE_CLEAN))) {
-			ret = lctl_pool_start(opts->workers, opts->nworkers, POOL_HELLO_MS, &f->pool, err);
+			ret = lctl_pool_spawn(opts->workers, opts->nworkers, POOL_HELLO_MS, &f->pool,
+					      err);
 			if (ret)
 				goto fail;
 		}
-		dirty_done = !strcmp(f->j.phase, "work") || !strcmp(f->j.phase, "stopped") ||
-			     !strcmp(f->j.phase, "place") || f->data_only;
-		ret = set_phase(f, f->data_only ? "data" : dirty_done ? "work" : "dirty", err);
-		if (ret)
-			goto fail;
+		f->dirty_done = !strcmp(f->j.phase, "work") || !strcmp(f->j.phase, "stopped") ||
+				!strcmp(f->j.phase, "place") || f->data_only;
 	}
 	ret = lctl_inspector_init(&f->in, vol, f->opts.planner, false, err);
 	if (ret)
@@ -813,54 +902,14 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 					  .own_only = opts->place_only || f->pool,
 					  .after_workers = f->pool && !f->two_phase,
 					  .mover_done = f->pool && !f->two_phase ? mover_done : NULL };
-	f->phase = "dirty";
-	if (!opts->dry_run && !dirty_done && !opts->place_only) {
-		/*
-		 * A new volume hash makes every directory dirty for a client once it revalidates
-		 * the root, which a FUSE client may not do for a long time; commit word 1 in each
-		 * layout reaches it at its next lookup of that directory. So a whole-volume run
-		 * does both. The layout pass also writes each directory's final ranges, so the
-		 * settle period lets clients learn them before any file moves.
-		 */
-		ret = whole ? write_volume_commit(f, f->j.commit, err) : 0;
-		if (!ret)
-			ret = layout_pass(f, err);
-		if (ret)
-			goto fail;
-		settle(f, opts->settle_ms);
-		if (deadline_passed(f)) {
-			/* stopped before anything moved: --resume redoes the layouts and the settle */
-			f->stopped_dirty = true;
-			f->top_done = true;
-			*out = f;
-			return 0;
-		}
-		ret = set_phase(f, "work", err);
-		if (ret)
-			goto fail;
-	}
-	/* the inspector compares with the hash we stamp, not the one it found at open */
-	f->in.vol_commit = f->sum.commit;
-	if (f->data_only && !opts->dry_run) {
-		ret = start_data(f, err);
-		if (ret)
-			goto fail;
+	if (f->pool) {
+		/* the workers connect to the volume meanwhile: lctl_fix_next() waits for them */
+		f->stage = FIX_HELLO;
+		f->phase = "preflight";
 		*out = f;
 		return 0;
 	}
-	if (f->pool && !f->two_phase) {
-		/* each server moves its own files first; the walk below starts when all are done */
-		ret = set_phase(f, "place", err);
-		if (ret)
-			goto fail;
-		f->phase = "place";
-		f->placing = true;
-		pool_go(f);
-		*out = f;
-		return 0;
-	}
-	f->phase = "work";
-	ret = start_work(f, err);
+	ret = begin_run(f, err);
 	if (ret)
 		goto fail;
 	*out = f;
@@ -948,6 +997,75 @@ static void summary_add(struct lctl_fix *f, const struct lctl_repair_report *rr)
 	}
 }
 
+/* A stage could not go on: the run ends here (the journal says where, for --resume). */
+static void stage_failed(struct lctl_fix *f, int ret, bool *finished)
+{
+	f->failed = ret < 0 ? ret : -LCTL_EIO;
+	atomic_store(&f->stop, true);
+	f->top_done = true;
+	*finished = true;
+}
+
+/*
+ * The stages before the walks, one step per call: at most @timeout_ms of waiting, so that the
+ * caller shows each as it happens. Returns true while they go on.
+ */
+static bool early_stage(struct lctl_fix *f, int timeout_ms, bool *finished)
+{
+	bool fin = false;
+	int ret;
+
+	switch (f->stage) {
+	case FIX_HELLO:
+		ret = deadline_passed(f) ? 0 : lctl_pool_hello(f->pool, timeout_ms, &f->fail_err);
+		if (ret == 0 && !deadline_passed(f))
+			return true;
+		if (ret <= 0) {
+			/* a server cannot take part, or a stop: nothing was written */
+			f->refused = true;
+			if (ret < 0)
+				stage_failed(f, ret, finished);
+			atomic_store(&f->stop, true);
+			f->top_done = true;
+			*finished = true;
+			return true;
+		}
+		ret = begin_run(f, &f->fail_err);
+		if (ret) {
+			f->stopped_dirty = !f->dirty_done;
+			stage_failed(f, ret, finished);
+		}
+		return true;
+	case FIX_LAYOUT:
+		lctl_crawl_next(f->crawl, timeout_ms, &fin);
+		if (fin)
+			end_layout(f);
+		return true;
+	case FIX_SETTLE:
+		if (!deadline_passed(f) && f->settle_end > mono_now()) {
+			settle_wait(f, timeout_ms);
+			return true;
+		}
+		if (deadline_passed(f)) {
+			/* stopped before anything moved: --resume redoes the layouts and the settle */
+			f->stopped_dirty = true;
+			f->top_done = true;
+			*finished = true;
+			return true;
+		}
+		ret = set_phase(f, "work", &f->fail_err);
+		if (ret)
+			f->stopped_dirty = true;
+		else
+			ret = after_settle(f, &f->fail_err);
+		if (ret)
+			stage_failed(f, ret, finished);
+		return true;
+	default:
+		return false;
+	}
+}
+
 struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, bool *finished)
 {
 	struct lctl_error werr = { 0 };
@@ -961,6 +1079,8 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 		*finished = true;
 		return NULL;
 	}
+	if (early_stage(f, timeout_ms, finished))
+		return NULL;
 	if (f->placing) {
 		if (deadline_passed(f) && !f->pool_stopped) {
 			lctl_pool_send(f->pool, "stop");
@@ -1046,6 +1166,7 @@ const struct lctl_fix_summary *lctl_fix_summary(struct lctl_fix *f)
 	f->sum.two_phase = f->two_phase;
 	f->sum.data_ran = f->data_started;
 	f->sum.clean_at = f->clean_at;
+	f->sum.refused = f->refused;
 	return &f->sum;
 }
 
@@ -1073,6 +1194,14 @@ void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p)
 	for (i = 0; i < st.nworkers && i < 64; i++)
 		snprintf(p->worker_state[i], sizeof(p->worker_state[i]), "%s", st.worker_state[i]);
 	p->phase = f->phase;
+	/* the settle period: its length when this run has one, and what is left of it */
+	if (!f->opts.dry_run && !f->opts.place_only && !f->dirty_done) {
+		p->settle_seconds = f->opts.settle_ms / 1000.0;
+		if (f->stage == FIX_HELLO || f->stage == FIX_LAYOUT)
+			p->settle_left = p->settle_seconds;
+		else if (f->stage == FIX_SETTLE && f->settle_end > mono_now())
+			p->settle_left = f->settle_end - mono_now();
+	}
 	p->two_phase = f->two_phase;
 	p->dirs_clean = f->sum.dir_outcome[LCTL_DIR_WAS_CLEAN] + f->sum.dir_outcome[LCTL_DIR_FIXED] +
 			f->sum.dir_outcome[LCTL_DIR_LEFT_ALONE];
@@ -1107,9 +1236,15 @@ void lctl_fix_pause(struct lctl_fix *f, bool pause)
 
 int lctl_fix_set_workers(struct lctl_fix *f, unsigned n)
 {
+	int ret;
+
 	if (!f->crawl || (f->top_started && !f->data_started))
 		return -LCTL_EINVAL;
-	return lctl_crawl_set_workers(f->crawl, n);
+	ret = lctl_crawl_set_workers(f->crawl, n);
+	/* the walks that start later (after the layout pass, the data phase) keep it */
+	if (!ret)
+		f->opts.parallel = n;
+	return ret;
 }
 
 int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err)
@@ -1122,6 +1257,16 @@ int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err)
 	const char *phase;
 	int ret = 0;
 
+	if (f->refused) {
+		/* the servers' workers did not all answer, or a stop came first: nothing written */
+		if (f->modes_open)
+			lctl_modes_close(&f->modes, f->state_dir, false);
+		f->modes_open = false;
+		release_locks(f);
+		if (f->failed && err)
+			*err = f->fail_err;
+		return f->failed ? f->failed : 1;
+	}
 	/* every server placed its share: without that, something may still be misplaced */
 	if (f->pool && !lctl_pool_complete(f->pool))
 		all = false;
@@ -1149,6 +1294,11 @@ int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err)
 	}
 	if (ret)
 		return ret;
+	if (f->failed) {
+		if (err)
+			*err = f->fail_err;
+		return f->failed;
+	}
 	return all || f->opts.dry_run ? 0 : 1;
 }
 

@@ -867,7 +867,13 @@ struct lctl_progress {
 	bool paused;
 	double elapsed;			/* seconds */
 	char worker_state[64][96];	/* what each worker is doing */
-	const char *phase;		/* fix: dirty, place (pool workers), work, top, data */
+	/*
+	 * fix: preflight (the pool's workers are starting), layout (the layout pass: dirs_*
+	 * count it), settle, place (pool workers), work, top, data
+	 */
+	const char *phase;
+	/* fix: the settle period of this run (0: none), and the seconds left of it */
+	double settle_seconds, settle_left;
 	/* fix --mode clean-first: directories found or made clean so far (first phase), the
 	 * seconds after the start at which all were (0: not yet), data phase directories placed */
 	bool two_phase;
@@ -1051,20 +1057,29 @@ struct lctl_fix_summary {
 						 * directory was clean; 0: not in this run */
 	bool stopped;				/* cancelled or out of time: resumable */
 	bool deadline_hit;
+	bool refused;				/* ended before anything was written (a server's
+						 * worker did not answer, or a stop came first) */
 };
 
 struct lctl_fix;
 
 /**
- * lctl_fix_start() - check the volume, take the lock, write the journal, make the directories
- * dirty (new volume commit hash, or commit word 1 on every directory of a subtree), wait the
- * settle period and start the workers. Blocks for the dirty phase and the settle period.
+ * lctl_fix_start() - check the volume, take the locks and start the run; returns at once
+ * after that (it does not wait for anything). lctl_fix_next() then drives every phase: the
+ * pool's workers answering (phase preflight; nothing is written before all did), the journal
+ * and the dirty phase (new volume commit hash, or commit word 1 on every directory of a
+ * subtree: phase layout), the settle period (phase settle), then the walks.
  * Return: 0 and *@out; -LCTL_EDOWN (a subvolume is down), -LCTL_EBUSY (locked, or a
  * remove-brick is running), -LCTL_ECORRUPT (journal), -LCTL_EINVAL, -LCTL_EIO, -LCTL_EPERM.
  */
 int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 		   struct lctl_fix **out, struct lctl_error *err);
-/** lctl_fix_next() - the next directory's report (caller owns it); the top directory last. */
+/**
+ * lctl_fix_next() - the next directory's report (caller owns it); the top directory last.
+ * Waits at most about @timeout_ms, in every phase. A phase that cannot go on (a server's
+ * worker fails to answer, the journal cannot be written) ends the run: *@finished, and
+ * lctl_fix_end() returns the error.
+ */
 struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, bool *finished);
 const struct lctl_fix_summary *lctl_fix_summary(struct lctl_fix *f);
 void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p);
@@ -1074,7 +1089,8 @@ void lctl_fix_pause(struct lctl_fix *f, bool pause);
 int lctl_fix_set_workers(struct lctl_fix *f, unsigned n);
 /**
  * lctl_fix_end() - write the journal's final state and release the locks.
- * Return: 0 when every directory is clean, 1 when some are not (or the run stopped).
+ * Return: 0 when every directory is clean, 1 when some are not (or the run stopped), or the
+ * negative code (and @err) of a phase that could not go on.
  */
 int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err);
 void lctl_fix_free(struct lctl_fix *f);

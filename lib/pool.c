@@ -51,6 +51,8 @@ struct worker {
 struct lctl_pool {
 	struct worker *w;
 	size_t n;
+	double hello_by;	/* every worker says hello by then, or the run refuses */
+	int hello_ms;
 };
 
 extern char **environ;
@@ -253,12 +255,11 @@ void lctl_pool_send(struct lctl_pool *p, const char *cmd)
 	free(line);
 }
 
-int lctl_pool_start(const struct lctl_worker_spec *specs, size_t n, int timeout_ms,
+int lctl_pool_spawn(const struct lctl_worker_spec *specs, size_t n, int timeout_ms,
 		    struct lctl_pool **out, struct lctl_error *err)
 {
 	struct lctl_pool *p;
-	double deadline = now_s() + timeout_ms / 1000.0;
-	size_t i, ready;
+	size_t i;
 	int ret;
 
 	*out = NULL;
@@ -270,6 +271,8 @@ int lctl_pool_start(const struct lctl_worker_spec *specs, size_t n, int timeout_
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
 	}
 	p->n = n;
+	p->hello_ms = timeout_ms;
+	p->hello_by = now_s() + timeout_ms / 1000.0;
 	for (i = 0; i < n; i++) {
 		struct worker *w = &p->w[i];
 
@@ -284,30 +287,55 @@ int lctl_pool_start(const struct lctl_worker_spec *specs, size_t n, int timeout_
 			return -LCTL_ECONNECT;
 		}
 	}
+	*out = p;
+	return 0;
+}
+
+int lctl_pool_hello(struct lctl_pool *p, int timeout_ms, struct lctl_error *err)
+{
+	size_t i, ready;
+	bool looked = false;
+
 	for (;;) {
-		for (i = 0, ready = 0; i < n; i++) {
+		for (i = 0, ready = 0; i < p->n; i++) {
 			struct worker *w = &p->w[i];
 
-			if (w->ended || !strcmp(w->pg.state, "failed")) {
-				lctl_seterr(err, LCTL_ECONNECT, 0, "server %s cannot take part: %s",
-					    w->pg.name, w->pg.error[0] ? w->pg.error : "its worker failed");
-				lctl_pool_free(p);
-				return -LCTL_ECONNECT;
-			}
+			if (w->ended || !strcmp(w->pg.state, "failed"))
+				return lctl_seterr(err, LCTL_ECONNECT, 0, "server %s cannot take part: %s",
+						   w->pg.name,
+						   w->pg.error[0] ? w->pg.error : "its worker failed");
 			ready += w->hello;
 		}
-		if (ready == n)
-			break;
-		if (now_s() > deadline) {
-			for (i = 0; i < n && p->w[i].hello; i++)
+		if (ready == p->n)
+			return 1;
+		if (now_s() > p->hello_by) {
+			for (i = 0; i < p->n && p->w[i].hello; i++)
 				;
-			lctl_seterr(err, LCTL_ECONNECT, ETIMEDOUT,
-				    "server %s: its worker did not answer within %d s", p->w[i].pg.name,
-				    timeout_ms / 1000);
-			lctl_pool_free(p);
-			return -LCTL_ECONNECT;
+			return lctl_seterr(err, LCTL_ECONNECT, ETIMEDOUT,
+					   "server %s: its worker did not answer within %d s",
+					   p->w[i].pg.name, p->hello_ms / 1000);
 		}
-		pool_wait(p, 200);
+		if (looked && timeout_ms <= 0)
+			return 0;
+		pool_wait(p, timeout_ms <= 0 ? 0 : timeout_ms < 200 ? timeout_ms : 200);
+		timeout_ms -= 200;
+		looked = true;
+	}
+}
+
+int lctl_pool_start(const struct lctl_worker_spec *specs, size_t n, int timeout_ms,
+		    struct lctl_pool **out, struct lctl_error *err)
+{
+	struct lctl_pool *p;
+	int ret = lctl_pool_spawn(specs, n, timeout_ms, &p, err);
+
+	*out = NULL;
+	while (!ret)
+		ret = lctl_pool_hello(p, 200, err);
+	if (ret < 0) {
+		if (p)
+			lctl_pool_free(p);
+		return ret;
 	}
 	*out = p;
 	return 0;

@@ -14,6 +14,18 @@ struct lctl_pool;
  */
 int lctl_pool_start(const struct lctl_worker_spec *specs, size_t n, int timeout_ms,
 		    struct lctl_pool **out, struct lctl_error *err);
+/**
+ * lctl_pool_spawn() - start one worker per spec, without waiting: lctl_pool_hello() then
+ * says when every one has answered (within @timeout_ms of now). Return: as lctl_pool_start().
+ */
+int lctl_pool_spawn(const struct lctl_worker_spec *specs, size_t n, int timeout_ms,
+		    struct lctl_pool **out, struct lctl_error *err);
+/**
+ * lctl_pool_hello() - read the workers' lines for up to @timeout_ms (0: only look).
+ * Return: 1 once every worker said hello, 0 not yet, -LCTL_ECONNECT (the message names the
+ * server) when one ended, failed or did not answer in time: lctl_pool_free() it then.
+ */
+int lctl_pool_hello(struct lctl_pool *p, int timeout_ms, struct lctl_error *err);
 /** lctl_pool_send() - "go", "pause", "resume" or "stop" to every worker still running. */
 void lctl_pool_send(struct lctl_pool *p, const char *cmd);
 /** lctl_pool_poll() - read the workers' lines for up to @timeout_ms; true once all ended. */

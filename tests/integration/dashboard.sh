@@ -2,6 +2,9 @@
 # fix --dashboard in tmux against a real fix: labels and counters appear and change, p stops
 # progress and r restarts it, a resize redraws cleanly, q ends the run resumably, the terminal
 # is sane afterwards, fix --resume finishes it; status --format json parses during and after.
+# From the first second (issue 16): the screen shows the preflight or layout phase within 2 s of
+# the start, status --json names the layout phase while the layout pass runs (110 more empty
+# directories make it last several seconds), and the settle countdown is shown and goes down.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 require_cmd tmux jq
 
@@ -12,6 +15,8 @@ for d in $(seq 1 16); do
 	mkdir "$mnt/d$d"
 	for f in $(seq 1 40); do echo "$d/$f" >"$mnt/d$d/f$f"; done
 done
+# for a layout pass of several seconds: every directory gets its layout on the new bricks
+mkdir -p "$mnt"/t{1..10}/s{1..10}
 lctl_vol_add_bricks "$VOL" 2
 ls -R "$mnt" >/dev/null
 
@@ -20,10 +25,41 @@ state=$work/state
 sess=lctl$$
 lctl_on_exit tmux kill-session -t "$sess"
 lctl_on_exit rm -rf "$work"
-tmux new-session -d -s "$sess" -x 150 -y 45 \
-	"'$LAYOUTCTL' fix --dashboard --rate 10 --settle 1 --no-task-check --state-dir '$state' '$VOL'; echo EXIT=\$? >'$work/exit'; stty -a >'$work/stty'; sleep 60"
-
 screen() { tmux capture-pane -t "$sess" -p; }
+status_phase() { "$LAYOUTCTL" --format json status --state-dir "$state" "$VOL" 2>/dev/null | jq -r .status.phase; }
+settle_left() { screen | sed -n 's/^Settle *\([0-9][0-9]*\) s left of .*/\1/p' | head -1; }
+
+t0=$(date +%s%N)
+tmux new-session -d -s "$sess" -x 150 -y 45 \
+	"'$LAYOUTCTL' fix --dashboard --rate 10 --settle 8 --no-task-check --state-dir '$state' '$VOL'; echo EXIT=\$? >'$work/exit'; stty -a >'$work/stty'; sleep 60"
+# the dashboard from the first second: preflight (the volume opening, the locks) or the layout pass
+until screen | grep -qE 'phase (preflight|layout)'; do
+	(($(date +%s%N) - t0 <= 2000000000)) || { screen >&2; fail "no preflight or layout phase on the screen within 2 s"; }
+	sleep 0.1
+done
+# status from another process names the layout pass while it runs, with its directories
+for ((i = 0; i < 300; i++)); do
+	ph=$(status_phase || true)
+	[[ $ph == layout ]] && break
+	[[ $ph == @(settle|work|data|top|done) ]] && { screen >&2; fail "status --json never said phase layout (now $ph)"; }
+	sleep 0.1
+done
+[[ $ph == layout ]] || fail "status --json never said phase layout"
+screen | grep -qE '^Layout pass +[0-9]+ of [0-9]+ directories' || { screen >&2; fail "the layout pass and its directories are not on the screen"; }
+# the settle countdown: shown, and going down
+deadline=$((SECONDS + 60))
+until s1=$(settle_left || true); [[ -n $s1 ]]; do
+	((SECONDS < deadline)) || { screen >&2 || true; fail "no settle countdown on the screen"; }
+	sleep 0.1
+done
+json=$("$LAYOUTCTL" --format json status --state-dir "$state" "$VOL")
+[ "$(jq -r .status.phase <<<"$json")" = settle ] || fail "status phase during the settle period: $(jq -r .status.phase <<<"$json")"
+jq -e '.status.settle.seconds == 8 and .status.settle.remaining_seconds < 8' <<<"$json" >/dev/null ||
+	fail "status --json has no settle countdown: $(jq -c .status.settle <<<"$json")"
+sleep 2.5
+s2=$(settle_left || true)
+[[ -n $s2 && $s2 -lt $s1 ]] || { screen >&2; fail "the settle countdown did not go down ($s1 -> ${s2:-gone})"; }
+
 field() { screen | sed -n "s/.*$1 *\([0-9][0-9]*\).*/\1/p" | head -1; }
 wait_for() { # wait_for TEXT SECONDS
 	local i
@@ -95,4 +131,5 @@ run_check "$LAYOUTCTL" fix --resume --settle 1 --no-task-check --state-dir "$sta
 run_check "$LAYOUTCTL" scan "$VOL"
 expect_exit 0 "$LAYOUTCTL" status --state-dir "$state" "$VOL"
 [ "$(find "$mnt" -type f | wc -l)" = 640 ] || fail "files lost"
+[ "$(find "$mnt" -type d | wc -l)" = 127 ] || fail "directories lost"
 exit 0

@@ -179,12 +179,85 @@ static void test_links_not_followed(void **state)
 	free(out);
 }
 
+/* The phase line of a status, from this process's object or read back from the file. */
+static void phase_line(struct json_object *st, const char *dir, char *buf, size_t size)
+{
+	struct json_object *back;
+	char line[256];
+
+	status_phase_line(st, buf, size);
+	assert_int_equal(status_publish(dir, st), 0);
+	back = status_read(dir, NULL);
+	assert_non_null(back);
+	status_phase_line(back, line, sizeof(line));
+	assert_string_equal(line, buf);
+	json_object_put(back);
+}
+
+/*
+ * Every phase of a fix from its first second (issue 16): the preflight step, the layout pass
+ * with its directories, and the settle period counted down, in the published status and its
+ * one-line rendering (dashboard, `status`).
+ */
+static void test_phases(void **state)
+{
+	static struct lctl_progress p;
+	struct rate_tracker rt = { 0 };
+	struct status_info si = { "fix", "vol", "/", "clean-first", "gluster", "running",
+				  "preflight", false, 1000, -1, "connecting to the volume" };
+	struct json_object *st;
+	char *dir = tmpdir(), line[256];
+
+	(void)state;
+	p.phase = "preflight";
+	p.settle_seconds = 8;
+	p.settle_left = 8;
+	st = status_build(&si, &p, NULL, &rt, NULL, NULL);
+	assert_string_equal(js_str(st, "phase"), "preflight");
+	phase_line(st, dir, line, sizeof(line));
+	assert_string_equal(line, "Preflight   connecting to the volume");
+	json_object_put(st);
+
+	si.step = NULL;
+	p.phase = "layout";
+	p.dirs_done = 3;
+	p.dirs_seen = 10;
+	st = status_build(&si, &p, NULL, &rt, NULL, NULL);
+	assert_string_equal(js_str(st, "phase"), "layout");
+	assert_int_equal(js_int(st, "directories.done"), 3);
+	phase_line(st, dir, line, sizeof(line));
+	assert_string_equal(line, "Layout pass 3 of 10 directories seen have their final layout, "
+			    "dirty (commit 1)");
+	json_object_put(st);
+
+	p.phase = "settle";
+	p.settle_left = 5.2;
+	st = status_build(&si, &p, NULL, &rt, NULL, NULL);
+	assert_string_equal(js_str(st, "phase"), "settle");
+	assert_true(js_double(st, "settle.seconds") == 8);
+	assert_true(js_double(st, "settle.remaining_seconds") == 5.2);
+	phase_line(st, dir, line, sizeof(line));
+	assert_string_equal(line, "Settle      6 s left of 8 s: clients learn the new layouts "
+			    "before anything moves");
+	json_object_put(st);
+
+	/* a run without a settle period (resumed after it, a dry run): no countdown */
+	p.phase = "work";
+	p.settle_seconds = p.settle_left = 0;
+	st = status_build(&si, &p, NULL, &rt, NULL, NULL);
+	assert_false(json_object_object_get_ex(st, "settle", NULL));
+	json_object_put(st);
+	rm_rf(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_take_race),
 		cmocka_unit_test(test_take_fifo),
 		cmocka_unit_test(test_links_not_followed),
+		cmocka_unit_test(test_phases),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
