@@ -786,9 +786,9 @@ int lctl_judge_layout(struct lctl_dir_report *r, const struct lctl_subvol *subvo
 
 		if (le->err == 0 && le->r.type == LCTL_LAYOUT_TYPE_USER)
 			r->notes |= LCTL_DIR_NOTE_USER_LAYOUT;
-		if (sv->decommissioned && ranged)
+		if ((sv->decommissioned || sv->leaving) && ranged)
 			r->problems |= LCTL_DIR_DECOMMISSIONED;
-		if (!sv->decommissioned && sv->up && !ranged &&
+		if (!sv->decommissioned && !sv->leaving && sv->up && !ranged &&
 		    (le->err == 0 || le->err == ENODATA))
 			r->problems |= LCTL_DIR_INCOMPLETE;
 	}
@@ -1001,7 +1001,7 @@ int lctl_inspector_init(struct lctl_inspector *in, struct lctl_volume *vol,
 		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
 
 		in->names[i] = sv->name;
-		in->active[i] = sv->up && !sv->decommissioned;
+		in->active[i] = sv->up && !sv->decommissioned && !sv->leaving;
 		/* DHT weighs by brick size in MiB; unknown sizes mean equal shares */
 		in->weights[i] = lctl_du_chunks(sv->statfs_blocks, sv->statfs_bsize);
 		if (in->active[i] && !in->weights[i])

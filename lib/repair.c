@@ -211,6 +211,25 @@ static bool entries_safe(const struct lctl_dir_report *r)
 	return true;
 }
 
+static bool on_leaving(const struct lctl_repair_ctx *rc, int sv)
+{
+	return sv >= 0 && lctl_volume_subvol(rc->in->vol, (size_t)sv)->leaving;
+}
+
+/*
+ * A drain's verify: no data and no linkto of @r on a leaving subvolume. (A placed entry never
+ * is: a leaving subvolume has no range.) Always true outside a drain.
+ */
+static bool leaving_clear(const struct lctl_repair_ctx *rc, const struct lctl_dir_report *r)
+{
+	size_t i;
+
+	for (i = 0; rc->drain && i < r->nentries; i++)
+		if (on_leaving(rc, r->entries[i].cached) || on_leaving(rc, r->entries[i].linkto_subvol))
+			return false;
+	return true;
+}
+
 /* Whether some subvolume's copy of the layout carries the stamp @commit (clean for clients). */
 static bool copy_clean(const struct lctl_dir_report *r, uint32_t commit)
 {
@@ -819,6 +838,23 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 			add_outcome(rc, rr, e->name, LCTL_FILE_LINKED, 0, NULL, e->cached, e->hashed, e->size);
 		return;
 	}
+	if (rc->drain && e->nlink > 1 && !on_leaving(rc, e->cached)) {
+		/*
+		 * With decommissioned subvolumes DHT takes every hard-linked file through its
+		 * decommission path (gf_defrag_handle_hardlink()), which, for data that is not on
+		 * one of them, only marks the data with a linkto xattr and moves nothing. Without
+		 * them it refuses (EPERM). So such a file stays where it is, as in any fix: linked
+		 * from its hashed subvolume by the first lookup of its name in this dirty directory.
+		 */
+		if (e->state == LCTL_ENTRY_MISPLACED && glfs_lstat(dht, path, &st))
+			add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, errno, "lookup failed", e->cached,
+				    e->hashed, e->size);
+		else
+			add_outcome(rc, rr, e->name, LCTL_FILE_SKIPPED, EPERM,
+				    "hard links: left in place behind a linkto", e->cached, e->target,
+				    e->size);
+		return;
+	}
 	if (keep_mode(rc, rr, e, path, &kept))
 		return;
 	moved = migrate(rc, path, e);
@@ -1237,7 +1273,8 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 		ret = inspect_names(rc, path, depth, &ns, &v);
 		if (ret)
 			goto done;
-		if (!(v->problems & STRUCTURAL) && entries_ok(v) && !layout_differs(v, r->planned))
+		if (!(v->problems & STRUCTURAL) && entries_ok(v) && leaving_clear(rc, v) &&
+		    !layout_differs(v, r->planned))
 			break;
 		/* something changed under us (a concurrent client): place again from the new view */
 		lctl_dir_report_free(r);
@@ -1249,6 +1286,11 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 
 		set_reason(rr, LCTL_DIR_NOT_FIXED, "cannot verify: %s", (w->problems & STRUCTURAL)
 				   ? first_problem(w->problems & STRUCTURAL) : first_bad_state(w));
+		goto done;
+	}
+	if (!leaving_clear(rc, v)) {
+		/* hard links: DHT moves the data once every name was visited (a later pass) */
+		set_reason(rr, LCTL_DIR_NOT_FIXED, "files left on a leaving subvolume");
 		goto done;
 	}
 	if (rc->mover_done && (i = lost_mover(rc, path, v)) != (size_t)-1) {
