@@ -1334,6 +1334,7 @@ int cmd_drain(const struct cmd *cmd, int argc, char **argv)
 			verbose(1, "%llu directories not finished: pass %d", (unsigned long long)fc.not_fixed,
 				pass);
 			fc.o.resume = true;
+			lctl_volume_reread_commit(vol);
 		}
 		last = fc.not_fixed;
 		if (pass == 1)

@@ -861,6 +861,7 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 	ret = lctl_inspector_init(&f->in, vol, f->opts.planner, false, err);
 	if (ret)
 		goto fail;
+	f->in.least_move = ndrain > 0;
 	f->sum.commit = opts->dry_run ? lctl_volume_commit_hash(vol, NULL) : f->j.commit;
 	f->rc = (struct lctl_repair_ctx){ .in = &f->in, .commit = f->sum.commit,
 					  /* a clean-first run starts as a linkto run */

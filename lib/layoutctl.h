@@ -730,6 +730,11 @@ size_t lctl_volume_mover(const struct lctl_volume *vol, size_t sv, const char *p
  * all agree, 0 when absent everywhere. @consistent (optional) is set false when they differ.
  */
 uint32_t lctl_volume_commit_hash(const struct lctl_volume *vol, bool *consistent);
+/**
+ * lctl_volume_reread_commit() - read the volume commit hash on the subvolume roots again (a
+ * run of ours changed it: a drain's next pass). Not while anything else uses @vol.
+ */
+void lctl_volume_reread_commit(struct lctl_volume *vol);
 
 
 /* ------------------------------------------------------------------------------------------ */

@@ -426,6 +426,36 @@ static int remove_linkto(struct lctl_repair_ctx *rc, size_t sv, const char *path
 }
 
 /*
+ * Make the linkto of @path on subvolume @sv name @data_sv, where its data is, after checking
+ * right before that it is a linkto (mode exactly S_ISVTX, size 0, the linkto xattr) with the
+ * gfid of the data file on @data_sv. The value is written as DHT writes it (name and NUL).
+ */
+static int retarget_linkto(struct lctl_repair_ctx *rc, size_t sv, size_t data_sv,
+			   const char *path)
+{
+	const char *name = lctl_volume_subvol(rc->in->vol, data_sv)->name;
+	glfs_t *fs = lctl_volume_subvol_fs(rc->in->vol, sv);
+	unsigned char gl[16], gd[16];
+	struct stat sl, sd;
+	char val[256];
+	int ret;
+
+	ret = raw_gfid(rc, sv, path, gl, &sl);
+	if (!ret)
+		ret = raw_gfid(rc, data_sv, path, gd, &sd);
+	if (ret)
+		return ret;
+	if (memcmp(gl, gd, 16) || !S_ISREG(sl.st_mode) || (sl.st_mode & 07777) != S_ISVTX ||
+	    sl.st_size || !S_ISREG(sd.st_mode) || (sd.st_mode & 07777) == S_ISVTX)
+		return -EBUSY;
+	if (glfs_lgetxattr(fs, path, rc->in->linkto_key, val, sizeof(val)) < 0)
+		return -EBUSY;
+	if (glfs_lsetxattr(fs, path, rc->in->linkto_key, name, strlen(name) + 1, XATTR_REPLACE))
+		return -errno;
+	return 0;
+}
+
+/*
  * A linkto on the hashed subvolume @sv that names the data's subvolume @data_sv but carries
  * another file's gfid (inspect.c other_file()): DHT's lookup only asks everyone past it, and
  * its migration will not create the destination over it. Remove it after checking, right
@@ -844,9 +874,33 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		 * decommission path (gf_defrag_handle_hardlink()), which, for data that is not on
 		 * one of them, only marks the data with a linkto xattr and moves nothing. Without
 		 * them it refuses (EPERM). So such a file stays where it is, as in any fix: linked
-		 * from its hashed subvolume by the first lookup of its name in this dirty directory.
+		 * from its hashed subvolume by the first lookup of its name in this dirty directory,
+		 * which also replaces a linkto there that names another subvolume (after DHT moved
+		 * the data of another name of the file off a leaving one, say).
 		 */
-		if (e->state == LCTL_ENTRY_MISPLACED && glfs_lstat(dht, path, &st))
+		if (e->state == LCTL_ENTRY_STALE_LINKTO && e->cached >= 0 &&
+		    e->linkto_subvol == e->hashed && e->hashed >= 0 && e->linkto_target != e->cached) {
+			/*
+			 * The linkto of this name on its hashed subvolume still names the subvolume
+			 * the data left (DHT moved it for another name of the file). DHT's lookup
+			 * does not mend it (its linkfile create meets EEXIST, same gfid, and takes
+			 * that as done; and our graph's lookup of a known inode only revalidates on
+			 * the data's subvolume): point it at the data, after checking, right before,
+			 * that it is a linkto with the data's gfid.
+			 */
+			int ret = retarget_linkto(rc, (size_t)e->hashed, (size_t)e->cached, path);
+
+			if (ret == 0)
+				add_outcome(rc, rr, e->name, LCTL_FILE_LINKED, 0,
+					    "its linkto named another subvolume than the data's",
+					    e->cached, e->hashed, e->size);
+			else
+				add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
+					    "cannot point its linkto at the data", e->cached, e->hashed,
+					    e->size);
+			return;
+		}
+		if (e->state != LCTL_ENTRY_LINKED && glfs_lstat(dht, path, &st))
 			add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, errno, "lookup failed", e->cached,
 				    e->hashed, e->size);
 		else

@@ -613,6 +613,46 @@ static void find_local_brick(struct lctl_volume *vol, struct lctl_subvol *sv)
 			 sv->local_path);
 }
 
+/* The volume commit hash on the root of subvolume @sv (graph @fs), into @sv. */
+static void read_root_commit(struct lctl_subvol *sv, glfs_t *fs)
+{
+	char val[64];
+	ssize_t n = glfs_getxattr(fs, "/", "trusted.glusterfs.dht.commithash", val, sizeof(val) - 1);
+
+	sv->has_commit = false;
+	sv->commit = 0;
+	if (n > 0) {
+		unsigned long v;
+		uint32_t strict;
+
+		/*
+		 * Read it as DHT does (dict_get_uint32(): strtoul(s, NULL, 0)), so that we judge
+		 * directories clean or not by the value clients use: "010" is 8 and "0x10" 16 to
+		 * DHT, and garbage is 0. Only glusterd's own form ("N\0", decimal) is quiet.
+		 */
+		val[n] = '\0';
+		errno = 0;
+		v = strtoul(val, NULL, 0);
+		if (!errno && v <= UINT32_MAX) {
+			sv->has_commit = true;
+			sv->commit = (uint32_t)v;
+		}
+		if (lctl_commithash_decode(val, (size_t)n, &strict) || strict != sv->commit || !sv->has_commit)
+			lctl_log(LCTL_LOG_WARN,
+				 "subvolume %s: the volume commit hash is not a plain decimal number; "
+				 "read as %u, as DHT reads it", sv->name, sv->has_commit ? sv->commit : 0);
+	}
+}
+
+void lctl_volume_reread_commit(struct lctl_volume *vol)
+{
+	size_t i;
+
+	for (i = 0; i < vol->nsubvols; i++)
+		if (vol->subvols[i].up && vol->subfs[i])
+			read_root_commit(&vol->subvols[i], vol->subfs[i]);
+}
+
 struct subvol_init {
 	struct lctl_volume *vol;
 	size_t i;
@@ -637,11 +677,10 @@ static void *subvol_init_thread(void *arg)
 	struct lctl_volume *vol = si->vol;
 	struct lctl_subvol *sv = &vol->subvols[si->i];
 	char *text = lctl_volfile_subtree(vol->dht->subvols[si->i]);
-	char path[64], val[64];
+	char path[64];
 	struct statvfs st;
 	struct stat sb;
 	glfs_t *fs = NULL;
-	ssize_t n;
 	int fd = -1;
 
 	if (!text) {
@@ -681,28 +720,7 @@ static void *subvol_init_thread(void *arg)
 	if (si->local_bricks)
 		find_local_brick(vol, sv);
 	shrink_inode_cache(fs, INODE_LRU_LIMIT);
-	n = glfs_getxattr(fs, "/", "trusted.glusterfs.dht.commithash", val, sizeof(val) - 1);
-	if (n > 0) {
-		unsigned long v;
-		uint32_t strict;
-
-		/*
-		 * Read it as DHT does (dict_get_uint32(): strtoul(s, NULL, 0)), so that we judge
-		 * directories clean or not by the value clients use: "010" is 8 and "0x10" 16 to
-		 * DHT, and garbage is 0. Only glusterd's own form ("N\0", decimal) is quiet.
-		 */
-		val[n] = '\0';
-		errno = 0;
-		v = strtoul(val, NULL, 0);
-		if (!errno && v <= UINT32_MAX) {
-			sv->has_commit = true;
-			sv->commit = (uint32_t)v;
-		}
-		if (lctl_commithash_decode(val, (size_t)n, &strict) || strict != sv->commit || !sv->has_commit)
-			lctl_log(LCTL_LOG_WARN,
-				 "subvolume %s: the volume commit hash is not a plain decimal number; "
-				 "read as %u, as DHT reads it", sv->name, sv->has_commit ? sv->commit : 0);
-	}
+	read_root_commit(sv, fs);
 	if (!glfs_statvfs(fs, "/", &st)) {
 		sv->size_bytes = (uint64_t)st.f_blocks * st.f_frsize;
 		sv->free_bytes = (uint64_t)st.f_bavail * st.f_frsize;
