@@ -1339,7 +1339,9 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 		const struct lctl_dir_report *w = v ? v : r;
 
 		set_reason(rr, LCTL_DIR_NOT_FIXED, "cannot verify: %s", (w->problems & STRUCTURAL)
-				   ? first_problem(w->problems & STRUCTURAL) : first_bad_state(w));
+				   ? first_problem(w->problems & STRUCTURAL)
+				   : !entries_safe(w) || leaving_clear(rc, w) ? first_bad_state(w)
+				   : "files left on a leaving subvolume");
 		goto done;
 	}
 	if (!leaving_clear(rc, v)) {
