@@ -7,11 +7,18 @@
 # (its folder is listed every 50 ms during the drain); zero ENOENT; the tree unchanged
 # (checksum, mode, owner, size, link count, name); scan exit 0 and the brick check clean on the
 # 4 bricks left. Before that: usage errors, and a dry run that writes nothing.
+# With DRAIN_KIND=rep (drain-replica.sh): the same on a 3 x 2 distributed-replicate volume,
+# draining its second replica set, named as a subvolume.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 fx_init
 
-lctl_vol_create dist 5 VOL
+KIND=${DRAIN_KIND:-dist}
+if [[ $KIND == rep ]]; then
+	lctl_vol_create rep 3 VOL
+else
+	lctl_vol_create dist 5 VOL
+fi
 MP=$(lctl_mount "$VOL")
 # the tree with everything special in it (and files of every size), then small and empty
 # files to reach 3,000 (empty ones made by a gfapi client: much faster than through FUSE)
@@ -34,22 +41,32 @@ fx_tree manifest "$MP" >"$FX/before"
 fx_tree list "$MP" >"$FX/list"
 n=$(wc -l <"$FX/list")
 ((n >= 3000)) || fail "only $n files"
-LEAVE=${LCTL_BRICKS[2]}
-KEEP=("${LCTL_BRICKS[@]:0:2}" "${LCTL_BRICKS[@]:3}")
-leftovers() { find "$1" -path "$1/.glusterfs" -prune -o ! -type d -print; }
-[[ -n $(leftovers "$LEAVE") ]] || fail "nothing on the brick to drain"
+if [[ $KIND == rep ]]; then
+	LEAVES=("${LCTL_BRICKS[@]:2:2}")
+	KEEP=("${LCTL_BRICKS[@]:0:2}" "${LCTL_BRICKS[@]:4}")
+	leaving=$(lctl_subvol_name "$VOL" 1)
+	WHAT=("$leaving")
+else
+	LEAVES=("${LCTL_BRICKS[2]}")
+	KEEP=("${LCTL_BRICKS[@]:0:2}" "${LCTL_BRICKS[@]:3}")
+	leaving=$(lctl_subvol_name "$VOL" 2)
+	WHAT=("$LCTL_HOST:${LEAVES[0]}")
+fi
+leftovers() { local b; for b; do find "$b" -path "$b/.glusterfs" -prune -o ! -type d -print; done; }
+[[ -n $(leftovers "${LEAVES[@]}") ]] || fail "nothing on the bricks to drain"
 S=$FX/state
 
 # usage: no brick, an unknown brick, every brick, --commit with --dry-run
 expect_exit 2 "$LAYOUTCTL" drain "$VOL"
 expect_exit 2 "$LAYOUTCTL" drain --state-dir "$S" "$VOL" "$LCTL_HOST:/no/such/brick"
 expect_exit 2 "$LAYOUTCTL" drain --state-dir "$S" "$VOL" "${LCTL_BRICKS[@]/#/$LCTL_HOST:}"
-expect_exit 2 "$LAYOUTCTL" drain --dry-run --commit "$VOL" "$LCTL_HOST:$LEAVE"
+expect_exit 2 "$LAYOUTCTL" drain --dry-run --commit "$VOL" "${WHAT[@]}"
+# a replica set leaves whole: one of its bricks alone is refused
+[[ $KIND != rep ]] || expect_exit 2 "$LAYOUTCTL" drain --state-dir "$S" "$VOL" "$LCTL_HOST:${LEAVES[0]}"
 # a dry run: the plan moves files off the leaving brick only (min-move), writes nothing
 brick_snapshot "${LCTL_BRICKS[@]}" >"$FX/snap0"
-"$LAYOUTCTL" --json drain --dry-run "$VOL" "$LCTL_HOST:$LEAVE" >"$FX/dry.json" ||
+"$LAYOUTCTL" --json drain --dry-run "$VOL" "${WHAT[@]}" >"$FX/dry.json" ||
 	fail "drain --dry-run failed"
-leaving=$(lctl_subvol_name "$VOL" 2)
 jq -e --arg l "$leaving" '.summary.plan | length > 0 and all(.from == $l)' "$FX/dry.json" >/dev/null ||
 	fail "the dry-run plan moves other files than those of $leaving: $(jq -c .summary.plan "$FX/dry.json")"
 brick_snapshot "${LCTL_BRICKS[@]}" >"$FX/snap1"
@@ -67,7 +84,9 @@ fx_writer_start "$VOL" "$MP" w-a w-b
 	done
 	wc -l <"$MP/w-a/wlog" >"$FX/round0"
 	while [[ ! -e $FX/watch.stop ]]; do
-		find "$LEAVE/w-a" "$LEAVE/w-b" -mindepth 1 ! -type d -printf '%P\n' 2>/dev/null
+		for b in "${LEAVES[@]}"; do
+			find "$b/w-a" "$b/w-b" -mindepth 1 ! -type d -printf '%P\n' 2>/dev/null
+		done
 		sleep 0.05
 	done
 ) >>"$FX/seen" &
@@ -75,7 +94,7 @@ WATCH=$!
 echo "drain starts after $SECONDS s" >&2
 rc=0
 "$LAYOUTCTL" --log-file "$FX/gfapi.log" drain --state-dir "$S" --settle 2 --commit "$VOL" \
-	"$LCTL_HOST:$LEAVE" >"$FX/drain.out" 2>&1 || rc=$?
+	"${WHAT[@]}" >"$FX/drain.out" 2>&1 || rc=$?
 cat "$FX/drain.out" >&2
 _lctl_san_check "layoutctl drain"
 : >"$FX/watch.stop"
@@ -83,7 +102,7 @@ wait "$WATCH"
 fx_writer_stop
 fx_checker_stop
 assert_eq 0 "$rc" "drain --commit exit status"
-assert_contains "$(cat "$FX/drain.out")" "gluster volume remove-brick $VOL $LCTL_HOST:$LEAVE force"
+assert_contains "$(cat "$FX/drain.out")" "gluster volume remove-brick $VOL ${LEAVES[*]/#/$LCTL_HOST:} force"
 r0=$(<"$FX/round0")
 ((r0 > 0)) || fail "the drain never reached its work phase"
 sort -u "$FX/seen" | awk -v r0="$r0" 'match($0, /^[wr][0-9]+$/) && substr($0, 2) + 0 > r0 + 1' >"$FX/bad"
@@ -93,7 +112,7 @@ echo "drain and commit done after $SECONDS s; writer round $r0 when the drain be
 # the brick is gone, empty; the rest clean; the tree as it was
 lctl_vol_bricks "$VOL" NOW
 assert_eq "${KEEP[*]}" "${NOW[*]}" "bricks after the commit"
-[[ -z $(leftovers "$LEAVE") ]] || fail "left on the removed brick: $(leftovers "$LEAVE" | head -5)"
+[[ -z $(leftovers "${LEAVES[@]}") ]] || fail "left on the removed bricks: $(leftovers "${LEAVES[@]}" | head -5)"
 stat "$MP" >/dev/null
 fx_tree manifest "$MP" | grep -v '^w-[ab]/' >"$FX/after"
 grep -v '^w-[ab]/' "$FX/before" >"$FX/before.cmp"
