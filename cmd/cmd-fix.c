@@ -1261,14 +1261,17 @@ static int drain_finish(struct fix_cli *fc, struct lctl_volume *vol)
 		return ret;
 	n = leaving_bricks(vol, &bricks);
 	if (gopts.verbosity >= 1 || !fc->commit) {
-		printf("Drained: nothing but directories is left on");
+		/* stdout holds the run's document in the other formats: the lines go to stderr */
+		FILE *f = gopts.format == FMT_TEXT ? stdout : stderr;
+
+		fprintf(f, "Drained: nothing but directories is left on");
 		for (i = 0; i < n; i++)
-			printf(" %s", out_esc(bricks[i]));
-		printf(".\n%s: gluster volume remove-brick %s", fc->commit ? "Running" : "Safe now",
-		       out_esc(fc->volume));
+			fprintf(f, " %s", out_esc(bricks[i]));
+		fprintf(f, ".\n%s: gluster volume remove-brick %s", fc->commit ? "Running" : "Safe now",
+			out_esc(fc->volume));
 		for (i = 0; i < n; i++)
-			printf(" %s", out_esc(bricks[i]));
-		printf(" force\n");
+			fprintf(f, " %s", out_esc(bricks[i]));
+		fprintf(f, " force\n");
 	}
 	ret = EXIT_CLEAN;
 	if (!fc->commit)
