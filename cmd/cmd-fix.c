@@ -521,7 +521,8 @@ static void set_resume_cmd(const struct fix_cli *fc)
 	n = (size_t)snprintf(resume_cmd, sizeof(resume_cmd), "layoutctl %s --resume %s",
 			     fc->drain ? "drain" : "fix", fc->volume);
 	for (i = 0; i < fc->nleaving && n < sizeof(resume_cmd); i++)
-		n += (size_t)snprintf(resume_cmd + n, sizeof(resume_cmd) - n, " %s", fc->leaving[i]);
+		n += (size_t)snprintf(resume_cmd + n, sizeof(resume_cmd) - n, " %s",
+				      fc->leaving[i]);
 }
 
 /* The dry-run plan: files and bytes per source -> target, summed over directories. */
@@ -651,10 +652,12 @@ static void print_summary_text(struct lctl_volume *vol, const struct lctl_fix_su
 	}
 	if (s->two_phase && !s->dirs && s->data_ran)
 		printf("%s of %s, data phase: %llu directories in %.1f s, commit hash %u\n",
-		       run_title, lctl_volume_name(vol), (unsigned long long)s->data_dirs, elapsed, s->commit);
+		       run_title, lctl_volume_name(vol), (unsigned long long)s->data_dirs, elapsed,
+		       s->commit);
 	else
 		printf("%s of %s: %llu directories in %.1f s, commit hash %u\n",
-		       run_title, lctl_volume_name(vol), (unsigned long long)s->dirs, elapsed, s->commit);
+		       run_title, lctl_volume_name(vol), (unsigned long long)s->dirs, elapsed,
+		       s->commit);
 	for (x = 0; x < LCTL_DIR_OUTCOME_COUNT; x++)
 		if (s->dir_outcome[x])
 			printf("  %-16s %llu\n", lctl_dir_outcome_name(x),
@@ -683,7 +686,8 @@ static void print_summary_text(struct lctl_volume *vol, const struct lctl_fix_su
 	}
 	if (s->stopped)
 		printf("Stopped%s: run '%s' to finish.\n",
-		       s->deadline_hit ? " at the end of the time window" : "", out_esc(resume_cmd));
+		       s->deadline_hit ? " at the end of the time window" : "",
+		       out_esc(resume_cmd));
 }
 
 static void note_errors(struct error_ring *er, const struct lctl_repair_report *rr)
@@ -1120,7 +1124,8 @@ static int drain_space_check(struct lctl_volume *vol)
 	verbose(gopts.format == FMT_TEXT && fc_args.o.dry_run ? 1 : 2,
 		"Space: %s in %llu files on the leaving subvolumes, %s free above "
 		"cluster.min-free-disk (%s) on the others", human_bytes(l.bytes, b1, sizeof(b1)),
-		(unsigned long long)l.entries, human_bytes(room, b2, sizeof(b2)), mfd ? mfd : "10%");
+		(unsigned long long)l.entries, human_bytes(room, b2, sizeof(b2)),
+		mfd ? mfd : "10%");
 	lctl_drain_left_release(&l);
 	if (l.bytes > room) {
 		error("cannot drain '%s': %s to move, but only %s free above cluster.min-free-disk "
@@ -1141,7 +1146,8 @@ static size_t leaving_bricks(struct lctl_volume *vol, char ***out)
 
 		for (j = 0; sv->leaving && j < sv->nbricks; j++) {
 			v = realloc(v, (n + 1) * sizeof(*v));
-			if (!v || asprintf(&v[n], "%s:%s", sv->bricks[j].host, sv->bricks[j].path) < 0)
+			if (!v ||
+			    asprintf(&v[n], "%s:%s", sv->bricks[j].host, sv->bricks[j].path) < 0)
 				abort();
 			n++;
 		}
@@ -1169,7 +1175,8 @@ static int drain_verify(struct lctl_volume *vol, const char *when)
 		ret = EXIT_PROBLEMS;
 	} else if (l.entries || l.brick_entries) {
 		error("%llu entries are still on the leaving subvolumes %s (first: '%s'): not "
-		      "removing them", (unsigned long long)(l.entries ? l.entries : l.brick_entries),
+		      "removing them",
+		      (unsigned long long)(l.entries ? l.entries : l.brick_entries),
 		      when, l.nsamples ? l.samples[0] : "?");
 		for (i = 1; i < l.nsamples; i++)
 			verbose(1, "  also left: '%s'", l.samples[i]);
@@ -1267,8 +1274,8 @@ static int drain_finish(struct fix_cli *fc, struct lctl_volume *vol)
 		fprintf(f, "Drained: nothing but directories is left on");
 		for (i = 0; i < n; i++)
 			fprintf(f, " %s", out_esc(bricks[i]));
-		fprintf(f, ".\n%s: gluster volume remove-brick %s", fc->commit ? "Running" : "Safe now",
-			out_esc(fc->volume));
+		fprintf(f, ".\n%s: gluster volume remove-brick %s",
+			fc->commit ? "Running" : "Safe now", out_esc(fc->volume));
 		for (i = 0; i < n; i++)
 			fprintf(f, " %s", out_esc(bricks[i]));
 		fprintf(f, " force\n");
