@@ -61,7 +61,7 @@ struct fix_cli {
 	bool commit;
 	size_t nsubvols_before, nleaving_subvols;	/* --commit: to see the new membership */
 	/* what the last fix_run() ended with */
-	uint64_t not_fixed;
+	uint64_t not_fixed, failed;
 	bool stopped;
 };
 
@@ -937,6 +937,7 @@ static int fix_run(struct fix_cli *fcp, struct lctl_volume *vol)
 	sum = lctl_fix_summary(fix);
 	fcp->not_fixed = sum->dir_outcome[LCTL_DIR_NOT_FIXED] + sum->dir_outcome[LCTL_DIR_STOPPED];
 	fcp->stopped = sum->stopped;
+	fcp->failed = sum->files[LCTL_FILE_FAILED];
 	si.state = ret < 0 ? "failed" : sum->stopped ? "stopped" : "finished";
 	si.phase = "done";
 	if (o) {
@@ -1015,8 +1016,8 @@ const char *const cmd_drain_usage[] = {
 	NULL,
 };
 
-/* fix runs of one drain at most (the first, and resumed ones while they make progress) */
-#define DRAIN_MAX_PASSES 4
+/* fix runs of one drain at most (the first, and resumed ones while directories are left) */
+#define DRAIN_MAX_PASSES 5
 
 /* Drain's own default planner: min-move takes the leaving ranges and moves nothing else. */
 static int drain_planner = LCTL_PLANNER_MINMOVE;
@@ -1317,7 +1318,7 @@ int cmd_drain(const struct cmd *cmd, int argc, char **argv)
 {
 	struct fix_cli fc = fc_args;
 	struct lctl_volume *vol = NULL;
-	uint64_t last = UINT64_MAX;
+	unsigned i;
 	int ret, pass;
 
 	fc.drain = true;
@@ -1335,24 +1336,34 @@ int cmd_drain(const struct cmd *cmd, int argc, char **argv)
 	 * DHT moves a hard-linked file off a decommissioned subvolume only once each of its names
 	 * was visited (gf_defrag_handle_hardlink()): with names in several directories, the first
 	 * ones visited stay dirty (repair.c), and one more pass, resumed from the journal
-	 * (directories done cost one inspection), finishes them. Passes go on while they help.
+	 * (directories done cost one inspection), finishes them. A directory a client changed
+	 * while it was being stamped is marked dirty and wants the settle period before files
+	 * move in it: so each pass waits that long first.
 	 */
 	for (pass = 1; ret < 0 || (ret == EXIT_PROBLEMS && !fc.o.dry_run && !fc.stopped &&
-				   !interrupted && fc.not_fixed && fc.not_fixed < last &&
-				   pass <= DRAIN_MAX_PASSES); pass++) {
+				   !interrupted && fc.not_fixed && pass <= DRAIN_MAX_PASSES); pass++) {
 		if (pass > 1) {
-			verbose(1, "%llu directories not finished: pass %d", (unsigned long long)fc.not_fixed,
-				pass);
+			verbose(1, "%llu directories not finished: pass %d after %u s",
+				(unsigned long long)fc.not_fixed, pass, fc.o.settle_ms / 1000);
+			for (i = 0; i < fc.o.settle_ms / 100 && !interrupted; i++)
+				usleep(100000);
 			fc.o.resume = true;
 			lctl_volume_reread_commit(vol);
 		}
-		last = fc.not_fixed;
-		if (pass == 1)
-			last = UINT64_MAX;
 		ret = fix_run(&fc, vol);
 	}
-	if (ret == EXIT_CLEAN && !fc.o.dry_run)
-		ret = drain_finish(&fc, vol);
+	/*
+	 * The leaving subvolumes may be empty although a directory is left dirty (a client kept
+	 * changing it): dirty is safe (misses fan out), and the final check reads the bricks.
+	 * Then the remove is offered (and, with --commit, run: the fix after it finishes those
+	 * directories); without --commit the exit status still says they are not finished.
+	 */
+	if (!fc.o.dry_run && !interrupted &&
+	    (ret == EXIT_CLEAN || (ret == EXIT_PROBLEMS && !fc.stopped && !fc.failed))) {
+		int fin = drain_finish(&fc, vol);
+
+		ret = fc.commit || fin != EXIT_CLEAN ? fin : ret;
+	}
 	lctl_volume_close(vol, false);
 	return finish_stdout(ret);
 }
