@@ -90,6 +90,9 @@ enum {
 };
 
 int open_volume(const char *name, unsigned flags, struct lctl_volume **out);
+/* The same for a drain: @leaving (lctl_open_opts.leaving) marked as leaving. */
+int open_volume_leaving(const char *name, unsigned flags, const char *const *leaving,
+			size_t nleaving, struct lctl_volume **out);
 /* Map a library error to an exit code. */
 int exit_for_error(int lctl_code);
 /* Flush stdout and turn a write error into EXIT_CANTRUN. */
@@ -105,6 +108,9 @@ void log_outcomes(int log, struct lctl_volume *vol, const struct lctl_repair_rep
 		  bool *failed);
 
 /* Subcommands: one file each. */
+int cmd_drain(const struct cmd *cmd, int argc, char **argv);
+extern const char *const cmd_drain_usage[];
+extern const struct lopt cmd_drain_options[];
 int cmd_explain(const struct cmd *cmd, int argc, char **argv);
 extern const char *const cmd_explain_usage[];
 extern const struct lopt cmd_explain_options[];

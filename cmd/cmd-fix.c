@@ -9,11 +9,13 @@
 #include "render.h"
 #include "tasks.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -54,6 +56,15 @@ struct fix_cli {
 	time_t until;
 	double bandwidth;
 	const char *state_dir_arg;
+	/* drain: the subvolumes or bricks to empty (the operands after VOLUME), and --commit */
+	bool drain;
+	const char *const *leaving;
+	size_t nleaving;
+	bool commit;
+	size_t nsubvols_before, nleaving_subvols;	/* --commit: to see the new membership */
+	/* what the last fix_run() ended with */
+	uint64_t not_fixed, failed;
+	bool stopped;
 };
 
 /* Filled by the option parser from cmd_fix_options. */
@@ -136,11 +147,20 @@ const struct lopt cmd_fix_options[] = {
 /* The options are parsed (cmd_fix_options); check the operand and what goes together. */
 static int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct fix_cli *fc)
 {
-	int ret = operands_check(cmd, argc, 1, "VOLUME");
+	int ret = !fc->drain ? operands_check(cmd, argc, 1, "VOLUME")
+		  : argc < 3 ? usage_error(cmd, "missing %s", argc < 2 ? "VOLUME"
+					   : "the SUBVOLUME or BRICK to drain")
+			     : -1;
 
 	if (ret >= 0)
 		return ret;
 	fc->volume = argv[1];
+	if (fc->drain) {
+		fc->leaving = (const char *const *)argv + 2;
+		fc->nleaving = (size_t)argc - 2;
+		if (fc->commit && fc->o.dry_run)
+			return usage_error(cmd, "--commit and --dry-run do not go together");
+	}
 	fc->o.planner = fc->planner;
 	fc->o.mode = fc->mode;
 	fc->o.phase = fc->phase;
@@ -492,6 +512,20 @@ static struct json_object *dir_json(struct lctl_volume *vol, const struct lctl_r
 	return j;
 }
 
+/* "Fix" or "Drain" in the summary, and the command line that resumes the run. */
+static char resume_cmd[2048];
+
+static void set_resume_cmd(const struct fix_cli *fc)
+{
+	size_t n, i;
+
+	n = (size_t)snprintf(resume_cmd, sizeof(resume_cmd), "layoutctl %s --resume %s",
+			     fc->drain ? "drain" : "fix", fc->volume);
+	for (i = 0; i < fc->nleaving && n < sizeof(resume_cmd); i++)
+		n += (size_t)snprintf(resume_cmd + n, sizeof(resume_cmd) - n, " %s",
+				      fc->leaving[i]);
+}
+
 /* The dry-run plan: files and bytes per source -> target, summed over directories. */
 struct plan_matrix {
 	size_t n;
@@ -552,6 +586,9 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 	json_object_object_add(j, "commit", json_object_new_int64(s->commit));
 	json_object_object_add(j, "stopped", json_object_new_boolean(s->stopped));
 	json_object_object_add(j, "deadline_reached", json_object_new_boolean(s->deadline_hit));
+	/* what finishes the run: said when it stopped, or before its data phase */
+	if (!dry && (s->stopped || (s->two_phase && !s->data_ran)))
+		json_object_object_add(j, "resume_command", json_object_new_string(resume_cmd));
 	json_object_object_add(j, "mode", json_object_new_string(lctl_fix_mode_name(s->mode)));
 	json_object_object_add(j, "directories", json_object_new_int64((int64_t)s->dirs));
 	for (x = 0; x < LCTL_DIR_OUTCOME_COUNT; x++)
@@ -623,7 +660,7 @@ static const struct out_line fix_summary_lines[] = {
 	{ NULL, "dry_run", "Plan (--mode migrate):" },
 	{ "plan", NULL, "  {from:-28} -> {to:-28} {files:8} files {bytes|bytes:12}" },
 	{ NULL, "dry_run", "  total {plan_total.files} files, {plan_total.bytes|bytes}" },
-	{ NULL, "!dry_run", "Fix of {$volume.name}{clean_first.data_phase_ran?{directories?: "
+	{ NULL, "!dry_run", "{$command|title} of {$volume.name}{clean_first.data_phase_ran?{directories?: "
 			    "{directories} directories~, data phase: {clean_first.data_directories} "
 			    "directories}~: {directories} directories} in {seconds:.1} s, commit hash "
 			    "{commit}" },
@@ -635,7 +672,7 @@ static const struct out_line fix_summary_lines[] = {
 	{ NULL, "!dry_run&clean_first.data_phase_ran",
 	  "Data placed: {clean_first.data_placed} of {clean_first.data_directories} directories" },
 	{ NULL, "!dry_run&clean_first&!clean_first.data_phase_ran&!stopped",
-	  "Data placed: not started (run 'layoutctl fix --resume {$volume.name}')" },
+	  "Data placed: not started (run '{resume_command}')" },
 	{ NULL, "!dry_run", "Files:" },
 	{ "file_outcomes", "!^dry_run", "  {@:-16} {.}" },
 	{ NULL, "!dry_run", "  moved            {bytes_moved|bytes}" },
@@ -643,7 +680,7 @@ static const struct out_line fix_summary_lines[] = {
 	{ "skipped_by_reason", "!^dry_run", "  {files:8}  {reason}" },
 	{ NULL, "!dry_run&skipped_other_reasons", "  {skipped_other_reasons:8}  other reasons" },
 	{ NULL, "!dry_run&stopped", "Stopped{deadline_reached? at the end of the time window~}: run "
-				   "'layoutctl fix --resume {$volume.name}' to finish." },
+				   "'{resume_command}' to finish." },
 	{ NULL, NULL, NULL },
 };
 
@@ -677,7 +714,25 @@ static const char *const fix_hidden[] = {
 	NULL,
 };
 
-const struct out_view fix_view = { "fix", fix_blocks, fix_hidden, NULL };
+/* "fix" -> "Fix" */
+static struct json_object *f_title(struct out_rctx *c, struct json_object *v)
+{
+	char t[32];
+
+	(void)c;
+	snprintf(t, sizeof(t), "%s", json_object_get_string(v) ? json_object_get_string(v) : "");
+	t[0] = (char)toupper((unsigned char)t[0]);
+	return json_object_new_string(t);
+}
+
+static const struct out_filter fix_filters[] = {
+	{ "title", f_title },
+	{ NULL, NULL },
+};
+
+const struct out_view fix_view = { "fix", fix_blocks, fix_hidden, fix_filters };
+/* a drain's passes: the same records */
+const struct out_view drain_view = { "drain", fix_blocks, fix_hidden, fix_filters };
 
 static void note_errors(struct error_ring *er, const struct lctl_repair_report *rr)
 {
@@ -820,10 +875,27 @@ static bool tick(struct fix_cli *fc, struct lctl_fix *fix, const struct lctl_pro
 	return true;
 }
 
-int cmd_fix(const struct cmd *cmd, int argc, char **argv)
+/* A fix (or a drain's fix run) of the open volume @vol. Return: the exit status. */
+/*
+ * The dashboard from the first second: before the volume is opened, so that it shows each step
+ * (nothing is written yet if the terminal cannot be driven). Messages meanwhile are kept and
+ * printed when it closes. NULL without --dashboard.
+ */
+static struct dash *dash_first(const struct fix_cli *fc, double t0)
 {
-	struct fix_cli fc = fc_args;
-	struct lctl_volume *vol = NULL;
+	struct dash *dash = NULL;
+	const char *why;
+
+	if (fc->dashboard && !(dash = dash_open(&why)))
+		warning("--dashboard %s: printing progress lines instead", why);
+	preflight_draw(dash, fc, t0, "connecting to the volume");
+	return dash;
+}
+
+/* One fix (or drain pass) on the opened @vol; it closes @dash (dash_first()), if any. */
+static int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, double t0)
+{
+	struct fix_cli fc = *fcp;
 	struct lctl_fix *fix = NULL;
 	struct lctl_error err = { 0 };
 	struct plan_matrix pm = { 0 };
@@ -840,41 +912,22 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	struct rate_tracker rt = { 0 };
 	struct error_ring errs = { 0 };
 	struct status_info si;
-	struct dash *dash = NULL;
-	const char *why;
 	struct pool_specs workers = { 0 };
-	double t0 = mono_seconds();
 	int ret;
 
-	ret = parse_fix_args(cmd, argc, argv, &fc);
-	if (ret >= 0)
-		return ret;
-	/*
-	 * The dashboard from the first second: before the volume is opened, so that it shows
-	 * each step (nothing is written yet if the terminal cannot be driven). Messages meanwhile
-	 * are kept and printed when it closes.
-	 */
-	if (fc.dashboard && !(dash = dash_open(&why)))
-		warning("--dashboard %s: printing progress lines instead", why);
-	preflight_draw(dash, &fc, t0, "connecting to the volume");
-	ret = open_volume(fc.volume, fc.gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
-			  &vol);
-	if (ret) {
-		dash_close(dash);
-		return ret;
-	}
+	set_resume_cmd(&fc);
 	if (!fc.o.dry_run && fc.task_check) {
 		preflight_draw(dash, &fc, t0,
 			       "asking glusterd whether a rebalance or remove-brick runs");
 		ret = check_gluster_tasks(fc.volume);
 		if (ret) {
 			dash_close(dash);
-			lctl_volume_close(vol, false);
 			return ret;
 		}
 	}
-	/* data moves where it lives: a worker on every server that holds bricks */
-	if (!fc.single_host && !fc.o.dry_run &&
+	/* data moves where it lives: a worker on every server that holds bricks (not a drain's:
+	 * only this host's DHT graph has the leaving subvolumes decommissioned) */
+	if (!fc.single_host && !fc.o.dry_run && !fc.drain &&
 	    (fc.o.mode == LCTL_FIX_MIGRATE ||
 	     (fc.o.mode == LCTL_FIX_CLEAN_FIRST && fc.o.phase != LCTL_FIX_PHASE_CLEAN)) &&
 	    (lctl_volume_nservers(vol) > 1 ||
@@ -912,14 +965,15 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	}
 	progress_init(&pl);
 	share_init(&share, vol);
-	si = (struct status_info){ "fix", fc.volume, fc.o.path,
+	si = (struct status_info){ fc.drain ? "drain" : "fix", fc.volume, fc.o.path,
 				   lctl_fix_mode_name(lctl_fix_summary(fix)->mode),
 				   fc.o.planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster",
 				   "running", "work", fc.o.dry_run, time(NULL), -1, NULL };
 	{
 		struct json_object *v = json_object_new_object();
 
-		o = out_open_view(gopts.format, stdout, "fix", &fix_view);
+		o = out_open_view(gopts.format, stdout, fc.drain ? "drain" : "fix",
+				  fc.drain ? &drain_view : &fix_view);
 		json_object_object_add(v, "name", json_object_new_string(fc.volume));
 		json_object_object_add(v, "path", out_name(fc.o.path ? fc.o.path : "/"));
 		out_member(o, "volume", v);
@@ -967,6 +1021,9 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	lctl_fix_progress(fix, &p);
 	ret = lctl_fix_end(fix, &err);
 	sum = lctl_fix_summary(fix);
+	fcp->not_fixed = sum->dir_outcome[LCTL_DIR_NOT_FIXED] + sum->dir_outcome[LCTL_DIR_STOPPED];
+	fcp->stopped = sum->stopped;
+	fcp->failed = sum->files[LCTL_FILE_FAILED];
 	si.state = ret < 0 ? "failed" : sum->stopped ? "stopped" : "finished";
 	si.phase = "done";
 	out_list_end(o);
@@ -1005,8 +1062,408 @@ out:
 		warning("cannot write the outcome log '%s'", fc.log_path);
 	lctl_fix_free(fix);
 	free_workers(&workers);
-	lctl_volume_close(vol, false);
 	free(pm.files);
 	free(pm.bytes);
+	return ret;
+}
+
+int cmd_fix(const struct cmd *cmd, int argc, char **argv)
+{
+	struct fix_cli fc = fc_args;
+	struct lctl_volume *vol = NULL;
+	struct dash *dash;
+	double t0 = mono_seconds();
+	int ret = parse_fix_args(cmd, argc, argv, &fc);
+
+	if (ret >= 0)
+		return ret;
+	dash = dash_first(&fc, t0);
+	ret = open_volume(fc.volume, fc.gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
+			  &vol);
+	if (ret) {
+		dash_close(dash);
+		return ret;
+	}
+	ret = fix_run(&fc, vol, dash, t0);
+	lctl_volume_close(vol, false);
+	return finish_stdout(ret);
+}
+
+/* ---- layoutctl drain ------------------------------------------------------------------------ */
+
+const char *const cmd_drain_usage[] = {
+	"VOLUME SUBVOLUME|BRICK...",
+	"Empty DHT subvolumes while the volume stays online, then remove them safely.",
+	"",
+	"A fix run whose layouts give the leaving subvolumes (a brick of a pure distribute volume",
+	"as HOST:/PATH, or a whole replica or disperse set: its name or all of its bricks) no",
+	"range: directories made dirty, new layouts, every file on them moved with DHT's own",
+	"migration (hard links too: our client has them decommissioned), their linkto files",
+	"removed, verified, stamped. Then their bricks are read: once nothing but directories and",
+	"GlusterFS's internal folders is left, the 'gluster volume remove-brick VOLUME BRICK...",
+	"force' that is now safe is printed; --commit runs it after checking again, then fixes",
+	"what the remove changed. Refuses while a rebalance or remove-brick runs.",
+	"Exit status: 0 drained (and removed, with --commit), 1 something left or not fixed (or",
+	"stopped: resumable), 2 usage, 3 could not run (not enough space, glusterd refused the",
+	"remove-brick), 130 interrupted.",
+	NULL,
+};
+
+/* fix runs of one drain at most (the first, and resumed ones while directories are left) */
+#define DRAIN_MAX_PASSES 5
+
+/* Drain's own default planner: min-move takes the leaving ranges and moves nothing else. */
+static int drain_planner = LCTL_PLANNER_MINMOVE;
+
+const struct lopt cmd_drain_options[] = {
+	OPT_UINT('p', "parallel", &fc_args.o.parallel, 1, 64, "N", "worker threads (default 4)"),
+	OPT_ENUM(0, "layout", &drain_planner, planner_words, "PLANNER",
+		 "min-move (default: only the leaving ranges change owner) or gluster\n"
+		 "(GlusterFS's own decommission layout)"),
+	OPT_FLAG(0, "commit", &fc_args.commit,
+		 "run the remove-brick once the bricks are empty, then fix what it changed"),
+	OPT_FLAG('n', "dry-run", &fc_args.o.dry_run,
+		 "print the plan (files and bytes per source -> target) and the space\n"
+		 "check; write nothing"),
+	OPT_FLAG(0, "resume", &fc_args.o.resume,
+		 "continue the drain recorded in the state directory's journal"),
+	OPT_PATH(0, "state-dir", &fc_args.state_dir_arg, sizeof(fc_args.state_dir), "DIR",
+		 "journal and lock (default /var/lib/layoutctl/VOLUME)"),
+	{ .name = "settle", .kind = OPTK_UINT, .to.u = &fc_args.settle, .min = 0, .max = 3600,
+	  .what = "0-3600 seconds", .arg = "SECONDS",
+	  .help = "wait after making directories dirty (default 5)" },
+	OPT_DURATION(0, "max-runtime", &fc_args.max_runtime, "TIME",
+		     "stop cleanly after TIME (seconds, or with s, m, h suffix)"),
+	OPT_TIME(0, "until", &fc_args.until, "HH:MM",
+		 "stop cleanly at this local time (the end of a maintenance window)"),
+	{ .name = "rate", .kind = OPTK_DOUBLE, .to.d = &fc_args.o.files_per_sec,
+	  .what = "files per second", .arg = "FILES", .help = "at most FILES files per second" },
+	{ .name = "bandwidth", .kind = OPTK_DOUBLE, .to.d = &fc_args.bandwidth,
+	  .what = "MB per second", .arg = "MB",
+	  .help = "at most MB megabytes (10^6 bytes) per second of migrated data" },
+	{ .name = "log", .kind = OPTK_STRING, .to.s = &fc_args.log, .max = sizeof(fc_args.log_path),
+	  .arg = "FILE", .complete = "@file",
+	  .help = "per-file outcome log, JSON lines (default STATE_DIR/outcomes.jsonl)" },
+	OPT_FLAG(0, "break-lock", &fc_args.o.break_lock,
+		 "take over the volume lock of a run that died on another host"),
+	OPT_FLAG(0, "no-task-check", &fc_args.no_task_check,
+		 "do not ask glusterd whether a rebalance or remove-brick runs"),
+	OPT_ENUM(0, "brick-reads", &fc_args.brick_reads, brick_reads_words, "HOW",
+		 "auto (default): inspect this host's brick folders directly\n"
+		 "(pure distribute); gfapi: read everything through the bricks"),
+	OPT_FLAG(0, "dashboard", &fc_args.dashboard,
+		 "full-screen live view (keys: p pause, r resume, + - workers, q stop)"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+/*
+ * cluster.min-free-disk of one subvolume in bytes: "10%" of its size (the default), or a size
+ * with an optional KB, MB, GB, TB or PB (powers of 1024, as GlusterFS reads it).
+ */
+static uint64_t min_free_bytes(const char *opt, uint64_t size)
+{
+	static const char *const units[] = { "KB", "MB", "GB", "TB", "PB" };
+	const char *end;
+	char *e;
+	double v;
+	int i;
+
+	if (!opt)
+		opt = "10%";
+	errno = 0;
+	v = strtod(opt, &e);
+	end = e;
+	if (errno || end == opt || !(v >= 0))
+		v = 10, end = "%";
+	if (!strcmp(end, "%"))
+		return v >= 100 ? size : (uint64_t)((double)size * v / 100);
+	for (i = 0; *end && i < 5; i++)
+		if (!strcasecmp(end, units[i]))
+			break;
+	if (*end && i == 5)
+		return size / 10;
+	for (; *end && i >= 0; i--)
+		v *= 1024;
+	return (uint64_t)v;
+}
+
+/*
+ * Before anything is written: what is on the leaving subvolumes must fit on the others above
+ * their cluster.min-free-disk (DHT's migration refuses to cross it). Return: -1 when it fits,
+ * else the exit status.
+ */
+static int drain_space_check(struct lctl_volume *vol)
+{
+	const char *mfd = lctl_volume_dht_options(vol)->min_free_disk;
+	struct lctl_drain_left l;
+	struct lctl_error err = { 0 };
+	uint64_t room = 0;
+	char b1[32], b2[32];
+	size_t i;
+	int ret;
+
+	ret = lctl_drain_check(vol, &l, &err);
+	if (ret) {
+		error("%s", err.msg);
+		return EXIT_CANTRUN;
+	}
+	for (i = 0; i < lctl_volume_nsubvols(vol); i++) {
+		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
+		uint64_t keep = min_free_bytes(mfd, sv->size_bytes);
+
+		if (!sv->leaving && sv->free_bytes > keep)
+			room += sv->free_bytes - keep;
+	}
+	verbose(gopts.format == FMT_TEXT && fc_args.o.dry_run ? 1 : 2,
+		"Space: %s in %llu files on the leaving subvolumes, %s free above "
+		"cluster.min-free-disk (%s) on the others", human_bytes(l.bytes, b1, sizeof(b1)),
+		(unsigned long long)l.entries, human_bytes(room, b2, sizeof(b2)),
+		mfd ? mfd : "10%");
+	lctl_drain_left_release(&l);
+	if (l.bytes > room) {
+		error("cannot drain '%s': %s to move, but only %s free above cluster.min-free-disk "
+		      "on the remaining subvolumes", lctl_volume_name(vol), b1, b2);
+		return EXIT_CANTRUN;
+	}
+	return -1;
+}
+
+/* The leaving subvolumes' bricks, "HOST:/PATH", as gluster's remove-brick wants them. */
+static size_t leaving_bricks(struct lctl_volume *vol, char ***out)
+{
+	size_t i, j, n = 0;
+	char **v = NULL;
+
+	for (i = 0; i < lctl_volume_nsubvols(vol); i++) {
+		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
+
+		for (j = 0; sv->leaving && j < sv->nbricks; j++) {
+			v = realloc(v, (n + 1) * sizeof(*v));
+			if (!v ||
+			    asprintf(&v[n], "%s:%s", sv->bricks[j].host, sv->bricks[j].path) < 0)
+				abort();
+			n++;
+		}
+	}
+	*out = v;
+	return n;
+}
+
+/* Nothing but directories left on the leaving subvolumes? -1 if so, else the exit status. */
+static int drain_verify(struct lctl_volume *vol, const char *when)
+{
+	struct lctl_drain_left l;
+	struct lctl_error err = { 0 };
+	size_t i;
+	int ret = lctl_drain_check(vol, &l, &err);
+
+	if (ret) {
+		error("%s", err.msg);
+		return EXIT_CANTRUN;
+	}
+	ret = -1;
+	if (l.err) {
+		error("cannot tell whether the leaving subvolumes are empty %s: '%s': %s", when,
+		      l.err_path, strerror(l.err));
+		ret = EXIT_PROBLEMS;
+	} else if (l.entries || l.brick_entries) {
+		error("%llu entries are still on the leaving subvolumes %s (first: '%s'): not "
+		      "removing them",
+		      (unsigned long long)(l.entries ? l.entries : l.brick_entries),
+		      when, l.nsamples ? l.samples[0] : "?");
+		for (i = 1; i < l.nsamples; i++)
+			verbose(1, "  also left: '%s'", l.samples[i]);
+		ret = EXIT_PROBLEMS;
+	} else {
+		verbose(2, "leaving subvolumes empty %s (%zu subvolumes, %zu bricks read directly)",
+			when, l.nsubvols, l.bricks_read);
+	}
+	lctl_drain_left_release(&l);
+	return ret;
+}
+
+/*
+ * After the remove-brick: the volume as glusterd serves it now (the new membership), fixed
+ * where the remove changed anything. A scan first; a fix only when a directory is not clean.
+ */
+static int after_remove(const struct fix_cli *fc)
+{
+	struct fix_cli f2 = *fc;
+	struct lctl_volume *vol = NULL;
+	struct lctl_scan_opts so = { 0 };
+	struct lctl_scan *scan = NULL;
+	struct lctl_error err = { 0 };
+	const struct lctl_scan_summary *s;
+	bool fin = false, clean;
+	int ret, tries;
+
+	/* glusterd hands the new volfile out once the remove is committed; give it a moment */
+	for (tries = 0; tries < 30; tries++) {
+		ret = open_volume(fc->volume, fc->gfapi_only ? OPEN_SUBVOLS
+				  : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS, &vol);
+		if (ret)
+			return ret;
+		if (lctl_volume_nsubvols(vol) + fc->nleaving_subvols == fc->nsubvols_before)
+			break;
+		lctl_volume_close(vol, false);
+		vol = NULL;
+		sleep(1);
+	}
+	if (!vol) {
+		error("glusterd still serves '%s' with the removed bricks", fc->volume);
+		return EXIT_CANTRUN;
+	}
+	so.parallel = fc->o.parallel;
+	so.planner = LCTL_PLANNER_MINMOVE;
+	so.max_depth = -1;
+	ret = lctl_scan_start(vol, &so, &scan, &err);
+	if (ret) {
+		error("cannot scan '%s' after the remove: %s", fc->volume, err.msg);
+		lctl_volume_close(vol, false);
+		return EXIT_CANTRUN;
+	}
+	while (!fin && !interrupted)
+		lctl_dir_report_free(lctl_scan_next(scan, 200, &fin));
+	s = lctl_scan_summary(scan);
+	clean = fin && s->dirs == s->dirs_clean;
+	verbose(1, "After the remove: %llu directories, %llu clean", (unsigned long long)s->dirs,
+		(unsigned long long)s->dirs_clean);
+	lctl_scan_free(scan);
+	if (interrupted) {
+		lctl_volume_close(vol, false);
+		return EXIT_INTERRUPTED;
+	}
+	if (clean) {
+		lctl_volume_close(vol, false);
+		return EXIT_CLEAN;
+	}
+	/* a plain fix of the new membership: its defaults, the drain's throttles and state */
+	f2.drain = false;
+	f2.leaving = NULL;
+	f2.nleaving = 0;
+	f2.o.resume = false;
+	f2.o.mode = LCTL_FIX_CLEAN_FIRST;
+	f2.o.planner = LCTL_PLANNER_MINMOVE;
+	ret = fix_run(&f2, vol, NULL, mono_seconds());
+	lctl_volume_close(vol, false);
+	return ret;
+}
+
+/* The drain is complete: print (or, with --commit, run) the remove-brick that is now safe. */
+static int drain_finish(struct fix_cli *fc, struct lctl_volume *vol)
+{
+	const char *gluster;
+	char **bricks = NULL, why[512];
+	size_t i, n;
+	int ret = drain_verify(vol, "after the drain");
+
+	if (ret >= 0)
+		return ret;
+	n = leaving_bricks(vol, &bricks);
+	if (gopts.verbosity >= 1 || !fc->commit) {
+		/* stdout holds the run's document in the other formats: the lines go to stderr */
+		FILE *f = gopts.format == FMT_TEXT ? stdout : stderr;
+
+		fprintf(f, "Drained: nothing but directories is left on");
+		for (i = 0; i < n; i++)
+			fprintf(f, " %s", out_esc(bricks[i]));
+		fprintf(f, ".\n%s: gluster volume remove-brick %s",
+			fc->commit ? "Running" : "Safe now", out_esc(fc->volume));
+		for (i = 0; i < n; i++)
+			fprintf(f, " %s", out_esc(bricks[i]));
+		fprintf(f, " force\n");
+	}
+	ret = EXIT_CLEAN;
+	if (!fc->commit)
+		goto out;
+	gluster = tasks_find_gluster(tasks_gluster_paths);
+	if (!gluster) {
+		error("cannot remove the bricks: no gluster CLI here");
+		ret = EXIT_CANTRUN;
+		goto out;
+	}
+	if (fc->task_check && (ret = check_gluster_tasks(fc->volume)) != EXIT_CLEAN)
+		goto out;
+	/* immediately before: a file a client made meanwhile would be lost with the brick */
+	ret = drain_verify(vol, "before the remove-brick");
+	if (ret >= 0)
+		goto out;
+	fc->nsubvols_before = lctl_volume_nsubvols(vol);
+	for (i = 0; i < lctl_volume_nsubvols(vol); i++)
+		fc->nleaving_subvols += lctl_volume_subvol(vol, i)->leaving;
+	if (tasks_remove_brick(gluster, fc->volume, (const char *const *)bricks, n, why,
+			       sizeof(why)) != TASKS_OK) {
+		error("gluster volume remove-brick '%s' failed: %s", fc->volume, why);
+		ret = EXIT_CANTRUN;
+		goto out;
+	}
+	verbose(1, "Removed %zu bricks from '%s'", n, fc->volume);
+	ret = after_remove(fc);
+out:
+	for (i = 0; i < n; i++)
+		free(bricks[i]);
+	free(bricks);
+	return ret;
+}
+
+int cmd_drain(const struct cmd *cmd, int argc, char **argv)
+{
+	struct fix_cli fc = fc_args;
+	struct lctl_volume *vol = NULL;
+	struct dash *dash;
+	double t0 = mono_seconds();
+	unsigned i;
+	int ret, pass;
+
+	fc.drain = true;
+	fc.mode = LCTL_FIX_MIGRATE;
+	fc.planner = drain_planner;
+	ret = parse_fix_args(cmd, argc, argv, &fc);
+	if (ret >= 0)
+		return ret;
+	dash = dash_first(&fc, t0);
+	ret = open_volume_leaving(fc.volume, fc.gfapi_only ? OPEN_SUBVOLS
+				  : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS, fc.leaving, fc.nleaving, &vol);
+	if (ret) {
+		dash_close(dash);
+		return ret;
+	}
+	ret = fc.o.resume ? -1 : drain_space_check(vol);
+	/*
+	 * DHT moves a hard-linked file off a decommissioned subvolume only once each of its names
+	 * was visited (gf_defrag_handle_hardlink()): with names in several directories, the first
+	 * ones visited stay dirty (repair.c), and one more pass, resumed from the journal
+	 * (directories done cost one inspection), finishes them. A directory a client changed
+	 * while it was being stamped is marked dirty and wants the settle period before files
+	 * move in it: so each pass waits that long first.
+	 */
+	for (pass = 1; ret < 0 || (ret == EXIT_PROBLEMS && !fc.o.dry_run && !fc.stopped &&
+				   !interrupted && fc.not_fixed && pass <= DRAIN_MAX_PASSES); pass++) {
+		if (pass > 1) {
+			verbose(1, "%llu directories not finished: pass %d after %u s",
+				(unsigned long long)fc.not_fixed, pass, fc.o.settle_ms / 1000);
+			for (i = 0; i < fc.o.settle_ms / 100 && !interrupted; i++)
+				usleep(100000);
+			fc.o.resume = true;
+			lctl_volume_reread_commit(vol);
+			t0 = mono_seconds();
+			dash = dash_first(&fc, t0);
+		}
+		ret = fix_run(&fc, vol, dash, t0);
+	}
+	/*
+	 * The leaving subvolumes may be empty although a directory is left dirty (a client kept
+	 * changing it): dirty is safe (misses fan out), and the final check reads the bricks.
+	 * Then the remove is offered (and, with --commit, run: the fix after it finishes those
+	 * directories); without --commit the exit status still says they are not finished.
+	 */
+	if (!fc.o.dry_run && !interrupted &&
+	    (ret == EXIT_CLEAN || (ret == EXIT_PROBLEMS && !fc.stopped && !fc.failed))) {
+		int fin = drain_finish(&fc, vol);
+
+		ret = fc.commit || fin != EXIT_CLEAN ? fin : ret;
+	}
+	lctl_volume_close(vol, false);
 	return finish_stdout(ret);
 }

@@ -65,6 +65,8 @@ const struct cmd commands[] = {
 	  FMT_TEXT | CMD_HIDDEN | CMD_RAW_ARGS },
 	{ "__render", cmd_render, cmd_render_usage, cmd_render_options,
 	  FMT_TEXT | FMT_JSON | FMT_XML | CMD_HIDDEN },
+	{ "drain", cmd_drain, cmd_drain_usage, cmd_drain_options,
+	  FMT_TEXT | FMT_JSON | FMT_XML | CMD_NEEDS_VOLUME },
 	{ "explain", cmd_explain, cmd_explain_usage, cmd_explain_options,
 	  FMT_TEXT | FMT_JSON | FMT_XML | CMD_NEEDS_VOLUME },
 	{ "fix", cmd_fix, cmd_fix_usage, cmd_fix_options,
@@ -285,6 +287,12 @@ static void protect_secrets(void)
 
 int open_volume(const char *name, unsigned flags, struct lctl_volume **out)
 {
+	return open_volume_leaving(name, flags, NULL, 0, out);
+}
+
+int open_volume_leaving(const char *name, unsigned flags, const char *const *leaving,
+			size_t nleaving, struct lctl_volume **out)
+{
 	bool subvol_graphs = flags & OPEN_SUBVOLS;
 	struct lctl_open_opts o = {
 		.volume = name,
@@ -298,6 +306,8 @@ int open_volume(const char *name, unsigned flags, struct lctl_volume **out)
 		.nodes = gopts.nodes,
 		.nnodes = gopts.nnodes,
 		.glusterd_dir = gopts.glusterd_dir,
+		.leaving = leaving,
+		.nleaving = nleaving,
 	};
 	struct lctl_error err = { 0 };
 	int ret;

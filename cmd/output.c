@@ -36,6 +36,8 @@ struct out *out_open_view(unsigned fmt, FILE *f, const char *command, const stru
 	o->f = f;
 	o->view = view;
 	o->doc = json_object_new_object();
+	/* as JSON and XML say it first: "$command" in a template */
+	json_object_object_add(o->doc, "command", json_object_new_string(command));
 	return o;
 }
 

@@ -98,6 +98,6 @@ bool out_view_is_list(const struct out_view *view, const char *key);
 struct json_object *out_rget(struct out_rctx *c, const char *path);
 
 /* The views of the commands, for their output and for `layoutctl __render`. */
-extern const struct out_view scan_view, fix_view, info_view, explain_view, status_view;
+extern const struct out_view scan_view, fix_view, drain_view, info_view, explain_view, status_view;
 
 #endif

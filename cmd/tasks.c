@@ -17,6 +17,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -173,5 +174,67 @@ int tasks_check(const char *gluster, const char *volume, bool *running)
 		return TASKS_CANNOT_RUN;
 	ret = tasks_parse(out, len, running);
 	free(out);
+	return ret;
+}
+
+int tasks_remove_brick(const char *gluster, const char *volume, const char *const *bricks,
+		       size_t nbricks, char *why, size_t whysize)
+{
+	char a0[] = "gluster", a1[] = "--mode=script", a2[] = "volume", a3[] = "remove-brick",
+	     af[] = "force", ax[] = "--xml";
+	char **argv = calloc(nbricks + 8, sizeof(*argv)), *out = NULL;
+	xmlDocPtr doc = NULL;
+	xmlXPathContextPtr ctx = NULL;
+	xmlXPathObjectPtr ok = NULL, msg = NULL;
+	size_t i, k = 0, len = 0;
+	int ret = TASKS_CANNOT_RUN;
+
+	snprintf(why, whysize, "cannot run %s", gluster);
+	if (!argv)
+		return ret;
+	argv[k++] = a0;
+	argv[k++] = a1;
+	argv[k++] = a2;
+	argv[k++] = a3;
+	/* copies: posix_spawn() wants char *const[] */
+	for (i = 0; i <= nbricks; i++)
+		if (!(argv[k++] = strdup(i ? bricks[i - 1] : volume)))
+			goto out;
+	argv[k++] = af;
+	argv[k++] = ax;
+	argv[k] = NULL;
+	if (run_capture(gluster, argv, &out, &len))
+		goto out;
+	ret = TASKS_NO_ANSWER;
+	snprintf(why, whysize, "no answer from glusterd");
+	if (len > ANSWER_MAX || len > (size_t)INT32_MAX)
+		goto out;
+	doc = xmlReadMemory(out, (int)len, "gluster.xml", NULL,
+			    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	if (doc)
+		ctx = xmlXPathNewContext(doc);
+	if (ctx)
+		ok = xmlXPathEvalExpression((const xmlChar *)"boolean(/cliOutput[opRet = 0])", ctx);
+	if (ctx)
+		msg = xmlXPathEvalExpression((const xmlChar *)"string(/cliOutput/opErrstr)", ctx);
+	if (ok && ok->type == XPATH_BOOLEAN && ok->boolval) {
+		ret = TASKS_OK;
+		why[0] = '\0';
+	} else if (msg && msg->type == XPATH_STRING && msg->stringval && msg->stringval[0]) {
+		/* one line of printable ASCII: it is shown in an error message */
+		for (i = 0; msg->stringval[i] && i + 1 < whysize; i++)
+			why[i] = msg->stringval[i] >= 0x20 && msg->stringval[i] < 0x7f
+					 ? (char)msg->stringval[i] : ' ';
+		why[i] = '\0';
+	}
+out:
+	xmlXPathFreeObject(ok);
+	xmlXPathFreeObject(msg);
+	xmlXPathFreeContext(ctx);
+	xmlFreeDoc(doc);
+	free(out);
+	for (i = 4; i < nbricks + 5; i++)
+		free(argv[i]);
+	free(argv);
 	return ret;
 }

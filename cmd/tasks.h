@@ -21,4 +21,12 @@ int tasks_parse(const char *xml, size_t len, bool *running);
 /* Run @gluster (an absolute path) with an argument vector, read and parse its answer. */
 int tasks_check(const char *gluster, const char *volume, bool *running);
 
+/*
+ * Run `gluster --mode=script volume remove-brick VOLUME BRICK... force --xml` (@gluster an
+ * absolute path, an argument vector, no shell). TASKS_OK when glusterd says it is done; else
+ * @why holds glusterd's message (one line) or what went wrong.
+ */
+int tasks_remove_brick(const char *gluster, const char *volume, const char *const *bricks,
+		       size_t nbricks, char *why, size_t whysize);
+
 #endif

@@ -97,6 +97,20 @@ _layoutctl_operands()
 	done
 }
 
+# _layoutctl_bricks SERVER VOLUME: the bricks of VOLUME, HOST:PATH (drain's operands)
+_layoutctl_bricks()
+{
+	local server=$1 b
+	type -P gluster >/dev/null 2>&1 || return 0
+	local args=(--mode=script)
+	[[ $server && $server != localhost* && $server != 127.* ]] &&
+		args+=("--remote-host=${server%:*}")
+	while IFS= read -r b; do
+		[[ $b =~ ^[^[:space:]]+:/[^[:space:]]*$ ]] && printf '%s\n' "$b"
+	done < <(timeout 5 gluster "${args[@]}" volume info "$2" --xml 2>/dev/null |
+		sed -n 's|.*<brick [^>]*>\([^<]*\)<.*|\1|p')
+}
+
 _layoutctl_volumes()
 {
 	local server=$1 v
@@ -183,7 +197,7 @@ _layoutctl()
 	[[ $COMP_WORDBREAKS != *=* ]] && eqprefix=1
 
 	# Walk the words before the cursor: global options, the command, its options, operands.
-	local cmd='' server='' argopts='' nargs=0 skip=''
+	local cmd='' server='' argopts='' nargs=0 skip='' vol=''
 	local -a operands=()
 	for ((i = 1; i < cword; i++)); do
 		w=${words[i]}
@@ -212,6 +226,7 @@ _layoutctl()
 				argopts=''
 			else
 				nargs=$((nargs + 1))
+				((nargs == 1)) && vol=$w
 			fi
 			;;
 		esac
@@ -245,7 +260,13 @@ _layoutctl()
 	fi
 	((nargs >= 0)) || return 0
 	mapfile -t operands < <(_layoutctl_operands "$cmd")
+	# drain's last operand repeats
+	((nargs < ${#operands[@]})) || [[ ${operands[-1]:-} != 'SUBVOLUME|BRICK' ]] ||
+		nargs=$((${#operands[@]} - 1))
 	case ${operands[nargs]:-} in
+	'SUBVOLUME|BRICK')
+		mapfile -t COMPREPLY < <(compgen -W "$(_layoutctl_bricks "$server" "$vol")" -- "$cur")
+		;;
 	VOLUME)
 		mapfile -t COMPREPLY < <(compgen -W "$(_layoutctl_volumes "$server")" -- "$cur")
 		;;

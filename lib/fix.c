@@ -684,6 +684,31 @@ static int begin_run(struct lctl_fix *f, struct lctl_error *err)
 }
 
 /*
+ * A drain (subvolumes marked leaving when the volume was opened): their names, comma-separated,
+ * into @buf, as the journal records them. Return: the number of leaving subvolumes, or -1
+ * when they do not fit.
+ */
+static int drain_list(struct lctl_volume *vol, char *buf, size_t size)
+{
+	size_t i, n = 0, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < lctl_volume_nsubvols(vol); i++) {
+		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
+		int w;
+
+		if (!sv->leaving)
+			continue;
+		w = snprintf(buf + len, size - len, "%s%s", n ? "," : "", sv->name);
+		if (w < 0 || (size_t)w >= size - len)
+			return -1;
+		len += (size_t)w;
+		n++;
+	}
+	return (int)n;
+}
+
+/*
  * Every option, before anything is read or written: a run must not make the volume dirty (a
  * new volume hash, the layout pass) and then refuse to go on.
  */
@@ -736,6 +761,8 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 	struct lctl_fix *f;
 	const char *top = opts->path && opts->path[0] ? opts->path : "/";
 	bool whole = !strcmp(top, "/"), consistent;
+	char drain[sizeof(f->j.drain)];
+	int ndrain;
 	uint32_t now_h;
 	struct timespec now;
 	int ret;
@@ -762,6 +789,22 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 	f->opts.path = f->top;
 	f->opts.state_dir = f->state_dir;
 	clock_gettime(CLOCK_MONOTONIC, &f->start);
+	ndrain = drain_list(vol, drain, sizeof(drain));
+	if (ndrain < 0) {
+		ret = lctl_seterr(err, LCTL_EINVAL, 0, "too many subvolumes to drain at once");
+		goto fail;
+	}
+	/*
+	 * A drain moves every file off the leaving subvolumes before a directory is stamped, over
+	 * the whole volume, from this host (its DHT graph has them decommissioned: pool workers'
+	 * graphs do not, and would refuse hard-linked files).
+	 */
+	if (ndrain && (!whole || opts->place_only || opts->nworkers ||
+		       (!opts->resume && opts->mode != LCTL_FIX_MIGRATE))) {
+		ret = lctl_seterr(err, LCTL_EINVAL, 0, "a drain is a whole-volume run in migrate mode "
+				  "from one host");
+		goto fail;
+	}
 	ret = preflight(f, err);
 	if (ret)
 		goto fail;
@@ -799,6 +842,22 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 						  "the journal in '%.100s' is for volume '%.60s': use that "
 						  "volume's state directory, or start without --resume",
 						  f->state_dir, f->j.volume);
+				goto fail;
+			}
+			if (strcmp(f->j.drain, drain)) {
+				if (!f->j.drain[0])
+					ret = lctl_seterr(err, LCTL_EINVAL, 0, "the last run in '%.100s' "
+							  "was a fix: resume it with 'layoutctl fix "
+							  "--resume'", f->state_dir);
+				else if (!ndrain)
+					ret = lctl_seterr(err, LCTL_EINVAL, 0, "the last run in '%.100s' "
+							  "was a drain of %.200s: resume it with "
+							  "'layoutctl drain --resume'", f->state_dir,
+							  f->j.drain);
+				else
+					ret = lctl_seterr(err, LCTL_EINVAL, 0, "the last run in '%.100s' "
+							  "drained %.200s, not %.200s: name the same "
+							  "subvolumes", f->state_dir, f->j.drain, drain);
 				goto fail;
 			}
 			if (!strcmp(f->j.phase, "done")) {
@@ -855,6 +914,7 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 			f->j.mode = opts->mode;
 			f->j.planner = opts->planner;
 			f->j.force_move = opts->force_move;
+			snprintf(f->j.drain, sizeof(f->j.drain), "%s", drain);
 			f->j.commit = whole ? lctl_commit_hash_new(&now)
 					    : lctl_volume_commit_hash(vol, NULL);
 			if (opts->phase == LCTL_FIX_PHASE_DATA) {
@@ -890,6 +950,7 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 	ret = lctl_inspector_init(&f->in, vol, f->opts.planner, false, err);
 	if (ret)
 		goto fail;
+	f->in.least_move = ndrain > 0;
 	f->sum.commit = opts->dry_run ? lctl_volume_commit_hash(vol, NULL) : f->j.commit;
 	f->rc = (struct lctl_repair_ctx){ .in = &f->in, .commit = f->sum.commit,
 					  /* a clean-first run starts as a linkto run */
@@ -901,6 +962,7 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 					  .modes = f->modes_open ? &f->modes : NULL, .slots = &f->slots,
 					  .own_only = opts->place_only || f->pool,
 					  .after_workers = f->pool && !f->two_phase,
+					  .drain = ndrain > 0,
 					  .mover_done = f->pool && !f->two_phase ? mover_done : NULL };
 	if (f->pool) {
 		/* the workers connect to the volume meanwhile: lctl_fix_next() waits for them */

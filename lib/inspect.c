@@ -720,7 +720,10 @@ static int judge(struct lctl_inspector *in, struct lctl_dir_report *r, const str
 	if (v.ndata == 1)
 		r->bytes += e.size;
 	r->count[e.state]++;
-	if (v.ndata == 1 && e.target >= 0 && e.target != e.cached) {
+	/* a drain leaves hard-linked files that are not on a leaving subvolume (repair.c) */
+	if (v.ndata == 1 && e.target >= 0 && e.target != e.cached &&
+	    !(in->least_move && e.nlink > 1 &&
+	      !lctl_volume_subvol(in->vol, (size_t)e.cached)->leaving)) {
 		r->move_files[(size_t)e.cached * n + (size_t)e.target]++;
 		r->move_bytes[(size_t)e.cached * n + (size_t)e.target] += e.size;
 	}
@@ -786,9 +789,9 @@ int lctl_judge_layout(struct lctl_dir_report *r, const struct lctl_subvol *subvo
 
 		if (le->err == 0 && le->r.type == LCTL_LAYOUT_TYPE_USER)
 			r->notes |= LCTL_DIR_NOTE_USER_LAYOUT;
-		if (sv->decommissioned && ranged)
+		if ((sv->decommissioned || sv->leaving) && ranged)
 			r->problems |= LCTL_DIR_DECOMMISSIONED;
-		if (!sv->decommissioned && sv->up && !ranged &&
+		if (!sv->decommissioned && !sv->leaving && sv->up && !ranged &&
 		    (le->err == 0 || le->err == ENODATA))
 			r->problems |= LCTL_DIR_INCOMPLETE;
 	}
@@ -1001,7 +1004,7 @@ int lctl_inspector_init(struct lctl_inspector *in, struct lctl_volume *vol,
 		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
 
 		in->names[i] = sv->name;
-		in->active[i] = sv->up && !sv->decommissioned;
+		in->active[i] = sv->up && !sv->decommissioned && !sv->leaving;
 		/* DHT weighs by brick size in MiB; unknown sizes mean equal shares */
 		in->weights[i] = lctl_du_chunks(sv->statfs_blocks, sv->statfs_bsize);
 		if (in->active[i] && !in->weights[i])
@@ -1040,7 +1043,11 @@ int lctl_plan_dir(const struct lctl_inspector *in, const char *path,
 
 	/* the ranges are written dirty (commit 1); the stamp comes after the files are placed */
 	if (in->planner == LCTL_PLANNER_MINMOVE) {
-		ret = lctl_plan_minmove(&pi, current, NULL, LCTL_COMMIT_INVALID, planned, NULL, NULL);
+		static const struct lctl_minmove_opts least = { .move_slack = -1,
+								 .max_imbalance = 0.9 };
+
+		ret = lctl_plan_minmove(&pi, current, in->least_move ? &least : NULL,
+					LCTL_COMMIT_INVALID, planned, NULL, NULL);
 	} else {
 		ret = lctl_plan_gluster_fix(&pi, &in->munge, path, current, LCTL_COMMIT_INVALID,
 					    planned, NULL);

@@ -34,6 +34,12 @@ struct lctl_inspector {
 	uint64_t *weights;		/* NULL = equal shares */
 	bool *active;			/* up and not decommissioned */
 	/*
+	 * A drain: with the min-move planner, the least movement, however unbalanced (only the
+	 * leaving subvolumes' ranges change owner, given to their neighbours); and hard-linked
+	 * files that are not on a leaving subvolume are not counted as moves (they stay).
+	 */
+	bool least_move;
+	/*
 	 * Subdirectories a listing showed without a gfid, per subvolume: their inspection must
 	 * not look them up by path, which would make the brick assign a random gfid (a different
 	 * one on each brick). Own lock; see inspect.c.

@@ -60,5 +60,7 @@ void lctl_volfile_scrub_credentials(struct lctl_volfile *vf);
 glfs_t *lctl_volume_subvol_fs(const struct lctl_volume *vol, size_t i);
 /* The DHT client graph. */
 glfs_t *lctl_volume_fs(const struct lctl_volume *vol);
+/* Whether the folder @path on this host carries the volume's id (glusterd's record of it). */
+bool lctl_volume_brick_is_ours(const struct lctl_volume *vol, const char *path);
 
 #endif

@@ -12,6 +12,7 @@
  *	mode migrate|linkto|clean-first
  *	layout gluster|min-move
  *	force-move 1               (only for a run started with --force-move)
+ *	drain NAME,NAME            (only for a drain: the DHT subvolumes it empties)
  *	commit H
  *	phase dirty|place|work|data|done|stopped  (place: the pool's workers move their shares;
  *	      data: a clean-first run's directories are clean, its data is being moved)
@@ -123,6 +124,19 @@ int lctl_volume_path_check(const char *p)
 	return 0;
 }
 
+/* A drain line: translator names (printable, no blank or backslash) separated by commas. */
+static int drain_list_check(const char *s)
+{
+	const char *p;
+
+	if (*s == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,"))
+		return -1;
+	for (p = s; *p; p++)
+		if (*p <= 0x20 || *p >= 0x7f || *p == '\\')
+			return -1;
+	return 0;
+}
+
 int lctl_journal_write(const char *dir, const struct lctl_journal *j, struct lctl_error *err)
 {
 	struct lbuf b;
@@ -136,6 +150,8 @@ int lctl_journal_write(const char *dir, const struct lctl_journal *j, struct lct
 		  lctl_fix_mode_name(j->mode),
 		  j->planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster",
 		  j->force_move ? "force-move 1\n" : "", j->commit, j->phase);
+	if (j->drain[0])
+		lbuf_addf(&b, "drain %s\n", j->drain);
 	if (b.oom) {
 		lbuf_release(&b);
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
@@ -224,6 +240,9 @@ int lctl_journal_parse(const char *text, size_t len, struct lctl_journal *j, str
 			fields |= 64;
 		} else if (!strcmp(line, "force-move") && !strcmp(val, "1") && !j->force_move) {
 			j->force_move = true;
+		} else if (!strcmp(line, "drain") && !j->drain[0] && val[0] &&
+			   strlen(val) < sizeof(j->drain) && !drain_list_check(val)) {
+			strcpy(j->drain, val);
 		} else if (!strcmp(line, "commit") && !parse_u32(val, &j->commit) &&
 			   j->commit != LCTL_COMMIT_INVALID) {
 			/* 1 means "never clean" to DHT: no run stamps it (lctl_commit_hash_new()) */

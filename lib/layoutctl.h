@@ -604,6 +604,15 @@ struct lctl_open_opts {
 	const char *const *nodes;
 	size_t nnodes;
 	const char *glusterd_dir;
+	/*
+	 * A drain: the subvolumes to empty, each a DHT subvolume name or a brick "HOST:/PATH" as
+	 * the volfile lists it (a replica or disperse set whole). They are marked
+	 * lctl_subvol.leaving (no range in any planned layout) and our DHT graph lists them in
+	 * its decommissioned-bricks option, without which DHT does not migrate hard-linked
+	 * files. A name that matches nothing, part of a set, or every subvolume: -LCTL_EINVAL.
+	 */
+	const char *const *leaving;
+	size_t nleaving;
 };
 
 enum lctl_subvol_kind {
@@ -636,6 +645,7 @@ struct lctl_subvol {
 	size_t nbricks;
 	bool up;			/* its graph came up and "/" can be stat'ed */
 	bool decommissioned;		/* listed in the DHT decommissioned-bricks option */
+	bool leaving;			/* being drained (lctl_open_opts.leaving) */
 	int down_errno;			/* why not, when !up */
 	bool has_commit;		/* its root carries trusted.glusterfs.dht.commithash */
 	uint32_t commit;		/* that value (0 when absent) */
@@ -720,6 +730,11 @@ size_t lctl_volume_mover(const struct lctl_volume *vol, size_t sv, const char *p
  * all agree, 0 when absent everywhere. @consistent (optional) is set false when they differ.
  */
 uint32_t lctl_volume_commit_hash(const struct lctl_volume *vol, bool *consistent);
+/**
+ * lctl_volume_reread_commit() - read the volume commit hash on the subvolume roots again (a
+ * run of ours changed it: a drain's next pass). Not while anything else uses @vol.
+ */
+void lctl_volume_reread_commit(struct lctl_volume *vol);
 
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1094,6 +1109,43 @@ int lctl_fix_set_workers(struct lctl_fix *f, unsigned n);
  */
 int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err);
 void lctl_fix_free(struct lctl_fix *f);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Drain: what is left on the subvolumes being emptied (lib/drain.c)                           */
+/* ------------------------------------------------------------------------------------------ */
+
+#define LCTL_DRAIN_SAMPLES 8
+
+/**
+ * struct lctl_drain_left - what lctl_drain_check() found on the leaving subvolumes.
+ * @nsubvols: leaving subvolumes walked (lctl_subvol.leaving).
+ * @bricks_read: their bricks on this host read directly (as well as through the subvolume).
+ * @entries: entries that are not directories (data, linkto, symlinks, anything) left there,
+ *	outside GlusterFS's internal folders at the root (.glusterfs*, .trashcan).
+ * @bytes: the size of the regular files among them.
+ * @samples: "WHERE:PATH" of the first @nsamples, WHERE a subvolume or a brick.
+ * @err: non-zero when some folder could not be read (@err_path says which): then the walk
+ *	proves nothing, and a remove-brick must not be run.
+ */
+struct lctl_drain_left {
+	size_t nsubvols, bricks_read;
+	uint64_t entries, bytes;
+	uint64_t brick_entries;	/* the same, counted in the brick folders read directly */
+	char *samples[LCTL_DRAIN_SAMPLES];
+	size_t nsamples;
+	int err;
+	char err_path[512];
+};
+
+/**
+ * lctl_drain_check() - walk every leaving subvolume of @vol (its own graph, and each of its
+ * bricks on this host directly) for anything but directories.
+ * Return: 0 with @out filled (release it with lctl_drain_left_release()); -LCTL_EINVAL when
+ * no subvolume is leaving. Not thread safe on one @out.
+ */
+int lctl_drain_check(struct lctl_volume *vol, struct lctl_drain_left *out,
+		     struct lctl_error *err);
+void lctl_drain_left_release(struct lctl_drain_left *l);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Explain: where DHT puts one name and how it finds it again (read-only)                      */

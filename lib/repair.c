@@ -211,6 +211,25 @@ static bool entries_safe(const struct lctl_dir_report *r)
 	return true;
 }
 
+static bool on_leaving(const struct lctl_repair_ctx *rc, int sv)
+{
+	return sv >= 0 && lctl_volume_subvol(rc->in->vol, (size_t)sv)->leaving;
+}
+
+/*
+ * A drain's verify: no data and no linkto of @r on a leaving subvolume. (A placed entry never
+ * is: a leaving subvolume has no range.) Always true outside a drain.
+ */
+static bool leaving_clear(const struct lctl_repair_ctx *rc, const struct lctl_dir_report *r)
+{
+	size_t i;
+
+	for (i = 0; rc->drain && i < r->nentries; i++)
+		if (on_leaving(rc, r->entries[i].cached) || on_leaving(rc, r->entries[i].linkto_subvol))
+			return false;
+	return true;
+}
+
 /* Whether some subvolume's copy of the layout carries the stamp @commit (clean for clients). */
 static bool copy_clean(const struct lctl_dir_report *r, uint32_t commit)
 {
@@ -402,6 +421,36 @@ static int remove_linkto(struct lctl_repair_ctx *rc, size_t sv, const char *path
 			return -EBUSY;
 	}
 	if (glfs_unlink(fs, path))
+		return -errno;
+	return 0;
+}
+
+/*
+ * Make the linkto of @path on subvolume @sv name @data_sv, where its data is, after checking
+ * right before that it is a linkto (mode exactly S_ISVTX, size 0, the linkto xattr) with the
+ * gfid of the data file on @data_sv. The value is written as DHT writes it (name and NUL).
+ */
+static int retarget_linkto(struct lctl_repair_ctx *rc, size_t sv, size_t data_sv,
+			   const char *path)
+{
+	const char *name = lctl_volume_subvol(rc->in->vol, data_sv)->name;
+	glfs_t *fs = lctl_volume_subvol_fs(rc->in->vol, sv);
+	unsigned char gl[16], gd[16];
+	struct stat sl, sd;
+	char val[256];
+	int ret;
+
+	ret = raw_gfid(rc, sv, path, gl, &sl);
+	if (!ret)
+		ret = raw_gfid(rc, data_sv, path, gd, &sd);
+	if (ret)
+		return ret;
+	if (memcmp(gl, gd, 16) || !S_ISREG(sl.st_mode) || (sl.st_mode & 07777) != S_ISVTX ||
+	    sl.st_size || !S_ISREG(sd.st_mode) || (sd.st_mode & 07777) == S_ISVTX)
+		return -EBUSY;
+	if (glfs_lgetxattr(fs, path, rc->in->linkto_key, val, sizeof(val)) < 0)
+		return -EBUSY;
+	if (glfs_lsetxattr(fs, path, rc->in->linkto_key, name, strlen(name) + 1, XATTR_REPLACE))
 		return -errno;
 	return 0;
 }
@@ -817,6 +866,47 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 				    e->hashed, e->size);
 		else
 			add_outcome(rc, rr, e->name, LCTL_FILE_LINKED, 0, NULL, e->cached, e->hashed, e->size);
+		return;
+	}
+	if (rc->drain && e->nlink > 1 && !on_leaving(rc, e->cached)) {
+		/*
+		 * With decommissioned subvolumes DHT takes every hard-linked file through its
+		 * decommission path (gf_defrag_handle_hardlink()), which, for data that is not on
+		 * one of them, only marks the data with a linkto xattr and moves nothing. Without
+		 * them it refuses (EPERM). So such a file stays where it is, as in any fix: linked
+		 * from its hashed subvolume by the first lookup of its name in this dirty directory,
+		 * which also replaces a linkto there that names another subvolume (after DHT moved
+		 * the data of another name of the file off a leaving one, say).
+		 */
+		if (e->state == LCTL_ENTRY_STALE_LINKTO && e->cached >= 0 &&
+		    e->linkto_subvol == e->hashed && e->hashed >= 0 && e->linkto_target != e->cached) {
+			/*
+			 * The linkto of this name on its hashed subvolume still names the subvolume
+			 * the data left (DHT moved it for another name of the file). DHT's lookup
+			 * does not mend it (its linkfile create meets EEXIST, same gfid, and takes
+			 * that as done; and our graph's lookup of a known inode only revalidates on
+			 * the data's subvolume): point it at the data, after checking, right before,
+			 * that it is a linkto with the data's gfid.
+			 */
+			int ret = retarget_linkto(rc, (size_t)e->hashed, (size_t)e->cached, path);
+
+			if (ret == 0)
+				add_outcome(rc, rr, e->name, LCTL_FILE_LINKED, 0,
+					    "its linkto named another subvolume than the data's",
+					    e->cached, e->hashed, e->size);
+			else
+				add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
+					    "cannot point its linkto at the data", e->cached, e->hashed,
+					    e->size);
+			return;
+		}
+		if (e->state != LCTL_ENTRY_LINKED && glfs_lstat(dht, path, &st))
+			add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, errno, "lookup failed", e->cached,
+				    e->hashed, e->size);
+		else
+			add_outcome(rc, rr, e->name, LCTL_FILE_SKIPPED, EPERM,
+				    "hard links: left in place behind a linkto", e->cached, e->target,
+				    e->size);
 		return;
 	}
 	if (keep_mode(rc, rr, e, path, &kept))
@@ -1237,7 +1327,8 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 		ret = inspect_names(rc, path, depth, &ns, &v);
 		if (ret)
 			goto done;
-		if (!(v->problems & STRUCTURAL) && entries_ok(v) && !layout_differs(v, r->planned))
+		if (!(v->problems & STRUCTURAL) && entries_ok(v) && leaving_clear(rc, v) &&
+		    !layout_differs(v, r->planned))
 			break;
 		/* something changed under us (a concurrent client): place again from the new view */
 		lctl_dir_report_free(r);
@@ -1248,7 +1339,14 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 		const struct lctl_dir_report *w = v ? v : r;
 
 		set_reason(rr, LCTL_DIR_NOT_FIXED, "cannot verify: %s", (w->problems & STRUCTURAL)
-				   ? first_problem(w->problems & STRUCTURAL) : first_bad_state(w));
+				   ? first_problem(w->problems & STRUCTURAL)
+				   : !entries_safe(w) || leaving_clear(rc, w) ? first_bad_state(w)
+				   : "files left on a leaving subvolume");
+		goto done;
+	}
+	if (!leaving_clear(rc, v)) {
+		/* hard links: DHT moves the data once every name was visited (a later pass) */
+		set_reason(rr, LCTL_DIR_NOT_FIXED, "files left on a leaving subvolume");
 		goto done;
 	}
 	if (rc->mover_done && (i = lost_mover(rc, path, v)) != (size_t)-1) {

@@ -39,6 +39,11 @@ struct lctl_repair_ctx {
 	/* the data phase: how long clients get to see a directory dirty before we move files in
 	 * it (the job's settle period) */
 	unsigned settle_ms;
+	/*
+	 * A drain: subvolumes are leaving (lctl_subvol.leaving; our DHT graph has them
+	 * decommissioned). A directory is verified only once nothing of it is left on them.
+	 */
+	bool drain;
 };
 
 /**

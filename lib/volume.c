@@ -580,6 +580,16 @@ nomem:
 	return -LCTL_ENOMEM;
 }
 
+bool lctl_volume_brick_is_ours(const struct lctl_volume *vol, const char *path)
+{
+	unsigned char id[16];
+	struct stat st;
+
+	return vol->have_volume_id && path[0] == '/' && !lstat(path, &st) && S_ISDIR(st.st_mode) &&
+	       lgetxattr(path, "trusted.glusterfs.volume-id", id, sizeof(id)) == 16 &&
+	       !memcmp(id, vol->volume_id, 16);
+}
+
 /*
  * A pure distribute subvolume's brick folder, when it is on this host and it is this volume's
  * brick (its root carries the volume's id): then it can be read directly, much faster than
@@ -601,6 +611,46 @@ static void find_local_brick(struct lctl_volume *vol, struct lctl_subvol *sv)
 	if (sv->local_path)
 		lctl_log(LCTL_LOG_INFO, "subvolume %s: reading its brick folder %s directly", sv->name,
 			 sv->local_path);
+}
+
+/* The volume commit hash on the root of subvolume @sv (graph @fs), into @sv. */
+static void read_root_commit(struct lctl_subvol *sv, glfs_t *fs)
+{
+	char val[64];
+	ssize_t n = glfs_getxattr(fs, "/", "trusted.glusterfs.dht.commithash", val, sizeof(val) - 1);
+
+	sv->has_commit = false;
+	sv->commit = 0;
+	if (n > 0) {
+		unsigned long v;
+		uint32_t strict;
+
+		/*
+		 * Read it as DHT does (dict_get_uint32(): strtoul(s, NULL, 0)), so that we judge
+		 * directories clean or not by the value clients use: "010" is 8 and "0x10" 16 to
+		 * DHT, and garbage is 0. Only glusterd's own form ("N\0", decimal) is quiet.
+		 */
+		val[n] = '\0';
+		errno = 0;
+		v = strtoul(val, NULL, 0);
+		if (!errno && v <= UINT32_MAX) {
+			sv->has_commit = true;
+			sv->commit = (uint32_t)v;
+		}
+		if (lctl_commithash_decode(val, (size_t)n, &strict) || strict != sv->commit || !sv->has_commit)
+			lctl_log(LCTL_LOG_WARN,
+				 "subvolume %s: the volume commit hash is not a plain decimal number; "
+				 "read as %u, as DHT reads it", sv->name, sv->has_commit ? sv->commit : 0);
+	}
+}
+
+void lctl_volume_reread_commit(struct lctl_volume *vol)
+{
+	size_t i;
+
+	for (i = 0; i < vol->nsubvols; i++)
+		if (vol->subvols[i].up && vol->subfs[i])
+			read_root_commit(&vol->subvols[i], vol->subfs[i]);
 }
 
 struct subvol_init {
@@ -627,11 +677,10 @@ static void *subvol_init_thread(void *arg)
 	struct lctl_volume *vol = si->vol;
 	struct lctl_subvol *sv = &vol->subvols[si->i];
 	char *text = lctl_volfile_subtree(vol->dht->subvols[si->i]);
-	char path[64], val[64];
+	char path[64];
 	struct statvfs st;
 	struct stat sb;
 	glfs_t *fs = NULL;
-	ssize_t n;
 	int fd = -1;
 
 	if (!text) {
@@ -671,28 +720,7 @@ static void *subvol_init_thread(void *arg)
 	if (si->local_bricks)
 		find_local_brick(vol, sv);
 	shrink_inode_cache(fs, INODE_LRU_LIMIT);
-	n = glfs_getxattr(fs, "/", "trusted.glusterfs.dht.commithash", val, sizeof(val) - 1);
-	if (n > 0) {
-		unsigned long v;
-		uint32_t strict;
-
-		/*
-		 * Read it as DHT does (dict_get_uint32(): strtoul(s, NULL, 0)), so that we judge
-		 * directories clean or not by the value clients use: "010" is 8 and "0x10" 16 to
-		 * DHT, and garbage is 0. Only glusterd's own form ("N\0", decimal) is quiet.
-		 */
-		val[n] = '\0';
-		errno = 0;
-		v = strtoul(val, NULL, 0);
-		if (!errno && v <= UINT32_MAX) {
-			sv->has_commit = true;
-			sv->commit = (uint32_t)v;
-		}
-		if (lctl_commithash_decode(val, (size_t)n, &strict) || strict != sv->commit || !sv->has_commit)
-			lctl_log(LCTL_LOG_WARN,
-				 "subvolume %s: the volume commit hash is not a plain decimal number; "
-				 "read as %u, as DHT reads it", sv->name, sv->has_commit ? sv->commit : 0);
-	}
+	read_root_commit(sv, fs);
 	if (!glfs_statvfs(fs, "/", &st)) {
 		sv->size_bytes = (uint64_t)st.f_blocks * st.f_frsize;
 		sv->free_bytes = (uint64_t)st.f_bavail * st.f_frsize;
@@ -762,6 +790,138 @@ static int fetch_volfile(struct lctl_volume *vol, struct lctl_error *err)
 	return 0;
 }
 
+/*
+ * Mount the volume's DHT client graph into vol->fs, with our options; @decom (NULL: none): the
+ * DHT subvolumes to list in its decommissioned-bricks option (a drain, mark_leaving()).
+ */
+static int mount_dht(struct lctl_volume *vol, const struct lctl_open_opts *opts,
+		     const char *const *servers, const struct server_addr *sa, size_t nservers,
+		     size_t first, const char *decom, struct lctl_error *err)
+{
+	const char *transport = opts->transport ? opts->transport : "tcp";
+	size_t i;
+
+	vol->fs = glfs_new(vol->name);
+	if (!vol->fs)
+		return lctl_seterr(err, LCTL_ENOMEM, errno, "cannot create a gfapi instance");
+	glfs_set_logging(vol->fs, opts->log_file ? opts->log_file : "/dev/null", opts->log_level);
+	/*
+	 * md-cache answers a revalidating lookup from its cache for md-cache-timeout seconds, so
+	 * DHT would never see that fix rewrote a directory's layout underneath it, and would
+	 * migrate by the old layout (EEXIST: "already on its hashed subvolume"). Our DHT client
+	 * must always look.
+	 */
+	glfs_set_xlator_option(vol->fs, "*-md-cache", "md-cache-timeout", "0");
+	/*
+	 * A lookup that misses on the hashed subvolume asks every subvolume, also in a directory
+	 * stamped clean: there a miss means a file hidden from other clients, which our lookup
+	 * then finds and DHT links on its hashed subvolume (the data phase of a clean-first fix
+	 * moves such files while the directory stays clean, repair.c). A directory our client
+	 * heals gets commit 1, never a stamp we did not verify.
+	 */
+	glfs_set_xlator_option(vol->fs, "*-dht", "lookup-optimize", "off");
+	if (decom)
+		glfs_set_xlator_option(vol->fs, "*-dht", "decommissioned-bricks", decom);
+	for (i = 0; i < nservers; i++) {
+		size_t k = (first + i) % nservers;
+
+		if (glfs_set_volfile_server(vol->fs, transport, sa[k].host, sa[k].port))
+			return lctl_seterr(err, LCTL_EINVAL, errno, "bad volfile server '%s'",
+					   servers[k]);
+	}
+	if (glfs_init(vol->fs)) {
+		int e = errno;
+
+		/* half-initialised graphs cannot be torn down quickly; leak them */
+		vol->fs = NULL;
+		if (e == ENOENT || e == EINVAL)
+			return lctl_seterr(err, LCTL_ENOVOL, e,
+					   "volume '%s' does not exist or is not started on %s",
+					   vol->name, vol->server);
+		return lctl_seterr(err, LCTL_ECONNECT, e, "cannot mount volume '%s' from %s: %s",
+				   vol->name, vol->server, strerror(e));
+	}
+	return 0;
+}
+
+/*
+ * The subvolumes a drain empties (lctl_open_opts.leaving): each name is a DHT subvolume
+ * ("vol-client-3", "vol-replicate-1") or a brick "HOST:/PATH" as the volfile lists it; a
+ * replica or disperse set leaves whole (every one of its bricks named, or its name), since
+ * DHT places files on sets, not bricks. At least one subvolume must stay. *@decom: the names,
+ * comma-separated, for DHT's decommissioned-bricks option (the caller frees it).
+ */
+static int mark_leaving(struct lctl_volume *vol, const struct lctl_open_opts *opts, char **decom,
+			struct lctl_error *err)
+{
+	size_t *named = calloc(vol->nsubvols, sizeof(*named));
+	size_t i, j, k, nleft = vol->nsubvols, len = 1;
+	int ret = 0;
+
+	*decom = NULL;
+	if (!named)
+		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+	for (k = 0; k < opts->nleaving && !ret; k++) {
+		const char *a = opts->leaving[k], *colon = strchr(a, ':');
+		bool found = false;
+
+		for (i = 0; i < vol->nsubvols && !found; i++) {
+			struct lctl_subvol *sv = &vol->subvols[i];
+
+			if (!strcmp(sv->name, a)) {
+				found = true;
+				if (sv->leaving)
+					ret = lctl_seterr(err, LCTL_EINVAL, 0, "'%.200s' is named twice", a);
+				sv->leaving = true;
+				named[i] = sv->nbricks;
+				continue;
+			}
+			for (j = 0; colon && j < sv->nbricks && !found; j++) {
+				const struct lctl_brick *b = &sv->bricks[j];
+
+				if (b->host && b->path && strlen(b->host) == (size_t)(colon - a) &&
+				    !strncmp(b->host, a, (size_t)(colon - a)) && !strcmp(b->path, colon + 1)) {
+					found = true;
+					if (sv->leaving && named[i] == sv->nbricks)
+						ret = lctl_seterr(err, LCTL_EINVAL, 0,
+								  "'%.200s' is named twice", a);
+					sv->leaving = true;
+					named[i]++;
+				}
+			}
+		}
+		if (!found && !ret)
+			ret = lctl_seterr(err, LCTL_EINVAL, 0, "volume '%.100s' has no subvolume or "
+					  "brick '%.200s'", vol->name, a);
+	}
+	for (i = 0; i < vol->nsubvols && !ret; i++) {
+		struct lctl_subvol *sv = &vol->subvols[i];
+
+		if (!sv->leaving)
+			continue;
+		nleft--;
+		len += strlen(sv->name) + 1;
+		if (named[i] != sv->nbricks)
+			ret = lctl_seterr(err, LCTL_EINVAL, 0, "only %zu of the %zu bricks of %s are "
+					  "named: a replica or disperse set leaves whole (name all "
+					  "its bricks, or %s)", named[i], sv->nbricks, sv->name,
+					  sv->name);
+	}
+	if (!ret && !nleft)
+		ret = lctl_seterr(err, LCTL_EINVAL, 0, "every subvolume of '%.100s' would leave: "
+				  "at least one must stay", vol->name);
+	if (!ret && !(*decom = calloc(1, len)))
+		ret = lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+	for (i = 0; i < vol->nsubvols && !ret; i++)
+		if (vol->subvols[i].leaving) {
+			if ((*decom)[0])
+				strcat(*decom, ",");
+			strcat(*decom, vol->subvols[i].name);
+		}
+	free(named);
+	return ret;
+}
+
 int lctl_volume_open(const struct lctl_open_opts *opts, struct lctl_volume **out,
 		     struct lctl_error *err)
 {
@@ -805,54 +965,14 @@ int lctl_volume_open(const struct lctl_open_opts *opts, struct lctl_volume **out
 				  sa[0].host, sa[0].port, strerror(-perr));
 		goto fail;
 	}
-	vol->fs = glfs_new(vol->name);
-	if (!vol->fs) {
-		ret = lctl_seterr(err, LCTL_ENOMEM, errno, "cannot create a gfapi instance");
-		goto fail;
-	}
-	glfs_set_logging(vol->fs, opts->log_file ? opts->log_file : "/dev/null", opts->log_level);
-	/*
-	 * md-cache answers a revalidating lookup from its cache for md-cache-timeout seconds, so
-	 * DHT would never see that fix rewrote a directory's layout underneath it, and would
-	 * migrate by the old layout (EEXIST: "already on its hashed subvolume"). Our DHT client
-	 * must always look.
-	 */
-	glfs_set_xlator_option(vol->fs, "*-md-cache", "md-cache-timeout", "0");
-	/*
-	 * A lookup that misses on the hashed subvolume asks every subvolume, also in a directory
-	 * stamped clean: there a miss means a file hidden from other clients, which our lookup
-	 * then finds and DHT links on its hashed subvolume (the data phase of a clean-first fix
-	 * moves such files while the directory stays clean, repair.c). A directory our client
-	 * heals gets commit 1, never a stamp we did not verify.
-	 */
-	glfs_set_xlator_option(vol->fs, "*-dht", "lookup-optimize", "off");
-	for (i = 0; i < nservers; i++) {
-		size_t k = (first + i) % nservers;
-
-		if (glfs_set_volfile_server(vol->fs, transport, sa[k].host, sa[k].port)) {
-			ret = lctl_seterr(err, LCTL_EINVAL, errno, "bad volfile server '%s'", servers[k]);
-			goto fail;
-		}
-	}
 	if (asprintf(&vol->server, "%s:%d", sa[first].host, sa[first].port) < 0) {
 		vol->server = NULL;
 		ret = lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
 		goto fail;
 	}
-	if (glfs_init(vol->fs)) {
-		int e = errno;
-
-		/* half-initialised graphs cannot be torn down quickly; leak them */
-		vol->fs = NULL;
-		if (e == ENOENT || e == EINVAL)
-			ret = lctl_seterr(err, LCTL_ENOVOL, e,
-					  "volume '%s' does not exist or is not started on %s",
-					  vol->name, vol->server);
-		else
-			ret = lctl_seterr(err, LCTL_ECONNECT, e, "cannot mount volume '%s' from %s: %s",
-					  vol->name, vol->server, strerror(e));
+	ret = mount_dht(vol, opts, servers, sa, nservers, first, NULL, err);
+	if (ret)
 		goto fail;
-	}
 	shrink_inode_cache(vol->fs, INODE_LRU_LIMIT);
 	ret = fetch_volfile(vol, err);
 	if (ret)
@@ -870,6 +990,24 @@ int lctl_volume_open(const struct lctl_open_opts *opts, struct lctl_volume **out
 	ret = build_topology(vol, err);
 	if (ret)
 		goto fail;
+	if (opts->nleaving) {
+		char *decom = NULL;
+
+		ret = mark_leaving(vol, opts, &decom, err);
+		/*
+		 * DHT migrates a hard-linked file only from a subvolume its own graph lists in
+		 * decommissioned-bricks (dht-facts-style notes in docs/design.md, "drain"). The
+		 * option is read when the graph is built, and the names are only known from the
+		 * volfile: so a second DHT graph, with the option. The first one is left as it is
+		 * (glfs_fini() takes 11 s in 10.3; the process exits after the run).
+		 */
+		if (!ret)
+			ret = mount_dht(vol, opts, servers, sa, nservers, first, decom, err);
+		free(decom);
+		if (ret)
+			goto fail;
+		shrink_inode_cache(vol->fs, INODE_LRU_LIMIT);
+	}
 	vol->glusterd_dir = strdup(opts->glusterd_dir ? opts->glusterd_dir : GLUSTERD_WORKDIR);
 	if (!vol->glusterd_dir || identify_servers(vol, opts)) {
 		ret = lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");

@@ -111,7 +111,9 @@ for c in $("$LAYOUTCTL" __complete commands); do
 		[[ $w == --* ]] || w=$(grep -oE -- "-${w#-}, --[a-z-]+" <<<"$help" | sed -n '1s/.*, //p')
 		[[ $known == *" $w "* ]] || fail "layoutctl-$c.8: the synopsis names $w, which 'layoutctl $c' does not have"
 	done
-	want=$(sed -n 1p <<<"$help" | sed -e "s/.* $c //" -e 's/\[OPTIONS\] *//' | tr '[:upper:]' '[:lower:]')
+	# (alternatives, A|B, read as the roff words A B)
+	want=$(sed -n 1p <<<"$help" | sed -e "s/.* $c //" -e 's/\[OPTIONS\] *//' -e 's/|/ /g' |
+		tr '[:upper:]' '[:lower:]')
 	got=$(grep -E '^\.I ' <<<"$syn" | plain | tr -s ' \n' ' ' | sed 's/ $//')
 	[[ $got == "$want" ]] || fail "layoutctl-$c.8: the synopsis has the operands '$got', the binary '$want'"
 	# an OPTIONS entry shows a value exactly when the option wants one

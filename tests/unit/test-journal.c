@@ -248,6 +248,37 @@ static void test_force_move_bad(void **state)
 	assert_true(b.force_move);
 }
 
+/* a drain's subvolumes: kept by a line of its own; a malformed or repeated one is refused */
+static void test_drain(void **state)
+{
+	static const char *const bad[] = { "drain \n", "drain a,,b\n", "drain ,a\n",
+					   "drain a,\n", "drain a b\n", "drain a\\b\n",
+					   "drain a\ndrain b\n", "drain \xc3\xa9\n" };
+	struct lctl_journal a, b;
+	char *dir = tmpdir(), text[1024], *t;
+	size_t i, len;
+
+	(void)state;
+	sample(&a);
+	assert_int_equal(lctl_journal_write(dir, &a, NULL), 0);
+	t = slurp(dir, &len);
+	assert_null(strstr(t, "drain"));
+	free(t);
+	snprintf(a.drain, sizeof(a.drain), "v-client-2,v-replicate-10");
+	assert_int_equal(lctl_journal_write(dir, &a, NULL), 0);
+	assert_int_equal(lctl_journal_read(dir, &b, NULL), 0);
+	assert_string_equal(b.drain, "v-client-2,v-replicate-10");
+	cleanup(dir);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		len = (size_t)snprintf(text, sizeof(text),
+				       "layoutctl-journal 1\nvolume v\nrun r\nstarted 1\nscope /\n"
+				       "mode migrate\nlayout gluster\ncommit 7\nphase work\n%s", bad[i]);
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "crc32 %08x\n",
+					lctl_crc32(text, len));
+		assert_int_equal(lctl_journal_parse(text, len, &b, NULL), -LCTL_ECORRUPT);
+	}
+}
+
 static void test_truncated_and_corrupt(void **state)
 {
 	struct lctl_journal a, b;
@@ -408,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_modes_by_name),
 		cmocka_unit_test(test_scope_checked),
 		cmocka_unit_test(test_force_move_bad),
+		cmocka_unit_test(test_drain),
 		cmocka_unit_test(test_truncated_and_corrupt),
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_crc32),

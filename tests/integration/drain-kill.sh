@@ -1,0 +1,93 @@
+#!/bin/bash
+# layoutctl drain killed with SIGKILL while it moves files, on a 4-brick distribute volume
+# (one brick leaving), with a fresh-lookup checker running throughout: then `drain --resume
+# --commit` while a client holds a POSIX lock on a file still on the leaving brick (DHT does not
+# move a locked file) must refuse the remove (exit 1, the brick still in the volume, the file
+# still there); once the lock is gone, `drain --resume --commit` ends as an uninterrupted
+# drain would: exit 0, the brick removed and empty, the tree unchanged, scan exit 0, the brick
+# check clean, no ENOENT.
+. "$LCTL_SRCDIR/tests/integration/lib.sh"
+. "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
+fx_init
+
+lctl_vol_create dist 4 VOL
+MP=$(lctl_mount "$VOL")
+fx_populate "$MP" 20 600 23
+fx_tree manifest "$MP" >"$FX/before"
+fx_tree list "$MP" >"$FX/list"
+LEAVE=${LCTL_BRICKS[1]}
+KEEP=("${LCTL_BRICKS[0]}" "${LCTL_BRICKS[@]:2}")
+S=$FX/state
+mkdir -p "$S"
+leftovers() { find "$1" -path "$1/.glusterfs" -prune -o ! -type d -print; }
+journal_phase() { awk '$1 == "phase" { print $2 }' "$S/journal" 2>/dev/null; }
+migrated() {
+	[[ -f $S/outcomes.jsonl ]] || { echo 0; return; }
+	grep -c '"outcome":"migrated"' "$S/outcomes.jsonl" || true
+}
+fx_checker_start "$VOL" "$FX/list"
+
+# (1) killed while files move (slowed down by --rate)
+"$LAYOUTCTL" drain --state-dir "$S" --settle 1 --rate 30 "$VOL" "$LCTL_HOST:$LEAVE" \
+	>"$FX/drain1.out" 2>&1 &
+PID=$!
+for ((i = 0; i < 600; i++)); do
+	(($(migrated) >= 20)) && break
+	kill -0 "$PID" 2>/dev/null || { cat "$FX/drain1.out" >&2; fail "the drain ended before it was killed"; }
+	sleep 0.1
+done
+kill -9 "$PID"
+wait "$PID" 2>/dev/null || true
+echo "killed in phase $(journal_phase) after $(migrated) migrations" >&2
+[[ $(journal_phase) == work ]] || fail "killed in phase $(journal_phase), not work"
+[[ -n $(leftovers "$LEAVE") ]] || fail "the leaving brick was empty already when the drain was killed"
+
+# (2) a locked file on the leaving brick: the resumed drain cannot move it, and refuses the remove
+locked=$(cd "$LEAVE" && find . -path ./.glusterfs -prune -o -type f -perm -u+w -size +0 -links 2 ! -perm -1000 -printf '%P\n' |
+	grep -v '[^[:alnum:]/._-]' | head -1)
+[[ -n $locked ]] || fail "no plain file left on the leaving brick to lock"
+python3 - "$MP/$locked" "$FX/locked" "$FX/unlock" <<'EOF' &
+import fcntl, os, sys, time
+f = open(sys.argv[1], "r+b")
+fcntl.lockf(f, fcntl.LOCK_EX)
+open(sys.argv[2], "w").close()
+while not os.path.exists(sys.argv[3]):
+    time.sleep(0.1)
+EOF
+LOCKER=$!
+for ((i = 0; i < 100; i++)); do
+	[[ -e $FX/locked ]] && break
+	sleep 0.1
+done
+[[ -e $FX/locked ]] || fail "could not lock $locked"
+rc=0
+"$LAYOUTCTL" drain --state-dir "$S" --resume --commit "$VOL" "$LCTL_HOST:$LEAVE" \
+	>"$FX/drain2.out" 2>&1 || rc=$?
+cat "$FX/drain2.out" >&2
+_lctl_san_check "layoutctl drain --resume --commit (a locked file)"
+assert_eq 1 "$rc" "drain --resume --commit with a locked file on the leaving brick"
+lctl_vol_bricks "$VOL" NOW
+assert_eq "${LCTL_BRICKS[*]}" "${NOW[*]}" "bricks after the refused commit"
+[[ -f $LEAVE/$locked ]] || fail "the locked file left the leaving brick"
+[[ $(grep -c 'remove-brick' "$FX/drain2.out") == 0 ]] || fail "a remove-brick was offered while a file remained"
+: >"$FX/unlock"
+wait "$LOCKER"
+
+# (3) resumed again: done, removed
+rc=0
+"$LAYOUTCTL" --log-file "$FX/gfapi.log" drain --state-dir "$S" --resume --commit "$VOL" \
+	"$LCTL_HOST:$LEAVE" >"$FX/drain3.out" 2>&1 || rc=$?
+cat "$FX/drain3.out" >&2
+_lctl_san_check "layoutctl drain --resume --commit"
+fx_checker_stop
+assert_eq 0 "$rc" "the last drain --resume --commit"
+lctl_vol_bricks "$VOL" NOW
+assert_eq "${KEEP[*]}" "${NOW[*]}" "bricks after the commit"
+[[ -z $(leftovers "$LEAVE") ]] || fail "left on the removed brick: $(leftovers "$LEAVE" | head -5)"
+stat "$MP" >/dev/null
+fx_tree manifest "$MP" >"$FX/after"
+assert_files_equal "$FX/before" "$FX/after" "the tree changed"
+expect_exit 0 "$LAYOUTCTL" scan "$VOL"
+fx_bricks_check "$VOL" --allow-linked "$(fx_linked_ok)"
+echo "done after $SECONDS s" >&2
+exit 0

@@ -1,0 +1,131 @@
+#!/bin/bash
+# layoutctl drain --commit of one brick of a 5-brick distribute volume holding over 3,000 files
+# (hard links, sparse files, symlinks, odd names, modes and owners of every kind), while a
+# fresh-lookup checker runs from the start to the end of the commit and a FUSE client writes,
+# appends and renames in two directories. It must end with: exit 0; the brick gone from the
+# volume; nothing but directories left in its folder; no file the writer made ever seen on it
+# (its folder is listed every 50 ms during the drain); zero ENOENT; the tree unchanged
+# (checksum, mode, owner, size, link count, name); scan exit 0 and the brick check clean on the
+# 4 bricks left. Before that: usage errors, and a dry run that writes nothing.
+# With DRAIN_KIND=rep (drain-replica.sh): the same on a 3 x 2 distributed-replicate volume,
+# draining its second replica set, named as a subvolume.
+. "$LCTL_SRCDIR/tests/integration/lib.sh"
+. "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
+fx_init
+
+KIND=${DRAIN_KIND:-dist}
+if [[ $KIND == rep ]]; then
+	lctl_vol_create rep 3 VOL
+else
+	lctl_vol_create dist 5 VOL
+fi
+MP=$(lctl_mount "$VOL")
+# the tree with everything special in it (and files of every size), then small and empty
+# files to reach 3,000 (empty ones made by a gfapi client: much faster than through FUSE)
+fx_populate "$MP" 24 500 17
+python3 - "$MP" <<'EOF'
+import os, sys
+root = sys.argv[1]
+for d in range(6):
+    p = os.path.join(root, "small%02d" % d)
+    os.mkdir(p)
+    for i in range(100):
+        with open(os.path.join(p, "f%04d" % i), "wb") as f:
+            f.write(b"%d:%d\n" % (d, i) * (1 + i % 40))
+EOF
+for d in 0 1 2 3 4 5; do
+	"$FX/gfcheck" create "$VOL" "/small0$d" 320 e >/dev/null || fail "gfcheck create in small0$d"
+done
+mkdir "$MP/w-a" "$MP/w-b"
+fx_tree manifest "$MP" >"$FX/before"
+fx_tree list "$MP" >"$FX/list"
+n=$(wc -l <"$FX/list")
+((n >= 3000)) || fail "only $n files"
+if [[ $KIND == rep ]]; then
+	LEAVES=("${LCTL_BRICKS[@]:2:2}")
+	KEEP=("${LCTL_BRICKS[@]:0:2}" "${LCTL_BRICKS[@]:4}")
+	leaving=$(lctl_subvol_name "$VOL" 1)
+	WHAT=("$leaving")
+else
+	LEAVES=("${LCTL_BRICKS[2]}")
+	KEEP=("${LCTL_BRICKS[@]:0:2}" "${LCTL_BRICKS[@]:3}")
+	leaving=$(lctl_subvol_name "$VOL" 2)
+	WHAT=("$LCTL_HOST:${LEAVES[0]}")
+fi
+leftovers() { local b; for b; do find "$b" -path "$b/.glusterfs" -prune -o ! -type d -print; done; }
+[[ -n $(leftovers "${LEAVES[@]}") ]] || fail "nothing on the bricks to drain"
+S=$FX/state
+
+# usage: no brick, an unknown brick, every brick, --commit with --dry-run
+expect_exit 2 "$LAYOUTCTL" drain "$VOL"
+expect_exit 2 "$LAYOUTCTL" drain --state-dir "$S" "$VOL" "$LCTL_HOST:/no/such/brick"
+expect_exit 2 "$LAYOUTCTL" drain --state-dir "$S" "$VOL" "${LCTL_BRICKS[@]/#/$LCTL_HOST:}"
+expect_exit 2 "$LAYOUTCTL" drain --dry-run --commit "$VOL" "${WHAT[@]}"
+# a replica set leaves whole: one of its bricks alone is refused
+[[ $KIND != rep ]] || expect_exit 2 "$LAYOUTCTL" drain --state-dir "$S" "$VOL" "$LCTL_HOST:${LEAVES[0]}"
+# a dry run: the plan moves files off the leaving brick only (min-move), writes nothing
+brick_snapshot "${LCTL_BRICKS[@]}" >"$FX/snap0"
+"$LAYOUTCTL" --json drain --dry-run "$VOL" "${WHAT[@]}" >"$FX/dry.json" ||
+	fail "drain --dry-run failed"
+jq -e --arg l "$leaving" '.summary.plan | length > 0 and all(.from == $l)' "$FX/dry.json" >/dev/null ||
+	fail "the dry-run plan moves other files than those of $leaving: $(jq -c .summary.plan "$FX/dry.json")"
+brick_snapshot "${LCTL_BRICKS[@]}" >"$FX/snap1"
+assert_files_equal "$FX/snap0" "$FX/snap1" "the dry run changed the bricks"
+
+# the drain, with a writer and a watcher of the leaving brick's writer folders: once the
+# drain has written its layouts and let clients settle (journal phase work), no file the
+# writer makes from its next round on (w<i>, r<i>: i above the round then) may be there.
+# The settle period is the default, 5 s: with 2 s, one run of drain-replica.sh saw the
+# writer's rename r20 on a leaving brick two rounds after the work phase began (the FUSE
+# client had not re-read the directory's layout yet).
+fx_checker_start "$VOL" "$FX/list"
+fx_writer_start "$VOL" "$MP" w-a w-b
+: >"$FX/seen"
+(
+	until [[ -e $FX/watch.stop || $(awk '$1 == "phase" { print $2 }' "$S/journal" 2>/dev/null) == work ]]; do
+		sleep 0.05
+	done
+	wc -l <"$MP/w-a/wlog" >"$FX/round0"
+	while [[ ! -e $FX/watch.stop ]]; do
+		for b in "${LEAVES[@]}"; do
+			find "$b/w-a" "$b/w-b" -mindepth 1 ! -type d -printf '%P\n' 2>/dev/null
+		done
+		sleep 0.05
+	done
+) >>"$FX/seen" &
+WATCH=$!
+echo "drain starts after $SECONDS s" >&2
+rc=0
+"$LAYOUTCTL" --log-file "$FX/gfapi.log" drain --state-dir "$S" --commit "$VOL" \
+	"${WHAT[@]}" >"$FX/drain.out" 2>&1 || rc=$?
+cat "$FX/drain.out" >&2
+_lctl_san_check "layoutctl drain"
+: >"$FX/watch.stop"
+wait "$WATCH"
+fx_writer_stop
+fx_checker_stop
+assert_eq 0 "$rc" "drain --commit exit status"
+assert_contains "$(cat "$FX/drain.out")" "gluster volume remove-brick $VOL ${LEAVES[*]/#/$LCTL_HOST:} force"
+r0=$(<"$FX/round0")
+((r0 > 0)) || fail "the drain never reached its work phase"
+sort -u "$FX/seen" | awk -v r0="$r0" 'match($0, /^[wr][0-9]+$/) && substr($0, 2) + 0 > r0 + 1' >"$FX/bad"
+[[ ! -s $FX/bad ]] || fail "the writer created files on the leaving brick after round $r0: $(head -5 "$FX/bad")"
+echo "drain and commit done after $SECONDS s; writer round $r0 when the drain began to move files" >&2
+
+# the brick is gone, empty; the rest clean; the tree as it was
+lctl_vol_bricks "$VOL" NOW
+assert_eq "${KEEP[*]}" "${NOW[*]}" "bricks after the commit"
+[[ -z $(leftovers "${LEAVES[@]}") ]] || fail "left on the removed bricks: $(leftovers "${LEAVES[@]}" | head -5)"
+stat "$MP" >/dev/null
+fx_tree manifest "$MP" | grep -v '^w-[ab]/' >"$FX/after"
+grep -v '^w-[ab]/' "$FX/before" >"$FX/before.cmp"
+assert_files_equal "$FX/before.cmp" "$FX/after" "the tree changed"
+expect_exit 0 "$LAYOUTCTL" scan "$VOL"
+# the writer's renames after the drain went through its directories are linked, as usual
+{
+	cat "$(fx_linked_ok)"
+	(cd "$MP" && find w-a w-b -type f)
+} >"$FX/linked-ok-writer"
+fx_bricks_check "$VOL" --allow-linked "$FX/linked-ok-writer"
+echo "all done after $SECONDS s" >&2
+exit 0
