@@ -57,7 +57,8 @@ run_fix() { # KEY ARGS...: wall seconds on stdout, CPU and stolen seconds in $T/
 	shift
 	t0=$(now) c0=$(cpu_busy) s0=$(cpu_stolen)
 	"$LAYOUTCTL" --json fix --state-dir "$T/state-$k" --parallel 4 "$@" "${V[$k]}" >"$T/$k.json"
-	echo "$(since "$t0")"
+	since "$t0"
+	echo
 	cpu_since "$c0" >"$T/$k.cpu"
 	stolen_since "$s0" >"$T/$k.st"
 }

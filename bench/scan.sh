@@ -133,8 +133,8 @@ timed_scan() { # [EXTRA SCAN ARGS...]
 }
 timed_scan >/dev/null
 read -r _ rss_small _ _ < <(timed_scan)
-seen=$("$LAYOUTCTL" --json scan "$VOL" | jq '.summary.files' || true)
-((seen == small)) || { echo "bench/scan.sh: scan saw $seen files, not $small" >&2; exit 1; }
+nseen=$("$LAYOUTCTL" --json scan "$VOL" | jq '.summary.files' || true)
+((nseen == small)) || { echo "bench/scan.sh: scan saw $nseen files, not $small" >&2; exit 1; }
 note "small: peak RSS $rss_small KiB"
 
 # --- full size -------------------------------------------------------------------------------
@@ -142,8 +142,8 @@ t0=$(now)
 populate "$small" "$files"
 note "populated up to $files files in $(secs "$t0" "$(now)") s"
 lctl_umount "$MP"
-seen=$("$LAYOUTCTL" --json scan "$VOL" | jq '.summary.files' || true)
-((seen == files)) || { echo "bench/scan.sh: scan saw $seen files, not $files" >&2; exit 1; }
+nseen=$("$LAYOUTCTL" --json scan "$VOL" | jq '.summary.files' || true)
+((nseen == files)) || { echo "bench/scan.sh: scan saw $nseen files, not $files" >&2; exit 1; }
 ndirs=$("$LAYOUTCTL" --json scan "$VOL" | jq '.summary.directories' || true)
 
 find_plain() { find "${B[@]}" -path '*/.glusterfs' -prune -o -print >/dev/null; }

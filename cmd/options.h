@@ -72,6 +72,8 @@ struct lopt {
 };
 
 /* Each macro checks the type of its target: no cast can sneak a wrong one in. */
+/* clang-format takes the braces of these initializers for blocks */
+/* clang-format off */
 #define OPT_FLAG(c, l, p, h) \
 	{ .name = (l), .short_name = (c), .kind = OPTK_FLAG, .to.flag = (p), .help = (h) }
 #define OPT_COUNT(c, l, p, hi, h) \
@@ -107,6 +109,7 @@ struct lopt {
 	{ .name = (l), .short_name = (c), .kind = OPTK_VOLPATH, .to.s = (p), .arg = (a), .help = (h) }
 #define OPT_HELP() { .name = "help", .short_name = 'h', .kind = OPTK_HELP, .help = "show this help" }
 #define OPT_END() { .name = NULL }
+/* clang-format on */
 
 struct cmd;
 

@@ -8,7 +8,7 @@ pkgs=(
 	glusterfs-server glusterfs-client libglusterfs-dev
 	libjson-c-dev libxml2-dev libncurses-dev libcmocka-dev
 	libxml2-utils jq attr tmux mandoc procps psmisc util-linux clang zsh bash-completion python3 time
-	gdb
+	gdb clang-format shellcheck
 )
 missing=()
 for p in "${pkgs[@]}"; do

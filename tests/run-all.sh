@@ -114,10 +114,10 @@ printf '%-12s %3d cases: %3d pass, %3d fail, %3d skip\n' "cmocka" "$cm_run" "$cm
 # one; this also covers the unit test binaries, which automake runs directly).
 # Where the time went: the slowest shell tests (tests/run-test.sh's "== duration" lines).
 echo "slowest tests (seconds):"
-for log in $(find tests -name '*.log' -path 'tests/*/*'); do
+while IFS= read -r log; do
 	d=$(sed -n 's/^== duration \([0-9]*\) s$/\1/p' "$log" | tail -1)
 	[[ -z $d ]] || printf '%6d  %s\n' "$d" "${log%.log}"
-done | sort -rn | head -12
+done < <(find tests -name '*.log' -path 'tests/*/*') | sort -rn | head -12
 
 pattern=$(tests/run-test.sh --sanitizer-pattern)
 mapfile -t san < <(grep -rlIE "$pattern" --include='*.log' tests 2>/dev/null || true)

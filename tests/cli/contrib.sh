@@ -3,6 +3,7 @@
 # the scripts parse (bash -n, and shellcheck when it is here), the cron example is well
 # formed, and layoutctl-maintenance does what contrib/README.md says, against a fake
 # layoutctl: atomic metrics, resume or start, the exit codes, the locks.
+# shellcheck disable=SC2174 # mkdir -p -m: only the last directory is new (and to be private)
 . "$LCTL_SRCDIR/tests/cli/lib.sh"
 
 contrib=$LCTL_SRCDIR/contrib

@@ -29,6 +29,7 @@ victims_intact() { (cd "$T/root" && sha256sum -c --quiet "$T/sums") || fail "a f
 
 # A binary without ASan cannot read /dev/zero for ever: the old one did, so cap its memory.
 if ldd "$LAYOUTCTL" 2>/dev/null | grep -q libasan; then cap=unlimited; else cap=2000000; fi
+# shellcheck disable=SC2317 # called through _lctl_run
 capped() { timeout -k 5 20 bash -c 'ulimit -v "$0"; exec "$@"' "$cap" "$LAYOUTCTL" "$@" >"$T/out" 2>"$T/err"; }
 # lctl RC ARGS...: layoutctl ARGS as root, within 20 s, exits RC with one error line
 lctl() {

@@ -9,6 +9,7 @@ secs=${LCTL_FUZZ_SECONDS:-10}
 src=$LCTL_SRCDIR
 out=${LCTL_TEST_LOGDIR:-$PWD/fuzz-out}/fuzz
 mkdir -p "$out"
+# shellcheck disable=SC2054,SC2207 # the commas are -fsanitize's; pkg-config's flags are words
 cflags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 	-D_GNU_SOURCE -DPACKAGE_VERSION='"fuzz"' -I"$src/lib" $(pkg-config --cflags glusterfs-api))
 lib=("$src/lib/error.c")

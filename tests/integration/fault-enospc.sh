@@ -76,7 +76,7 @@ assert_eq $((${#notfixed[@]} ? 1 : 0)) "$LCTL_RC" "scan exit status after the fi
 
 # room again: the resume (or a new run) finishes
 mount -o remount,size=256m "$T"
-if [[ $(hs_journal phase "$FX/state") == done ]]; then
+if [[ $(hs_journal phase "$FX/state") == "done" ]]; then
 	hs_lctl "$FX/fix2.out" "$FX/fix2.err" fix --state-dir "$FX/state" --settle 1 --parallel 2 "$VOL"
 else
 	hs_lctl "$FX/fix2.out" "$FX/fix2.err" fix --state-dir "$FX/state" --resume --settle 1 --parallel 2 "$VOL"

@@ -72,7 +72,7 @@ wait "$fix" || rc=$?
 cat "$FX/fix.out" "$FX/fix.err" >&2
 _lctl_crash_name "$rc" >/dev/null && fail "fix crashed (exit $rc)"
 assert_eq 0 "$rc" "exit status of a fix whose volfile server restarted"
-assert_eq done "$(hs_journal phase)" "journal phase"
+assert_eq "done" "$(hs_journal phase)" "journal phase"
 
 proxy_stop
 
@@ -92,7 +92,7 @@ wait "$fix" || rc=$?
 cat "$FX/fix2.out" "$FX/fix2.err" >&2
 _lctl_crash_name "$rc" >/dev/null && fail "fix crashed (exit $rc)"
 assert_eq 0 "$rc" "exit status of a fix whose glusterd restarted"
-assert_eq done "$(hs_journal phase)" "journal phase (glusterd restarted)"
+assert_eq "done" "$(hs_journal phase)" "journal phase (glusterd restarted)"
 # and a new run reaches glusterd again
 expect_exit 0 "$LAYOUTCTL" info "$VOL" >/dev/null
 

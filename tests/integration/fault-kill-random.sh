@@ -53,7 +53,7 @@ for round in 1 2 3 4 5; do
 		hs_stamped_are_clean "$FX/scan.json" "$(hs_journal commit)"
 	fi
 done
-if [[ $(hs_journal phase) != done ]]; then
+if [[ $(hs_journal phase) != "done" ]]; then
 	hs_lctl "$FX/fix.out" "$FX/fix.err" fix --state-dir "$S" "${resume[@]}" --settle 1 --parallel 2 "$VOL"
 	cat "$FX/fix.out" "$FX/fix.err" >&2
 	# (a kill between DHT's copy and its truncation of the source leaves a full-size
@@ -73,7 +73,7 @@ EOF
 sleep 1
 fx_checker_stop
 if ((${#HS_SOFT[@]} == 0)); then
-	assert_eq done "$(hs_journal phase)" "journal phase at the end"
+	assert_eq "done" "$(hs_journal phase)" "journal phase at the end"
 	fx_scan_after_fix "$VOL" --parallel 2
 	hs_bricks_check "$VOL" --allow-linked "$(fx_linked_ok)"
 fi

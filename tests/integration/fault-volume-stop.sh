@@ -63,7 +63,7 @@ hs_stamped_are_clean "$FX/scan.json" "$h"
 hs_lctl "$FX/fix2.out" "$FX/fix2.err" fix --state-dir "$S" --resume --settle 1 --parallel 2 "$VOL"
 cat "$FX/fix2.out" "$FX/fix2.err" >&2
 assert_eq 0 "$LCTL_RC" "fix --resume after the volume was started again"
-assert_eq done "$(hs_journal phase)" "journal phase after the resume"
+assert_eq "done" "$(hs_journal phase)" "journal phase after the resume"
 fx_scan_after_fix "$VOL" --parallel 2
 hs_bricks_check "$VOL" --allow-linked "$(fx_linked_ok)"
 MP=$(lctl_mount "$VOL")

@@ -147,7 +147,7 @@ fx_fix "$VOL" --phase data
 assert_eq 0 "$LCTL_RC" "exit status of fix --phase data, the writer stopped"
 grep -q '^Fix of .*, data phase: ' "$FX/fix.out" || fail "fix --phase data did not say it ran the data phase"
 fx_checker_stop
-assert_eq done "$(journal_phase)" "journal phase at the end"
+assert_eq "done" "$(journal_phase)" "journal phase at the end"
 
 # ---- the end state
 expect_exit 0 "$LAYOUTCTL" scan "$VOL"

@@ -59,6 +59,7 @@ assert_eq "$REP-replicate-0" "$(lctl_subvol_name "$REP" 0)"
 assert_eq "${rep_bricks[*]}" "$(lctl_subvol_bricks "$REP" 0 | paste -sd' ')"
 
 lctl_vol_create disp 1 DISP
+# shellcheck disable=SC2153 # lctl_vol_create assigns DISP (printf -v)
 assert_eq Disperse "$(lctl_vol_field "$DISP" typeStr)"
 assert_eq 3 "$(lctl_vol_field "$DISP" disperseCount)"
 assert_eq 1 "$(lctl_vol_field "$DISP" redundancyCount)"

@@ -266,7 +266,7 @@ for f in "$FX/samples"/*.json; do
 	python3 -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))' \
 		"$f" 2>/dev/null || { nbad=$((nbad + 1)); bad=$f; }
 done
-echo "progress.json: $(ls "$FX/samples" | wc -l) samples, $nbad not valid" >&2
+echo "progress.json: $(find "$FX/samples" -mindepth 1 -maxdepth 1 | wc -l) samples, $nbad not valid" >&2
 ((nbad == 0)) || soft_fail "progress.json was not valid UTF-8 JSON while the fix ran: $(grep -ao '"states":[^]]*]' "$bad" | od -c | head -3)"
 # the first run fixes everything: every directory gets its layout before its subdirectories are
 # looked at, so DHT never heals a parent with a layout of its own while ours is being written

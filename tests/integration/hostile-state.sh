@@ -43,6 +43,7 @@ refuse() {
 	local want=$1
 	shift
 	hs_lctl "$FX/r.out" "$FX/r.err" "$@"
+	# shellcheck disable=SC2053 # $want is a glob on purpose
 	[[ $LCTL_RC == $want ]] || { cat "$FX/r.err" >&2; fail "exit $LCTL_RC, want $want: ${*@Q}"; }
 	hs_one_line "$FX/r.err"
 	no_raw "$FX/r.err"
@@ -155,12 +156,15 @@ rmdir "$S/journal"
 forge "${good_body/volume $VOL/volume other-volume}
 "
 resume_refused "another volume (valid checksum)"
+# shellcheck disable=SC2001 # ^ anchors each line of the body
 forge "$(sed 's/^commit .*/commit 1/' <<<"$good_body")
 "
 resume_refused "commit word 1 (valid checksum)"
+# shellcheck disable=SC2001 # ^ anchors each line of the body
 forge "$(sed 's/^scope .*/scope relative/' <<<"$good_body")
 "
 resume_refused "a relative scope (valid checksum)"
+# shellcheck disable=SC2001 # ^ anchors each line of the body
 forge "$(sed 's/^phase .*/phase sideways/' <<<"$good_body")
 "
 resume_refused "an unknown phase (valid checksum)"

@@ -80,7 +80,7 @@ X=$(third "${LINK[lt-loop]}" "${DATA[lt-loop]}")
 setfattr -n trusted.glusterfs.dht.linkto -v "0x$(hs_hex "$(hs_sv "$X")")00" -- "$(lt lt-loop)"
 hs_mk_linkto "$X" "lt-loop/${NAME[lt-loop]}" "$(hs_hex "$(hs_sv "${LINK[lt-loop]}")")00" "${DATA[lt-loop]}"
 # a loop without data anywhere: two linkto files "ghost" on 0 and 1 pointing at each other
-ghost_gfid=0x$(cat /proc/sys/kernel/random/uuid | tr -d -)
+ghost_gfid=0x$(tr -d - </proc/sys/kernel/random/uuid)
 hs_mk_linkto_gfid 0 lt-ghost/ghost "$(hs_hex "$(hs_sv 1)")00" "$ghost_gfid"
 hs_mk_linkto_gfid 1 lt-ghost/ghost "$(hs_hex "$(hs_sv 0)")00" "$ghost_gfid"
 # the right target, but without DHT's trailing NUL

@@ -5,6 +5,7 @@
 lctl_glusterd_ensure
 
 # the bricks of each DHT subvolume, from gluster's own XML: "brick brick ..." per line
+# shellcheck disable=SC2046 # paste gets one '-' word per brick of a subvolume
 gluster_subvols() {
 	local vol=$1 per=$2
 	gluster --mode=script volume info "$vol" --xml |
@@ -57,6 +58,7 @@ out=$("$LAYOUTCTL" info lctltest_no_such_volume 2>&1 || true)
 
 # a brick process killed: that subvolume is reported down, exit 1
 lctl_vol_bricks "$DIST" dist_bricks
+# shellcheck disable=SC2154 # lctl_vol_bricks assigns dist_bricks (a nameref)
 pid=$(gluster --mode=script volume status "$DIST" "$(hostname):${dist_bricks[1]}" --xml |
 	xmllint --xpath 'string(//node/pid)' -)
 [ -n "$pid" ] || fail "no pid for brick ${dist_bricks[1]}"

@@ -177,6 +177,7 @@ hs_tmpfs_brick() {
 hs_filled_volume() {
 	local d i
 	lctl_vol_create dist "$1" VOL
+	# shellcheck disable=SC2034 # for the test that sources this file
 	ROOT=$(_lctl_vol_root "$VOL")
 	# a small new brick still gets an equal share of every directory's hash range
 	lctl_gluster volume set "$VOL" cluster.weighted-rebalance off >/dev/null
@@ -280,6 +281,7 @@ hs_fix_bg() {
 	shift 2
 	printf '+ layoutctl %s &\n' "${*@Q}" >&2
 	"$LAYOUTCTL" "$@" >"$out" 2>"$err" &
+	# shellcheck disable=SC2034 # for the test that sources this file
 	HS_PID=$!
 }
 
