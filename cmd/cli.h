@@ -15,10 +15,10 @@
  * Exit status of every command. Documented in layoutctl(8), EXIT STATUS; keep both in sync.
  */
 enum lctl_exit {
-	EXIT_CLEAN = 0,		/* success; for scan: the volume is clean */
-	EXIT_PROBLEMS = 1,	/* finished, but found problems (scan) or some items failed (fix) */
-	EXIT_USAGE = 2,		/* bad command line */
-	EXIT_CANTRUN = 3,	/* could not run: connection, permission, volume missing, internal */
+	EXIT_CLEAN = 0,	   /* success; for scan: the volume is clean */
+	EXIT_PROBLEMS = 1, /* finished, but found problems (scan) or some items failed (fix) */
+	EXIT_USAGE = 2,	   /* bad command line */
+	EXIT_CANTRUN = 3,  /* could not run: connection, permission, volume missing, internal */
 	EXIT_INTERRUPTED = 130, /* interrupted (SIGINT/SIGTERM) after a clean shutdown */
 };
 
@@ -31,8 +31,8 @@ enum out_format {
 
 enum cmd_flags {
 	CMD_HIDDEN = 1 << 8,
-	CMD_NEEDS_VOLUME = 1 << 9,	/* first operand is a volume name */
-	CMD_RAW_ARGS = 1 << 10,		/* its arguments are not options (__complete) */
+	CMD_NEEDS_VOLUME = 1 << 9, /* first operand is a volume name */
+	CMD_RAW_ARGS = 1 << 10,	   /* its arguments are not options (__complete) */
 };
 
 /*
@@ -40,15 +40,15 @@ enum cmd_flags {
  * read-only afterwards.
  */
 struct global_opts {
-	const char **servers;	/* --server, in order */
+	const char **servers; /* --server, in order */
 	size_t nservers;
 	const char *transport;
 	const char *log_file;
-	int log_level;		/* gfapi's */
-	int verbosity;		/* 0 quiet, 1 default, 2 info, 3 verbose, 4 debug */
-	int format;		/* enum out_format */
-	const char *progress;	/* auto|always|never */
-	const char **nodes;	/* --node: the names this server's bricks are listed under */
+	int log_level;	      /* gfapi's */
+	int verbosity;	      /* 0 quiet, 1 default, 2 info, 3 verbose, 4 debug */
+	int format;	      /* enum out_format */
+	const char *progress; /* auto|always|never */
+	const char **nodes;   /* --node: the names this server's bricks are listed under */
 	size_t nnodes;
 	const char *glusterd_dir;
 };
@@ -62,17 +62,17 @@ extern struct global_opts gopts;
 struct cmd {
 	const char *name;
 	int (*fn)(const struct cmd *cmd, int argc, char **argv);
-	const char *const *usage;	/* operands, summary, "", description lines */
-	const struct lopt *options;	/* the command's own options: parser, help, completion */
-	unsigned flags;			/* enum out_format bits | enum cmd_flags */
+	const char *const *usage;   /* operands, summary, "", description lines */
+	const struct lopt *options; /* the command's own options: parser, help, completion */
+	unsigned flags;		    /* enum out_format bits | enum cmd_flags */
 };
 
 extern const struct cmd commands[];
 
 /* Values of options more than one command has. */
 enum brick_reads { BRICK_READS_AUTO, BRICK_READS_GFAPI };
-extern const struct opt_word planner_words[];		/* --layout: enum lctl_planner */
-extern const struct opt_word brick_reads_words[];	/* --brick-reads: enum brick_reads */
+extern const struct opt_word planner_words[];	  /* --layout: enum lctl_planner */
+extern const struct opt_word brick_reads_words[]; /* --brick-reads: enum brick_reads */
 
 /* Helpers every command uses. */
 void usage_print(const struct cmd *cmd, FILE *f, bool full);
@@ -85,8 +85,8 @@ int operands_check(const struct cmd *cmd, int argc, int want, const char *names)
 /* Open the volume named by the operand, printing a one-line error on failure. */
 /* open_volume() flags */
 enum {
-	OPEN_SUBVOLS = 1,	/* the per-subvolume graphs (needs root) */
-	OPEN_LOCAL_BRICKS = 2,	/* read this host's brick folders directly where safe */
+	OPEN_SUBVOLS = 1,      /* the per-subvolume graphs (needs root) */
+	OPEN_LOCAL_BRICKS = 2, /* read this host's brick folders directly where safe */
 };
 
 int open_volume(const char *name, unsigned flags, struct lctl_volume **out);

@@ -32,7 +32,8 @@ const char *const cmd_explain_usage[] = {
 static bool no_dht;
 
 const struct lopt cmd_explain_options[] = {
-	OPT_FLAG(0, "no-dht", &no_dht, "do not ask DHT (no operation at all through the DHT graph)"),
+	OPT_FLAG(0, "no-dht", &no_dht,
+		 "do not ask DHT (no operation at all through the DHT graph)"),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -75,11 +76,11 @@ static const char *verdict_name(const struct lctl_explain *e)
 }
 
 /* One sentence on where the name is, for people. */
-static void verdict_text(struct lctl_volume *vol, const struct lctl_explain *e, char *buf,
-			 size_t n)
+static void verdict_text(struct lctl_volume *vol, const struct lctl_explain *e, char *buf, size_t n)
 {
 	const char *c = out_subvol_name(vol, e->cached), *h = out_subvol_name(vol, e->hashed);
-	const char *lo = out_subvol_name(vol, e->linkto_subvol), *lt = out_subvol_name(vol, e->linkto_target);
+	const char *lo = out_subvol_name(vol, e->linkto_subvol),
+		   *lt = out_subvol_name(vol, e->linkto_target);
 
 	c = c ? c : "-";
 	h = h ? h : "none";
@@ -93,7 +94,8 @@ static void verdict_text(struct lctl_volume *vol, const struct lctl_explain *e, 
 		snprintf(buf, n, "directory: present on every subvolume read");
 		return;
 	case LCTL_EXPLAIN_DIR_INCOMPLETE:
-		snprintf(buf, n, "DIRECTORY INCOMPLETE: missing on some subvolume (a lookup heals it)");
+		snprintf(buf, n,
+			 "DIRECTORY INCOMPLETE: missing on some subvolume (a lookup heals it)");
 		return;
 	case LCTL_EXPLAIN_TYPE_CONFLICT:
 		snprintf(buf, n, "TYPE CONFLICT: a directory on some subvolumes, a file on others");
@@ -109,25 +111,29 @@ static void verdict_text(struct lctl_volume *vol, const struct lctl_explain *e, 
 		snprintf(buf, n, "linked: the data is on %s, found through the linkto on %s", c, h);
 		break;
 	case LCTL_ENTRY_MISPLACED:
-		snprintf(buf, n, "MISPLACED: the data is on %s, with no linkto on the hashed %s: %s", c,
-			 h, e->miss.fans_out ? "only a fan-out finds it"
-					     : "a lookup by name does not find it (no fan-out here)");
+		snprintf(buf, n,
+			 "MISPLACED: the data is on %s, with no linkto on the hashed %s: %s", c, h,
+			 e->miss.fans_out ? "only a fan-out finds it"
+					  : "a lookup by name does not find it (no fan-out here)");
 		break;
 	case LCTL_ENTRY_STALE_LINKTO:
 		snprintf(buf, n, "STALE LINKTO: the linkto on %s names %s%s, the data is on %s", lo,
 			 lt, e->gfid_mismatch ? " (with another gfid)" : "", c);
 		break;
 	case LCTL_ENTRY_ORPHAN_LINKTO:
-		snprintf(buf, n, "ORPHAN LINKTO: a linkto on %s (-> %s), no data file anywhere", lo, lt);
+		snprintf(buf, n, "ORPHAN LINKTO: a linkto on %s (-> %s), no data file anywhere", lo,
+			 lt);
 		break;
 	case LCTL_ENTRY_DUPLICATE:
 		snprintf(buf, n, "DUPLICATE: data files on more than one subvolume");
 		break;
 	case LCTL_ENTRY_MIGRATION_LEFTOVER:
-		snprintf(buf, n, "MIGRATION: phase-1 bits of a migration (in progress or interrupted)");
+		snprintf(buf, n,
+			 "MIGRATION: phase-1 bits of a migration (in progress or interrupted)");
 		break;
 	case LCTL_ENTRY_UNHASHED:
-		snprintf(buf, n, "UNHASHED: the parent's layout has a hole at this hash; data on %s", c);
+		snprintf(buf, n,
+			 "UNHASHED: the parent's layout has a hole at this hash; data on %s", c);
 		break;
 	default:
 		snprintf(buf, n, "%s", verdict_name(e));
@@ -163,8 +169,10 @@ static void miss_text(const struct lctl_explain *e, char *buf, size_t n)
 		why = "lookup-optimize on and the parent's commit word is the volume commit hash";
 	snprintf(buf, n, "%s%s, %u LOOKUP%s (%s)%s",
 		 m->fans_out ? (m->certain ? "fans out" : "may fan out") : "no fan-out",
-		 m->fans_out ? " to every subvolume" : m->certain ? "" : " (probably)", m->lookups,
-		 m->lookups == 1 ? "" : "s", why,
+		 m->fans_out  ? " to every subvolume"
+		 : m->certain ? ""
+			      : " (probably)",
+		 m->lookups, m->lookups == 1 ? "" : "s", why,
 		 r & LCTL_MISS_VOLUME_MIXED ? "; the brick roots disagree on the volume hash" : "");
 }
 
@@ -249,11 +257,13 @@ static struct json_object *explain_json(struct lctl_volume *vol, const struct lc
 	a = json_object_new_object();
 	json_object_object_add(a, "check", json_object_new_string(dht_check_name(e->dht_check)));
 	json_object_object_add(a, "hashed_subvolume",
-			       e->dht_hashed_name ? json_object_new_string(e->dht_hashed_name) : NULL);
+			       e->dht_hashed_name ? json_object_new_string(e->dht_hashed_name)
+						  : NULL);
 	if (e->dht_err)
 		json_object_object_add(a, "error", json_object_new_string(strerror(e->dht_err)));
 	json_object_object_add(j, "dht", a);
-	json_object_object_add(j, "kind", json_object_new_string(lctl_explain_kind_name((int)e->kind)));
+	json_object_object_add(j, "kind",
+			       json_object_new_string(lctl_explain_kind_name((int)e->kind)));
 	json_object_object_add(j, "state", json_object_new_string(verdict_name(e)));
 	json_object_object_add(j, "ok", json_object_new_boolean(good));
 	json_object_object_add(j, "incomplete", json_object_new_boolean(e->incomplete));
@@ -264,7 +274,8 @@ static struct json_object *explain_json(struct lctl_volume *vol, const struct lc
 		a = json_object_new_object();
 		json_object_object_add(a, "on", out_subvol(vol, e->linkto_subvol));
 		json_object_object_add(a, "target", out_subvol(vol, e->linkto_target));
-		json_object_object_add(a, "gfid_mismatch", json_object_new_boolean(e->gfid_mismatch));
+		json_object_object_add(a, "gfid_mismatch",
+				       json_object_new_boolean(e->gfid_mismatch));
 		json_object_object_add(j, "linkto", a);
 	} else {
 		json_object_object_add(j, "linkto", NULL);
@@ -276,7 +287,8 @@ static struct json_object *explain_json(struct lctl_volume *vol, const struct lc
 	a = json_object_new_array();
 	for (b = 0; b < LCTL_MISS_REASON_COUNT; b++)
 		if (e->miss.reasons & (1u << b))
-			json_object_array_add(a, json_object_new_string(lctl_miss_reason_name(1u << b)));
+			json_object_array_add(a, json_object_new_string(
+							 lctl_miss_reason_name(1u << b)));
 	json_object_object_add(m, "reasons", a);
 	miss_text(e, text, sizeof(text));
 	json_object_object_add(m, "text", json_object_new_string(text));
@@ -284,7 +296,8 @@ static struct json_object *explain_json(struct lctl_volume *vol, const struct lc
 	a = json_object_new_object();
 	json_object_object_add(a, "commit", json_object_new_int64(e->parent_report.commit));
 	json_object_object_add(a, "commit_state",
-			       json_object_new_string(commit_state_name(e->parent_report.commit_state)));
+			       json_object_new_string(
+				       commit_state_name(e->parent_report.commit_state)));
 	json_object_object_add(a, "merged_commit",
 			       json_object_new_int64(e->parent_report.merged_commit));
 	json_object_object_add(a, "holes", json_object_new_int64(e->parent_report.holes));
@@ -343,10 +356,12 @@ static char *entry_text(struct out_rctx *c, struct json_object *en)
 		} else {
 			ng = out_rget(c, "entry.gfid_missing");
 		}
-		r = asprintf(&s, "data, %llu bytes%s", (unsigned long long)json_object_get_int64(size),
+		r = asprintf(&s, "data, %llu bytes%s",
+			     (unsigned long long)json_object_get_int64(size),
 			     json_object_get_boolean(ng) ? ", no gfid" : "");
 	} else if (!strcmp(kind, "error")) {
-		const char *e = c ? json_object_get_string(out_rget(c, "entry.error")) : jstr(en, "error");
+		const char *e = c ? json_object_get_string(out_rget(c, "entry.error"))
+				  : jstr(en, "error");
 
 		r = asprintf(&s, "error: %s", e ? e : "");
 	} else {
@@ -482,8 +497,9 @@ static struct json_object *f_dht_error(struct out_rctx *c, struct json_object *v
 static struct json_object *f_anomalies(struct out_rctx *c, struct json_object *v)
 {
 	(void)v;
-	return json_object_new_boolean(json_object_get_int64(out_rget(c, "parent_layout.holes")) ||
-				       json_object_get_int64(out_rget(c, "parent_layout.overlaps")));
+	return json_object_new_boolean(
+		json_object_get_int64(out_rget(c, "parent_layout.holes")) ||
+		json_object_get_int64(out_rget(c, "parent_layout.overlaps")));
 }
 
 static const struct out_filter explain_filters[] = {
@@ -504,37 +520,48 @@ static const struct out_line explain_lines[] = {
 	{ NULL, NULL, "Path:          {path}" },
 	{ NULL, NULL, "Hashed name:   {hashed_name}{munged?  (munged by the hash regex)~}" },
 	{ NULL, NULL, "Hash:          {hash_hex} ({hash})" },
-	{ NULL, NULL, "Hashed subvol: {hashed_subvolume|set?{hashed_subvolume}~none: the parent's "
-		      "layout has a hole there}" },
+	{ NULL, NULL,
+	  "Hashed subvol: {hashed_subvolume|set?{hashed_subvolume}~none: the parent's "
+	  "layout has a hole there}" },
 	{ NULL, "dht.check|not_asked", "DHT says:      (not asked)" },
 	{ NULL, "dht.check|unavailable", "DHT says:      no answer ({dht.error|dht_error})" },
-	{ NULL, "dht.check|answered", "DHT says:      {dht.hashed_subvolume|set?{dht.hashed_subvolume}~"
-				      "no hashed subvolume ({dht.error|dht_error})}: "
-				      "{dht.check|agrees?agrees~DISAGREES}" },
-	{ NULL, NULL, "Verdict:       {incomplete?INCOMPLETE: some subvolume could not be read; from "
-		      "the others: ~}{verdict}" },
-	{ NULL, "linkto", "Linkto:        on {linkto.on} -> {linkto.target|set?{linkto.target}~?}" },
-	{ NULL, "$volume.commit_hash", "Volume:        commit hash {$volume.commit_hash} "
-				       "({$volume.commit_hash|hex}){$volume.commit_hash_consistent?~"
-				       " [bricks disagree]}, lookup-optimize "
-				       "{$volume.lookup_optimize|onoff}" },
-	{ NULL, "!$volume.commit_hash", "Volume:        commit hash 0 (never rebalanced)"
-					"{$volume.commit_hash_consistent?~ [bricks disagree]}, "
-					"lookup-optimize {$volume.lookup_optimize|onoff}" },
+	{ NULL, "dht.check|answered",
+	  "DHT says:      {dht.hashed_subvolume|set?{dht.hashed_subvolume}~"
+	  "no hashed subvolume ({dht.error|dht_error})}: "
+	  "{dht.check|agrees?agrees~DISAGREES}" },
+	{ NULL, NULL,
+	  "Verdict:       {incomplete?INCOMPLETE: some subvolume could not be read; from "
+	  "the others: ~}{verdict}" },
+	{ NULL, "linkto",
+	  "Linkto:        on {linkto.on} -> {linkto.target|set?{linkto.target}~?}" },
+	{ NULL, "$volume.commit_hash",
+	  "Volume:        commit hash {$volume.commit_hash} "
+	  "({$volume.commit_hash|hex}){$volume.commit_hash_consistent?~"
+	  " [bricks disagree]}, lookup-optimize "
+	  "{$volume.lookup_optimize|onoff}" },
+	{ NULL, "!$volume.commit_hash",
+	  "Volume:        commit hash 0 (never rebalanced)"
+	  "{$volume.commit_hash_consistent?~ [bricks disagree]}, "
+	  "lookup-optimize {$volume.lookup_optimize|onoff}" },
 	{ NULL, NULL, "Miss in {parent}: {miss.text}" },
 	{ NULL, NULL, "" },
-	{ NULL, NULL, "Parent {parent}, commit {parent_layout.commit} ({parent_layout.commit_state}), "
-		      "as each subvolume has it (* = hashed):" },
-	{ NULL, NULL, "  #   {subvolumes|name_head}   START      STOP       COMMIT     TYPE LAYOUT    "
-		      "{subvolumes|entry_head} BRICKS" },
-	{ "subvolumes", NULL, "  {index:-3} {name|name_col} {hashed?*~ } {layout.start_hex:-10} "
-			      "{layout.stop_hex:-10} {layout.commit:-10} {layout.type:-4} "
-			      "{layout.state:-9} {.|entry_col}{*bricks: {host}:{path}}" },
-	{ NULL, "parent_layout|anomalies", "  layout anomalies: {parent_layout.holes} hole(s), "
-					   "{parent_layout.overlaps} overlap(s)" },
+	{ NULL, NULL,
+	  "Parent {parent}, commit {parent_layout.commit} ({parent_layout.commit_state}), "
+	  "as each subvolume has it (* = hashed):" },
+	{ NULL, NULL,
+	  "  #   {subvolumes|name_head}   START      STOP       COMMIT     TYPE LAYOUT    "
+	  "{subvolumes|entry_head} BRICKS" },
+	{ "subvolumes", NULL,
+	  "  {index:-3} {name|name_col} {hashed?*~ } {layout.start_hex:-10} "
+	  "{layout.stop_hex:-10} {layout.commit:-10} {layout.type:-4} "
+	  "{layout.state:-9} {.|entry_col}{*bricks: {host}:{path}}" },
+	{ NULL, "parent_layout|anomalies",
+	  "  layout anomalies: {parent_layout.holes} hole(s), "
+	  "{parent_layout.overlaps} overlap(s)" },
 	{ NULL, "new_directory_ranges", "" },
 	{ NULL, "new_directory_ranges", "mkdir {path} would get:" },
-	{ "new_directory_ranges", NULL, "  {@:-3} {subvolume|name_col}   {start_hex} {stop_hex} {commit}" },
+	{ "new_directory_ranges", NULL,
+	  "  {@:-3} {subvolume|name_col}   {start_hex} {stop_hex} {commit}" },
 	{ NULL, NULL, NULL },
 };
 
@@ -547,22 +574,36 @@ static const struct out_block explain_blocks[] = {
 /* In JSON and XML only: what the verdict and miss sentences already say in words, the raw
  * numbers beside their hexadecimal. */
 static const char *const explain_hidden[] = {
-	"volume.name", "volume.subvolume_count", "volume.lookup_unhashed",
+	"volume.name",
+	"volume.subvolume_count",
+	"volume.lookup_unhashed",
 	"explain.dht.hashed_subvolume@!explain.dht.hashed_subvolume", /* null: no answer */
-	"explain.name", "explain.kind", "explain.state", "explain.ok", "explain.cached_subvolume",
-	"explain.linkto.gfid_mismatch", "explain.miss.fans_out", "explain.miss.certain",
-	"explain.miss.lookups", "explain.miss.reasons", "explain.parent_layout.merged_commit",
-	"explain.subvolumes[].up", "explain.subvolumes[].layout.start",
-	"explain.subvolumes[].layout.stop", "explain.subvolumes[].entry.mode",
+	"explain.name",
+	"explain.kind",
+	"explain.state",
+	"explain.ok",
+	"explain.cached_subvolume",
+	"explain.linkto.gfid_mismatch",
+	"explain.miss.fans_out",
+	"explain.miss.certain",
+	"explain.miss.lookups",
+	"explain.miss.reasons",
+	"explain.parent_layout.merged_commit",
+	"explain.subvolumes[].up",
+	"explain.subvolumes[].layout.start",
+	"explain.subvolumes[].layout.stop",
+	"explain.subvolumes[].entry.mode",
 	"explain.subvolumes[].entry.nlink",
 	/* shown for data only (a linkto's size is 0, a directory's is its own) */
-	"explain.subvolumes[].entry.size", "explain.subvolumes[].entry.gfid_missing", "explain.new_directory_ranges[].type",
-	"explain.new_directory_ranges[].start", "explain.new_directory_ranges[].stop",
+	"explain.subvolumes[].entry.size",
+	"explain.subvolumes[].entry.gfid_missing",
+	"explain.new_directory_ranges[].type",
+	"explain.new_directory_ranges[].start",
+	"explain.new_directory_ranges[].stop",
 	NULL,
 };
 
-const struct out_view explain_view = { "explain", explain_blocks, explain_hidden,
-				       explain_filters };
+const struct out_view explain_view = { "explain", explain_blocks, explain_hidden, explain_filters };
 
 int cmd_explain(const struct cmd *cmd, int argc, char **argv)
 {
@@ -620,9 +661,11 @@ int cmd_explain(const struct cmd *cmd, int argc, char **argv)
 		json_object_object_add(v, "commit_hash", json_object_new_int64(e->vol_commit));
 		json_object_object_add(v, "commit_hash_consistent",
 				       json_object_new_boolean(e->vol_commit_consistent));
-		json_object_object_add(v, "lookup_optimize", json_object_new_boolean(e->lookup_optimize));
+		json_object_object_add(v, "lookup_optimize",
+				       json_object_new_boolean(e->lookup_optimize));
 		json_object_object_add(v, "lookup_unhashed",
-				       json_object_new_string(lctl_volume_dht_options(vol)->lookup_unhashed));
+				       json_object_new_string(
+					       lctl_volume_dht_options(vol)->lookup_unhashed));
 		out_member(o, "volume", v);
 		out_member(o, "explain", explain_json(vol, e, good));
 		out_close(o, 0, 0, NULL);

@@ -61,7 +61,7 @@ struct fix_cli {
 	const char *const *leaving;
 	size_t nleaving;
 	bool commit;
-	size_t nsubvols_before, nleaving_subvols;	/* --commit: to see the new membership */
+	size_t nsubvols_before, nleaving_subvols; /* --commit: to see the new membership */
 	/* what the last fix_run() ended with */
 	uint64_t not_fixed, failed;
 	bool stopped;
@@ -90,8 +90,12 @@ const struct lopt cmd_fix_options[] = {
 		    "fix only this directory and what is below it"),
 	OPT_ENUM(0, "layout", &fc_args.planner, planner_words, "PLANNER",
 		 "gluster (GlusterFS's own assignment, default) or min-move"),
-	{ .name = "mode", .kind = OPTK_ENUM, .to.i = &fc_args.mode, .words = mode_words,
-	  .given = &fc_args.mode_given, .arg = "MODE",
+	{ .name = "mode",
+	  .kind = OPTK_ENUM,
+	  .to.i = &fc_args.mode,
+	  .words = mode_words,
+	  .given = &fc_args.mode_given,
+	  .arg = "MODE",
 	  .help = "clean-first (default: every directory clean first, then the data\n"
 		  "moved), migrate (data moved before each directory is stamped) or\n"
 		  "linkto (move nothing)" },
@@ -107,20 +111,36 @@ const struct lopt cmd_fix_options[] = {
 		 "continue the run recorded in the state directory's journal"),
 	OPT_PATH(0, "state-dir", &fc_args.state_dir_arg, sizeof(fc_args.state_dir), "DIR",
 		 "journal and lock (default /var/lib/layoutctl/VOLUME)"),
-	{ .name = "settle", .kind = OPTK_UINT, .to.u = &fc_args.settle, .min = 0, .max = 3600,
-	  .what = "0-3600 seconds", .arg = "SECONDS",
+	{ .name = "settle",
+	  .kind = OPTK_UINT,
+	  .to.u = &fc_args.settle,
+	  .min = 0,
+	  .max = 3600,
+	  .what = "0-3600 seconds",
+	  .arg = "SECONDS",
 	  .help = "wait after making directories dirty (default 5)" },
 	OPT_DURATION(0, "max-runtime", &fc_args.max_runtime, "TIME",
 		     "stop cleanly after TIME (seconds, or with s, m, h suffix)"),
 	OPT_TIME(0, "until", &fc_args.until, "HH:MM",
 		 "stop cleanly at this local time (the end of a maintenance window)"),
-	{ .name = "rate", .kind = OPTK_DOUBLE, .to.d = &fc_args.o.files_per_sec,
-	  .what = "files per second", .arg = "FILES", .help = "at most FILES files per second" },
-	{ .name = "bandwidth", .kind = OPTK_DOUBLE, .to.d = &fc_args.bandwidth,
-	  .what = "MB per second", .arg = "MB",
+	{ .name = "rate",
+	  .kind = OPTK_DOUBLE,
+	  .to.d = &fc_args.o.files_per_sec,
+	  .what = "files per second",
+	  .arg = "FILES",
+	  .help = "at most FILES files per second" },
+	{ .name = "bandwidth",
+	  .kind = OPTK_DOUBLE,
+	  .to.d = &fc_args.bandwidth,
+	  .what = "MB per second",
+	  .arg = "MB",
 	  .help = "at most MB megabytes (10^6 bytes) per second of migrated data" },
-	{ .name = "log", .kind = OPTK_STRING, .to.s = &fc_args.log, .max = sizeof(fc_args.log_path),
-	  .arg = "FILE", .complete = "@file",
+	{ .name = "log",
+	  .kind = OPTK_STRING,
+	  .to.s = &fc_args.log,
+	  .max = sizeof(fc_args.log_path),
+	  .arg = "FILE",
+	  .complete = "@file",
 	  .help = "per-file outcome log, JSON lines (default STATE_DIR/outcomes.jsonl)" },
 	OPT_FLAG(0, "break-lock", &fc_args.o.break_lock,
 		 "take over the volume lock of a run that died on another host"),
@@ -129,12 +149,22 @@ const struct lopt cmd_fix_options[] = {
 	OPT_ENUM(0, "brick-reads", &fc_args.brick_reads, brick_reads_words, "HOW",
 		 "auto (default): inspect this host's brick folders directly\n"
 		 "(pure distribute); gfapi: read everything through the bricks"),
-	{ .name = "rsh", .kind = OPTK_STRING, .to.s = &fc_args.rsh, .flags = OPTF_NONBLANK,
-	  .what = "a command", .arg = "CMD", .complete = "@command",
+	{ .name = "rsh",
+	  .kind = OPTK_STRING,
+	  .to.s = &fc_args.rsh,
+	  .flags = OPTF_NONBLANK,
+	  .what = "a command",
+	  .arg = "CMD",
+	  .complete = "@command",
 	  .help = "remote shell to start a worker on each other server of the pool\n"
 		  "(default ssh; split at spaces, as rsync's -e)" },
-	{ .name = "remote-cmd", .kind = OPTK_STRING, .to.s = &fc_args.remote_cmd,
-	  .flags = OPTF_NONBLANK, .what = "a command", .arg = "PATH", .complete = "@file",
+	{ .name = "remote-cmd",
+	  .kind = OPTK_STRING,
+	  .to.s = &fc_args.remote_cmd,
+	  .flags = OPTF_NONBLANK,
+	  .what = "a command",
+	  .arg = "PATH",
+	  .complete = "@file",
 	  .help = "layoutctl on the other servers (default layoutctl)" },
 	OPT_FLAG(0, "single-host", &fc_args.single_host,
 		 "move every file from this host (no workers on other servers)"),
@@ -148,8 +178,8 @@ const struct lopt cmd_fix_options[] = {
 static int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct fix_cli *fc)
 {
 	int ret = !fc->drain ? operands_check(cmd, argc, 1, "VOLUME")
-		  : argc < 3 ? usage_error(cmd, "missing %s", argc < 2 ? "VOLUME"
-					   : "the SUBVOLUME or BRICK to drain")
+		  : argc < 3 ? usage_error(cmd, "missing %s",
+					   argc < 2 ? "VOLUME" : "the SUBVOLUME or BRICK to drain")
 			     : -1;
 
 	if (ret >= 0)
@@ -285,7 +315,8 @@ static void worker_args(const struct fix_cli *fc, struct lctl_volume *vol, size_
 		}
 	}
 	av_add(t, "worker");
-	snprintf(buf, sizeof(buf), "%u", fc->o.parallel ? fc->o.parallel : LCTL_FIX_DEFAULT_PARALLEL);
+	snprintf(buf, sizeof(buf), "%u",
+		 fc->o.parallel ? fc->o.parallel : LCTL_FIX_DEFAULT_PARALLEL);
 	av_add(t, "--parallel");
 	av_add(t, buf);
 	if (fc->o.files_per_sec > 0) {
@@ -305,8 +336,11 @@ static void worker_args(const struct fix_cli *fc, struct lctl_volume *vol, size_
 	/* its own state directory on its server: several workers may share a host in tests */
 	n = (size_t)snprintf(dir, sizeof(dir), "%s/server-", fc->state_dir);
 	for (i = 0; srv->host[i] && n + 1 < sizeof(dir); i++)
-		dir[n++] = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-",
-				  srv->host[i]) ? srv->host[i] : '_';
+		dir[n++] =
+			strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-",
+			       srv->host[i])
+				? srv->host[i]
+				: '_';
 	dir[n] = '\0';
 	av_add(t, "--state-dir");
 	av_add(t, dir);
@@ -394,15 +428,18 @@ static int check_gluster_tasks(const char *volume)
 		break;
 	case TASKS_CANNOT_RUN:
 		error("cannot run %s to check for a running rebalance "
-		      "(use --no-task-check if you are sure none runs)", gluster);
+		      "(use --no-task-check if you are sure none runs)",
+		      gluster);
 		return EXIT_CANTRUN;
 	default:
 		error("glusterd did not answer 'volume status %s tasks' "
-		      "(use --no-task-check if you are sure no rebalance runs)", volume);
+		      "(use --no-task-check if you are sure no rebalance runs)",
+		      volume);
 		return EXIT_CANTRUN;
 	}
 	if (running) {
-		error("a rebalance or remove-brick task is running on '%s': refusing to fix", volume);
+		error("a rebalance or remove-brick task is running on '%s': refusing to fix",
+		      volume);
 		return EXIT_CANTRUN;
 	}
 	return EXIT_CLEAN;
@@ -461,22 +498,25 @@ void log_outcomes(int log, struct lctl_volume *vol, const struct lctl_repair_rep
 		char path[8192], *buf;
 		size_t len;
 
-		snprintf(path, sizeof(path), "%s/%s", strcmp(rr->path, "/") ? rr->path : "", o->name);
+		snprintf(path, sizeof(path), "%s/%s", strcmp(rr->path, "/") ? rr->path : "",
+			 o->name);
 		json_object_object_add(j, "time", json_object_new_int64((int64_t)time(NULL)));
 		json_object_object_add(j, "path", out_name(path));
-		json_object_object_add(j, "outcome", json_object_new_string(lctl_file_action_name(o->action)));
+		json_object_object_add(j, "outcome",
+				       json_object_new_string(lctl_file_action_name(o->action)));
 		if (o->reason)
 			json_object_object_add(j, "reason", json_object_new_string(o->reason));
 		if (o->err) {
 			json_object_object_add(j, "errno", json_object_new_int(o->err));
-			json_object_object_add(j, "error", json_object_new_string(strerror(o->err)));
+			json_object_object_add(j, "error",
+					       json_object_new_string(strerror(o->err)));
 		}
 		json_object_object_add(j, "from", out_subvol(vol, o->from));
 		json_object_object_add(j, "to", out_subvol(vol, o->to));
 		json_object_object_add(j, "size", json_object_new_int64((int64_t)o->size));
 		out_escape_tree(j);
 		line = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN |
-							 JSON_C_TO_STRING_NOSLASHESCAPE);
+								 JSON_C_TO_STRING_NOSLASHESCAPE);
 		len = strlen(line);
 		buf = malloc(len + 1);
 		if (buf) {
@@ -498,7 +538,8 @@ static struct json_object *dir_json(struct lctl_volume *vol, const struct lctl_r
 	int a;
 
 	json_object_object_add(j, "path", out_name(rr->path));
-	json_object_object_add(j, "outcome", json_object_new_string(lctl_dir_outcome_name(rr->outcome)));
+	json_object_object_add(j, "outcome",
+			       json_object_new_string(lctl_dir_outcome_name(rr->outcome)));
 	if (rr->data_phase)
 		json_object_object_add(j, "phase", json_object_new_string("data"));
 	if (rr->reason[0])
@@ -599,10 +640,13 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 		/* the two phases apart: when every directory was clean, and how much data moved */
 		o = json_object_new_object();
 		json_object_object_add(o, "clean_after_seconds",
-				       s->clean_at > 0 ? json_object_new_double(s->clean_at) : NULL);
+				       s->clean_at > 0 ? json_object_new_double(s->clean_at)
+						       : NULL);
 		json_object_object_add(o, "data_phase_ran", json_object_new_boolean(s->data_ran));
-		json_object_object_add(o, "data_directories", json_object_new_int64((int64_t)s->data_dirs));
-		json_object_object_add(o, "data_placed", json_object_new_int64((int64_t)s->data_placed));
+		json_object_object_add(o, "data_directories",
+				       json_object_new_int64((int64_t)s->data_dirs));
+		json_object_object_add(o, "data_placed",
+				       json_object_new_int64((int64_t)s->data_placed));
 		json_object_object_add(j, "clean_first", o);
 	}
 	o = json_object_new_object();
@@ -619,8 +663,12 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 			o = json_object_new_object();
 			json_object_object_add(o, "from", out_subvol(vol, (int)i));
 			json_object_object_add(o, "to", out_subvol(vol, (int)k));
-			json_object_object_add(o, "files", json_object_new_int64((int64_t)pm->files[i * n + k]));
-			json_object_object_add(o, "bytes", json_object_new_int64((int64_t)pm->bytes[i * n + k]));
+			json_object_object_add(o, "files",
+					       json_object_new_int64(
+						       (int64_t)pm->files[i * n + k]));
+			json_object_object_add(o, "bytes",
+					       json_object_new_int64(
+						       (int64_t)pm->bytes[i * n + k]));
 			json_object_array_add(a, o);
 			tf += pm->files[i * n + k];
 			tb += pm->bytes[i * n + k];
@@ -641,29 +689,33 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(j, "skipped_by_reason", a);
-	json_object_object_add(j, "skipped_other_reasons", json_object_new_int64((int64_t)sk->other));
+	json_object_object_add(j, "skipped_other_reasons",
+			       json_object_new_int64((int64_t)sk->other));
 	return j;
 }
 
 /* ---- text: the same records through a table ------------------------------------------------ */
 
 static const struct out_line fix_dir_lines[] = {
-	{ NULL, NULL, "{outcome:-10} {path}{reason?: ~{phase?: ~}}{phase?data phase: ~}"
-		      "{reason?{reason}~}" },
+	{ NULL, NULL,
+	  "{outcome:-10} {path}{reason?: ~{phase?: ~}}{phase?data phase: ~}"
+	  "{reason?{reason}~}" },
 	{ NULL, NULL, NULL },
 };
 
 static const struct out_line fix_summary_lines[] = {
 	{ NULL, "dry_run", "Dry run on {$volume.name}: nothing was written." },
-	{ NULL, "dry_run", "Directories: {directories}, {directory_outcomes.planned} to fix, "
-			   "{directory_outcomes.was-clean} already clean" },
+	{ NULL, "dry_run",
+	  "Directories: {directories}, {directory_outcomes.planned} to fix, "
+	  "{directory_outcomes.was-clean} already clean" },
 	{ NULL, "dry_run", "Plan (--mode migrate):" },
 	{ "plan", NULL, "  {from:-28} -> {to:-28} {files:8} files {bytes|bytes:12}" },
 	{ NULL, "dry_run", "  total {plan_total.files} files, {plan_total.bytes|bytes}" },
-	{ NULL, "!dry_run", "{$command|title} of {$volume.name}{clean_first.data_phase_ran?{directories?: "
-			    "{directories} directories~, data phase: {clean_first.data_directories} "
-			    "directories}~: {directories} directories} in {seconds:.1} s, commit hash "
-			    "{commit}" },
+	{ NULL, "!dry_run",
+	  "{$command|title} of {$volume.name}{clean_first.data_phase_ran?{directories?: "
+	  "{directories} directories~, data phase: {clean_first.data_directories} "
+	  "directories}~: {directories} directories} in {seconds:.1} s, commit hash "
+	  "{commit}" },
 	{ "directory_outcomes", "!^dry_run&.", "  {@:-16} {.}" },
 	{ NULL, "!dry_run&clean_first.clean_after_seconds",
 	  "Directories clean: all, {clean_first.clean_after_seconds:.1} s after the start" },
@@ -676,19 +728,23 @@ static const struct out_line fix_summary_lines[] = {
 	{ NULL, "!dry_run", "Files:" },
 	{ "file_outcomes", "!^dry_run", "  {@:-16} {.}" },
 	{ NULL, "!dry_run", "  moved            {bytes_moved|bytes}" },
-	{ NULL, "!dry_run&skipped_by_reason", "Skipped, by reason (each file in the outcome log):" },
+	{ NULL, "!dry_run&skipped_by_reason",
+	  "Skipped, by reason (each file in the outcome log):" },
 	{ "skipped_by_reason", "!^dry_run", "  {files:8}  {reason}" },
 	{ NULL, "!dry_run&skipped_other_reasons", "  {skipped_other_reasons:8}  other reasons" },
-	{ NULL, "!dry_run&stopped", "Stopped{deadline_reached? at the end of the time window~}: run "
-				   "'{resume_command}' to finish." },
+	{ NULL, "!dry_run&stopped",
+	  "Stopped{deadline_reached? at the end of the time window~}: run "
+	  "'{resume_command}' to finish." },
 	{ NULL, NULL, NULL },
 };
 
 /* A fix spread over the pool: one row per server (as `layoutctl status` shows them). */
 static const struct out_line fix_server_lines[] = {
-	{ NULL, ".", "Server                   State         Dirs  Migrated  Skipped  Failed      Moved     Rate/s" },
-	{ ".", NULL, "{name:-24} {state:-9} {directories:8} {migrated:9} {skipped:8} {failed:7} "
-		     "{bytes_moved|bytes:10} {bytes_per_sec|bytes:10}{error?  {error}~}" },
+	{ NULL, ".",
+	  "Server                   State         Dirs  Migrated  Skipped  Failed      Moved     Rate/s" },
+	{ ".", NULL,
+	  "{name:-24} {state:-9} {directories:8} {migrated:9} {skipped:8} {failed:7} "
+	  "{bytes_moved|bytes:10} {bytes_per_sec|bytes:10}{error?  {error}~}" },
 	{ NULL, NULL, NULL },
 };
 
@@ -703,13 +759,20 @@ static const struct out_block fix_blocks[] = {
 /* In JSON and XML only; in a dry run most of the summary is zero and text shows the plan. */
 static const char *const fix_hidden[] = {
 	"volume.path",
-	"directories[].files", "directories[].bytes_moved",
-	"summary.planned_moves@!summary.dry_run", "summary.mode", "servers[].seconds@!summary.dry_run",
+	"directories[].files",
+	"directories[].bytes_moved",
+	"summary.planned_moves@!summary.dry_run",
+	"summary.mode",
+	"servers[].seconds@!summary.dry_run",
 	"summary.deadline_reached@!summary.stopped", /* said in the "Stopped" line */
-	"summary.seconds@summary.dry_run", "summary.commit@summary.dry_run",
-	"summary.stopped@summary.dry_run", "summary.deadline_reached@summary.dry_run",
-	"summary.directory_outcomes@summary.dry_run", "summary.file_outcomes@summary.dry_run",
-	"summary.bytes_moved@summary.dry_run", "summary.skipped_by_reason@summary.dry_run",
+	"summary.seconds@summary.dry_run",
+	"summary.commit@summary.dry_run",
+	"summary.stopped@summary.dry_run",
+	"summary.deadline_reached@summary.dry_run",
+	"summary.directory_outcomes@summary.dry_run",
+	"summary.file_outcomes@summary.dry_run",
+	"summary.bytes_moved@summary.dry_run",
+	"summary.skipped_by_reason@summary.dry_run",
 	"summary.skipped_other_reasons@summary.dry_run",
 	NULL,
 };
@@ -743,7 +806,8 @@ static void note_errors(struct error_ring *er, const struct lctl_repair_report *
 	for (i = 0; i < rr->nfiles; i++)
 		if (rr->files[i].action == LCTL_FILE_FAILED)
 			error_ring_add(er, "%s/%s: %s (%s)", strcmp(rr->path, "/") ? rr->path : "",
-				       rr->files[i].name, rr->files[i].reason ? rr->files[i].reason : "failed",
+				       rr->files[i].name,
+				       rr->files[i].reason ? rr->files[i].reason : "failed",
 				       strerror(rr->files[i].err));
 }
 
@@ -786,10 +850,13 @@ static void plain_progress(const struct lctl_progress *p)
 	if (p->elapsed - last < 10)
 		return;
 	last = p->elapsed;
-	fprintf(stderr, "progress: %.0fs dirs %llu/%llu files migrated %llu linked %llu skipped %llu failed %llu%s\n",
+	fprintf(stderr,
+		"progress: %.0fs dirs %llu/%llu files migrated %llu linked %llu skipped %llu failed %llu%s\n",
 		p->elapsed, (unsigned long long)p->dirs_done, (unsigned long long)p->dirs_seen,
-		(unsigned long long)p->file_actions[LCTL_FILE_MIGRATED], (unsigned long long)p->file_actions[LCTL_FILE_LINKED],
-		(unsigned long long)p->file_actions[LCTL_FILE_SKIPPED], (unsigned long long)p->file_actions[LCTL_FILE_FAILED],
+		(unsigned long long)p->file_actions[LCTL_FILE_MIGRATED],
+		(unsigned long long)p->file_actions[LCTL_FILE_LINKED],
+		(unsigned long long)p->file_actions[LCTL_FILE_SKIPPED],
+		(unsigned long long)p->file_actions[LCTL_FILE_FAILED],
 		p->paused ? " [paused]" : "");
 }
 
@@ -801,10 +868,17 @@ static void preflight_draw(struct dash *dash, const struct fix_cli *fc, double t
 {
 	static struct lctl_progress p;
 	struct rate_tracker rt = { 0 };
-	struct status_info si = { "fix", fc->volume, fc->o.path,
+	struct status_info si = { "fix",
+				  fc->volume,
+				  fc->o.path,
 				  fc->o.resume ? "-" : lctl_fix_mode_name(fc->o.mode),
 				  fc->o.planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster",
-				  "running", "preflight", fc->o.dry_run, time(NULL), -1, step };
+				  "running",
+				  "preflight",
+				  fc->o.dry_run,
+				  time(NULL),
+				  -1,
+				  step };
 	struct json_object *js;
 
 	if (!dash)
@@ -846,7 +920,8 @@ static bool tick(struct fix_cli *fc, struct lctl_fix *fix, const struct lctl_pro
 		last_phase = p->phase;
 	}
 	rate_sample(rt, p->elapsed, p->dirs_done,
-		    p->file_actions[LCTL_FILE_MIGRATED] + p->file_actions[LCTL_FILE_LINKED], p->bytes_moved);
+		    p->file_actions[LCTL_FILE_MIGRATED] + p->file_actions[LCTL_FILE_LINKED],
+		    p->bytes_moved);
 	si->state = stopping || sum->stopped ? "stopping" : p->paused ? "paused" : "running";
 	if (!fc->o.dry_run) {
 		switch (control_take(fc->state_dir, &w)) {
@@ -939,7 +1014,8 @@ static int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *da
 	}
 	if (!lctl_volume_dht_options(vol)->lookup_optimize)
 		warning("cluster.lookup-optimize is off on '%s': stamped directories still fan out "
-			"on every miss until it is on", fc.volume);
+			"on every miss until it is on",
+			fc.volume);
 	pm.n = lctl_volume_nsubvols(vol);
 	pm.files = calloc(pm.n * pm.n, sizeof(uint64_t));
 	pm.bytes = calloc(pm.n * pm.n, sizeof(uint64_t));
@@ -965,10 +1041,17 @@ static int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *da
 	}
 	progress_init(&pl);
 	share_init(&share, vol);
-	si = (struct status_info){ fc.drain ? "drain" : "fix", fc.volume, fc.o.path,
+	si = (struct status_info){ fc.drain ? "drain" : "fix",
+				   fc.volume,
+				   fc.o.path,
 				   lctl_fix_mode_name(lctl_fix_summary(fix)->mode),
 				   fc.o.planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster",
-				   "running", "work", fc.o.dry_run, time(NULL), -1, NULL };
+				   "running",
+				   "work",
+				   fc.o.dry_run,
+				   time(NULL),
+				   -1,
+				   NULL };
 	{
 		struct json_object *v = json_object_new_object();
 
@@ -987,7 +1070,8 @@ static int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *da
 			lctl_fix_cancel(fix);
 		}
 		if (rr) {
-			bool show = rr->outcome != LCTL_DIR_WAS_CLEAN && rr->outcome != LCTL_DIR_FIXED;
+			bool show = rr->outcome != LCTL_DIR_WAS_CLEAN &&
+				    rr->outcome != LCTL_DIR_FIXED;
 
 			log_outcomes(log, vol, rr, &log_failed);
 			share_add(&share, rr);
@@ -997,7 +1081,8 @@ static int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *da
 			if (machine && (show || gopts.verbosity >= 2)) {
 				out_item(o, dir_json(vol, rr));
 			} else if (!machine && !dash &&
-				   (gopts.verbosity >= 2 || (show && rr->outcome != LCTL_DIR_PLANNED))) {
+				   (gopts.verbosity >= 2 ||
+				    (show && rr->outcome != LCTL_DIR_PLANNED))) {
 				progress_clear(&pl);
 				out_item(o, dir_json(vol, rr));
 			}
@@ -1029,7 +1114,8 @@ static int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *da
 	out_list_end(o);
 	/* a run refused before anything was done has nothing to sum up */
 	if ((machine || gopts.verbosity >= 1) && !sum->refused)
-		out_member(o, "summary", summary_json(vol, sum, &pm, &skips, p.elapsed, fc.o.dry_run));
+		out_member(o, "summary",
+			   summary_json(vol, sum, &pm, &skips, p.elapsed, fc.o.dry_run));
 	if (p.nservers)
 		out_member(o, "servers", status_servers_json(&p));
 	if (ret < 0 && sum->refused)
@@ -1078,8 +1164,8 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	dash = dash_first(&fc, t0);
-	ret = open_volume(fc.volume, fc.gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
-			  &vol);
+	ret = open_volume(fc.volume,
+			  fc.gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS, &vol);
 	if (ret) {
 		dash_close(dash);
 		return ret;
@@ -1129,20 +1215,36 @@ const struct lopt cmd_drain_options[] = {
 		 "continue the drain recorded in the state directory's journal"),
 	OPT_PATH(0, "state-dir", &fc_args.state_dir_arg, sizeof(fc_args.state_dir), "DIR",
 		 "journal and lock (default /var/lib/layoutctl/VOLUME)"),
-	{ .name = "settle", .kind = OPTK_UINT, .to.u = &fc_args.settle, .min = 0, .max = 3600,
-	  .what = "0-3600 seconds", .arg = "SECONDS",
+	{ .name = "settle",
+	  .kind = OPTK_UINT,
+	  .to.u = &fc_args.settle,
+	  .min = 0,
+	  .max = 3600,
+	  .what = "0-3600 seconds",
+	  .arg = "SECONDS",
 	  .help = "wait after making directories dirty (default 5)" },
 	OPT_DURATION(0, "max-runtime", &fc_args.max_runtime, "TIME",
 		     "stop cleanly after TIME (seconds, or with s, m, h suffix)"),
 	OPT_TIME(0, "until", &fc_args.until, "HH:MM",
 		 "stop cleanly at this local time (the end of a maintenance window)"),
-	{ .name = "rate", .kind = OPTK_DOUBLE, .to.d = &fc_args.o.files_per_sec,
-	  .what = "files per second", .arg = "FILES", .help = "at most FILES files per second" },
-	{ .name = "bandwidth", .kind = OPTK_DOUBLE, .to.d = &fc_args.bandwidth,
-	  .what = "MB per second", .arg = "MB",
+	{ .name = "rate",
+	  .kind = OPTK_DOUBLE,
+	  .to.d = &fc_args.o.files_per_sec,
+	  .what = "files per second",
+	  .arg = "FILES",
+	  .help = "at most FILES files per second" },
+	{ .name = "bandwidth",
+	  .kind = OPTK_DOUBLE,
+	  .to.d = &fc_args.bandwidth,
+	  .what = "MB per second",
+	  .arg = "MB",
 	  .help = "at most MB megabytes (10^6 bytes) per second of migrated data" },
-	{ .name = "log", .kind = OPTK_STRING, .to.s = &fc_args.log, .max = sizeof(fc_args.log_path),
-	  .arg = "FILE", .complete = "@file",
+	{ .name = "log",
+	  .kind = OPTK_STRING,
+	  .to.s = &fc_args.log,
+	  .max = sizeof(fc_args.log_path),
+	  .arg = "FILE",
+	  .complete = "@file",
 	  .help = "per-file outcome log, JSON lines (default STATE_DIR/outcomes.jsonl)" },
 	OPT_FLAG(0, "break-lock", &fc_args.o.break_lock,
 		 "take over the volume lock of a run that died on another host"),
@@ -1217,13 +1319,14 @@ static int drain_space_check(struct lctl_volume *vol)
 	}
 	verbose(gopts.format == FMT_TEXT && fc_args.o.dry_run ? 1 : 2,
 		"Space: %s in %llu files on the leaving subvolumes, %s free above "
-		"cluster.min-free-disk (%s) on the others", human_bytes(l.bytes, b1, sizeof(b1)),
-		(unsigned long long)l.entries, human_bytes(room, b2, sizeof(b2)),
-		mfd ? mfd : "10%");
+		"cluster.min-free-disk (%s) on the others",
+		human_bytes(l.bytes, b1, sizeof(b1)), (unsigned long long)l.entries,
+		human_bytes(room, b2, sizeof(b2)), mfd ? mfd : "10%");
 	lctl_drain_left_release(&l);
 	if (l.bytes > room) {
 		error("cannot drain '%s': %s to move, but only %s free above cluster.min-free-disk "
-		      "on the remaining subvolumes", lctl_volume_name(vol), b1, b2);
+		      "on the remaining subvolumes",
+		      lctl_volume_name(vol), b1, b2);
 		return EXIT_CANTRUN;
 	}
 	return -1;
@@ -1270,8 +1373,8 @@ static int drain_verify(struct lctl_volume *vol, const char *when)
 	} else if (l.entries || l.brick_entries) {
 		error("%llu entries are still on the leaving subvolumes %s (first: '%s'): not "
 		      "removing them",
-		      (unsigned long long)(l.entries ? l.entries : l.brick_entries),
-		      when, l.nsamples ? l.samples[0] : "?");
+		      (unsigned long long)(l.entries ? l.entries : l.brick_entries), when,
+		      l.nsamples ? l.samples[0] : "?");
 		for (i = 1; i < l.nsamples; i++)
 			verbose(1, "  also left: '%s'", l.samples[i]);
 		ret = EXIT_PROBLEMS;
@@ -1300,8 +1403,9 @@ static int after_remove(const struct fix_cli *fc)
 
 	/* glusterd hands the new volfile out once the remove is committed; give it a moment */
 	for (tries = 0; tries < 30; tries++) {
-		ret = open_volume(fc->volume, fc->gfapi_only ? OPEN_SUBVOLS
-				  : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS, &vol);
+		ret = open_volume(fc->volume,
+				  fc->gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
+				  &vol);
 		if (ret)
 			return ret;
 		if (lctl_volume_nsubvols(vol) + fc->nleaving_subvols == fc->nsubvols_before)
@@ -1423,8 +1527,9 @@ int cmd_drain(const struct cmd *cmd, int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	dash = dash_first(&fc, t0);
-	ret = open_volume_leaving(fc.volume, fc.gfapi_only ? OPEN_SUBVOLS
-				  : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS, fc.leaving, fc.nleaving, &vol);
+	ret = open_volume_leaving(fc.volume,
+				  fc.gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
+				  fc.leaving, fc.nleaving, &vol);
 	if (ret) {
 		dash_close(dash);
 		return ret;
@@ -1439,7 +1544,8 @@ int cmd_drain(const struct cmd *cmd, int argc, char **argv)
 	 * move in it: so each pass waits that long first.
 	 */
 	for (pass = 1; ret < 0 || (ret == EXIT_PROBLEMS && !fc.o.dry_run && !fc.stopped &&
-				   !interrupted && fc.not_fixed && pass <= DRAIN_MAX_PASSES); pass++) {
+				   !interrupted && fc.not_fixed && pass <= DRAIN_MAX_PASSES);
+	     pass++) {
 		if (pass > 1) {
 			verbose(1, "%llu directories not finished: pass %d after %u s",
 				(unsigned long long)fc.not_fixed, pass, fc.o.settle_ms / 1000);

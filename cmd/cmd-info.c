@@ -81,8 +81,10 @@ static struct json_object *subvol_json(const struct lctl_subvol *sv, size_t idx)
 		json_object_object_add(br, "host", json_object_new_string(sv->bricks[i].host));
 		json_object_object_add(br, "path", out_name(sv->bricks[i].path));
 		json_object_object_add(br, "client", json_object_new_string(sv->bricks[i].xlator));
-		json_object_object_add(br, "server", json_object_new_int((int)sv->bricks[i].server));
-		json_object_object_add(br, "this_server", json_object_new_boolean(sv->bricks[i].mine));
+		json_object_object_add(br, "server",
+				       json_object_new_int((int)sv->bricks[i].server));
+		json_object_object_add(br, "this_server",
+				       json_object_new_boolean(sv->bricks[i].mine));
 		json_object_array_add(b, br);
 	}
 	json_object_object_add(j, "bricks", b);
@@ -124,8 +126,8 @@ static struct json_object *server_json(struct lctl_volume *vol, size_t si)
 static struct json_object *f_is_default(struct out_rctx *c, struct json_object *v)
 {
 	(void)c;
-	return json_object_new_boolean(!strcmp(json_object_get_string(v) ? json_object_get_string(v)
-									  : "", "(default)"));
+	return json_object_new_boolean(
+		!strcmp(json_object_get_string(v) ? json_object_get_string(v) : "", "(default)"));
 }
 
 /* up, decom or DOWN, from a subvolume's record */
@@ -134,8 +136,8 @@ static struct json_object *f_state(struct out_rctx *c, struct json_object *sv)
 	(void)sv;
 	if (!json_object_get_boolean(out_rget(c, "up")))
 		return json_object_new_string("DOWN");
-	return json_object_new_string(json_object_get_boolean(out_rget(c, "decommissioned")) ? "decom"
-											     : "up");
+	return json_object_new_string(
+		json_object_get_boolean(out_rget(c, "decommissioned")) ? "decom" : "up");
 }
 
 /* "  peer ID" when a server's peer id is not its host name (no glusterd store: the same) */
@@ -165,23 +167,28 @@ static const struct out_filter info_filters[] = {
 
 static const struct out_line info_volume_lines[] = {
 	{ NULL, NULL, "Volume:          {name}" },
-	{ NULL, NULL, "Type:            {type}, {subvolume_count} DHT subvolume{subvolume_count|many?s~}" },
+	{ NULL, NULL,
+	  "Type:            {type}, {subvolume_count} DHT subvolume{subvolume_count|many?s~}" },
 	{ NULL, NULL, "Distribute:      {distribute}" },
 	{ NULL, NULL, "Volfile server:  {volfile_server}" },
-	{ NULL, "commit_hash", "Commit hash:     {commit_hash} ({commit_hash|hex})"
-			       "{commit_hash_consistent?~  [bricks disagree]}" },
-	{ NULL, "!commit_hash", "Commit hash:     0 (never rebalanced)"
-				"{commit_hash_consistent?~  [bricks disagree]}" },
+	{ NULL, "commit_hash",
+	  "Commit hash:     {commit_hash} ({commit_hash|hex})"
+	  "{commit_hash_consistent?~  [bricks disagree]}" },
+	{ NULL, "!commit_hash",
+	  "Commit hash:     0 (never rebalanced)"
+	  "{commit_hash_consistent?~  [bricks disagree]}" },
 	{ NULL, NULL, "" },
 	{ NULL, NULL, "Options:" },
 	{ NULL, NULL, "  lookup-optimize             {options.lookup_optimize|onoff}" },
 	{ NULL, NULL, "  lookup-unhashed             {options.lookup_unhashed}" },
 	{ NULL, NULL, "  weighted-rebalance          {options.weighted_rebalance|onoff}" },
-	{ NULL, NULL, "  rsync-hash-regex            {options.rsync_hash_regex|is_default?"
-		      "(default ^\\.(.+)\\.[^.]+$)~{options.rsync_hash_regex}}" },
+	{ NULL, NULL,
+	  "  rsync-hash-regex            {options.rsync_hash_regex|is_default?"
+	  "(default ^\\.(.+)\\.[^.]+$)~{options.rsync_hash_regex}}" },
 	{ NULL, NULL, "  extra-hash-regex            {options.extra_hash_regex}" },
 	{ NULL, NULL, "  min-free-disk               {options.min_free_disk}" },
-	{ NULL, NULL, "  randomize-hash-range-by-gfid {options.randomize_hash_range_by_gfid|onoff}" },
+	{ NULL, NULL,
+	  "  randomize-hash-range-by-gfid {options.randomize_hash_range_by_gfid|onoff}" },
 	{ NULL, NULL, NULL },
 };
 
@@ -193,8 +200,9 @@ static const struct out_line info_subvol_head[] = {
 };
 
 static const struct out_line info_subvol_lines[] = {
-	{ NULL, NULL, "  {index:-3} {name:-28} {type:-10} {.|state:-6} {commit_hash:-12}"
-		      "{*bricks: {host}:{path}}" },
+	{ NULL, NULL,
+	  "  {index:-3} {name:-28} {type:-10} {.|state:-6} {commit_hash:-12}"
+	  "{*bricks: {host}:{path}}" },
 	{ NULL, NULL, NULL },
 };
 
@@ -220,8 +228,11 @@ static const struct out_block info_blocks[] = {
 /* In JSON and XML only (a subvolume down is said on stderr too). */
 static const char *const info_hidden[] = {
 	"volume.subvolumes_down",
-	"subvolumes[].down_reason", "subvolumes[].size_bytes", "subvolumes[].free_bytes",
-	"subvolumes[].bricks[].client", "subvolumes[].bricks[].server",
+	"subvolumes[].down_reason",
+	"subvolumes[].size_bytes",
+	"subvolumes[].free_bytes",
+	"subvolumes[].bricks[].client",
+	"subvolumes[].bricks[].server",
 	"subvolumes[].bricks[].this_server",
 	"servers[].bricks[].host",
 	NULL,
@@ -254,10 +265,13 @@ int cmd_info(const struct cmd *cmd, int argc, char **argv)
 		o = out_open_view(gopts.format, stdout, "info", &info_view);
 		json_object_object_add(v, "name", json_object_new_string(lctl_volume_name(vol)));
 		json_object_object_add(v, "type", json_object_new_string(lctl_volume_type(vol)));
-		json_object_object_add(v, "distribute", json_object_new_string(lctl_volume_dht_name(vol)));
-		json_object_object_add(v, "volfile_server", json_object_new_string(lctl_volume_server(vol)));
+		json_object_object_add(v, "distribute",
+				       json_object_new_string(lctl_volume_dht_name(vol)));
+		json_object_object_add(v, "volfile_server",
+				       json_object_new_string(lctl_volume_server(vol)));
 		json_object_object_add(v, "commit_hash", json_object_new_int64(commit));
-		json_object_object_add(v, "commit_hash_consistent", json_object_new_boolean(consistent));
+		json_object_object_add(v, "commit_hash_consistent",
+				       json_object_new_boolean(consistent));
 		json_object_object_add(v, "subvolume_count",
 				       json_object_new_int((int)lctl_volume_nsubvols(vol)));
 		json_object_object_add(v, "subvolumes_down", json_object_new_int((int)down));

@@ -43,13 +43,7 @@ const struct lopt cmd_render_options[] = {
 };
 
 static const struct out_view *const views[] = {
-	&scan_view,
-	&fix_view,
-	&info_view,
-	&status_view,
-	&explain_view,
-	&drain_view,
-	NULL,
+	&scan_view, &fix_view, &info_view, &status_view, &explain_view, &drain_view, NULL,
 };
 
 static const struct out_view *find_view(const char *command)
@@ -74,7 +68,8 @@ static void replay(struct json_object *doc, unsigned fmt, FILE *f, const char *c
 		abort();
 	o = out_open_view(fmt, f, command, view);
 	out_track(o, read);
-	json_object_object_foreach(copy, k, v) {
+	json_object_object_foreach(copy, k, v)
+	{
 		if (!strcmp(k, "format_version") || !strcmp(k, "command"))
 			continue;
 		if (!strcmp(k, "error")) {
@@ -150,7 +145,8 @@ static void xml_leaves(xmlNode *node, const char *prefix, struct out_fields *s)
 		if (c->type != XML_ELEMENT_NODE)
 			continue;
 		kids = true;
-		snprintf(p, sizeof(p), "%s%s%s", prefix, prefix[0] ? "." : "", (const char *)c->name);
+		snprintf(p, sizeof(p), "%s%s%s", prefix, prefix[0] ? "." : "",
+			 (const char *)c->name);
 		xml_leaves(c, p, s);
 	}
 	if (!kids && prefix[0])
@@ -322,8 +318,8 @@ static int check_files(int n, char **files)
 	for (k = 0; views[k]; k++) {
 		for (i = 0; check_hidden && seen[k] && views[k]->hidden && views[k]->hidden[i]; i++)
 			if (!seen[k][i])
-				bad = printf("%s: hidden %s is in no document's JSON\n", views[k]->command,
-					     views[k]->hidden[i]);
+				bad = printf("%s: hidden %s is in no document's JSON\n",
+					     views[k]->command, views[k]->hidden[i]);
 		free(seen[k]);
 	}
 	return bad ? EXIT_PROBLEMS : EXIT_CLEAN;

@@ -30,8 +30,8 @@ const char *const cmd_scan_usage[] = {
 
 struct scan_cli {
 	struct lctl_scan_opts o;
-	int planner;		/* enum lctl_planner */
-	int brick_reads;	/* enum brick_reads */
+	int planner;	 /* enum lctl_planner */
+	int brick_reads; /* enum brick_reads */
 	bool all;
 	bool dashboard;
 	const char *volume;
@@ -49,7 +49,8 @@ const struct lopt cmd_scan_options[] = {
 		"do not descend more than N levels below the start"),
 	OPT_ENUM(0, "layout", &sc_args.planner, planner_words, "PLANNER",
 		 "layout a fix would write, for the work estimate: gluster, min-move"),
-	OPT_FLAG(0, "all", &sc_args.all, "list clean directories and placed entries too (json, xml, -v)"),
+	OPT_FLAG(0, "all", &sc_args.all,
+		 "list clean directories and placed entries too (json, xml, -v)"),
 	OPT_ENUM(0, "brick-reads", &sc_args.brick_reads, brick_reads_words, "HOW",
 		 "auto (default): read the folders of this host's bricks directly\n"
 		 "(pure distribute volumes); gfapi: everything through the bricks"),
@@ -66,7 +67,8 @@ static struct json_object *problems_json(unsigned problems)
 
 	for (b = 0; b < LCTL_DIR_PROBLEM_COUNT; b++)
 		if (problems & (1u << b))
-			json_object_array_add(a, json_object_new_string(lctl_dir_problem_name(1u << b)));
+			json_object_array_add(a, json_object_new_string(
+							 lctl_dir_problem_name(1u << b)));
 	return a;
 }
 
@@ -109,8 +111,9 @@ static struct json_object *dir_json(struct lctl_volume *vol, const struct lctl_d
 	if (r->layout) {
 		a = json_object_new_array();
 		for (i = 0; i < r->nsubvols; i++)
-			json_object_array_add(a, range_json(vol, i, out_layout_state(r->layout[i].err),
-							    &r->layout[i].r));
+			json_object_array_add(a,
+					      range_json(vol, i, out_layout_state(r->layout[i].err),
+							 &r->layout[i].r));
 		json_object_object_add(j, "layout", a);
 	}
 	if (r->layout_changes) {
@@ -118,7 +121,8 @@ static struct json_object *dir_json(struct lctl_volume *vol, const struct lctl_d
 		for (i = 0; i < r->nsubvols; i++)
 			json_object_array_add(a, range_json(vol, i, "planned", &r->planned[i]));
 		json_object_object_add(j, "planned_layout", a);
-		json_object_object_add(j, "moved_fraction", json_object_new_double(r->moved_fraction));
+		json_object_object_add(j, "moved_fraction",
+				       json_object_new_double(r->moved_fraction));
 	}
 	a = json_object_new_array();
 	for (i = 0; i < r->nentries; i++) {
@@ -126,7 +130,8 @@ static struct json_object *dir_json(struct lctl_volume *vol, const struct lctl_d
 		struct json_object *je = json_object_new_object();
 
 		json_object_object_add(je, "name", out_name(e->name));
-		json_object_object_add(je, "state", json_object_new_string(lctl_entry_state_name(e->state)));
+		json_object_object_add(je, "state",
+				       json_object_new_string(lctl_entry_state_name(e->state)));
 		json_object_object_add(je, "hashed", out_subvol(vol, e->hashed));
 		json_object_object_add(je, "cached", out_subvol(vol, e->cached));
 		json_object_object_add(je, "linkto_on", out_subvol(vol, e->linkto_subvol));
@@ -149,7 +154,8 @@ static void amplification(const struct lctl_scan_summary *s, double *per_dir, do
 {
 	double fan = (double)s->nsubvols + 1.0;
 
-	*per_dir = s->dirs ? ((double)s->dirs_optimized + fan * (double)(s->dirs - s->dirs_optimized)) /
+	*per_dir = s->dirs ? ((double)s->dirs_optimized +
+			      fan * (double)(s->dirs - s->dirs_optimized)) /
 				     (double)s->dirs
 			   : 1.0;
 	*per_file = s->files ? ((double)s->files_optimized +
@@ -168,14 +174,16 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 	unsigned b;
 
 	amplification(s, &ad, &af);
-	json_object_object_add(j, "clean", json_object_new_boolean(s->dirs == s->dirs_clean &&
-								   !s->interrupted));
+	json_object_object_add(j, "clean",
+			       json_object_new_boolean(s->dirs == s->dirs_clean &&
+						       !s->interrupted));
 	json_object_object_add(j, "interrupted", json_object_new_boolean(s->interrupted));
 	json_object_object_add(j, "seconds", json_object_new_double(elapsed));
 	json_object_object_add(j, "volume_commit", json_object_new_int64(s->volume_commit));
 	json_object_object_add(j, "lookup_optimize", json_object_new_boolean(s->lookup_optimize));
 	json_object_object_add(j, "directories", json_object_new_int64((int64_t)s->dirs));
-	json_object_object_add(j, "directories_clean", json_object_new_int64((int64_t)s->dirs_clean));
+	json_object_object_add(j, "directories_clean",
+			       json_object_new_int64((int64_t)s->dirs_clean));
 	json_object_object_add(j, "directories_not_clean",
 			       json_object_new_int64((int64_t)(s->dirs - s->dirs_clean)));
 	json_object_object_add(j, "files", json_object_new_int64((int64_t)s->files));
@@ -195,9 +203,12 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 	o = json_object_new_object();
 	json_object_object_add(o, "directories_optimized",
 			       json_object_new_int64((int64_t)s->dirs_optimized));
-	json_object_object_add(o, "files_optimized", json_object_new_int64((int64_t)s->files_optimized));
-	json_object_object_add(o, "directory_share", json_object_new_double(pct(s->dirs_optimized, s->dirs) / 100));
-	json_object_object_add(o, "file_share", json_object_new_double(pct(s->files_optimized, s->files) / 100));
+	json_object_object_add(o, "files_optimized",
+			       json_object_new_int64((int64_t)s->files_optimized));
+	json_object_object_add(o, "directory_share",
+			       json_object_new_double(pct(s->dirs_optimized, s->dirs) / 100));
+	json_object_object_add(o, "file_share",
+			       json_object_new_double(pct(s->files_optimized, s->files) / 100));
 	json_object_object_add(o, "lookups_per_miss_by_directory", json_object_new_double(ad));
 	json_object_object_add(o, "lookups_per_miss_by_file", json_object_new_double(af));
 	json_object_object_add(o, "lookups_per_fan_out", json_object_new_int64((int64_t)n + 1));
@@ -206,14 +217,21 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 	for (i = 0; i < n; i++) {
 		o = json_object_new_object();
 		json_object_object_add(o, "name", out_subvol(vol, (int)i));
-		json_object_object_add(o, "files", json_object_new_int64((int64_t)s->subvol_files[i]));
-		json_object_object_add(o, "bytes", json_object_new_int64((int64_t)s->subvol_bytes[i]));
+		json_object_object_add(o, "files",
+				       json_object_new_int64((int64_t)s->subvol_files[i]));
+		json_object_object_add(o, "bytes",
+				       json_object_new_int64((int64_t)s->subvol_bytes[i]));
 		json_object_object_add(o, "hash_share",
-				       json_object_new_double(s->dirs ? s->subvol_hash_share[i] / (double)s->dirs : 0));
+				       json_object_new_double(s->dirs ? s->subvol_hash_share[i] /
+										(double)s->dirs
+								      : 0));
 		json_object_object_add(o, "target_hash_share",
-				       json_object_new_double(s->dirs ? s->subvol_target_share[i] / (double)s->dirs : 0));
+				       json_object_new_double(s->dirs ? s->subvol_target_share[i] /
+										(double)s->dirs
+								      : 0));
 		json_object_object_add(o, "data_share",
-				       json_object_new_double(pct(s->subvol_bytes[i], s->bytes) / 100));
+				       json_object_new_double(pct(s->subvol_bytes[i], s->bytes) /
+							      100));
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(j, "subvolumes", a);
@@ -229,8 +247,12 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 			o = json_object_new_object();
 			json_object_object_add(o, "from", out_subvol(vol, (int)i));
 			json_object_object_add(o, "to", out_subvol(vol, (int)k));
-			json_object_object_add(o, "files", json_object_new_int64((int64_t)s->move_files[i * n + k]));
-			json_object_object_add(o, "bytes", json_object_new_int64((int64_t)s->move_bytes[i * n + k]));
+			json_object_object_add(o, "files",
+					       json_object_new_int64(
+						       (int64_t)s->move_files[i * n + k]));
+			json_object_object_add(o, "bytes",
+					       json_object_new_int64(
+						       (int64_t)s->move_bytes[i * n + k]));
 			json_object_array_add(a, o);
 		}
 	json_object_object_add(j, "moves", a);
@@ -290,35 +312,44 @@ static const struct out_filter scan_filters[] = {
 };
 
 static const struct out_line scan_dir_lines[] = {
-	{ NULL, NULL, "{clean?clean~DIR} {path}:{*problems: {.}}{error? ({error})~}"
-		      "{problems?~{error?~ {entries|unreachable} not reachable from the hashed subvolume}}" },
-	{ "entries", NULL, "  {state:-18} {^path|under}{name} (data on {cached}, hashed {hashed}"
-			   "{linkto_on?, linkto on {linkto_on} -> {linkto_target?{linkto_target}~?}~})" },
+	{ NULL, NULL,
+	  "{clean?clean~DIR} {path}:{*problems: {.}}{error? ({error})~}"
+	  "{problems?~{error?~ {entries|unreachable} not reachable from the hashed subvolume}}" },
+	{ "entries", NULL,
+	  "  {state:-18} {^path|under}{name} (data on {cached}, hashed {hashed}"
+	  "{linkto_on?, linkto on {linkto_on} -> {linkto_target?{linkto_target}~?}~})" },
 	{ NULL, NULL, NULL },
 };
 
 static const struct out_line scan_summary_lines[] = {
-	{ NULL, NULL, "Volume {$volume.name}: {$volume.subvolume_count} subvolumes, commit hash "
-		      "{volume_commit}, lookup-optimize {lookup_optimize|onoff}" },
-	{ NULL, NULL, "Directories: {directories} scanned in {seconds:.1} s, {directories_clean} "
-		      "clean, {directories_not_clean} not clean{interrupted? (interrupted: partial)~}" },
+	{ NULL, NULL,
+	  "Volume {$volume.name}: {$volume.subvolume_count} subvolumes, commit hash "
+	  "{volume_commit}, lookup-optimize {lookup_optimize|onoff}" },
+	{ NULL, NULL,
+	  "Directories: {directories} scanned in {seconds:.1} s, {directories_clean} "
+	  "clean, {directories_not_clean} not clean{interrupted? (interrupted: partial)~}" },
 	{ "directory_problems", ".", "  {@:-22} {.}" },
 	{ NULL, "directories_user_layout",
 	  "  user-layout            {directories_user_layout} (left alone)" },
 	{ NULL, NULL, "Entries: {files} files, {bytes|bytes}" },
 	{ "entries", ".", "  {@:-22} {.}" },
-	{ NULL, NULL, "Lookup-optimize: misses answered by one LOOKUP in "
-		      "{lookup_optimize_coverage.directory_share|pct:.1}% of directories "
-		      "({lookup_optimize_coverage.file_share|pct:.1}% of files);" },
-	{ NULL, NULL, "  elsewhere a miss costs {lookup_optimize_coverage.lookups_per_fan_out} "
-		      "LOOKUPs: {lookup_optimize_coverage.lookups_per_miss_by_directory:.2} per miss "
-		      "by directory, {lookup_optimize_coverage.lookups_per_miss_by_file:.2} by file" },
+	{ NULL, NULL,
+	  "Lookup-optimize: misses answered by one LOOKUP in "
+	  "{lookup_optimize_coverage.directory_share|pct:.1}% of directories "
+	  "({lookup_optimize_coverage.file_share|pct:.1}% of files);" },
+	{ NULL, NULL,
+	  "  elsewhere a miss costs {lookup_optimize_coverage.lookups_per_fan_out} "
+	  "LOOKUPs: {lookup_optimize_coverage.lookups_per_miss_by_directory:.2} per miss "
+	  "by directory, {lookup_optimize_coverage.lookups_per_miss_by_file:.2} by file" },
 	{ NULL, NULL, "Subvolumes:" },
-	{ NULL, NULL, "  NAME                              FILES        BYTES  HASH NOW    TARGET      DATA" },
-	{ "subvolumes", NULL, "  {name:-28} {files:10} {bytes|bytes:12} {hash_share|pct:8.1}% "
-			      "{target_hash_share|pct:8.1}% {data_share|pct:8.1}%" },
-	{ NULL, "moves_total.files", "A fix (--mode migrate) would move {moves_total.files} files, "
-				     "{moves_total.bytes|bytes}:" },
+	{ NULL, NULL,
+	  "  NAME                              FILES        BYTES  HASH NOW    TARGET      DATA" },
+	{ "subvolumes", NULL,
+	  "  {name:-28} {files:10} {bytes|bytes:12} {hash_share|pct:8.1}% "
+	  "{target_hash_share|pct:8.1}% {data_share|pct:8.1}%" },
+	{ NULL, "moves_total.files",
+	  "A fix (--mode migrate) would move {moves_total.files} files, "
+	  "{moves_total.bytes|bytes}:" },
 	{ "moves", NULL, "  {from:-28} -> {to:-28} {files:8} files {bytes|bytes:12}" },
 	{ NULL, NULL, "Verdict: {interrupted?INTERRUPTED~{clean?clean~NOT CLEAN}}" },
 	{ NULL, NULL, NULL },
@@ -334,10 +365,17 @@ static const struct out_block scan_blocks[] = {
 /* In JSON and XML only: the details of a directory and the raw counts behind the shares. */
 static const char *const scan_hidden[] = {
 	"volume.path",
-	"directories[].user_layout", "directories[].commit", "directories[].files",
-	"directories[].subdirectories", "directories[].bytes", "directories[].entry_counts",
-	"directories[].layout", "directories[].planned_layout", "directories[].moved_fraction",
-	"directories[].entries[].target", "directories[].entries[].size",
+	"directories[].user_layout",
+	"directories[].commit",
+	"directories[].files",
+	"directories[].subdirectories",
+	"directories[].bytes",
+	"directories[].entry_counts",
+	"directories[].layout",
+	"directories[].planned_layout",
+	"directories[].moved_fraction",
+	"directories[].entries[].target",
+	"directories[].entries[].size",
 	"summary.lookup_optimize_coverage.directories_optimized",
 	"summary.lookup_optimize_coverage.files_optimized",
 	NULL,
@@ -350,7 +388,8 @@ static void print_prometheus(struct lctl_volume *vol, const struct lctl_scan_sum
 			     double elapsed)
 {
 	/* label values: escaped like every string, then quoted as the format wants */
-	char *v = out_prom_label(lctl_volume_name(vol)), **sl = calloc(s->nsubvols + 1, sizeof(*sl));
+	char *v = out_prom_label(lctl_volume_name(vol)),
+	     **sl = calloc(s->nsubvols + 1, sizeof(*sl));
 	double ad, af;
 	size_t i, k, n = s->nsubvols;
 	unsigned b;
@@ -360,7 +399,8 @@ static void print_prometheus(struct lctl_volume *vol, const struct lctl_scan_sum
 	for (i = 0; i < n; i++)
 		sl[i] = out_prom_label(out_subvol_name(vol, (int)i));
 	amplification(s, &ad, &af);
-#define FAMILY(name, type, help) printf("# HELP layoutctl_" name " " help "\n# TYPE layoutctl_" name " " type "\n")
+#define FAMILY(name, type, help) \
+	printf("# HELP layoutctl_" name " " help "\n# TYPE layoutctl_" name " " type "\n")
 	FAMILY("scan_success", "gauge", "1 if the last scan ran to its end");
 	printf("layoutctl_scan_success{volume=\"%s\"} %d\n", v, !s->interrupted);
 	FAMILY("scan_clean", "gauge", "1 if every directory was clean");
@@ -372,7 +412,8 @@ static void print_prometheus(struct lctl_volume *vol, const struct lctl_scan_sum
 	FAMILY("scan_directories", "gauge", "directories scanned");
 	printf("layoutctl_scan_directories{volume=\"%s\"} %llu\n", v, (unsigned long long)s->dirs);
 	FAMILY("scan_directories_clean", "gauge", "directories with no problem");
-	printf("layoutctl_scan_directories_clean{volume=\"%s\"} %llu\n", v, (unsigned long long)s->dirs_clean);
+	printf("layoutctl_scan_directories_clean{volume=\"%s\"} %llu\n", v,
+	       (unsigned long long)s->dirs_clean);
 	FAMILY("scan_directory_problems", "gauge", "directories with each problem");
 	for (b = 0; b < LCTL_DIR_PROBLEM_COUNT; b++)
 		printf("layoutctl_scan_directory_problems{volume=\"%s\",problem=\"%s\"} %llu\n", v,
@@ -383,8 +424,10 @@ static void print_prometheus(struct lctl_volume *vol, const struct lctl_scan_sum
 		       lctl_entry_state_name((int)b), (unsigned long long)s->entry[b]);
 	FAMILY("scan_bytes", "gauge", "data bytes seen");
 	printf("layoutctl_scan_bytes{volume=\"%s\"} %llu\n", v, (unsigned long long)s->bytes);
-	FAMILY("scan_lookup_optimized_ratio", "gauge", "share of directories whose misses cost one LOOKUP");
-	printf("layoutctl_scan_lookup_optimized_ratio{volume=\"%s\"} %.6f\n", v, pct(s->dirs_optimized, s->dirs) / 100);
+	FAMILY("scan_lookup_optimized_ratio", "gauge",
+	       "share of directories whose misses cost one LOOKUP");
+	printf("layoutctl_scan_lookup_optimized_ratio{volume=\"%s\"} %.6f\n", v,
+	       pct(s->dirs_optimized, s->dirs) / 100);
 	FAMILY("scan_lookups_per_miss", "gauge", "expected brick LOOKUPs per missed name, by file");
 	printf("layoutctl_scan_lookups_per_miss{volume=\"%s\"} %.6f\n", v, af);
 	FAMILY("scan_subvolume_files", "gauge", "data files per subvolume");
@@ -422,7 +465,8 @@ static struct json_object *text_dir(struct lctl_volume *vol, const struct lctl_d
 	kept = json_object_new_array();
 	for (i = 0; i < r->nentries; i++)
 		if (r->entries[i].state != LCTL_ENTRY_LINKED)
-			json_object_array_add(kept, json_object_get(json_object_array_get_idx(a, i)));
+			json_object_array_add(kept,
+					      json_object_get(json_object_array_get_idx(a, i)));
 	/* the count of entries not reachable is the same without them: linked ones are */
 	json_object_object_add(j, "entries", kept);
 	return j;
@@ -484,8 +528,10 @@ static void scan_dash_tick(struct dash *d, struct lctl_scan *scan, const struct 
 			   const struct lctl_progress *p, struct rate_tracker *rt, double *last)
 {
 	struct dash_ops ops = { scan_pause, scan_stop, scan_set_workers, scan };
-	struct status_info si = { "scan", sc->volume, sc->o.path, "-", "-",
-				  p->paused ? "paused" : "running", "scan", false, 0, -1, NULL };
+	struct status_info si = { "scan", sc->volume, sc->o.path,
+				  "-",	  "-",	      p->paused ? "paused" : "running",
+				  "scan", false,      0,
+				  -1,	  NULL };
 	struct json_object *js;
 
 	dash_key(d, 200, &ops);
@@ -503,8 +549,17 @@ static void scan_preflight_draw(struct dash *d, const struct scan_cli *sc, doubl
 {
 	static struct lctl_progress p;
 	struct rate_tracker rt = { 0 };
-	struct status_info si = { "scan", sc->volume, sc->o.path, "-", "-", "running", "preflight",
-				  false, 0, -1, "connecting to the volume" };
+	struct status_info si = { "scan",
+				  sc->volume,
+				  sc->o.path,
+				  "-",
+				  "-",
+				  "running",
+				  "preflight",
+				  false,
+				  0,
+				  -1,
+				  "connecting to the volume" };
 	struct json_object *js;
 
 	if (!d)
@@ -542,7 +597,9 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 	if (sc.dashboard && !(dash = dash_open(&why)))
 		warning("--dashboard %s: printing the progress line instead", why);
 	scan_preflight_draw(dash, &sc, mono_seconds());
-	ret = open_volume(sc.volume, sc.brick_reads == BRICK_READS_GFAPI ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
+	ret = open_volume(sc.volume,
+			  sc.brick_reads == BRICK_READS_GFAPI ? OPEN_SUBVOLS
+							      : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
 			  &vol);
 	if (ret) {
 		dash_close(dash);
@@ -625,8 +682,9 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 			out_member(o, "summary", summary_json(vol, sum, p.elapsed));
 		out_close(o, 0, 0, NULL);
 	}
-	ret = sum->interrupted ? EXIT_INTERRUPTED
-	      : sum->dirs == sum->dirs_clean ? EXIT_CLEAN : EXIT_PROBLEMS;
+	ret = sum->interrupted		     ? EXIT_INTERRUPTED
+	      : sum->dirs == sum->dirs_clean ? EXIT_CLEAN
+					     : EXIT_PROBLEMS;
 	if (sum->interrupted)
 		error("scan interrupted: the report covers %llu directories only",
 		      (unsigned long long)sum->dirs);

@@ -112,22 +112,27 @@ static int exit_for_status(struct json_object *st, bool dead)
 static struct json_object *f_data_phase(struct out_rctx *c, struct json_object *phase)
 {
 	(void)c;
-	return json_object_new_boolean(!strcmp(json_object_get_string(phase) ?
-						json_object_get_string(phase) : "", "data"));
+	return json_object_new_boolean(
+		!strcmp(json_object_get_string(phase) ? json_object_get_string(phase) : "",
+			"data"));
 }
 
 /* what the phase does, with its counters (the settle countdown, say): status_phase_line() */
 static struct json_object *f_now(struct out_rctx *c, struct json_object *phase)
 {
-	static const char *const used[] = { "step", "directories.done", "directories.seen",
-					    "settle.remaining_seconds", "settle.seconds",
-					    "dry_run", "mode" };
+	static const char *const used[] = { "step",
+					    "directories.done",
+					    "directories.seen",
+					    "settle.remaining_seconds",
+					    "settle.seconds",
+					    "dry_run",
+					    "mode" };
 	char line[256];
 	size_t i;
 
 	(void)phase;
 	for (i = 0; i < sizeof(used) / sizeof(used[0]); i++)
-		out_rget(c, used[i]);	/* recorded as read */
+		out_rget(c, used[i]); /* recorded as read */
 	status_phase_line(out_rget(c, "."), line, sizeof(line));
 	return json_object_new_string(line);
 }
@@ -150,31 +155,39 @@ static const struct out_filter status_filters[] = {
 /* every string comes from a file: escaped like names from the volume (render.c) */
 static const struct out_line status_lines[] = {
 	{ NULL, NULL, "Volume:      {volume} (path {path})" },
-	{ NULL, NULL, "State:       {dead?DIED (process gone; run 'layoutctl fix --resume')~{state}}, "
-		      "phase {phase}" },
+	{ NULL, NULL,
+	  "State:       {dead?DIED (process gone; run 'layoutctl fix --resume')~{state}}, "
+	  "phase {phase}" },
 	{ NULL, "!dead&state|live", "Now:         {phase|now}" },
 	{ NULL, NULL, "Process:     pid {pid} on {host}, started {started|ctime}" },
 	{ NULL, NULL, "Mode:        {mode}, layout {layout}{dry_run?, dry run~}" },
 	{ NULL, NULL, "Elapsed:     {elapsed:.0} s, ETA {eta_seconds|set?{eta_seconds:.0} s~-}" },
-	{ NULL, NULL, "Directories: {directories.done} done of {directories.seen} seen "
-		      "(~{directories.estimated_total} total): {directories.fixed} fixed, "
-		      "{directories.was-clean} were clean, {directories.not-fixed} not fixed" },
-	{ NULL, "clean_first", "Clean:       {clean_first.all_clean?{clean_first.clean_since?every "
-			       "directory, since {clean_first.clean_since|localtime} "
-			       "({clean_first.clean_after_seconds:.0} s after the start)~"
-			       "{clean_first.directories_clean} directories so far}~"
-			       "{clean_first.directories_clean} directories so far}" },
-	{ NULL, "clean_first", "Data placed: {clean_first.data_directories_placed} directories"
-			       "{phase|data_phase? (data phase running)~}" },
-	{ NULL, NULL, "Files:       {files.migrated} migrated, {files.linked} linked, {files.skipped} "
-		      "skipped, {files.failed} failed, {files.linkto-removed} linkto removed" },
-	{ NULL, NULL, "Moved:       {bytes_moved|bytes} ({rates.bytes_per_sec_60s|bytes}/s over the "
-		      "last minute)" },
+	{ NULL, NULL,
+	  "Directories: {directories.done} done of {directories.seen} seen "
+	  "(~{directories.estimated_total} total): {directories.fixed} fixed, "
+	  "{directories.was-clean} were clean, {directories.not-fixed} not fixed" },
+	{ NULL, "clean_first",
+	  "Clean:       {clean_first.all_clean?{clean_first.clean_since?every "
+	  "directory, since {clean_first.clean_since|localtime} "
+	  "({clean_first.clean_after_seconds:.0} s after the start)~"
+	  "{clean_first.directories_clean} directories so far}~"
+	  "{clean_first.directories_clean} directories so far}" },
+	{ NULL, "clean_first",
+	  "Data placed: {clean_first.data_directories_placed} directories"
+	  "{phase|data_phase? (data phase running)~}" },
+	{ NULL, NULL,
+	  "Files:       {files.migrated} migrated, {files.linked} linked, {files.skipped} "
+	  "skipped, {files.failed} failed, {files.linkto-removed} linkto removed" },
+	{ NULL, NULL,
+	  "Moved:       {bytes_moved|bytes} ({rates.bytes_per_sec_60s|bytes}/s over the "
+	  "last minute)" },
 	{ NULL, "exit_code|set", "Exit code:   {exit_code}" },
-	{ NULL, "servers", "Server                   State         Dirs  Migrated  Skipped  Failed"
-			   "      Moved     Rate/s" },
-	{ "servers", NULL, "{name:-24} {state:-9} {directories:8} {migrated:9} {skipped:8} {failed:7} "
-			   "{bytes_moved|bytes:10} {bytes_per_sec|bytes:10}{error?  {error}~}" },
+	{ NULL, "servers",
+	  "Server                   State         Dirs  Migrated  Skipped  Failed"
+	  "      Moved     Rate/s" },
+	{ "servers", NULL,
+	  "{name:-24} {state:-9} {directories:8} {migrated:9} {skipped:8} {failed:7} "
+	  "{bytes_moved|bytes:10} {bytes_per_sec|bytes:10}{error?  {error}~}" },
 	{ NULL, NULL, NULL },
 };
 
@@ -185,16 +198,27 @@ static const struct out_block status_blocks[] = {
 
 /* In JSON and XML only: the dashboard's material (rates, workers, shares, recent errors). */
 static const char *const status_hidden[] = {
-	"status.updated", "status.directories.not_clean", "status.directories.left-alone",
-	"status.directories.planned", "status.directories.stopped", "status.directories.placed",
+	"status.updated",
+	"status.directories.not_clean",
+	"status.directories.left-alone",
+	"status.directories.planned",
+	"status.directories.stopped",
+	"status.directories.placed",
 	"status.files.examined",
-	"status.rates.dirs_per_sec_10s", "status.rates.dirs_per_sec_60s",
-	"status.rates.files_per_sec_10s", "status.rates.files_per_sec_60s",
+	"status.rates.dirs_per_sec_10s",
+	"status.rates.dirs_per_sec_60s",
+	"status.rates.files_per_sec_10s",
+	"status.rates.files_per_sec_60s",
 	"status.rates.bytes_per_sec_10s",
-	"status.servers[].seconds", "status.workers",
+	"status.servers[].seconds",
+	"status.workers",
 	/* shown by the "Now:" line of a live run, in its phase only */
-	"status.settle", "status.step", "status.subvolumes", "status.errors",
-	"status.clean_first.directories_clean@status.clean_first.all_clean", "status.state@status.dead",
+	"status.settle",
+	"status.step",
+	"status.subvolumes",
+	"status.errors",
+	"status.clean_first.directories_clean@status.clean_first.all_clean",
+	"status.state@status.dead",
 	NULL,
 };
 

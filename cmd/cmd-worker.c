@@ -48,13 +48,24 @@ const struct lopt cmd_worker_options[] = {
 	OPT_UINT('p', "parallel", &wk_args.parallel, 1, 64, "N", "worker threads (default 4)"),
 	OPT_PATH(0, "state-dir", &wk_args.state_dir, 4096, "DIR",
 		 "its lock and kept modes (default /var/lib/layoutctl/VOLUME/worker)"),
-	{ .name = "log", .kind = OPTK_STRING, .to.s = &wk_args.log, .max = 4200, .arg = "FILE",
+	{ .name = "log",
+	  .kind = OPTK_STRING,
+	  .to.s = &wk_args.log,
+	  .max = 4200,
+	  .arg = "FILE",
 	  .complete = "@file",
 	  .help = "per-file outcome log, JSON lines (default STATE_DIR/outcomes.jsonl)" },
-	{ .name = "rate", .kind = OPTK_DOUBLE, .to.d = &wk_args.files_per_sec,
-	  .what = "files per second", .arg = "FILES", .help = "at most FILES files per second" },
-	{ .name = "bandwidth", .kind = OPTK_DOUBLE, .to.d = &wk_args.bandwidth,
-	  .what = "MB per second", .arg = "MB",
+	{ .name = "rate",
+	  .kind = OPTK_DOUBLE,
+	  .to.d = &wk_args.files_per_sec,
+	  .what = "files per second",
+	  .arg = "FILES",
+	  .help = "at most FILES files per second" },
+	{ .name = "bandwidth",
+	  .kind = OPTK_DOUBLE,
+	  .to.d = &wk_args.bandwidth,
+	  .what = "MB per second",
+	  .arg = "MB",
 	  .help = "at most MB megabytes (10^6 bytes) per second of migrated data" },
 	OPT_ENUM(0, "brick-reads", &wk_args.brick_reads, brick_reads_words, "HOW",
 		 "auto (default) or gfapi, as for fix"),
@@ -210,8 +221,8 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 	for (i = 0; i < lctl_volume_nservers(vol); i++)
 		mine += lctl_volume_server_at(vol, i)->mine;
 	if (!mine) {
-		ret = fail(EXIT_CANTRUN, "no brick of '%s' is on this server (--node %s)",
-			   argv[1], gopts.nnodes ? gopts.nodes[0] : "not given");
+		ret = fail(EXIT_CANTRUN, "no brick of '%s' is on this server (--node %s)", argv[1],
+			   gopts.nnodes ? gopts.nodes[0] : "not given");
 		goto out;
 	}
 	snprintf(node, sizeof(node), "%s", gopts.nnodes ? gopts.nodes[0] : "-");
@@ -276,13 +287,15 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 	}
 	lctl_fix_progress(fix, &p);
 	ret = lctl_fix_end(fix, &err);
-	ret = ret < 0 ? EXIT_CANTRUN : stopped || lctl_fix_summary(fix)->stopped ? EXIT_INTERRUPTED
-		: ret ? EXIT_PROBLEMS : EXIT_CLEAN;
+	ret = ret < 0					  ? EXIT_CANTRUN
+	      : stopped || lctl_fix_summary(fix)->stopped ? EXIT_INTERRUPTED
+	      : ret					  ? EXIT_PROBLEMS
+							  : EXIT_CLEAN;
 	say("done %llu %llu %llu %llu %llu %d", (unsigned long long)p.dirs_done,
 	    (unsigned long long)p.file_actions[LCTL_FILE_MIGRATED],
 	    (unsigned long long)p.file_actions[LCTL_FILE_SKIPPED],
-	    (unsigned long long)p.file_actions[LCTL_FILE_FAILED],
-	    (unsigned long long)p.bytes_moved, ret);
+	    (unsigned long long)p.file_actions[LCTL_FILE_FAILED], (unsigned long long)p.bytes_moved,
+	    ret);
 out:
 	if (log >= 0 && (close(log) || log_failed))
 		warning("cannot write the outcome log '%s'", log_path);

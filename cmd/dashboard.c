@@ -36,7 +36,7 @@ struct dash {
 	bool help;
 	const char *message;
 	SCREEN *scr;
-	bool shown;	/* drawn once: curses owns the screen */
+	bool shown; /* drawn once: curses owns the screen */
 };
 
 static volatile sig_atomic_t curses_on;
@@ -240,9 +240,10 @@ void dash_draw(struct dash *d, struct json_object *st)
 	}
 	attron(A_BOLD);
 	/* strings from the job or its status file: escaped (out_esc()) like names */
-	mvprintw(y++, 0, "layoutctl %s %s%s  path %s  mode %s  layout %s", out_esc(js_str(st, "command")),
-		 out_esc(js_str(st, "volume")), js_int(st, "dry_run") ? " (dry run)" : "",
-		 out_esc(js_str(st, "path")), out_esc(js_str(st, "mode")), out_esc(js_str(st, "layout")));
+	mvprintw(y++, 0, "layoutctl %s %s%s  path %s  mode %s  layout %s",
+		 out_esc(js_str(st, "command")), out_esc(js_str(st, "volume")),
+		 js_int(st, "dry_run") ? " (dry run)" : "", out_esc(js_str(st, "path")),
+		 out_esc(js_str(st, "mode")), out_esc(js_str(st, "layout")));
 	attroff(A_BOLD);
 	fmt_duration(js_double(st, "elapsed"), b1, sizeof(b1));
 	if (json_object_object_get_ex(st, "eta_seconds", &a) && a)
@@ -268,28 +269,36 @@ void dash_draw(struct dash *d, struct json_object *st)
 		 (long long)js_int(st, "directories.left-alone"));
 	if (json_object_object_get_ex(st, "clean_first", &a) && a) {
 		if (js_int(st, "clean_first.all_clean")) {
-			fmt_duration(js_double(st, "clean_first.clean_after_seconds"), b2, sizeof(b2));
-			mvprintw(y++, 0, "Clean first every directory clean after %s   data placed in %lld dirs",
+			fmt_duration(js_double(st, "clean_first.clean_after_seconds"), b2,
+				     sizeof(b2));
+			mvprintw(y++, 0,
+				 "Clean first every directory clean after %s   data placed in %lld dirs",
 				 b2, (long long)js_int(st, "clean_first.data_directories_placed"));
 		} else {
-			mvprintw(y++, 0, "Clean first %lld directories clean so far   data placed in %lld dirs",
+			mvprintw(y++, 0,
+				 "Clean first %lld directories clean so far   data placed in %lld dirs",
 				 (long long)js_int(st, "clean_first.directories_clean"),
 				 (long long)js_int(st, "clean_first.data_directories_placed"));
 		}
 	}
-	mvprintw(y++, 0, "Files       examined %lld  migrated %lld  linked %lld  skipped %lld  failed %lld  linkto removed %lld",
+	mvprintw(y++, 0,
+		 "Files       examined %lld  migrated %lld  linked %lld  skipped %lld  failed %lld  linkto removed %lld",
 		 (long long)js_int(st, "files.examined"), (long long)js_int(st, "files.migrated"),
 		 (long long)js_int(st, "files.linked"), (long long)js_int(st, "files.skipped"),
-		 (long long)js_int(st, "files.failed"), (long long)js_int(st, "files.linkto-removed"));
-	mvprintw(y++, 0, "Bytes moved %s", human_bytes((uint64_t)js_int(st, "bytes_moved"), b1, sizeof(b1)));
-	mvprintw(y++, 0, "Rates       last 10 s: %.1f dirs/s %.1f files/s %s/s   last 60 s: %.1f dirs/s %.1f files/s %s/s",
+		 (long long)js_int(st, "files.failed"),
+		 (long long)js_int(st, "files.linkto-removed"));
+	mvprintw(y++, 0, "Bytes moved %s",
+		 human_bytes((uint64_t)js_int(st, "bytes_moved"), b1, sizeof(b1)));
+	mvprintw(y++, 0,
+		 "Rates       last 10 s: %.1f dirs/s %.1f files/s %s/s   last 60 s: %.1f dirs/s %.1f files/s %s/s",
 		 js_double(st, "rates.dirs_per_sec_10s"), js_double(st, "rates.files_per_sec_10s"),
 		 human_bytes((uint64_t)js_double(st, "rates.bytes_per_sec_10s"), b2, sizeof(b2)),
 		 js_double(st, "rates.dirs_per_sec_60s"), js_double(st, "rates.files_per_sec_60s"),
 		 human_bytes((uint64_t)js_double(st, "rates.bytes_per_sec_60s"), b3, sizeof(b3)));
 	y++;
 	attron(A_BOLD);
-	mvprintw(y++, 0, "%-30s %-*s %s", "Subvolume", (cols - 40) / 2, "data share now", "target share");
+	mvprintw(y++, 0, "%-30s %-*s %s", "Subvolume", (cols - 40) / 2, "data share now",
+		 "target share");
 	attroff(A_BOLD);
 	if (json_object_object_get_ex(st, "subvolumes", &a)) {
 		n = (int)json_object_array_length(a);
@@ -313,7 +322,8 @@ void dash_draw(struct dash *d, struct json_object *st)
 		mvprintw(y++, 0, "%-.*s", cols - 1, status_server_header);
 		attroff(A_BOLD);
 		for (i = 0; i < n && y < rows - 6; i++, y++) {
-			status_server_row(json_object_array_get_idx(a, (size_t)i), row, sizeof(row));
+			status_server_row(json_object_array_get_idx(a, (size_t)i), row,
+					  sizeof(row));
 			mvprintw(y, 0, "%-.*s", cols - 1, row);
 		}
 		y++;
@@ -322,11 +332,13 @@ void dash_draw(struct dash *d, struct json_object *st)
 	mvprintw(y++, 0, "Workers (%lld active%s)", (long long)js_int(st, "workers.active"),
 		 js_int(st, "workers.paused") ? ", PAUSED" : "");
 	attroff(A_BOLD);
-	if (json_object_object_get_ex(st, "workers", &a) && json_object_object_get_ex(a, "states", &a)) {
+	if (json_object_object_get_ex(st, "workers", &a) &&
+	    json_object_object_get_ex(a, "states", &a)) {
 		n = (int)json_object_array_length(a);
 		for (i = 0; i < n && y < rows - 5; i++, y++)
 			mvprintw(y, 0, "  %2d %-.*s", i, cols - 6,
-				 out_esc(json_object_get_string(json_object_array_get_idx(a, (size_t)i))));
+				 out_esc(json_object_get_string(
+					 json_object_array_get_idx(a, (size_t)i))));
 	}
 	y++;
 	pthread_mutex_lock(&notes_lock);
@@ -348,7 +360,8 @@ void dash_draw(struct dash *d, struct json_object *st)
 		n = (int)json_object_array_length(a);
 		for (i = n > rows - y - 2 ? n - (rows - y - 2) : 0; i < n && y < rows - 1; i++, y++)
 			mvprintw(y, 0, "  %-.*s", cols - 3,
-				 out_esc(json_object_get_string(json_object_array_get_idx(a, (size_t)i))));
+				 out_esc(json_object_get_string(
+					 json_object_array_get_idx(a, (size_t)i))));
 	}
 	if (d->help)
 		draw_help();
@@ -392,7 +405,8 @@ int dash_key(struct dash *d, int timeout_ms, const struct dash_ops *ops)
 		d->message = ops->workers(ops->arg, +1) ? "cannot add a worker" : "one more worker";
 		break;
 	case '-':
-		d->message = ops->workers(ops->arg, -1) ? "cannot remove a worker" : "one worker less";
+		d->message = ops->workers(ops->arg, -1) ? "cannot remove a worker"
+							: "one worker less";
 		break;
 	case 'q':
 		ops->stop(ops->arg);

@@ -11,7 +11,7 @@ struct dash;
 struct dash_ops {
 	void (*pause)(void *arg, bool pause);
 	void (*stop)(void *arg);
-	int (*workers)(void *arg, int delta);	/* 0 or -1 */
+	int (*workers)(void *arg, int delta); /* 0 or -1 */
 	void *arg;
 };
 

@@ -35,7 +35,7 @@ static struct {
 	char path[64];
 	char line[LINE_MAX_LEN];
 	size_t len;
-	bool cut;	/* the current line was too long: skip to its end */
+	bool cut; /* the current line was too long: skip to its end */
 } glog = { .rfd = -1, .wfd = -1, .out = -1, .stop = { -1, -1 } };
 
 static bool is_sep(char c)

@@ -88,10 +88,8 @@ const struct cmd commands[] = {
 static struct opt_list servers, nodes;
 
 static const struct opt_word format_words[] = {
-	{ "text", FMT_TEXT },
-	{ "json", FMT_JSON },
-	{ "xml", FMT_XML },
-	{ "prometheus", FMT_PROMETHEUS },
+	{ "text", FMT_TEXT }, { "json", FMT_JSON },
+	{ "xml", FMT_XML },   { "prometheus", FMT_PROMETHEUS },
 	{ NULL, 0 },
 };
 
@@ -108,11 +106,17 @@ const struct opt_word brick_reads_words[] = {
 };
 
 static const struct opt_word transport_words[] = {
-	{ "tcp", 0 }, { "rdma", 0 }, { "unix", 0 }, { NULL, 0 },
+	{ "tcp", 0 },
+	{ "rdma", 0 },
+	{ "unix", 0 },
+	{ NULL, 0 },
 };
 
 static const struct opt_word progress_words[] = {
-	{ "auto", 0 }, { "always", 0 }, { "never", 0 }, { NULL, 0 },
+	{ "auto", 0 },
+	{ "always", 0 },
+	{ "never", 0 },
+	{ NULL, 0 },
 };
 
 /*
@@ -122,16 +126,24 @@ static const struct opt_word progress_words[] = {
  * --server and --node are lists, in order.
  */
 static const struct lopt global_options[] = {
-	{ .name = "server", .short_name = 's', .kind = OPTK_LIST, .to.list = &servers,
-	  .arg = "HOST[:PORT]", .complete = "@host",
+	{ .name = "server",
+	  .short_name = 's',
+	  .kind = OPTK_LIST,
+	  .to.list = &servers,
+	  .arg = "HOST[:PORT]",
+	  .complete = "@host",
 	  .help = "volfile server to try, repeatable, in order (default localhost:24007)" },
 	OPT_WORD(0, "transport", &gopts.transport, transport_words, "tcp|rdma|unix",
 		 "transport to the volfile server (default tcp)"),
 	OPT_ENUM('f', "format", &gopts.format, format_words, "FORMAT",
 		 "output format: text, json, xml (prometheus for scan)"),
 	OPT_SET_INT(0, "json", &gopts.format, FMT_JSON, "same as --format json"),
-	{ .name = "log-file", .kind = OPTK_STRING, .to.s = &gopts.log_file, .arg = "FILE",
-	  .complete = "@file", .help = "where gfapi's own log goes (default: nowhere)" },
+	{ .name = "log-file",
+	  .kind = OPTK_STRING,
+	  .to.s = &gopts.log_file,
+	  .arg = "FILE",
+	  .complete = "@file",
+	  .help = "where gfapi's own log goes (default: nowhere)" },
 	OPT_INT(0, "gfapi-log-level", &gopts.log_level, 0, 9, "N",
 		"gfapi log level, 0-9 (default 4, warnings)"),
 	OPT_INT(0, "log-level", &gopts.verbosity, 0, 4, "N",
@@ -140,8 +152,14 @@ static const struct lopt global_options[] = {
 		 "progress line on stderr: auto, always, never (default auto)"),
 	OPT_COUNT('v', "verbose", &gopts.verbosity, 4, "more detail, repeatable"),
 	OPT_SET_INT('q', "quiet", &gopts.verbosity, 0, "only errors"),
-	{ .name = "node", .kind = OPTK_LIST, .to.list = &nodes, .arg = "HOST", .max = 256,
-	  .flags = OPTF_NONBLANK, .what = "a host name or address", .complete = "@host",
+	{ .name = "node",
+	  .kind = OPTK_LIST,
+	  .to.list = &nodes,
+	  .arg = "HOST",
+	  .max = 256,
+	  .flags = OPTF_NONBLANK,
+	  .what = "a host name or address",
+	  .complete = "@host",
 	  .help = "this server is the one whose bricks are listed as HOST,\n"
 		  "repeatable (default: glusterd's own peer identity)" },
 	OPT_PATH(0, "glusterd-dir", &gopts.glusterd_dir, 0, "DIR",
@@ -193,8 +211,7 @@ void usage_print(const struct cmd *cmd, FILE *f, bool full)
 		return;
 	fprintf(f, "\nOptions:\n");
 	opt_print_help(f, cmd->options, false);
-	fprintf(f, "\nGlobal options, before or after '%s' (see 'layoutctl --help'):\n",
-		cmd->name);
+	fprintf(f, "\nGlobal options, before or after '%s' (see 'layoutctl --help'):\n", cmd->name);
 	opt_print_help(f, global_options, true);
 }
 

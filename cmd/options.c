@@ -170,11 +170,13 @@ static void words_text(const struct opt_word *w, char *buf, size_t size)
 	buf[0] = '\0';
 	for (i = 0; i < count && n < size; i++)
 		n += (size_t)snprintf(buf + n, size - n, "%s%s",
-				      i == 0 ? "" : i + 1 == count ? " or " : ", ", w[i].word);
+				      i == 0	       ? ""
+				      : i + 1 == count ? " or "
+						       : ", ",
+				      w[i].word);
 }
 
-static int bad_value(const struct cmd *cmd, const struct lopt *o, const char *val,
-		     const char *want)
+static int bad_value(const struct cmd *cmd, const struct lopt *o, const char *val, const char *want)
 {
 	return usage_error(cmd, "--%s wants %s, not '%s'", o->name, o->what ? o->what : want, val);
 }
@@ -213,13 +215,14 @@ static int check_conflicts(const struct opt_state *st, const struct cmd *cmd)
 
 			if (b->key != a->key)
 				continue;
-			if (b->num == a->num && (b->str == a->str || (b->str && a->str &&
-								      !strcmp(b->str, a->str))))
+			if (b->num == a->num &&
+			    (b->str == a->str || (b->str && a->str && !strcmp(b->str, a->str))))
 				continue;
-			return usage_error(cmd, "conflicting placements: '--%s%s%s' before the command "
-					   "and '--%s%s%s' after it", b->opt->name, b->arg ? " " : "",
-					   b->arg ? b->arg : "", a->opt->name, a->arg ? " " : "",
-					   a->arg ? a->arg : "");
+			return usage_error(cmd,
+					   "conflicting placements: '--%s%s%s' before the command "
+					   "and '--%s%s%s' after it",
+					   b->opt->name, b->arg ? " " : "", b->arg ? b->arg : "",
+					   a->opt->name, a->arg ? " " : "", a->arg ? a->arg : "");
 		}
 	}
 	return -1;
@@ -230,7 +233,8 @@ static int check_text(const struct cmd *cmd, const struct lopt *o, const char *v
 	if ((o->flags & OPTF_NONBLANK) && !val[strspn(val, " ")])
 		return usage_error(cmd, "--%s wants %s", o->name, o->what ? o->what : "a value");
 	if (o->max && strlen(val) >= (size_t)o->max)
-		return usage_error(cmd, "--%s wants a value shorter than %lld bytes", o->name, o->max);
+		return usage_error(cmd, "--%s wants a value shorter than %lld bytes", o->name,
+				   o->max);
 	return -1;
 }
 
@@ -338,8 +342,8 @@ static int apply(struct opt_state *st, int side, const struct cmd *cmd, const st
 	case OPTK_PATH:
 		if (val[0] != '/' || (o->max && strlen(val) >= (size_t)o->max)) {
 			if (o->max)
-				snprintf(want, sizeof(want), "an absolute path shorter than %lld bytes",
-					 o->max);
+				snprintf(want, sizeof(want),
+					 "an absolute path shorter than %lld bytes", o->max);
 			else
 				snprintf(want, sizeof(want), "an absolute path");
 			return bad_value(cmd, o, val, want);
@@ -350,10 +354,13 @@ static int apply(struct opt_state *st, int side, const struct cmd *cmd, const st
 		break;
 	case OPTK_VOLPATH:
 		if (strlen(val) >= PATH_MAX)
-			return usage_error(cmd, "--%s is %zu bytes long: gfapi takes paths of at most "
-					   "%d", o->name, strlen(val), PATH_MAX - 1);
+			return usage_error(cmd,
+					   "--%s is %zu bytes long: gfapi takes paths of at most "
+					   "%d",
+					   o->name, strlen(val), PATH_MAX - 1);
 		if (check_volume_path(val))
-			return bad_value(cmd, o, val, "an absolute path inside the volume without "
+			return bad_value(cmd, o, val,
+					 "an absolute path inside the volume without "
 					 "'.' or '..'");
 		*o->to.s = val;
 		key = o->to.s;
@@ -402,14 +409,16 @@ int opt_parse(struct opt_state *st, const struct cmd *cmd, const struct lopt *ow
 			o = find_long(own, global, a + 2, n, &ambiguous, &is_global);
 			if (!o)
 				return usage_error(cmd, "%s option '%.*s'",
-						   ambiguous ? "ambiguous" : "unknown", (int)n + 2, a);
+						   ambiguous ? "ambiguous" : "unknown", (int)n + 2,
+						   a);
 			if (takes_value(o)) {
 				if (eq)
 					val = eq + 1;
 				else if (i + 1 < argc)
 					val = argv[++i];
 				else
-					return usage_error(cmd, "incomplete option '--%s': it wants %s",
+					return usage_error(cmd,
+							   "incomplete option '--%s': it wants %s",
 							   o->name, o->arg);
 			} else if (eq) {
 				return usage_error(cmd, "option '--%s' takes no value", o->name);
@@ -429,7 +438,8 @@ int opt_parse(struct opt_state *st, const struct cmd *cmd, const struct lopt *ow
 				else if (i + 1 < argc)
 					val = argv[++i];
 				else
-					return usage_error(cmd, "incomplete option '-%c': it wants %s",
+					return usage_error(cmd,
+							   "incomplete option '-%c': it wants %s",
 							   o->short_name, o->arg);
 			}
 			ret = apply(st, side, cmd, o, is_global, val);

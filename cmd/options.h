@@ -14,26 +14,26 @@
 #include <time.h>
 
 enum opt_kind {
-	OPTK_FLAG,	/* bool: set */
-	OPTK_COUNT,	/* int: one more per use, at most .max (-v) */
-	OPTK_SET,	/* int: set to .min (-q, --json) */
-	OPTK_INT,	/* int: a number in [.min, .max] */
-	OPTK_UINT,	/* unsigned: a number in [.min, .max] */
-	OPTK_DOUBLE,	/* double: a number > 0, at most 10^12 */
-	OPTK_STRING,	/* const char *: text, at most .max - 1 bytes when .max */
-	OPTK_LIST,	/* struct opt_list: repeatable text, in order, each as OPTK_STRING */
-	OPTK_ENUM,	/* int: the value of one of the words */
-	OPTK_WORD,	/* const char *: one of the words (the table's own string) */
-	OPTK_DURATION,	/* uint64_t: seconds, "90", "90s", "15m" or "2h" */
-	OPTK_TIME,	/* time_t: a local time HH:MM, the next such moment from now */
-	OPTK_PATH,	/* const char *: an absolute path, shorter than .max bytes when .max */
-	OPTK_VOLPATH,	/* const char *: an absolute path inside the volume, no "." or ".." */
-	OPTK_HELP,	/* show the help and exit */
-	OPTK_VERSION,	/* show the version and exit */
+	OPTK_FLAG,     /* bool: set */
+	OPTK_COUNT,    /* int: one more per use, at most .max (-v) */
+	OPTK_SET,      /* int: set to .min (-q, --json) */
+	OPTK_INT,      /* int: a number in [.min, .max] */
+	OPTK_UINT,     /* unsigned: a number in [.min, .max] */
+	OPTK_DOUBLE,   /* double: a number > 0, at most 10^12 */
+	OPTK_STRING,   /* const char *: text, at most .max - 1 bytes when .max */
+	OPTK_LIST,     /* struct opt_list: repeatable text, in order, each as OPTK_STRING */
+	OPTK_ENUM,     /* int: the value of one of the words */
+	OPTK_WORD,     /* const char *: one of the words (the table's own string) */
+	OPTK_DURATION, /* uint64_t: seconds, "90", "90s", "15m" or "2h" */
+	OPTK_TIME,     /* time_t: a local time HH:MM, the next such moment from now */
+	OPTK_PATH,     /* const char *: an absolute path, shorter than .max bytes when .max */
+	OPTK_VOLPATH,  /* const char *: an absolute path inside the volume, no "." or ".." */
+	OPTK_HELP,     /* show the help and exit */
+	OPTK_VERSION,  /* show the version and exit */
 };
 
 enum opt_flags {
-	OPTF_NONBLANK = 1 << 0,	/* text: not empty and not only spaces */
+	OPTF_NONBLANK = 1 << 0, /* text: not empty and not only spaces */
 };
 
 struct opt_word {
@@ -48,8 +48,8 @@ struct opt_list {
 };
 
 struct lopt {
-	const char *name;		/* long name, without "--"; NULL ends a table */
-	char short_name;		/* 0: none */
+	const char *name; /* long name, without "--"; NULL ends a table */
+	char short_name;  /* 0: none */
 	enum opt_kind kind;
 	union {
 		bool *flag;
@@ -61,14 +61,14 @@ struct lopt {
 		const char **s;
 		struct opt_list *list;
 	} to;
-	const char *arg;		/* the value's name in the help ("N"); NULL for flags */
-	const char *help;		/* '\n' starts a continuation line */
-	long long min, max;		/* numbers: the range; OPTK_SET: the value; text: size */
-	const struct opt_word *words;	/* OPTK_ENUM, OPTK_WORD; ends with a NULL word */
-	const char *what;		/* what the error says it wants, when not the default */
-	const char *complete;		/* values for completion: @dir, @file, @host, @command */
-	unsigned flags;			/* enum opt_flags */
-	bool *given;			/* set when the option is given */
+	const char *arg;	      /* the value's name in the help ("N"); NULL for flags */
+	const char *help;	      /* '\n' starts a continuation line */
+	long long min, max;	      /* numbers: the range; OPTK_SET: the value; text: size */
+	const struct opt_word *words; /* OPTK_ENUM, OPTK_WORD; ends with a NULL word */
+	const char *what;	      /* what the error says it wants, when not the default */
+	const char *complete;	      /* values for completion: @dir, @file, @host, @command */
+	unsigned flags;		      /* enum opt_flags */
+	bool *given;		      /* set when the option is given */
 };
 
 /* Each macro checks the type of its target: no cast can sneak a wrong one in. */
@@ -119,12 +119,12 @@ struct cmd;
  */
 struct opt_state {
 	struct opt_seen {
-		const void *key;	/* the target */
+		const void *key; /* the target */
 		const struct lopt *opt;
-		const char *arg;	/* as typed; NULL for a flag */
+		const char *arg; /* as typed; NULL for a flag */
 		long long num;
 		const char *str;
-	} seen[2][32];			/* [before, after the command] */
+	} seen[2][32]; /* [before, after the command] */
 	size_t nseen[2];
 };
 

@@ -14,9 +14,9 @@ struct out {
 	unsigned fmt;
 	FILE *f;
 	xmlTextWriterPtr xw;
-	const char *list_key;	/* current list, NULL outside */
-	bool first_member;	/* JSON: no comma before the next top-level member */
-	bool first_item;	/* JSON: no comma before the next list item */
+	const char *list_key; /* current list, NULL outside */
+	bool first_member;    /* JSON: no comma before the next top-level member */
+	bool first_item;      /* JSON: no comma before the next list item */
 	/* text: the command's view, the top-level members so far, the fields it read */
 	const struct out_view *view;
 	struct json_object *doc;
@@ -72,8 +72,7 @@ struct out *out_open(unsigned fmt, FILE *f, const char *command)
 	xmlTextWriterStartDocument(o->xw, NULL, "UTF-8", "yes");
 	xmlTextWriterStartElement(o->xw, XC("cliOutput"));
 	xmlTextWriterStartElement(o->xw, XC("layoutctl"));
-	xmlTextWriterWriteFormatAttribute(o->xw, XC("formatVersion"), "%d",
-					  OUTPUT_FORMAT_VERSION);
+	xmlTextWriterWriteFormatAttribute(o->xw, XC("formatVersion"), "%d", OUTPUT_FORMAT_VERSION);
 	xmlTextWriterWriteAttribute(o->xw, XC("command"), XC(command));
 	return o;
 }
@@ -97,8 +96,7 @@ static void xml_value(xmlTextWriterPtr xw, const char *key, struct json_object *
 	switch (json_object_get_type(v)) {
 	case json_type_object:
 		xmlTextWriterStartElement(xw, XC(key));
-		json_object_object_foreach(v, k, child)
-			xml_value(xw, k, child);
+		json_object_object_foreach(v, k, child) xml_value(xw, k, child);
 		xmlTextWriterEndElement(xw);
 		break;
 	case json_type_array:
@@ -113,8 +111,7 @@ static void xml_value(xmlTextWriterPtr xw, const char *key, struct json_object *
 		xmlTextWriterEndElement(xw);
 		break;
 	case json_type_boolean:
-		xmlTextWriterWriteElement(xw, XC(key),
-					  XC(json_object_get_boolean(v) ? "1" : "0"));
+		xmlTextWriterWriteElement(xw, XC(key), XC(json_object_get_boolean(v) ? "1" : "0"));
 		break;
 	default:
 		xmlTextWriterWriteElement(xw, XC(key), XC(json_object_get_string(v)));
@@ -208,9 +205,11 @@ void out_close(struct out *o, int op_ret, int op_errno, const char *errstr)
 			struct json_object *e = json_object_new_object();
 
 			json_object_object_add(e, "op_errno", json_object_new_int(op_errno));
-			json_object_object_add(e, "message", json_object_new_string(errstr ? errstr : ""));
+			json_object_object_add(e, "message",
+					       json_object_new_string(errstr ? errstr : ""));
 			out_escape_tree(e);
-			fprintf(o->f, ",\"error\":%s", json_object_to_json_string_ext(e, json_flags));
+			fprintf(o->f, ",\"error\":%s",
+				json_object_to_json_string_ext(e, json_flags));
 			json_object_put(e);
 		}
 		fputs("}\n", o->f);
@@ -278,7 +277,8 @@ static void walk_strings(struct json_object *j, bool un)
 
 	switch (json_object_get_type(j)) {
 	case json_type_object:
-		json_object_object_foreach(j, k, child) {
+		json_object_object_foreach(j, k, child)
+		{
 			(void)k;
 			walk_strings(child, un);
 		}
@@ -369,4 +369,3 @@ const char *out_layout_state(int err)
 		return "error";
 	}
 }
-

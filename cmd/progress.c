@@ -64,10 +64,13 @@ void progress_update(struct progress_line *pl, const char *what, const struct lc
 		snprintf(line, sizeof(line), "%s, preflight: %u of %u servers' workers ready", what,
 			 ready, p->nservers);
 	} else {
-		snprintf(line, sizeof(line), "%s%s%s: %llu/%llu dirs, %llu files, %s, %llu not clean, "
-			 "%.0f dirs/s%s", what, p->phase ? ", " : "",
+		snprintf(line, sizeof(line),
+			 "%s%s%s: %llu/%llu dirs, %llu files, %s, %llu not clean, "
+			 "%.0f dirs/s%s",
+			 what, p->phase ? ", " : "",
 			 p->phase && !strcmp(p->phase, "layout") ? "layout pass"
-								 : p->phase ? p->phase : "",
+			 : p->phase				 ? p->phase
+								 : "",
 			 (unsigned long long)p->dirs_done, (unsigned long long)p->dirs_seen,
 			 (unsigned long long)p->files, human_bytes(p->bytes, bytes, sizeof(bytes)),
 			 (unsigned long long)p->dirs_not_clean,
@@ -77,7 +80,8 @@ void progress_update(struct progress_line *pl, const char *what, const struct lc
 	if (p->two_phase && p->clean_at > 0) {
 		size_t n = strlen(line);
 
-		snprintf(line + n, sizeof(line) - n, " [all clean after %.0f s; moving data]", p->clean_at);
+		snprintf(line + n, sizeof(line) - n, " [all clean after %.0f s; moving data]",
+			 p->clean_at);
 	}
 	fprintf(stderr, "\r%s\033[K", line);
 	fflush(stderr);

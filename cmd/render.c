@@ -22,7 +22,7 @@
 
 struct frame {
 	struct json_object *rec;
-	struct json_object *key;	/* "@": the member name in an object walk, the index in an
+	struct json_object *key; /* "@": the member name in an object walk, the index in an
 					 * array walk, or NULL */
 	char path[512];
 };
@@ -32,7 +32,7 @@ struct out_rctx {
 	struct json_object *doc;
 	struct out_fields *read;
 	struct frame fr[MAX_DEPTH];
-	int depth;			/* frames in use */
+	int depth; /* frames in use */
 };
 
 struct sbuf {
@@ -99,7 +99,8 @@ void out_fields_free(struct out_fields *s)
 /* prefix.key (prefix[] for key "[]"); a path too long is cut, which no record of ours needs */
 static void join(char *buf, size_t n, const char *prefix, const char *key)
 {
-	if (snprintf(buf, n, "%s%s%s", prefix, prefix[0] && key[0] != '[' ? "." : "", key) >= (int)n)
+	if (snprintf(buf, n, "%s%s%s", prefix, prefix[0] && key[0] != '[' ? "." : "", key) >=
+	    (int)n)
 		buf[n - 1] = '\0';
 }
 
@@ -114,7 +115,8 @@ void out_leaf_paths(struct json_object *j, const char *prefix, struct out_fields
 			out_fields_add(s, prefix);
 			return;
 		}
-		json_object_object_foreach(j, k, v) {
+		json_object_object_foreach(j, k, v)
+		{
 			join(p, sizeof(p), prefix, k);
 			out_leaf_paths(v, p, s);
 		}
@@ -188,7 +190,8 @@ static struct json_object *lookup(struct out_rctx *c, const char *path, size_t l
 		snprintf(key, sizeof(key), "%.*s", (int)kl, path);
 		join(sub, sizeof(sub), gp, key);
 		snprintf(gp, gpn, "%s", sub);
-		if (!json_object_is_type(v, json_type_object) || !json_object_object_get_ex(v, key, &v)) {
+		if (!json_object_is_type(v, json_type_object) ||
+		    !json_object_object_get_ex(v, key, &v)) {
 			*found = false;
 			return NULL;
 		}
@@ -209,7 +212,8 @@ static struct json_object *get(struct out_rctx *c, const char *path, size_t len)
 	bool found;
 	struct json_object *v = lookup(c, path, len, gp, sizeof(gp), &found);
 
-	if (c->read && found && !(len && path[0] == '@') && (!is_container(v) || is_empty_container(v)))
+	if (c->read && found && !(len && path[0] == '@') &&
+	    (!is_container(v) || is_empty_container(v)))
 		out_fields_add(c->read, gp);
 	return v;
 }
@@ -306,7 +310,8 @@ static void each(struct out_rctx *c, const char *path, size_t len,
 		}
 		return;
 	}
-	json_object_object_foreach(v, k, m) {
+	json_object_object_foreach(v, k, m)
+	{
 		struct json_object *ko = json_object_new_string(k);
 
 		join(ip, sizeof(ip), gp, k);
@@ -325,10 +330,10 @@ static struct json_object *f_bytes(struct out_rctx *c, struct json_object *v)
 
 	(void)c;
 	if (json_object_is_type(v, json_type_double))
-		return json_object_new_string(human_bytes((uint64_t)json_object_get_double(v), buf,
-							  sizeof(buf)));
-	return json_object_new_string(human_bytes((uint64_t)json_object_get_int64(v), buf,
-						  sizeof(buf)));
+		return json_object_new_string(
+			human_bytes((uint64_t)json_object_get_double(v), buf, sizeof(buf)));
+	return json_object_new_string(
+		human_bytes((uint64_t)json_object_get_int64(v), buf, sizeof(buf)));
 }
 
 static struct json_object *f_pct(struct out_rctx *c, struct json_object *v)
@@ -402,16 +407,9 @@ static struct json_object *f_many(struct out_rctx *c, struct json_object *v)
 }
 
 static const struct out_filter builtin_filters[] = {
-	{ "many", f_many },
-	{ "set", f_set },
-	{ "ctime", f_ctime },
-	{ "localtime", f_localtime },
-	{ "bytes", f_bytes },
-	{ "pct", f_pct },
-	{ "onoff", f_onoff },
-	{ "hex", f_hex },
-	{ "len", f_len },
-	{ NULL, NULL },
+	{ "many", f_many },   { "set", f_set }, { "ctime", f_ctime }, { "localtime", f_localtime },
+	{ "bytes", f_bytes }, { "pct", f_pct }, { "onoff", f_onoff }, { "hex", f_hex },
+	{ "len", f_len },     { NULL, NULL },
 };
 
 static out_filter_fn find_filter(const struct out_view *view, const char *name, size_t n)

@@ -48,16 +48,16 @@ struct out_filter {
 };
 
 struct out_line {
-	const char *each;	/* NULL, or an array or object: the line once per item */
-	const char *when;	/* NULL, or "a&!b" */
-	const char *fmt;	/* the template; NULL ends a table */
+	const char *each; /* NULL, or an array or object: the line once per item */
+	const char *when; /* NULL, or "a&!b" */
+	const char *fmt;  /* the template; NULL ends a table */
 };
 
 struct out_block {
-	const char *key;		/* the member or list; NULL ends the table */
-	const struct out_line *head;	/* a list: once, at its start, over the document */
-	const struct out_line *lines;	/* the member, or each item of the list */
-	bool list;			/* streamed with out_list_begin() and out_item() */
+	const char *key;	      /* the member or list; NULL ends the table */
+	const struct out_line *head;  /* a list: once, at its start, over the document */
+	const struct out_line *lines; /* the member, or each item of the list */
+	bool list;		      /* streamed with out_list_begin() and out_item() */
 };
 
 struct out_view {

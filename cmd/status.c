@@ -186,8 +186,8 @@ struct json_object *status_build(const struct status_info *si, const struct lctl
 	add(j, "host", json_object_new_string(host));
 	add(j, "pid", json_object_new_int((int)getpid()));
 	add(j, "state", json_object_new_string(si->state));
-	add(j, "phase", json_object_new_string(p->phase && strcmp(si->phase, "done") ? p->phase
-										       : si->phase));
+	add(j, "phase",
+	    json_object_new_string(p->phase && strcmp(si->phase, "done") ? p->phase : si->phase));
 	if (si->step)
 		add(j, "step", json_object_new_string(si->step));
 	/* the settle period of a fix: counted down while the phase is settle */
@@ -212,14 +212,16 @@ struct json_object *status_build(const struct status_info *si, const struct lctl
 	add(o, "not_clean", json_object_new_int64((int64_t)p->dirs_not_clean));
 	if (sum)
 		for (x = 0; x < LCTL_DIR_OUTCOME_COUNT; x++)
-			add(o, lctl_dir_outcome_name(x), json_object_new_int64((int64_t)sum->dir_outcome[x]));
+			add(o, lctl_dir_outcome_name(x),
+			    json_object_new_int64((int64_t)sum->dir_outcome[x]));
 	add(j, "directories", o);
 	o = json_object_new_object();
 	add(o, "examined", json_object_new_int64((int64_t)examined));
 	/* live counts: they move file by file, not directory by directory */
 	if (sum)
 		for (x = 0; x < LCTL_FILE_ACTION_COUNT && x < 5; x++)
-			add(o, lctl_file_action_name(x), json_object_new_int64((int64_t)p->file_actions[x]));
+			add(o, lctl_file_action_name(x),
+			    json_object_new_int64((int64_t)p->file_actions[x]));
 	add(j, "files", o);
 	add(j, "bytes_moved", json_object_new_int64((int64_t)(sum ? p->bytes_moved : p->bytes)));
 	o = json_object_new_object();
@@ -239,10 +241,12 @@ struct json_object *status_build(const struct status_info *si, const struct lctl
 		o = json_object_new_object();
 		add(o, "directories_clean", json_object_new_int64((int64_t)p->dirs_clean));
 		add(o, "all_clean", json_object_new_boolean(p->clean_at > 0));
-		add(o, "clean_since", p->clean_at > 0
-			? json_object_new_int64((int64_t)si->started + (int64_t)(p->clean_at + 0.5))
-			: NULL);
-		add(o, "clean_after_seconds", p->clean_at > 0 ? json_object_new_double(p->clean_at) : NULL);
+		add(o, "clean_since",
+		    p->clean_at > 0 ? json_object_new_int64((int64_t)si->started +
+							    (int64_t)(p->clean_at + 0.5))
+				    : NULL);
+		add(o, "clean_after_seconds",
+		    p->clean_at > 0 ? json_object_new_double(p->clean_at) : NULL);
 		add(o, "data_directories_placed", json_object_new_int64((int64_t)p->data_placed));
 		add(j, "clean_first", o);
 	}
@@ -264,16 +268,21 @@ struct json_object *status_build(const struct status_info *si, const struct lctl
 		for (i = 0; i < st->n; i++) {
 			o = json_object_new_object();
 			add(o, "name", json_object_new_string(st->names[i]));
-			add(o, "data_share", json_object_new_double(total_bytes > 0 && st->bytes_now[i] > 0
-									 ? st->bytes_now[i] / total_bytes : 0));
-			add(o, "target_share", json_object_new_double(st->dirs ? st->target_ring[i] / (double)st->dirs : 0));
+			add(o, "data_share",
+			    json_object_new_double(total_bytes > 0 && st->bytes_now[i] > 0
+							   ? st->bytes_now[i] / total_bytes
+							   : 0));
+			add(o, "target_share",
+			    json_object_new_double(st->dirs ? st->target_ring[i] / (double)st->dirs
+							    : 0));
 			json_object_array_add(a, o);
 		}
 	}
 	add(j, "subvolumes", a);
 	a = json_object_new_array();
 	for (i = 0; er && i < er->n; i++)
-		json_object_array_add(a, out_name(er->msg[(er->next + ERROR_RING - er->n + i) % ERROR_RING]));
+		json_object_array_add(a, out_name(er->msg[(er->next + ERROR_RING - er->n + i) %
+							  ERROR_RING]));
 	add(j, "errors", a);
 	return j;
 }
@@ -294,31 +303,42 @@ void status_phase_line(struct json_object *st, char *buf, size_t size)
 		if (js_str(st, "step")[0])
 			snprintf(buf, size, "Preflight   %s", js_str(st, "step"));
 		else if (n)
-			snprintf(buf, size, "Preflight   the servers' workers connect to the volume: "
-				 "%zu of %zu ready", ready, n);
+			snprintf(buf, size,
+				 "Preflight   the servers' workers connect to the volume: "
+				 "%zu of %zu ready",
+				 ready, n);
 		else
 			snprintf(buf, size, "Preflight   checking the volume");
 	} else if (!strcmp(ph, "layout")) {
-		snprintf(buf, size, "Layout pass %lld of %lld directories seen have their final "
-			 "layout, dirty (commit 1)", done, seen);
+		snprintf(buf, size,
+			 "Layout pass %lld of %lld directories seen have their final "
+			 "layout, dirty (commit 1)",
+			 done, seen);
 	} else if (!strcmp(ph, "settle")) {
-		snprintf(buf, size, "Settle      %.0f s left of %.0f s: clients learn the new layouts "
-			 "before anything moves", ceil(js_double(st, "settle.remaining_seconds")),
+		snprintf(buf, size,
+			 "Settle      %.0f s left of %.0f s: clients learn the new layouts "
+			 "before anything moves",
+			 ceil(js_double(st, "settle.remaining_seconds")),
 			 js_double(st, "settle.seconds"));
 	} else if (!strcmp(ph, "place")) {
 		snprintf(buf, size,
 			 "Placing     each server's worker moves the files on its own bricks");
 	} else if (!strcmp(ph, "work")) {
-		snprintf(buf, size, "%s %lld of %lld directories seen", js_int(st, "dry_run")
-			 ? "Planning   " : strcmp(js_str(st, "mode"), "migrate")
-			 ? "Linking, verifying, stamping:" : "Placing, verifying, stamping:", done, seen);
+		snprintf(buf, size, "%s %lld of %lld directories seen",
+			 js_int(st, "dry_run")			 ? "Planning   "
+			 : strcmp(js_str(st, "mode"), "migrate") ? "Linking, verifying, stamping:"
+								 : "Placing, verifying, stamping:",
+			 done, seen);
 	} else if (!strcmp(ph, "top")) {
 		snprintf(buf, size, "Top         the top directory, last");
 	} else if (!strcmp(ph, "data")) {
-		snprintf(buf, size, "Data        moving the data behind the links, every directory "
-			 "clean: %lld of %lld directories seen", done, seen);
+		snprintf(buf, size,
+			 "Data        moving the data behind the links, every directory "
+			 "clean: %lld of %lld directories seen",
+			 done, seen);
 	} else if (!strcmp(ph, "scan")) {
-		snprintf(buf, size, "Scan        %lld of %lld directories seen inspected", done, seen);
+		snprintf(buf, size, "Scan        %lld of %lld directories seen inspected", done,
+			 seen);
 	} else {
 		snprintf(buf, size, "Phase       %s", ph);
 	}
@@ -380,8 +400,8 @@ struct json_object *status_read(const char *dir, struct lctl_error *err)
 		if (!o && err) {
 			err->code = LCTL_ECORRUPT;
 			err->sys_errno = 0;
-			snprintf(err->msg, sizeof(err->msg), "'%.150s/%s' is not a JSON object", dir,
-				 STATUS_FILE);
+			snprintf(err->msg, sizeof(err->msg), "'%.150s/%s' is not a JSON object",
+				 dir, STATUS_FILE);
 		}
 	}
 	free(buf);
@@ -428,7 +448,8 @@ static struct json_object *js_get(struct json_object *o, const char *path)
 
 	while (o && path) {
 		dot = strchr(path, '.');
-		snprintf(key, sizeof(key), "%.*s", dot ? (int)(dot - path) : (int)strlen(path), path);
+		snprintf(key, sizeof(key), "%.*s", dot ? (int)(dot - path) : (int)strlen(path),
+			 path);
 		if (!json_object_object_get_ex(o, key, &o))
 			return NULL;
 		path = dot ? dot + 1 : NULL;

@@ -18,7 +18,7 @@
 
 #define STATUS_FILE "progress.json"
 #define CONTROL_FILE "control"
-#define STATUS_MAX (1 << 20)	/* a bigger progress.json is refused */
+#define STATUS_MAX (1 << 20) /* a bigger progress.json is refused */
 #define RATE_SAMPLES 128
 
 /* Samples for rates over the last 10 s and 60 s, and the ETA. */
@@ -30,26 +30,26 @@ struct rate_tracker {
 };
 
 struct status_info {
-	const char *command;	/* "fix" */
+	const char *command; /* "fix" */
 	const char *volume;
 	const char *path;
 	const char *mode, *layout;
-	const char *state;	/* running, paused, stopping, finished, stopped, failed */
+	const char *state; /* running, paused, stopping, finished, stopped, failed */
 	const char *phase;
 	bool dry_run;
 	time_t started;
-	int exit_code;		/* -1 while running */
-	const char *step;	/* preflight: what the front end is doing (NULL: none) */
+	int exit_code;	  /* -1 while running */
+	const char *step; /* preflight: what the front end is doing (NULL: none) */
 };
 
 /* Per-subvolume data share now and under the planned layout, kept by the job's front end. */
 struct share_tracker {
 	size_t n;
 	const char **names;
-	double *bytes_now;	/* data bytes believed on each subvolume */
-	double *target_ring;	/* summed planned ring share over directories */
+	double *bytes_now;   /* data bytes believed on each subvolume */
+	double *target_ring; /* summed planned ring share over directories */
 	uint64_t dirs;
-	bool first_pass;	/* reports of a clean-first run's first pass seen */
+	bool first_pass; /* reports of a clean-first run's first pass seen */
 };
 
 #define ERROR_RING 8
@@ -58,8 +58,10 @@ struct error_ring {
 	unsigned next, n;
 };
 
-void rate_sample(struct rate_tracker *rt, double now, uint64_t dirs, uint64_t files, uint64_t bytes);
-void error_ring_add(struct error_ring *er, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void rate_sample(struct rate_tracker *rt, double now, uint64_t dirs, uint64_t files,
+		 uint64_t bytes);
+void error_ring_add(struct error_ring *er, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void share_init(struct share_tracker *st, struct lctl_volume *vol);
 void share_release(struct share_tracker *st);
 void share_add(struct share_tracker *st, const struct lctl_repair_report *rr);

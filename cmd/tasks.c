@@ -27,7 +27,7 @@
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
 
-#define ANSWER_MAX (4u << 20)	/* a task list is a few KiB */
+#define ANSWER_MAX (4u << 20) /* a task list is a few KiB */
 #define ANSWER_TIMEOUT_MS 120000
 
 const char *const tasks_gluster_paths[] = { "/usr/sbin/gluster", "/usr/bin/gluster", NULL };
@@ -137,12 +137,14 @@ int tasks_parse(const char *xml, size_t len, bool *running)
 		return TASKS_NO_ANSWER;
 	ctx = xmlXPathNewContext(doc);
 	if (ctx)
-		ans = xmlXPathEvalExpression((const xmlChar *)"boolean(/cliOutput[opRet = 0]/volStatus)",
+		ans = xmlXPathEvalExpression((const xmlChar
+						      *)"boolean(/cliOutput[opRet = 0]/volStatus)",
 					     ctx);
 	if (ans && ans->type == XPATH_BOOLEAN && ans->boolval) {
 		/* a task with status 1 (GF_DEFRAG_STATUS_STARTED) is in progress */
 		run = xmlXPathEvalExpression(
-			(const xmlChar *)"boolean(/cliOutput/volStatus//tasks/task[normalize-space(status) = '1'])",
+			(const xmlChar
+				 *)"boolean(/cliOutput/volStatus//tasks/task[normalize-space(status) = '1'])",
 			ctx);
 		if (run && run->type == XPATH_BOOLEAN) {
 			*running = run->boolval;
@@ -224,7 +226,8 @@ int tasks_remove_brick(const char *gluster, const char *volume, const char *cons
 		/* one line of printable ASCII: it is shown in an error message */
 		for (i = 0; msg->stringval[i] && i + 1 < whysize; i++)
 			why[i] = msg->stringval[i] >= 0x20 && msg->stringval[i] < 0x7f
-					 ? (char)msg->stringval[i] : ' ';
+					 ? (char)msg->stringval[i]
+					 : ' ';
 		why[i] = '\0';
 	}
 out:

@@ -7,9 +7,9 @@
 #include <stddef.h>
 
 enum {
-	TASKS_OK = 0,		/* glusterd answered; *running says whether a task runs */
-	TASKS_NO_ANSWER,	/* the CLI ran, but no answer from glusterd (or not one we read) */
-	TASKS_CANNOT_RUN,	/* the CLI could not be run */
+	TASKS_OK = 0,	  /* glusterd answered; *running says whether a task runs */
+	TASKS_NO_ANSWER,  /* the CLI ran, but no answer from glusterd (or not one we read) */
+	TASKS_CANNOT_RUN, /* the CLI could not be run */
 };
 
 /* Where the gluster CLI may be, in order (absolute paths only). */

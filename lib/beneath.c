@@ -125,7 +125,7 @@ ssize_t lctl_lgetxattr_at(int dfd, const char *name, const char *key, void *buf,
 	char file[64 + NAME_MAX];
 
 	if (strchr(name, '/') || (size_t)snprintf(file, sizeof(file), "/proc/self/fd/%d/%s", dfd,
-						   name) >= sizeof(file)) {
+						  name) >= sizeof(file)) {
 		errno = EINVAL;
 		return -1;
 	}

@@ -51,7 +51,7 @@ struct worker {
 	unsigned idx;
 	pthread_t tid;
 	struct spill spill;
-	char state[LCTL_WORKER_STATE_LEN];	/* locked: what it is doing, for the dashboard */
+	char state[LCTL_WORKER_STATE_LEN]; /* locked: what it is doing, for the dashboard */
 };
 
 struct lctl_crawl {
@@ -65,10 +65,10 @@ struct lctl_crawl {
 	void **res;
 	size_t rhead, rlen;
 	size_t pending;
-	unsigned active;	/* workers allowed to take items (the rest sleep) */
-	unsigned nworkers;	/* threads started */
+	unsigned active;   /* workers allowed to take items (the rest sleep) */
+	unsigned nworkers; /* threads started */
 	bool cancel, paused, done;
-	struct spill orphans;	/* spill stacks handed back by parked workers */
+	struct spill orphans; /* spill stacks handed back by parked workers */
 	uint64_t dirs_seen, dirs_done;
 	struct worker *workers[LCTL_CRAWL_MAX_WORKERS];
 };
@@ -213,7 +213,8 @@ static bool take_item(struct worker *w, struct item *out)
 			/* share the bottom of the spill stack (the shallowest items) */
 			while (w->spill.n > 1 && c->qlen < c->cfg.queue_cap) {
 				queue_push_locked(c, w->spill.v[0]);
-				memmove(w->spill.v, w->spill.v + 1, (w->spill.n - 1) * sizeof(*w->spill.v));
+				memmove(w->spill.v, w->spill.v + 1,
+					(w->spill.n - 1) * sizeof(*w->spill.v));
 				w->spill.n--;
 				pthread_cond_signal(&c->work);
 			}
@@ -238,7 +239,9 @@ static bool take_item(struct worker *w, struct item *out)
 		if (c->pending == 0)
 			break;
 		snprintf(w->state, sizeof(w->state), "%s",
-			 c->paused ? "paused" : parked ? "parked" : "idle");
+			 c->paused ? "paused"
+			 : parked  ? "parked"
+				   : "idle");
 		pthread_cond_wait(&c->work, &c->lock);
 	}
 	pthread_mutex_unlock(&c->lock);

@@ -17,8 +17,8 @@ struct lctl_crawl_worker;
 
 struct lctl_crawl_cfg {
 	unsigned nworkers;
-	size_t queue_cap;	/* shared directory FIFO; 0 = 4096 */
-	size_t result_cap;	/* result FIFO; 0 = 256 */
+	size_t queue_cap;  /* shared directory FIFO; 0 = 4096 */
+	size_t result_cap; /* result FIFO; 0 = 256 */
 	/*
 	 * Visit one directory, from a worker thread. Push subdirectories with lctl_crawl_push().
 	 * Returns a result for the consumer, or NULL. Must not call back into the crawl

@@ -46,8 +46,7 @@ static void note_left(struct lctl_drain_left *out, const char *where, const char
 		out->nsamples++;
 }
 
-static void note_unreadable(struct lctl_drain_left *out, const char *where, const char *path,
-			    int e)
+static void note_unreadable(struct lctl_drain_left *out, const char *where, const char *path, int e)
 {
 	if (!out->err) {
 		out->err = e ? e : EIO;
@@ -141,8 +140,7 @@ static void walk_dir(int dfd, const char *where, const char *path, unsigned dept
 	closedir(d);
 }
 
-int lctl_drain_check(struct lctl_volume *vol, struct lctl_drain_left *out,
-		     struct lctl_error *err)
+int lctl_drain_check(struct lctl_volume *vol, struct lctl_drain_left *out, struct lctl_error *err)
 {
 	size_t i, j, n = lctl_volume_nsubvols(vol);
 

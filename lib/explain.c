@@ -39,9 +39,9 @@
 #define EXPLAIN_PATH_MAX 4095
 
 static const char *const sight_names[LCTL_SIGHT_COUNT] = {
-	[LCTL_SIGHT_ABSENT] = "absent",	    [LCTL_SIGHT_DATA] = "data",
-	[LCTL_SIGHT_LINKTO] = "linkto",	    [LCTL_SIGHT_MIGRATING] = "migrating",
-	[LCTL_SIGHT_DIR] = "directory",	    [LCTL_SIGHT_ERROR] = "error",
+	[LCTL_SIGHT_ABSENT] = "absent", [LCTL_SIGHT_DATA] = "data",
+	[LCTL_SIGHT_LINKTO] = "linkto", [LCTL_SIGHT_MIGRATING] = "migrating",
+	[LCTL_SIGHT_DIR] = "directory", [LCTL_SIGHT_ERROR] = "error",
 };
 
 const char *lctl_sight_name(int sight)
@@ -63,8 +63,8 @@ const char *lctl_explain_kind_name(int kind)
 }
 
 static const char *const miss_names[LCTL_MISS_REASON_COUNT] = {
-	"one-subvolume", "hole",	   "lookup-optimize-off", "lookup-unhashed-auto",
-	"no-layout",	 "commit-invalid", "commit-stale",	  "commit-mixed",
+	"one-subvolume",       "hole",		 "lookup-optimize-off", "lookup-unhashed-auto",
+	"no-layout",	       "commit-invalid", "commit-stale",	"commit-mixed",
 	"volume-commit-mixed", "commit-match",
 };
 
@@ -117,7 +117,7 @@ int lctl_explain_split_path(const char *path, char **parent, char **name)
 		p += n;
 	}
 	*out = '\0';
-	if (out == buf) {	/* "/" itself */
+	if (out == buf) { /* "/" itself */
 		free(buf);
 		return -LCTL_EINVAL;
 	}
@@ -145,10 +145,10 @@ int lctl_explain_split_path(const char *path, char **parent, char **name)
  * come after X; two different non-zero values -> always 1.
  */
 struct merge_outcomes {
-	bool any;	/* some entry has an xattr */
-	bool several;	/* two different non-zero words */
-	uint32_t x;	/* the (first) non-zero word, 0 if none */
-	uint32_t v[2];	/* the possible outcomes: v[0], or either of v[0] and v[1] */
+	bool any;      /* some entry has an xattr */
+	bool several;  /* two different non-zero words */
+	uint32_t x;    /* the (first) non-zero word, 0 if none */
+	uint32_t v[2]; /* the possible outcomes: v[0], or either of v[0] and v[1] */
 	unsigned n;
 };
 
@@ -272,7 +272,8 @@ void lctl_explain_judge(struct lctl_explain *e)
 			nabsent++;
 			break;
 		case LCTL_SIGHT_MIGRATING:
-			lctl_verdict_add(&v, (int)i, LCTL_COPY_MIGRATING, sv->linkto_target, sv->ino);
+			lctl_verdict_add(&v, (int)i, LCTL_COPY_MIGRATING, sv->linkto_target,
+					 sv->ino);
 			break;
 		case LCTL_SIGHT_DATA:
 			lctl_verdict_add(&v, (int)i, LCTL_COPY_DATA, -1, sv->ino);
@@ -321,7 +322,7 @@ struct reader {
 	struct lctl_inspector *in;
 	const struct lctl_explain *e;
 	size_t i;
-	int ret;		/* 0 or -LCTL_ENOMEM */
+	int ret; /* 0 or -LCTL_ENOMEM */
 	pthread_t tid;
 	bool started;
 };
@@ -366,7 +367,7 @@ static void classify(struct lctl_explain_subvol *sv, const struct stat *st)
 	if (S_ISDIR(st->st_mode))
 		sv->sight = LCTL_SIGHT_DIR;
 	else if (S_ISREG(st->st_mode) && (st->st_mode & 07777) == S_ISVTX && !sv->no_gfid)
-		sv->sight = LCTL_SIGHT_LINKTO;	/* until the xattr says otherwise */
+		sv->sight = LCTL_SIGHT_LINKTO; /* until the xattr says otherwise */
 	else if (S_ISREG(st->st_mode) && (st->st_mode & (S_ISGID | S_ISVTX)) == (S_ISGID | S_ISVTX))
 		sv->sight = LCTL_SIGHT_MIGRATING;
 	else
@@ -403,7 +404,7 @@ static void *read_subvol(void *arg)
 		sv->parent.err = ENOTDIR;
 	if (sv->parent.err) {
 		if (sv->parent.err == ENOENT || sv->parent.err == ENOTDIR) {
-			sv->sight = LCTL_SIGHT_ABSENT;	/* nothing can be there either */
+			sv->sight = LCTL_SIGHT_ABSENT; /* nothing can be there either */
 		} else {
 			sv->sight = LCTL_SIGHT_ERROR;
 			sv->err = sv->parent.err;
@@ -452,7 +453,7 @@ static void *read_subvol(void *arg)
 		} else if (ret < 0) {
 			sv->sight = LCTL_SIGHT_ERROR;
 		} else if (ret == 0 && sv->sight == LCTL_SIGHT_LINKTO) {
-			sv->sight = LCTL_SIGHT_DATA;	/* sticky-only data, not DHT's */
+			sv->sight = LCTL_SIGHT_DATA; /* sticky-only data, not DHT's */
 		}
 	}
 	return NULL;
@@ -510,7 +511,7 @@ static int ask_dht(struct lctl_volume *vol, struct lctl_explain *e)
 		return -LCTL_ENOMEM;
 	e->dht_hashed = lctl_volume_subvol_index(vol, val);
 	e->dht_check = e->dht_hashed >= 0 && e->dht_hashed == e->hashed ? LCTL_DHT_AGREES
-									 : LCTL_DHT_DISAGREES;
+									: LCTL_DHT_DISAGREES;
 	return 0;
 }
 
@@ -528,7 +529,7 @@ static int plan_new_dir(struct lctl_inspector *in, struct lctl_explain *e)
 	int ret;
 
 	if (o->randomize_by_gfid)
-		return 0;	/* keyed by the gfid the new directory will get */
+		return 0; /* keyed by the gfid the new directory will get */
 	for (i = 0; i < e->nsubvols; i++)
 		if (in->active[i])
 			break;
@@ -538,8 +539,8 @@ static int plan_new_dir(struct lctl_inspector *in, struct lctl_explain *e)
 	if (!e->new_dir)
 		return -LCTL_ENOMEM;
 	ret = lctl_plan_gluster(&pi, &in->munge, e->path,
-				o->lookup_optimize ? e->vol_commit : LCTL_COMMIT_INVALID, e->new_dir,
-				NULL);
+				o->lookup_optimize ? e->vol_commit : LCTL_COMMIT_INVALID,
+				e->new_dir, NULL);
 	if (ret == -LCTL_ENOMEM)
 		return ret;
 	e->new_dir_known = ret == 0;
@@ -638,8 +639,8 @@ int lctl_explain(struct lctl_volume *vol, const struct lctl_explain_opts *opts,
 		goto out;
 	}
 	e->hashed = lctl_layout_search(le, n, e->hash);
-	lctl_miss_check(le, n, e->hash, e->vol_commit, e->vol_commit_consistent,
-			o->lookup_optimize, o->lookup_unhashed, &e->miss);
+	lctl_miss_check(le, n, e->hash, e->vol_commit, e->vol_commit_consistent, o->lookup_optimize,
+			o->lookup_unhashed, &e->miss);
 	lctl_explain_judge(e);
 	if (e->kind == LCTL_EXPLAIN_ABSENT) {
 		ret = plan_new_dir(&in, e);

@@ -62,10 +62,10 @@
  * lctl_fix_next() drives the rest, so that its caller shows every phase as it happens.
  */
 enum fix_stage {
-	FIX_HELLO = 1,	/* preflight: the pool's workers are starting; nothing written yet */
-	FIX_LAYOUT,	/* the layout pass (f->crawl runs dirty_visit) */
-	FIX_SETTLE,	/* the settle period, until settle_end */
-	FIX_RUN,	/* place, work, top, data: the walks below */
+	FIX_HELLO = 1, /* preflight: the pool's workers are starting; nothing written yet */
+	FIX_LAYOUT,    /* the layout pass (f->crawl runs dirty_visit) */
+	FIX_SETTLE,    /* the settle period, until settle_end */
+	FIX_RUN,       /* place, work, top, data: the walks below */
 };
 
 struct lctl_fix {
@@ -76,20 +76,20 @@ struct lctl_fix {
 	struct lctl_inspector in;
 	struct lctl_repair_ctx rc;
 	struct lctl_journal j;
-	struct lctl_modes modes;	/* kept setgid/sticky modes (journal.h) */
-	struct lctl_slots slots;	/* one migration at a time per subvolume (slots.c) */
+	struct lctl_modes modes; /* kept setgid/sticky modes (journal.h) */
+	struct lctl_slots slots; /* one migration at a time per subvolume (slots.c) */
 	bool modes_open;
-	struct lctl_crawl *crawl;	/* the walk below the top, then the top's own */
-	struct lctl_pool *pool;		/* a run spread over the pool: the servers' workers */
-	bool placing;			/* the workers are moving their shares */
-	bool pool_stopped;		/* "stop" sent to them */
+	struct lctl_crawl *crawl; /* the walk below the top, then the top's own */
+	struct lctl_pool *pool;	  /* a run spread over the pool: the servers' workers */
+	bool placing;		  /* the workers are moving their shares */
+	bool pool_stopped;	  /* "stop" sent to them */
 	bool pool_paused;
-	bool pool_went;			/* "go" sent: they move their shares once per run */
-	const char *phase;		/* for progress: dirty, place, work, top, data */
-	bool two_phase;			/* LCTL_FIX_CLEAN_FIRST */
-	bool data_only;			/* a clean-first run that starts in the data phase */
-	bool data_started;		/* the data phase's walk is (or was) running */
-	double clean_at;		/* seconds after the start: every directory clean */
+	bool pool_went;	   /* "go" sent: they move their shares once per run */
+	const char *phase; /* for progress: dirty, place, work, top, data */
+	bool two_phase;	   /* LCTL_FIX_CLEAN_FIRST */
+	bool data_only;	   /* a clean-first run that starts in the data phase */
+	bool data_started; /* the data phase's walk is (or was) running */
+	double clean_at;   /* seconds after the start: every directory clean */
 	/*
 	 * Directories the first phase of this run could not make clean (sorted when the data
 	 * phase starts), and which of them the data phase repaired after all (it does what a
@@ -98,22 +98,22 @@ struct lctl_fix {
 	char **unclean;
 	bool *repaired;
 	size_t nunclean, unclean_cap, nrepaired;
-	bool stopped_dirty;		/* stopped in the layout pass or the settle period */
-	enum fix_stage stage;		/* consumer thread only */
-	bool whole;			/* a whole-volume run: a new volume hash */
-	bool dirty_done;		/* the journal says the layout pass and settle are done */
-	double settle_end;		/* monotonic time the settle period ends (FIX_SETTLE) */
-	bool refused;			/* ended before anything was written (FIX_HELLO) */
-	int failed;			/* a stage could not go on: -LCTL_E*, message in fail_err */
+	bool stopped_dirty;   /* stopped in the layout pass or the settle period */
+	enum fix_stage stage; /* consumer thread only */
+	bool whole;	      /* a whole-volume run: a new volume hash */
+	bool dirty_done;      /* the journal says the layout pass and settle are done */
+	double settle_end;    /* monotonic time the settle period ends (FIX_SETTLE) */
+	bool refused;	      /* ended before anything was written (FIX_HELLO) */
+	int failed;	      /* a stage could not go on: -LCTL_E*, message in fail_err */
 	struct lctl_error fail_err;
 	bool top_started;
 	/* counts of the first walk once the top's started; of the layout pass while settling */
 	uint64_t base_seen, base_done;
-	struct lctl_fix_summary sum;	/* consumer thread only */
+	struct lctl_fix_summary sum; /* consumer thread only */
 	struct timespec start;
 	int lock_fd;
 	bool vol_locked;
-	char lock_value[512];		/* what we wrote into the volume lock */
+	char lock_value[512]; /* what we wrote into the volume lock */
 	bool top_done;
 	atomic_bool stop;
 	atomic_bool paused;
@@ -122,8 +122,8 @@ struct lctl_fix {
 	_Atomic uint64_t live[LCTL_FILE_ACTION_COUNT];
 	_Atomic uint64_t live_bytes;
 
-	pthread_mutex_t tlock;		/* protects next_slot */
-	double next_slot;		/* throttle: monotonic time the next item may start */
+	pthread_mutex_t tlock; /* protects next_slot */
+	double next_slot;      /* throttle: monotonic time the next item may start */
 };
 
 static double mono_now(void)
@@ -249,8 +249,10 @@ static int take_volume_lock(struct lctl_fix *f, struct lctl_error *err)
 				   strerror(errno));
 	/* no compare-and-swap on an xattr: one that broke the lock at the same time wins */
 	if (!lock_is_ours(f))
-		return lctl_seterr(err, LCTL_EBUSY, 0, "another run took the volume lock of '%s' "
-				   "at the same time", lctl_volume_name(f->vol));
+		return lctl_seterr(err, LCTL_EBUSY, 0,
+				   "another run took the volume lock of '%s' "
+				   "at the same time",
+				   lctl_volume_name(f->vol));
 	f->vol_locked = true;
 	return 0;
 }
@@ -265,8 +267,10 @@ static void release_locks(struct lctl_fix *f)
 		if (lock_is_ours(f))
 			glfs_removexattr(lctl_volume_subvol_fs(f->vol, 0), "/", LOCK_XATTR);
 		else
-			lctl_log(LCTL_LOG_WARN, "the volume lock of '%s' is no longer ours "
-				 "(another run broke it): left in place", lctl_volume_name(f->vol));
+			lctl_log(LCTL_LOG_WARN,
+				 "the volume lock of '%s' is no longer ours "
+				 "(another run broke it): left in place",
+				 lctl_volume_name(f->vol));
 	}
 	f->vol_locked = false;
 	if (f->lock_fd >= 0)
@@ -522,7 +526,8 @@ static int preflight(struct lctl_fix *f, struct lctl_error *err)
 		if (sv->decommissioned)
 			return lctl_seterr(err, LCTL_EBUSY, 0,
 					   "a remove-brick is in progress on '%s' (%s is decommissioned): "
-					   "commit or stop it first", lctl_volume_name(f->vol), sv->name);
+					   "commit or stop it first",
+					   lctl_volume_name(f->vol), sv->name);
 	}
 	lctl_volume_commit_hash(f->vol, &consistent);
 	if (!consistent && !f->opts.place_only && f->opts.path && strcmp(f->opts.path, "/"))
@@ -578,9 +583,10 @@ static void settle_wait(struct lctl_fix *f, int ms)
 static void pool_go(struct lctl_fix *f)
 {
 	char line[sizeof(f->top) * 2 + 64];
-	size_t i, n = (size_t)snprintf(line, sizeof(line), "go force=%d layout=%s scope=",
-				       f->opts.force_move,
-				       f->opts.planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster");
+	size_t i, n = (size_t)snprintf(line, sizeof(line),
+				       "go force=%d layout=%s scope=", f->opts.force_move,
+				       f->opts.planner == LCTL_PLANNER_MINMOVE ? "min-move"
+									       : "gluster");
 
 	for (i = 0; f->top[i] && n + 3 < sizeof(line); i++)
 		n += (size_t)snprintf(line + n, sizeof(line) - n, "%02x", (unsigned char)f->top[i]);
@@ -712,42 +718,53 @@ static int drain_list(struct lctl_volume *vol, char *buf, size_t size)
  * Every option, before anything is read or written: a run must not make the volume dirty (a
  * new volume hash, the layout pass) and then refuse to go on.
  */
-static int validate_opts(const struct lctl_fix_opts *opts, const char *top,
-			 struct lctl_error *err)
+static int validate_opts(const struct lctl_fix_opts *opts, const char *top, struct lctl_error *err)
 {
 	const struct lctl_fix *f = NULL; /* for the sizes of its buffers */
 
 	if (lctl_volume_path_check(top) || strlen(top) >= sizeof(f->top))
-		return lctl_seterr(err, LCTL_EINVAL, 0, "path '%.200s' is not an absolute path inside "
-				   "the volume without '.' or '..'", top);
+		return lctl_seterr(err, LCTL_EINVAL, 0,
+				   "path '%.200s' is not an absolute path inside "
+				   "the volume without '.' or '..'",
+				   top);
 	if (!opts->dry_run && (!opts->state_dir || !opts->state_dir[0]))
 		return lctl_seterr(err, LCTL_EINVAL, 0, "a state directory is required");
 	if (opts->state_dir && strlen(opts->state_dir) >= sizeof(f->state_dir))
-		return lctl_seterr(err, LCTL_EINVAL, 0, "the state directory's path is longer than "
-				   "%zu bytes", sizeof(f->state_dir) - 1);
+		return lctl_seterr(err, LCTL_EINVAL, 0,
+				   "the state directory's path is longer than "
+				   "%zu bytes",
+				   sizeof(f->state_dir) - 1);
 	if (opts->parallel > LCTL_CRAWL_MAX_WORKERS)
 		return lctl_seterr(err, LCTL_EINVAL, 0, "parallel wants 1-%d workers, not %u",
 				   LCTL_CRAWL_MAX_WORKERS, opts->parallel);
 	if (opts->planner != LCTL_PLANNER_GLUSTER && opts->planner != LCTL_PLANNER_MINMOVE)
-		return lctl_seterr(err, LCTL_EINVAL, 0, "unknown layout planner %d", (int)opts->planner);
+		return lctl_seterr(err, LCTL_EINVAL, 0, "unknown layout planner %d",
+				   (int)opts->planner);
 	if (opts->mode != LCTL_FIX_MIGRATE && opts->mode != LCTL_FIX_LINKTO &&
 	    opts->mode != LCTL_FIX_CLEAN_FIRST)
 		return lctl_seterr(err, LCTL_EINVAL, 0, "unknown fix mode %d", (int)opts->mode);
 	if (opts->phase != LCTL_FIX_PHASE_ALL && opts->phase != LCTL_FIX_PHASE_CLEAN &&
 	    opts->phase != LCTL_FIX_PHASE_DATA)
 		return lctl_seterr(err, LCTL_EINVAL, 0, "unknown fix phase %d", (int)opts->phase);
-	if (opts->phase != LCTL_FIX_PHASE_ALL && opts->mode != LCTL_FIX_CLEAN_FIRST && !opts->resume)
-		return lctl_seterr(err, LCTL_EINVAL, 0, "a phase is part of a clean-first run only");
+	if (opts->phase != LCTL_FIX_PHASE_ALL && opts->mode != LCTL_FIX_CLEAN_FIRST &&
+	    !opts->resume)
+		return lctl_seterr(err, LCTL_EINVAL, 0,
+				   "a phase is part of a clean-first run only");
 	if (!(opts->files_per_sec >= 0) || !isfinite(opts->files_per_sec))
-		return lctl_seterr(err, LCTL_EINVAL, 0, "rate wants files per second (0 for no limit), "
-				   "not %g", opts->files_per_sec);
+		return lctl_seterr(err, LCTL_EINVAL, 0,
+				   "rate wants files per second (0 for no limit), "
+				   "not %g",
+				   opts->files_per_sec);
 	if (!(opts->bytes_per_sec >= 0) || !isfinite(opts->bytes_per_sec))
-		return lctl_seterr(err, LCTL_EINVAL, 0, "bandwidth wants bytes per second (0 for no "
-				   "limit), not %g", opts->bytes_per_sec);
+		return lctl_seterr(err, LCTL_EINVAL, 0,
+				   "bandwidth wants bytes per second (0 for no "
+				   "limit), not %g",
+				   opts->bytes_per_sec);
 	if (opts->resume && opts->dry_run)
 		return lctl_seterr(err, LCTL_EINVAL, 0, "resume and dry-run do not go together");
 	if (opts->place_only && (opts->resume || opts->dry_run || opts->nworkers))
-		return lctl_seterr(err, LCTL_EINVAL, 0, "a pool worker's run is started by its "
+		return lctl_seterr(err, LCTL_EINVAL, 0,
+				   "a pool worker's run is started by its "
 				   "starting host: no resume, dry run or workers of its own");
 	if (opts->nworkers && !opts->workers)
 		return lctl_seterr(err, LCTL_EINVAL, 0, "%zu workers but no worker list",
@@ -755,8 +772,8 @@ static int validate_opts(const struct lctl_fix_opts *opts, const char *top,
 	return 0;
 }
 
-int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
-		   struct lctl_fix **out, struct lctl_error *err)
+int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts, struct lctl_fix **out,
+		   struct lctl_error *err)
 {
 	struct lctl_fix *f;
 	const char *top = opts->path && opts->path[0] ? opts->path : "/";
@@ -801,7 +818,8 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 	 */
 	if (ndrain && (!whole || opts->place_only || opts->nworkers ||
 		       (!opts->resume && opts->mode != LCTL_FIX_MIGRATE))) {
-		ret = lctl_seterr(err, LCTL_EINVAL, 0, "a drain is a whole-volume run in migrate mode "
+		ret = lctl_seterr(err, LCTL_EINVAL, 0,
+				  "a drain is a whole-volume run in migrate mode "
 				  "from one host");
 		goto fail;
 	}
@@ -838,26 +856,32 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 			if (ret)
 				goto fail;
 			if (strcmp(f->j.volume, lctl_volume_name(vol))) {
-				ret = lctl_seterr(err, LCTL_EINVAL, 0,
-						  "the journal in '%.100s' is for volume '%.60s': use that "
-						  "volume's state directory, or start without --resume",
-						  f->state_dir, f->j.volume);
+				ret = lctl_seterr(
+					err, LCTL_EINVAL, 0,
+					"the journal in '%.100s' is for volume '%.60s': use that "
+					"volume's state directory, or start without --resume",
+					f->state_dir, f->j.volume);
 				goto fail;
 			}
 			if (strcmp(f->j.drain, drain)) {
 				if (!f->j.drain[0])
-					ret = lctl_seterr(err, LCTL_EINVAL, 0, "the last run in '%.100s' "
+					ret = lctl_seterr(err, LCTL_EINVAL, 0,
+							  "the last run in '%.100s' "
 							  "was a fix: resume it with 'layoutctl fix "
-							  "--resume'", f->state_dir);
+							  "--resume'",
+							  f->state_dir);
 				else if (!ndrain)
-					ret = lctl_seterr(err, LCTL_EINVAL, 0, "the last run in '%.100s' "
+					ret = lctl_seterr(err, LCTL_EINVAL, 0,
+							  "the last run in '%.100s' "
 							  "was a drain of %.200s: resume it with "
-							  "'layoutctl drain --resume'", f->state_dir,
-							  f->j.drain);
+							  "'layoutctl drain --resume'",
+							  f->state_dir, f->j.drain);
 				else
-					ret = lctl_seterr(err, LCTL_EINVAL, 0, "the last run in '%.100s' "
+					ret = lctl_seterr(err, LCTL_EINVAL, 0,
+							  "the last run in '%.100s' "
 							  "drained %.200s, not %.200s: name the same "
-							  "subvolumes", f->state_dir, f->j.drain, drain);
+							  "subvolumes",
+							  f->state_dir, f->j.drain, drain);
 				goto fail;
 			}
 			if (!strcmp(f->j.phase, "done")) {
@@ -867,12 +891,15 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 			}
 			f->data_only = !strcmp(f->j.phase, "data");
 			if (opts->phase == LCTL_FIX_PHASE_DATA && !f->data_only) {
-				ret = lctl_seterr(err, LCTL_EINVAL, 0, "the last run has not made every "
-						  "directory clean yet: resume it without --phase data");
+				ret = lctl_seterr(
+					err, LCTL_EINVAL, 0,
+					"the last run has not made every "
+					"directory clean yet: resume it without --phase data");
 				goto fail;
 			}
 			if (opts->phase == LCTL_FIX_PHASE_CLEAN && f->data_only) {
-				ret = lctl_seterr(err, LCTL_EINVAL, 0, "the last run made every directory "
+				ret = lctl_seterr(err, LCTL_EINVAL, 0,
+						  "the last run made every directory "
 						  "clean already: only its data phase is left");
 				goto fail;
 			}
@@ -891,14 +918,16 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 			 */
 			now_h = lctl_volume_commit_hash(vol, &consistent);
 			if (now_h != f->j.commit || !consistent) {
-				lctl_log(LCTL_LOG_WARN, "the volume commit hash changed since the run "
+				lctl_log(LCTL_LOG_WARN,
+					 "the volume commit hash changed since the run "
 					 "started: making its directories dirty again");
 				if (!whole)
 					f->j.commit = now_h;
 				snprintf(f->j.phase, sizeof(f->j.phase), "dirty");
 				f->data_only = false;
 				if (opts->phase == LCTL_FIX_PHASE_DATA) {
-					ret = lctl_seterr(err, LCTL_EBUSY, 0, "the volume commit hash "
+					ret = lctl_seterr(err, LCTL_EBUSY, 0,
+							  "the volume commit hash "
 							  "changed: its directories need cleaning again "
 							  "(resume without --phase data)");
 					goto fail;
@@ -921,7 +950,8 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 				/* the directories are clean already: with the volume's own hash */
 				f->j.commit = lctl_volume_commit_hash(vol, &consistent);
 				if (!consistent) {
-					ret = lctl_seterr(err, LCTL_EBUSY, 0, "the brick roots disagree "
+					ret = lctl_seterr(err, LCTL_EBUSY, 0,
+							  "the brick roots disagree "
 							  "on the volume commit hash: run a whole fix "
 							  "(both phases) first");
 					goto fail;
@@ -939,8 +969,8 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 		/* every server's worker answers before anything is written (FIX_HELLO) */
 		if (opts->nworkers && (f->opts.mode == LCTL_FIX_MIGRATE ||
 				       (f->two_phase && opts->phase != LCTL_FIX_PHASE_CLEAN))) {
-			ret = lctl_pool_spawn(opts->workers, opts->nworkers, POOL_HELLO_MS, &f->pool,
-					      err);
+			ret = lctl_pool_spawn(opts->workers, opts->nworkers, POOL_HELLO_MS,
+					      &f->pool, err);
 			if (ret)
 				goto fail;
 		}
@@ -952,18 +982,25 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
 		goto fail;
 	f->in.least_move = ndrain > 0;
 	f->sum.commit = opts->dry_run ? lctl_volume_commit_hash(vol, NULL) : f->j.commit;
-	f->rc = (struct lctl_repair_ctx){ .in = &f->in, .commit = f->sum.commit,
+	f->rc = (struct lctl_repair_ctx){ .in = &f->in,
+					  .commit = f->sum.commit,
 					  /* a clean-first run starts as a linkto run */
 					  .mode = f->two_phase ? LCTL_FIX_LINKTO : f->opts.mode,
-					  .dry_run = opts->dry_run, .settle_ms = opts->settle_ms,
-					  .force_move = f->opts.force_move, .throttle = fix_throttle,
-					  .live = f->live, .live_bytes = &f->live_bytes,
-					  .should_stop = fix_should_stop, .arg = f,
-					  .modes = f->modes_open ? &f->modes : NULL, .slots = &f->slots,
+					  .dry_run = opts->dry_run,
+					  .settle_ms = opts->settle_ms,
+					  .force_move = f->opts.force_move,
+					  .throttle = fix_throttle,
+					  .live = f->live,
+					  .live_bytes = &f->live_bytes,
+					  .should_stop = fix_should_stop,
+					  .arg = f,
+					  .modes = f->modes_open ? &f->modes : NULL,
+					  .slots = &f->slots,
 					  .own_only = opts->place_only || f->pool,
 					  .after_workers = f->pool && !f->two_phase,
 					  .drain = ndrain > 0,
-					  .mover_done = f->pool && !f->two_phase ? mover_done : NULL };
+					  .mover_done = f->pool && !f->two_phase ? mover_done
+										 : NULL };
 	if (f->pool) {
 		/* the workers connect to the volume meanwhile: lctl_fix_next() waits for them */
 		f->stage = FIX_HELLO;
@@ -993,7 +1030,8 @@ fail:
 static bool phase_one_ok(const struct lctl_fix_summary *s)
 {
 	return s->dirs == s->dir_outcome[LCTL_DIR_WAS_CLEAN] + s->dir_outcome[LCTL_DIR_FIXED] +
-				  s->dir_outcome[LCTL_DIR_LEFT_ALONE] + s->dir_outcome[LCTL_DIR_PLACED];
+				  s->dir_outcome[LCTL_DIR_LEFT_ALONE] +
+				  s->dir_outcome[LCTL_DIR_PLACED];
 }
 
 /* Every directory clean: the first walk's, or those it left, repaired by the data phase. */
@@ -1004,7 +1042,8 @@ static bool all_clean(const struct lctl_fix *f)
 	return phase_one_ok(s) ||
 	       (f->repaired && f->nrepaired == f->nunclean &&
 		s->dirs - s->dir_outcome[LCTL_DIR_WAS_CLEAN] - s->dir_outcome[LCTL_DIR_FIXED] -
-				s->dir_outcome[LCTL_DIR_LEFT_ALONE] - s->dir_outcome[LCTL_DIR_PLACED] ==
+				s->dir_outcome[LCTL_DIR_LEFT_ALONE] -
+				s->dir_outcome[LCTL_DIR_PLACED] ==
 			f->nunclean);
 }
 
@@ -1032,7 +1071,8 @@ static void summary_add(struct lctl_fix *f, const struct lctl_repair_report *rr)
 		bool good = rr->outcome == LCTL_DIR_FIXED || rr->outcome == LCTL_DIR_LEFT_ALONE ||
 			    rr->outcome == LCTL_DIR_WAS_CLEAN;
 		char *const *u = f->repaired ? bsearch(&rr->path, f->unclean, f->nunclean,
-						     sizeof(char *), cmp_path) : NULL;
+						       sizeof(char *), cmp_path)
+					     : NULL;
 
 		f->sum.data_dirs++;
 		if (good)
@@ -1155,9 +1195,10 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 		/* stopped, or the work walk cannot start: the run ends here, resumable */
 		if (!atomic_load(&f->stop) &&
 		    (f->two_phase ? start_data(f, &werr)
-				  : (f->phase = "work", set_phase(f, "work", &werr) || start_work(f, &werr))))
-			lctl_log(LCTL_LOG_ERROR, "cannot go on after the servers placed their files: %s",
-				 werr.msg);
+				  : (f->phase = "work",
+				     set_phase(f, "work", &werr) || start_work(f, &werr))))
+			lctl_log(LCTL_LOG_ERROR,
+				 "cannot go on after the servers placed their files: %s", werr.msg);
 		if (atomic_load(&f->stop) || !f->crawl) {
 			atomic_store(&f->stop, true);
 			f->top_done = true;
@@ -1177,8 +1218,8 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 	    f->opts.phase != LCTL_FIX_PHASE_CLEAN && !atomic_load(&f->stop)) {
 		/* every directory had its turn: clean now, unless some could not be made so */
 		if (phase_one_ok(&f->sum))
-			f->clean_at = mono_now() - ((double)f->start.tv_sec +
-						    (double)f->start.tv_nsec / 1e9);
+			f->clean_at = mono_now() -
+				      ((double)f->start.tv_sec + (double)f->start.tv_nsec / 1e9);
 		lctl_crawl_free(f->crawl);
 		f->crawl = NULL;
 		if (start_data(f, &werr)) {
@@ -1191,8 +1232,8 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 	if (f->top_started || f->data_started || atomic_load(&f->stop) || f->opts.place_only) {
 		if (f->top_started && !f->data_started && !f->clean_at && phase_one_ok(&f->sum) &&
 		    !atomic_load(&f->stop))
-			f->clean_at = mono_now() - ((double)f->start.tv_sec +
-						    (double)f->start.tv_nsec / 1e9);
+			f->clean_at = mono_now() -
+				      ((double)f->start.tv_sec + (double)f->start.tv_nsec / 1e9);
 		f->top_done = true;
 		*finished = true;
 		return NULL;
@@ -1265,7 +1306,8 @@ void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p)
 			p->settle_left = f->settle_end - mono_now();
 	}
 	p->two_phase = f->two_phase;
-	p->dirs_clean = f->sum.dir_outcome[LCTL_DIR_WAS_CLEAN] + f->sum.dir_outcome[LCTL_DIR_FIXED] +
+	p->dirs_clean = f->sum.dir_outcome[LCTL_DIR_WAS_CLEAN] +
+			f->sum.dir_outcome[LCTL_DIR_FIXED] +
 			f->sum.dir_outcome[LCTL_DIR_LEFT_ALONE];
 	p->clean_at = f->clean_at;
 	p->data_placed = f->sum.data_placed;
@@ -1313,7 +1355,8 @@ int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err)
 {
 	const struct lctl_fix_summary *s = lctl_fix_summary(f);
 	bool clean = !s->stopped && all_clean(f);
-	bool data_wanted = f->two_phase && !f->opts.dry_run && f->opts.phase != LCTL_FIX_PHASE_CLEAN;
+	bool data_wanted = f->two_phase && !f->opts.dry_run &&
+			   f->opts.phase != LCTL_FIX_PHASE_CLEAN;
 	bool all = clean && !s->files[LCTL_FILE_FAILED] &&
 		   (!data_wanted || (f->data_started && s->data_dirs == s->data_placed));
 	const char *phase;
@@ -1349,8 +1392,9 @@ int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err)
 		ret = set_phase(f, phase, err);
 		/* every directory of the volume verified: no migration is left half-way */
 		if (f->modes_open)
-			lctl_modes_close(&f->modes, f->state_dir, all && !ret && !strcmp(f->top, "/") &&
-					 !strcmp(phase, "done"));
+			lctl_modes_close(&f->modes, f->state_dir,
+					 all && !ret && !strcmp(f->top, "/") &&
+						 !strcmp(phase, "done"));
 		f->modes_open = false;
 		release_locks(f);
 	}

@@ -58,11 +58,11 @@ struct sighting {
 	char *name;
 	int subvol;
 	enum sight_kind kind;
-	int target;	/* linkto: subvolume named, -1 unknown */
+	int target; /* linkto: subvolume named, -1 unknown */
 	uint64_t size;
 	mode_t mode;
 	nlink_t nlink;
-	uint64_t ino;	/* the gfid's low 64 bits, as posix makes st_ino; 0 unknown */
+	uint64_t ino; /* the gfid's low 64 bits, as posix makes st_ino; 0 unknown */
 };
 
 struct sightings {
@@ -85,7 +85,7 @@ struct nogfid_mark {
  */
 struct lctl_nogfid_marks {
 	pthread_mutex_t lock;
-	struct nogfid_mark **bucket;	/* locked; NULL until the first mark */
+	struct nogfid_mark **bucket; /* locked; NULL until the first mark */
 };
 
 static size_t nogfid_hash(const char *path, size_t subvol)
@@ -152,9 +152,9 @@ static void nogfid_release(struct lctl_nogfid_marks *m)
 }
 
 static const char *const problem_names[LCTL_DIR_PROBLEM_COUNT] = {
-	"missing",	 "not-a-directory", "incomplete", "hole",	   "overlap",
-	"commit-mixed",	 "unstamped",	    "decommissioned-range", "malformed-layout",
-	"subvolume-down", "unreadable",
+	"missing",	    "not-a-directory", "incomplete", "hole",
+	"overlap",	    "commit-mixed",    "unstamped",  "decommissioned-range",
+	"malformed-layout", "subvolume-down",  "unreadable",
 };
 
 const char *lctl_dir_problem_name(unsigned bit)
@@ -309,8 +309,8 @@ static void note_open_error(struct lctl_layout_entry *le, unsigned *problems, in
 		*problems |= LCTL_DIR_UNREADABLE;
 }
 
-void lctl_note_layout(struct lctl_layout_entry *le, unsigned *problems, const void *buf,
-		      ssize_t n, int e)
+void lctl_note_layout(struct lctl_layout_entry *le, unsigned *problems, const void *buf, ssize_t n,
+		      int e)
 {
 	if (n < 0) {
 		/* a failure without an errno (gfapi's getxattr on a brick that died) is not a read */
@@ -417,8 +417,8 @@ static bool brick_down(struct lctl_inspector *in, size_t i)
  * symbolic link where a directory of @path should be is "not a directory" there, never
  * followed to wherever it points.
  */
-static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *path,
-			     bool mark_dirs, struct sightings *out, struct lctl_layout_entry *le,
+static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *path, bool mark_dirs,
+			     struct sightings *out, struct lctl_layout_entry *le,
 			     unsigned *problems)
 {
 	const struct lctl_subvol *sv = lctl_volume_subvol(in->vol, i);
@@ -488,7 +488,8 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 		s.subvol = (int)i;
 		/* the gfid matters only for directories and linkto candidates */
 		has_gfid = true;
-		if (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && (st.st_mode & 07777) == S_ISVTX)) {
+		if (S_ISDIR(st.st_mode) ||
+		    (S_ISREG(st.st_mode) && (st.st_mode & 07777) == S_ISVTX)) {
 			has_gfid = lctl_lgetxattr_at(dfd, de->d_name, "trusted.gfid", gfid,
 						     sizeof(gfid)) == 16 &&
 				   memcmp(gfid, (char[16]){ 0 }, 16);
@@ -602,7 +603,8 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 		s.subvol = (int)i;
 		s.ino = st.st_ino == (ino_t)-1 ? 0 : (uint64_t)st.st_ino;
 		classify(&s, &st, st.st_ino != (ino_t)-1);
-		if ((s.kind == S_DIR && st.st_ino == (ino_t)-1 && mark_dirs) || s.kind == S_LINKTO) {
+		if ((s.kind == S_DIR && st.st_ino == (ino_t)-1 && mark_dirs) ||
+		    s.kind == S_LINKTO) {
 			child = lctl_path_join(path, de.d_name);
 			if (!child) {
 				ret = -LCTL_ENOMEM;
@@ -670,7 +672,8 @@ static uint64_t data_ino(void *arg)
 	int dfd;
 
 	if (sv && sv->local_path) {
-		dfd = lctl_open_beneath(sv->local_path, a->r->path, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
+		dfd = lctl_open_beneath(sv->local_path, a->r->path,
+					O_RDONLY | O_DIRECTORY | O_NONBLOCK);
 		if (dfd >= 0) {
 			ino = local_ino(dfd, a->e->name);
 			close(dfd);
@@ -711,7 +714,7 @@ static int judge(struct lctl_inspector *in, struct lctl_dir_report *r, const str
 		}
 	}
 	r->nfiles++;
-	e.cached = v.ndata == 1 ? v.data : -1;	/* for data_ino() */
+	e.cached = v.ndata == 1 ? v.data : -1; /* for data_ino() */
 	lctl_verdict_end(&v, data_ino, &da);
 	e.state = v.state;
 	e.cached = v.cached;
@@ -739,8 +742,9 @@ static int judge(struct lctl_inspector *in, struct lctl_dir_report *r, const str
 static int plan_layout(struct lctl_inspector *in, struct lctl_dir_report *r)
 {
 	size_t i, n = r->nsubvols;
-	bool sane = !(r->problems & (LCTL_DIR_MISSING | LCTL_DIR_INCOMPLETE | LCTL_DIR_HOLE |
-				     LCTL_DIR_OVERLAP | LCTL_DIR_DECOMMISSIONED | LCTL_DIR_MALFORMED));
+	bool sane =
+		!(r->problems & (LCTL_DIR_MISSING | LCTL_DIR_INCOMPLETE | LCTL_DIR_HOLE |
+				 LCTL_DIR_OVERLAP | LCTL_DIR_DECOMMISSIONED | LCTL_DIR_MALFORMED));
 	int ret;
 
 	if (sane || (r->notes & LCTL_DIR_NOTE_USER_LAYOUT)) {
@@ -758,7 +762,8 @@ static int plan_layout(struct lctl_inspector *in, struct lctl_dir_report *r)
 		 * planned layout is the current one (a fix refuses such a directory anyway, for the
 		 * problem that made planning impossible).
 		 */
-		lctl_log(LCTL_LOG_VERBOSE, "no layout plan for '%s': %s", r->path, lctl_strerror(ret));
+		lctl_log(LCTL_LOG_VERBOSE, "no layout plan for '%s': %s", r->path,
+			 lctl_strerror(ret));
 		for (i = 0; i < n; i++)
 			if (r->layout[i].err == 0)
 				r->planned[i] = r->layout[i].r;
@@ -797,14 +802,14 @@ int lctl_judge_layout(struct lctl_dir_report *r, const struct lctl_subvol *subvo
 	}
 	ret = lctl_layout_check(r->layout, r->nsubvols, vol_commit, &lr);
 	if (ret)
-		return ret;	/* nothing judged: never taken for clean */
+		return ret; /* nothing judged: never taken for clean */
 	if (lr.holes)
 		r->problems |= LCTL_DIR_HOLE;
 	if (lr.overlaps)
 		r->problems |= LCTL_DIR_OVERLAP;
 	switch (lr.commit_state) {
 	case LCTL_COMMIT_CLEAN:
-	case LCTL_COMMIT_NONE:	/* no layout anywhere: reported as missing or incomplete */
+	case LCTL_COMMIT_NONE: /* no layout anywhere: reported as missing or incomplete */
 		break;
 	case LCTL_COMMIT_MIXED:
 		r->problems |= LCTL_DIR_COMMIT_MIXED;
@@ -885,7 +890,7 @@ int lctl_inspect_guard_start(struct lctl_inspector *in, const char *path)
 			if (found == 2)
 				nogfid_mark(in, path, i);
 			if (found != 1)
-				break;	/* marked, absent (a lookup fails harmlessly) or unknown */
+				break; /* marked, absent (a lookup fails harmlessly) or unknown */
 			if (lctl_join_path(next, sizeof(next), dir, name))
 				return -LCTL_EINVAL;
 			memcpy(dir, next, sizeof(dir));
@@ -934,7 +939,7 @@ int lctl_inspect(struct lctl_inspector *in, const char *path, unsigned depth,
 		planned_le[i].subvol = (int)i;
 		planned_le[i].r = r->planned[i];
 	}
-	if (s.n)	/* an empty directory has no array at all: qsort(NULL) is undefined */
+	if (s.n) /* an empty directory has no array at all: qsort(NULL) is undefined */
 		qsort(s.v, s.n, sizeof(*s.v), cmp_sighting);
 	for (i = 0; i < s.n; i = j) {
 		bool is_dir = false;
@@ -983,7 +988,8 @@ int lctl_inspector_init(struct lctl_inspector *in, struct lctl_volume *vol,
 		    sizeof(in->layout_key) ||
 	    (size_t)snprintf(in->linkto_key, sizeof(in->linkto_key), "%s.linkto", o->xattr_name) >=
 		    sizeof(in->linkto_key))
-		return lctl_seterr(err, LCTL_EINVAL, 0, "xattr-name '%s' is too long", o->xattr_name);
+		return lctl_seterr(err, LCTL_EINVAL, 0, "xattr-name '%s' is too long",
+				   o->xattr_name);
 	ret = lctl_munge_init(&in->munge, o->extra_hash_regex, o->rsync_hash_regex, err);
 	if (ret)
 		return ret;
@@ -1044,7 +1050,7 @@ int lctl_plan_dir(const struct lctl_inspector *in, const char *path,
 	/* the ranges are written dirty (commit 1); the stamp comes after the files are placed */
 	if (in->planner == LCTL_PLANNER_MINMOVE) {
 		static const struct lctl_minmove_opts least = { .move_slack = -1,
-								 .max_imbalance = 0.9 };
+								.max_imbalance = 0.9 };
 
 		ret = lctl_plan_minmove(&pi, current, in->least_move ? &least : NULL,
 					LCTL_COMMIT_INVALID, planned, NULL, NULL);

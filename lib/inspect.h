@@ -12,10 +12,10 @@ struct lctl_nogfid_marks;
 
 /* Read-only context shared by all workers of a run (but for the locked marks below). */
 struct lctl_inspector {
-	struct lctl_volume *vol;	/* borrowed */
+	struct lctl_volume *vol; /* borrowed */
 	struct lctl_munge munge;
-	char layout_key[128];		/* trusted.glusterfs.dht */
-	char linkto_key[160];		/* trusted.glusterfs.dht.linkto */
+	char layout_key[128]; /* trusted.glusterfs.dht */
+	char linkto_key[160]; /* trusted.glusterfs.dht.linkto */
 	uint32_t vol_commit;
 	bool all_entries;
 	/*
@@ -31,8 +31,8 @@ struct lctl_inspector {
 	enum lctl_planner planner;
 	/* planner inputs, [nsubvols] */
 	const char **names;
-	uint64_t *weights;		/* NULL = equal shares */
-	bool *active;			/* up and not decommissioned */
+	uint64_t *weights; /* NULL = equal shares */
+	bool *active;	   /* up and not decommissioned */
 	/*
 	 * A drain: with the min-move planner, the least movement, however unbalanced (only the
 	 * leaving subvolumes' ranges change owner, given to their neighbours); and hard-linked
@@ -78,8 +78,8 @@ double lctl_plan_moved_fraction(const struct lctl_layout_entry *current,
  * when the subvolume answered a probe as down). Fills @le->err and @le->r and adds the problem
  * it means to @problems: a failure is never a zero range read "ok" (an errno of 0 is EIO).
  */
-void lctl_note_layout(struct lctl_layout_entry *le, unsigned *problems, const void *buf,
-		      ssize_t n, int e);
+void lctl_note_layout(struct lctl_layout_entry *le, unsigned *problems, const void *buf, ssize_t n,
+		      int e);
 
 /*
  * The directory-level problems and notes of @r from its layout entries, @subvols[r->nsubvols]
@@ -112,28 +112,28 @@ char *lctl_path_join(const char *dir, const char *name);
  *	if (lctl_verdict_end(&v, NULL, NULL)) use v.state, v.cached, ...
  */
 enum lctl_copy_kind {
-	LCTL_COPY_DATA,		/* a data file */
-	LCTL_COPY_LINKTO,	/* a sticky-only file carrying the linkto xattr */
-	LCTL_COPY_MIGRATING,	/* a data file with setgid+sticky: phase 1 of a migration */
+	LCTL_COPY_DATA,	     /* a data file */
+	LCTL_COPY_LINKTO,    /* a sticky-only file carrying the linkto xattr */
+	LCTL_COPY_MIGRATING, /* a data file with setgid+sticky: phase 1 of a migration */
 };
 
 struct lctl_verdict {
 	/* the copies seen, by lctl_verdict_add() */
-	int hashed;		/* hashed subvolume under the current layout, -1 none (a hole) */
+	int hashed; /* hashed subvolume under the current layout, -1 none (a hole) */
 	size_t ndata, nlinkto, nstray;
 	bool phase1;
-	int data;		/* the (last) subvolume with data, -1 none */
-	uint64_t data_ino;	/* its gfid digest, 0 unknown */
-	int on_hashed;		/* the subvolume of the linkto on the hashed one, -1 none */
-	int on_hashed_target;	/* what it names, -1 unknown */
+	int data;	      /* the (last) subvolume with data, -1 none */
+	uint64_t data_ino;    /* its gfid digest, 0 unknown */
+	int on_hashed;	      /* the subvolume of the linkto on the hashed one, -1 none */
+	int on_hashed_target; /* what it names, -1 unknown */
 	uint64_t on_hashed_ino;
 	int stray, stray_target; /* the first linkto elsewhere, -1 none */
 	/* the verdict, by lctl_verdict_end() */
 	enum lctl_entry_state state;
-	int cached;		/* the one subvolume with the data, -1 if none or several */
-	int linkto_subvol;	/* the linkto to show: a stale stray, else the hashed one's */
+	int cached;	   /* the one subvolume with the data, -1 if none or several */
+	int linkto_subvol; /* the linkto to show: a stale stray, else the hashed one's */
 	int linkto_target;
-	bool gfid_mismatch;	/* the hashed linkto names the data's subvolume, another gfid */
+	bool gfid_mismatch; /* the hashed linkto names the data's subvolume, another gfid */
 };
 
 void lctl_verdict_init(struct lctl_verdict *v, int hashed);

@@ -25,8 +25,8 @@ struct lbuf {
 	char *buf;
 	size_t len;
 	size_t alloc;
-	bool oom;	/* sticky: an append failed */
-	bool secret;	/* it may hold credentials: memory it gives back is zeroed first */
+	bool oom;    /* sticky: an append failed */
+	bool secret; /* it may hold credentials: memory it gives back is zeroed first */
 };
 void lbuf_init(struct lbuf *b);
 void lbuf_release(struct lbuf *b);

@@ -146,8 +146,7 @@ int lctl_journal_write(const char *dir, const struct lctl_journal *j, struct lct
 	lbuf_addf(&b, "layoutctl-journal 1\nvolume %s\nrun %s\nstarted %lld\nscope ", j->volume,
 		  j->run, (long long)j->started);
 	escape(&b, j->scope);
-	lbuf_addf(&b, "\nmode %s\nlayout %s\n%scommit %u\nphase %s\n",
-		  lctl_fix_mode_name(j->mode),
+	lbuf_addf(&b, "\nmode %s\nlayout %s\n%scommit %u\nphase %s\n", lctl_fix_mode_name(j->mode),
 		  j->planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster",
 		  j->force_move ? "force-move 1\n" : "", j->commit, j->phase);
 	if (j->drain[0])
@@ -193,12 +192,14 @@ int lctl_journal_parse(const char *text, size_t len, struct lctl_journal *j, str
 			crcline = p + 1;
 	if (!crcline || len - (size_t)(crcline - text) != 15 || strncmp(crcline, "crc32 ", 6) ||
 	    text[len - 1] != '\n')
-		return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal is truncated (no checksum line)");
+		return lctl_seterr(err, LCTL_ECORRUPT, 0,
+				   "journal is truncated (no checksum line)");
 	/* the input is not NUL-terminated: copy the 8 hex digits out before converting */
 	memcpy(hex, crcline + 6, 8);
 	hex[8] = '\0';
-	if (strspn(hex, "0123456789abcdef") != 8 || (crc = (uint32_t)strtoul(hex, NULL, 16),
-						      crc != lctl_crc32(text, (size_t)(crcline - text))))
+	if (strspn(hex, "0123456789abcdef") != 8 ||
+	    (crc = (uint32_t)strtoul(hex, NULL, 16),
+	     crc != lctl_crc32(text, (size_t)(crcline - text))))
 		return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal checksum does not match");
 	for (p = text; p < crcline;) {
 		const char *nl = memchr(p, '\n', (size_t)(crcline - p));
@@ -216,7 +217,8 @@ int lctl_journal_parse(const char *text, size_t len, struct lctl_journal *j, str
 		*val++ = '\0';
 		if (!strcmp(line, "layoutctl-journal")) {
 			if (strcmp(val, "1"))
-				return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal version %s is unknown", val);
+				return lctl_seterr(err, LCTL_ECORRUPT, 0,
+						   "journal version %s is unknown", val);
 			fields |= 1;
 		} else if (!strcmp(line, "volume") && strlen(val) < sizeof(j->volume)) {
 			strcpy(j->volume, val);
@@ -230,13 +232,15 @@ int lctl_journal_parse(const char *text, size_t len, struct lctl_journal *j, str
 		} else if (!strcmp(line, "scope")) {
 			if (unescape(val, j->scope, sizeof(j->scope)) ||
 			    lctl_volume_path_check(j->scope))
-				return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal scope is malformed");
+				return lctl_seterr(err, LCTL_ECORRUPT, 0,
+						   "journal scope is malformed");
 			fields |= 16;
 		} else if (!strcmp(line, "mode") && !lctl_fix_mode_parse(val, &j->mode)) {
 			fields |= 32;
 		} else if (!strcmp(line, "layout") &&
 			   (!strcmp(val, "gluster") || !strcmp(val, "min-move"))) {
-			j->planner = strcmp(val, "min-move") ? LCTL_PLANNER_GLUSTER : LCTL_PLANNER_MINMOVE;
+			j->planner = strcmp(val, "min-move") ? LCTL_PLANNER_GLUSTER
+							     : LCTL_PLANNER_MINMOVE;
 			fields |= 64;
 		} else if (!strcmp(line, "force-move") && !strcmp(val, "1") && !j->force_move) {
 			j->force_move = true;
@@ -249,11 +253,13 @@ int lctl_journal_parse(const char *text, size_t len, struct lctl_journal *j, str
 			fields |= 128;
 		} else if (!strcmp(line, "phase") && strlen(val) < sizeof(j->phase) &&
 			   (!strcmp(val, "dirty") || !strcmp(val, "work") || !strcmp(val, "done") ||
-			    !strcmp(val, "stopped") || !strcmp(val, "place") || !strcmp(val, "data"))) {
+			    !strcmp(val, "stopped") || !strcmp(val, "place") ||
+			    !strcmp(val, "data"))) {
 			strcpy(j->phase, val);
 			fields |= 256;
 		} else {
-			return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal has a bad '%s' line", line);
+			return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal has a bad '%s' line",
+					   line);
 		}
 	}
 	if (fields != 511)
@@ -272,9 +278,10 @@ int lctl_journal_read(const char *dir, struct lctl_journal *j, struct lctl_error
 	/* a regular file of ours, never a link or a FIFO, and smaller than @buf (statedir.c) */
 	n = lctl_state_read(dir, "journal", buf, sizeof(buf), &e);
 	if (n == -LCTL_EINVAL && e.sys_errno == ENOENT)
-		return lctl_seterr(err, LCTL_EINVAL, ENOENT,
-				   "no journal in '%.150s': nothing to resume (start a run without --resume)",
-				   dir);
+		return lctl_seterr(
+			err, LCTL_EINVAL, ENOENT,
+			"no journal in '%.150s': nothing to resume (start a run without --resume)",
+			dir);
 	if (n >= 0) {
 		ret = lctl_journal_parse(buf, (size_t)n, j, err);
 	} else {
@@ -292,7 +299,8 @@ int lctl_journal_read(const char *dir, struct lctl_journal *j, struct lctl_error
 
 		snprintf(m, sizeof(m),
 			 "%.80s: %.80s; not resumable: start a new run without --resume (safe), "
-			 "or move that file away", path, err->msg);
+			 "or move that file away",
+			 path, err->msg);
 		memcpy(err->msg, m, sizeof(m));
 	}
 	return ret;
@@ -430,7 +438,8 @@ int lctl_modes_open(struct lctl_modes *m, const char *dir, struct lctl_error *er
 		return lctl_seterr(err, LCTL_EIO, errno, "cannot open '%.150s': %s", path,
 				   strerror(errno));
 	if (!S_ISREG(st.st_mode) || st.st_size > (64 << 20))
-		return lctl_seterr(err, LCTL_ECORRUPT, 0, "'%.150s' is not a mode record file", path);
+		return lctl_seterr(err, LCTL_ECORRUPT, 0, "'%.150s' is not a mode record file",
+				   path);
 	buf = malloc((size_t)st.st_size + 1);
 	if (!buf)
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");

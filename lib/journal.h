@@ -16,10 +16,10 @@ struct lctl_journal {
 	char scope[4096];
 	enum lctl_fix_mode mode;
 	enum lctl_planner planner;
-	bool force_move;	/* optional line "force-move 1" */
-	char drain[4096];	/* optional line "drain NAME,NAME": the subvolumes a drain empties */
+	bool force_move;  /* optional line "force-move 1" */
+	char drain[4096]; /* optional line "drain NAME,NAME": the subvolumes a drain empties */
 	uint32_t commit;
-	char phase[16];		/* dirty, work, done, stopped */
+	char phase[16]; /* dirty, work, done, stopped */
 };
 
 uint32_t lctl_crc32(const void *data, size_t len);
@@ -41,8 +41,8 @@ struct lctl_kept_mode {
 
 struct lctl_modes {
 	pthread_mutex_t lock;
-	int fd;				/* STATE_DIR/modes, appended to; -1 when closed */
-	struct lctl_kept_mode *v;	/* newest record of a gfid wins */
+	int fd;			  /* STATE_DIR/modes, appended to; -1 when closed */
+	struct lctl_kept_mode *v; /* newest record of a gfid wins */
 	size_t n, cap;
 };
 

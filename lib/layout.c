@@ -146,7 +146,7 @@ uint32_t lctl_commit_hash_new(const struct timespec *now)
 
 struct mem {
 	uint32_t start, stop;
-	int err;		/* as DHT has it: 0, -1 or an errno */
+	int err; /* as DHT has it: 0, -1 or an errno */
 };
 
 static struct mem mem_of(const struct lctl_layout_entry *e)
@@ -370,7 +370,7 @@ static void commit_state(const struct lctl_layout_entry *e, size_t n, uint32_t v
 /* Anomalies                                                                                  */
 
 struct ival {
-	uint64_t lo, hi;	/* inclusive */
+	uint64_t lo, hi; /* inclusive */
 };
 
 static int ival_cmp(const void *a, const void *b)

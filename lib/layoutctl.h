@@ -47,9 +47,9 @@ enum lctl_errcode {
 };
 
 struct lctl_error {
-	int code;	/* enum lctl_errcode */
-	int sys_errno;	/* errno behind it, or 0 */
-	char msg[256];	/* one line, no trailing newline */
+	int code;      /* enum lctl_errcode */
+	int sys_errno; /* errno behind it, or 0 */
+	char msg[256]; /* one line, no trailing newline */
 };
 
 /**
@@ -132,11 +132,11 @@ struct timespec;
 #define LCTL_LINKTO_XATTR "trusted.glusterfs.dht.linkto"
 #define LCTL_MDS_XATTR "trusted.glusterfs.dht.mds"
 
-#define LCTL_LAYOUT_XATTR_LEN 16	/* four big-endian 32-bit words */
-#define LCTL_COMMITHASH_MAXLEN 11	/* "4294967295" and its NUL */
-#define LCTL_COMMIT_INVALID 1u		/* commit word meaning "never clean" */
-#define LCTL_LAYOUT_TYPE_NORMAL 0	/* DHT_HASH_TYPE_DM */
-#define LCTL_LAYOUT_TYPE_USER 1		/* DHT_HASH_TYPE_DM_USER: fix-layout leaves it alone */
+#define LCTL_LAYOUT_XATTR_LEN 16  /* four big-endian 32-bit words */
+#define LCTL_COMMITHASH_MAXLEN 11 /* "4294967295" and its NUL */
+#define LCTL_COMMIT_INVALID 1u	  /* commit word meaning "never clean" */
+#define LCTL_LAYOUT_TYPE_NORMAL 0 /* DHT_HASH_TYPE_DM */
+#define LCTL_LAYOUT_TYPE_USER 1	  /* DHT_HASH_TYPE_DM_USER: fix-layout leaves it alone */
 
 /* The built-in value of cluster.rsync-hash-regex (POSIX ERE). */
 #define LCTL_RSYNC_HASH_REGEX_DEFAULT "^\\.(.+)\\.[^.]+$"
@@ -198,8 +198,7 @@ void lctl_munge_release(struct lctl_munge *m);
  * Return: @name itself when nothing is munged, else @buf; NULL if @name is NULL or the munged
  * name does not fit in @buf. Thread safe.
  */
-const char *lctl_munge_name(const struct lctl_munge *m, const char *name, char *buf,
-			    size_t bufsz);
+const char *lctl_munge_name(const struct lctl_munge *m, const char *name, char *buf, size_t bufsz);
 
 /**
  * lctl_name_hash() - the DHT hash of @name after munging: the value dht_layout_search() looks
@@ -388,8 +387,8 @@ uint32_t lctl_layout_merged_commit(const struct lctl_layout_entry *e, size_t n);
  *	covering it; 0-0 and inverted ranges cover nothing; no owner counts as an owner.
  * Return: 0.0 .. 1.0, or a negative value if out of memory.
  */
-double lctl_layout_moved_fraction(const struct lctl_range *before,
-				  const struct lctl_range *after, size_t n);
+double lctl_layout_moved_fraction(const struct lctl_range *before, const struct lctl_range *after,
+				  size_t n);
 
 /**
  * lctl_du_chunks() - DHT's weight of a subvolume (dht_du_info_cbk()): its size in 1 MiB
@@ -440,7 +439,7 @@ struct lctl_plan_in {
 int lctl_plan_gluster(const struct lctl_plan_in *in, const struct lctl_munge *m, const char *key,
 		      uint32_t commit, struct lctl_range *out, struct lctl_error *err);
 
-#define LCTL_PLAN_KEEP 1	/* lctl_plan_gluster_fix(): GlusterFS would not rewrite the layout */
+#define LCTL_PLAN_KEEP 1 /* lctl_plan_gluster_fix(): GlusterFS would not rewrite the layout */
 
 /**
  * lctl_plan_gluster_fix() - what GlusterFS's fix-layout (rebalance, or the
@@ -535,16 +534,16 @@ struct lctl_xl_option {
 };
 
 struct lctl_xlator {
-	char *name;			/* "vol-client-0" */
-	char *type;			/* "protocol/client" */
+	char *name; /* "vol-client-0" */
+	char *type; /* "protocol/client" */
 	struct lctl_xl_option *opts;
 	size_t nopts;
-	struct lctl_xlator **subvols;	/* borrowed pointers into the same graph */
+	struct lctl_xlator **subvols; /* borrowed pointers into the same graph */
 	size_t nsubvols;
 };
 
 struct lctl_volfile {
-	struct lctl_xlator *xl;		/* in file order; the last one is the top */
+	struct lctl_xlator *xl; /* in file order; the last one is the top */
 	size_t nxl;
 };
 
@@ -580,13 +579,13 @@ char *lctl_volfile_subtree(const struct lctl_xlator *top);
 /* ------------------------------------------------------------------------------------------ */
 
 struct lctl_open_opts {
-	const char *volume;		/* volume name (required) */
-	const char *const *servers;	/* "host[:port]", tried in order; NULL = localhost:24007 */
+	const char *volume;	    /* volume name (required) */
+	const char *const *servers; /* "host[:port]", tried in order; NULL = localhost:24007 */
 	size_t nservers;
-	const char *transport;		/* "tcp" (default), "rdma", "unix" */
-	const char *log_file;		/* gfapi's own log; NULL = /dev/null */
-	int log_level;			/* gfapi log level 0-9; 0 = default (warning) */
-	bool no_subvol_graphs;		/* do not open per-subvolume graphs */
+	const char *transport; /* "tcp" (default), "rdma", "unix" */
+	const char *log_file;  /* gfapi's own log; NULL = /dev/null */
+	int log_level;	       /* gfapi log level 0-9; 0 = default (warning) */
+	bool no_subvol_graphs; /* do not open per-subvolume graphs */
 	/*
 	 * Read the folders of bricks on this host directly (read-only inspections: scan), where
 	 * it is safe: a pure distribute subvolume whose brick's host is this one and whose folder
@@ -616,56 +615,56 @@ struct lctl_open_opts {
 };
 
 enum lctl_subvol_kind {
-	LCTL_SUBVOL_BRICK,	/* protocol/client */
-	LCTL_SUBVOL_REPLICATE,	/* cluster/replicate (AFR) */
-	LCTL_SUBVOL_DISPERSE,	/* cluster/disperse (EC) */
+	LCTL_SUBVOL_BRICK,     /* protocol/client */
+	LCTL_SUBVOL_REPLICATE, /* cluster/replicate (AFR) */
+	LCTL_SUBVOL_DISPERSE,  /* cluster/disperse (EC) */
 	LCTL_SUBVOL_OTHER,
 };
 
 struct lctl_brick {
-	char *host;	/* remote-host */
-	char *path;	/* remote-subvolume */
-	char *xlator;	/* protocol/client translator name */
-	size_t server;	/* index into the volume's servers (lctl_volume_server_at()) */
-	bool mine;	/* on this server (lctl_open_opts.nodes) */
+	char *host;    /* remote-host */
+	char *path;    /* remote-subvolume */
+	char *xlator;  /* protocol/client translator name */
+	size_t server; /* index into the volume's servers (lctl_volume_server_at()) */
+	bool mine;     /* on this server (lctl_open_opts.nodes) */
 };
 
 /* A server of the pool holding bricks of the volume. */
 struct lctl_server {
-	char *id;	/* glusterd's peer UUID, or the brick host when glusterd's store is not here */
-	char *host;	/* the name its first brick is listed under (to reach it) */
+	char *id;   /* glusterd's peer UUID, or the brick host when glusterd's store is not here */
+	char *host; /* the name its first brick is listed under (to reach it) */
 	size_t nbricks;
-	bool mine;	/* this server */
+	bool mine; /* this server */
 };
 
 struct lctl_subvol {
-	char *name;			/* DHT child name, e.g. "vol-replicate-0" */
+	char *name; /* DHT child name, e.g. "vol-replicate-0" */
 	enum lctl_subvol_kind kind;
 	struct lctl_brick *bricks;
 	size_t nbricks;
-	bool up;			/* its graph came up and "/" can be stat'ed */
-	bool decommissioned;		/* listed in the DHT decommissioned-bricks option */
-	bool leaving;			/* being drained (lctl_open_opts.leaving) */
-	int down_errno;			/* why not, when !up */
-	bool has_commit;		/* its root carries trusted.glusterfs.dht.commithash */
-	uint32_t commit;		/* that value (0 when absent) */
-	uint64_t size_bytes;		/* statfs f_blocks * f_frsize of its root, 0 if unknown */
-	uint64_t free_bytes;		/* statfs f_bavail * f_frsize of its root, 0 if unknown */
-	uint64_t free_inodes_pct;	/* statfs f_favail / f_files in percent, 100 if unknown */
-	uint64_t statfs_blocks;		/* raw f_blocks and f_bsize, for DHT's weights */
+	bool up;		  /* its graph came up and "/" can be stat'ed */
+	bool decommissioned;	  /* listed in the DHT decommissioned-bricks option */
+	bool leaving;		  /* being drained (lctl_open_opts.leaving) */
+	int down_errno;		  /* why not, when !up */
+	bool has_commit;	  /* its root carries trusted.glusterfs.dht.commithash */
+	uint32_t commit;	  /* that value (0 when absent) */
+	uint64_t size_bytes;	  /* statfs f_blocks * f_frsize of its root, 0 if unknown */
+	uint64_t free_bytes;	  /* statfs f_bavail * f_frsize of its root, 0 if unknown */
+	uint64_t free_inodes_pct; /* statfs f_favail / f_files in percent, 100 if unknown */
+	uint64_t statfs_blocks;	  /* raw f_blocks and f_bsize, for DHT's weights */
 	uint64_t statfs_bsize;
-	char *local_path;		/* its brick folder, read directly (open opts local_bricks) */
+	char *local_path; /* its brick folder, read directly (open opts local_bricks) */
 };
 
 struct lctl_dht_options {
-	bool lookup_optimize;		/* default on */
-	char *lookup_unhashed;		/* "on" (default), "off", "auto" */
-	bool weighted_rebalance;	/* default on */
-	char *rsync_hash_regex;		/* NULL = built-in default; "none" disables */
-	char *extra_hash_regex;		/* NULL = none */
-	char *min_free_disk;		/* "10%" default, or a size */
-	bool randomize_by_gfid;		/* cluster.randomize-hash-range-by-gfid, default off */
-	char *xattr_name;		/* default "trusted.glusterfs.dht" */
+	bool lookup_optimize;	 /* default on */
+	char *lookup_unhashed;	 /* "on" (default), "off", "auto" */
+	bool weighted_rebalance; /* default on */
+	char *rsync_hash_regex;	 /* NULL = built-in default; "none" disables */
+	char *extra_hash_regex;	 /* NULL = none */
+	char *min_free_disk;	 /* "10%" default, or a size */
+	bool randomize_by_gfid;	 /* cluster.randomize-hash-range-by-gfid, default off */
+	char *xattr_name;	 /* default "trusted.glusterfs.dht" */
 };
 
 struct lctl_volume;
@@ -736,24 +735,23 @@ uint32_t lctl_volume_commit_hash(const struct lctl_volume *vol, bool *consistent
  */
 void lctl_volume_reread_commit(struct lctl_volume *vol);
 
-
 /* ------------------------------------------------------------------------------------------ */
 /* Scan: per-directory verdicts from every subvolume's own view (read-only)                    */
 /* ------------------------------------------------------------------------------------------ */
 
 /* What is wrong with a directory; a directory can have several (a bit set). */
 enum lctl_dir_problem {
-	LCTL_DIR_MISSING = 1 << 0,	/* absent on an up subvolume */
-	LCTL_DIR_NOT_DIR = 1 << 1,	/* a non-directory by that name on some subvolume */
-	LCTL_DIR_INCOMPLETE = 1 << 2,	/* an active subvolume has no range (0-0 or no xattr) */
-	LCTL_DIR_HOLE = 1 << 3,		/* part of the hash ring is not covered */
-	LCTL_DIR_OVERLAP = 1 << 4,	/* part of the hash ring is covered twice */
-	LCTL_DIR_COMMIT_MIXED = 1 << 5, /* subvolumes disagree on the commit word */
-	LCTL_DIR_UNSTAMPED = 1 << 6,	/* commit word is not the volume hash: misses fan out */
+	LCTL_DIR_MISSING = 1 << 0,	  /* absent on an up subvolume */
+	LCTL_DIR_NOT_DIR = 1 << 1,	  /* a non-directory by that name on some subvolume */
+	LCTL_DIR_INCOMPLETE = 1 << 2,	  /* an active subvolume has no range (0-0 or no xattr) */
+	LCTL_DIR_HOLE = 1 << 3,		  /* part of the hash ring is not covered */
+	LCTL_DIR_OVERLAP = 1 << 4,	  /* part of the hash ring is covered twice */
+	LCTL_DIR_COMMIT_MIXED = 1 << 5,	  /* subvolumes disagree on the commit word */
+	LCTL_DIR_UNSTAMPED = 1 << 6,	  /* commit word is not the volume hash: misses fan out */
 	LCTL_DIR_DECOMMISSIONED = 1 << 7, /* a range on a decommissioned subvolume */
-	LCTL_DIR_MALFORMED = 1 << 8,	/* a layout xattr that does not decode */
-	LCTL_DIR_SUBVOL_DOWN = 1 << 9,	/* a subvolume could not be read */
-	LCTL_DIR_UNREADABLE = 1 << 10,	/* an I/O error while reading it */
+	LCTL_DIR_MALFORMED = 1 << 8,	  /* a layout xattr that does not decode */
+	LCTL_DIR_SUBVOL_DOWN = 1 << 9,	  /* a subvolume could not be read */
+	LCTL_DIR_UNREADABLE = 1 << 10,	  /* an I/O error while reading it */
 	LCTL_DIR_PROBLEM_COUNT = 11,
 };
 /* Facts that are not problems. */
@@ -765,14 +763,14 @@ enum lctl_dir_note {
 const char *lctl_dir_problem_name(unsigned bit);
 
 enum lctl_entry_state {
-	LCTL_ENTRY_PLACED = 0,		/* data on its hashed subvolume */
-	LCTL_ENTRY_LINKED,		/* data elsewhere, reached through a correct linkto */
-	LCTL_ENTRY_MISPLACED,		/* data elsewhere, no linkto on the hashed subvolume */
-	LCTL_ENTRY_STALE_LINKTO,	/* a linkto pointing where the data is not, or at another gfid */
-	LCTL_ENTRY_ORPHAN_LINKTO,	/* a linkto with no data file anywhere */
-	LCTL_ENTRY_DUPLICATE,		/* data files on two or more subvolumes */
-	LCTL_ENTRY_MIGRATION_LEFTOVER,	/* phase-1 mode bits of an interrupted migration */
-	LCTL_ENTRY_UNHASHED,		/* no hashed subvolume: the layout has a hole there */
+	LCTL_ENTRY_PLACED = 0,	  /* data on its hashed subvolume */
+	LCTL_ENTRY_LINKED,	  /* data elsewhere, reached through a correct linkto */
+	LCTL_ENTRY_MISPLACED,	  /* data elsewhere, no linkto on the hashed subvolume */
+	LCTL_ENTRY_STALE_LINKTO,  /* a linkto pointing where the data is not, or at another gfid */
+	LCTL_ENTRY_ORPHAN_LINKTO, /* a linkto with no data file anywhere */
+	LCTL_ENTRY_DUPLICATE,	  /* data files on two or more subvolumes */
+	LCTL_ENTRY_MIGRATION_LEFTOVER, /* phase-1 mode bits of an interrupted migration */
+	LCTL_ENTRY_UNHASHED,	       /* no hashed subvolume: the layout has a hole there */
 	LCTL_ENTRY_STATE_COUNT,
 };
 
@@ -785,11 +783,11 @@ bool lctl_entry_state_ok(int state);
 struct lctl_entry_report {
 	char *name;
 	enum lctl_entry_state state;
-	int hashed;		/* hashed subvolume under the current layout, -1 if none */
-	int cached;		/* the one subvolume with the data, -1 if none or several */
-	int linkto_subvol;	/* where a linkto sits (the hashed one if any), -1 if none */
-	int linkto_target;	/* the subvolume that linkto names, -1 if unknown */
-	int target;		/* where a fix would put the data (planned layout), -1 if unknown */
+	int hashed;	   /* hashed subvolume under the current layout, -1 if none */
+	int cached;	   /* the one subvolume with the data, -1 if none or several */
+	int linkto_subvol; /* where a linkto sits (the hashed one if any), -1 if none */
+	int linkto_target; /* the subvolume that linkto names, -1 if unknown */
+	int target;	   /* where a fix would put the data (planned layout), -1 if unknown */
 	uint64_t size;
 	mode_t mode;
 	nlink_t nlink;
@@ -798,24 +796,24 @@ struct lctl_entry_report {
 struct lctl_dir_report {
 	char *path;
 	unsigned depth;
-	unsigned problems;	/* enum lctl_dir_problem bits */
-	unsigned notes;		/* enum lctl_dir_note bits */
-	int err;		/* errno of a failure that stopped the inspection, or 0 */
+	unsigned problems; /* enum lctl_dir_problem bits */
+	unsigned notes;	   /* enum lctl_dir_note bits */
+	int err;	   /* errno of a failure that stopped the inspection, or 0 */
 	size_t nsubvols;
-	struct lctl_layout_entry *layout;	/* [nsubvols], as read from each subvolume */
-	struct lctl_range *planned;		/* [nsubvols], the layout a fix would write */
-	bool layout_changes;			/* planned != current ranges */
-	double moved_fraction;			/* share of the ring changing owner under planned */
-	uint32_t commit;			/* the commit word, if all agree */
-	uint64_t nfiles;			/* non-directory entries (each name once) */
+	struct lctl_layout_entry *layout; /* [nsubvols], as read from each subvolume */
+	struct lctl_range *planned;	  /* [nsubvols], the layout a fix would write */
+	bool layout_changes;		  /* planned != current ranges */
+	double moved_fraction;		  /* share of the ring changing owner under planned */
+	uint32_t commit;		  /* the commit word, if all agree */
+	uint64_t nfiles;		  /* non-directory entries (each name once) */
 	uint64_t nsubdirs;
-	uint64_t bytes;				/* data bytes (each data file once) */
+	uint64_t bytes; /* data bytes (each data file once) */
 	uint64_t count[LCTL_ENTRY_STATE_COUNT];
-	uint64_t *subvol_files;			/* [nsubvols] data files found there */
-	uint64_t *subvol_bytes;			/* [nsubvols] */
-	uint64_t *move_files;			/* [nsubvols * nsubvols], [src * n + dst] */
-	uint64_t *move_bytes;			/* [nsubvols * nsubvols] */
-	struct lctl_entry_report *entries;	/* entries not placed (and placed ones if asked) */
+	uint64_t *subvol_files;		   /* [nsubvols] data files found there */
+	uint64_t *subvol_bytes;		   /* [nsubvols] */
+	uint64_t *move_files;		   /* [nsubvols * nsubvols], [src * n + dst] */
+	uint64_t *move_bytes;		   /* [nsubvols * nsubvols] */
+	struct lctl_entry_report *entries; /* entries not placed (and placed ones if asked) */
 	size_t nentries;
 };
 
@@ -824,30 +822,30 @@ bool lctl_dir_report_clean(const struct lctl_dir_report *r);
 void lctl_dir_report_free(struct lctl_dir_report *r);
 
 enum lctl_planner {
-	LCTL_PLANNER_GLUSTER = 0,	/* GlusterFS's own assignment */
-	LCTL_PLANNER_MINMOVE,		/* keep as much of each current range as possible */
+	LCTL_PLANNER_GLUSTER = 0, /* GlusterFS's own assignment */
+	LCTL_PLANNER_MINMOVE,	  /* keep as much of each current range as possible */
 };
 
 struct lctl_scan_opts {
-	const char *path;	/* subtree to scan; NULL = "/" */
-	int max_depth;		/* -1 = unlimited; 0 = only the subtree's top directory */
-	unsigned parallel;	/* worker threads; 0 = a default for the machine */
+	const char *path;	   /* subtree to scan; NULL = "/" */
+	int max_depth;		   /* -1 = unlimited; 0 = only the subtree's top directory */
+	unsigned parallel;	   /* worker threads; 0 = a default for the machine */
 	enum lctl_planner planner; /* what a fix would do, for the work estimate */
-	bool all_entries;	/* report placed entries too (explain, tests) */
+	bool all_entries;	   /* report placed entries too (explain, tests) */
 };
 
 struct lctl_scan_summary {
 	uint64_t dirs, dirs_clean, files, bytes;
-	uint64_t dir_problem[LCTL_DIR_PROBLEM_COUNT];	/* directories with each problem bit */
+	uint64_t dir_problem[LCTL_DIR_PROBLEM_COUNT]; /* directories with each problem bit */
 	uint64_t dirs_user_layout;
 	uint64_t entry[LCTL_ENTRY_STATE_COUNT];
-	uint64_t dirs_optimized;	/* misses answered by one LOOKUP */
-	uint64_t files_optimized;	/* files in those directories */
+	uint64_t dirs_optimized;  /* misses answered by one LOOKUP */
+	uint64_t files_optimized; /* files in those directories */
 	size_t nsubvols;
-	uint64_t *subvol_files, *subvol_bytes;	/* [nsubvols] */
-	double *subvol_hash_share;		/* [nsubvols] mean share of the ring now */
-	double *subvol_target_share;		/* [nsubvols] mean share under the planned layout */
-	uint64_t *move_files, *move_bytes;	/* [nsubvols * nsubvols] */
+	uint64_t *subvol_files, *subvol_bytes; /* [nsubvols] */
+	double *subvol_hash_share;	       /* [nsubvols] mean share of the ring now */
+	double *subvol_target_share;	       /* [nsubvols] mean share under the planned layout */
+	uint64_t *move_files, *move_bytes;     /* [nsubvols * nsubvols] */
 	uint32_t volume_commit;
 	bool lookup_optimize;
 	bool interrupted;
@@ -856,32 +854,32 @@ struct lctl_scan_summary {
 /* A copy of a running job's counters for a progress line or the dashboard. */
 /* ---- a fix spread over the pool (pool.c) -------------------------------------------------- */
 
-#define LCTL_POOL_MAX 32	/* servers in one spread run */
+#define LCTL_POOL_MAX 32 /* servers in one spread run */
 
 /* How to start the worker of one server: a command whose stdin/stdout carry the protocol. */
 struct lctl_worker_spec {
-	const char *server;	/* its name in reports */
-	char *const *argv;	/* argv[0] is looked up in PATH (e.g. "ssh", or layoutctl itself) */
+	const char *server; /* its name in reports */
+	char *const *argv;  /* argv[0] is looked up in PATH (e.g. "ssh", or layoutctl itself) */
 };
 
 /* One server's share of a spread fix, as its worker reports it. */
 struct lctl_server_progress {
 	char name[128];
-	char state[16];		/* starting, ready, placing, done, stopped, failed, lost */
+	char state[16]; /* starting, ready, placing, done, stopped, failed, lost */
 	uint64_t dirs, migrated, skipped, failed, bytes;
-	double seconds;		/* time spent placing so far */
-	char error[200];	/* the worker's last error, printable ASCII */
+	double seconds;	 /* time spent placing so far */
+	char error[200]; /* the worker's last error, printable ASCII */
 };
 
 struct lctl_progress {
 	uint64_t dirs_seen, dirs_done, files, bytes;
 	uint64_t dirs_not_clean;
-	uint64_t file_actions[5];	/* fix: live count per enum lctl_file_action */
-	uint64_t bytes_moved;		/* fix: live */
+	uint64_t file_actions[5]; /* fix: live count per enum lctl_file_action */
+	uint64_t bytes_moved;	  /* fix: live */
 	unsigned workers, active_workers;
 	bool paused;
-	double elapsed;			/* seconds */
-	char worker_state[64][96];	/* what each worker is doing */
+	double elapsed;		   /* seconds */
+	char worker_state[64][96]; /* what each worker is doing */
 	/*
 	 * fix: preflight (the pool's workers are starting), layout (the layout pass: dirs_*
 	 * count it), settle, place (pool workers), work, top, data
@@ -895,7 +893,7 @@ struct lctl_progress {
 	uint64_t dirs_clean;
 	double clean_at;
 	uint64_t data_placed;
-	unsigned nservers;		/* fix spread over the pool: one row per server */
+	unsigned nservers; /* fix spread over the pool: one row per server */
 	struct lctl_server_progress servers[LCTL_POOL_MAX];
 };
 
@@ -935,8 +933,8 @@ int lctl_inspect_dir(struct lctl_volume *vol, const char *path, enum lctl_planne
 /* ------------------------------------------------------------------------------------------ */
 
 enum lctl_fix_mode {
-	LCTL_FIX_MIGRATE = 0,	/* move misplaced data with DHT's own migration */
-	LCTL_FIX_LINKTO,	/* move nothing: a correct linkto on the hashed subvolume */
+	LCTL_FIX_MIGRATE = 0, /* move misplaced data with DHT's own migration */
+	LCTL_FIX_LINKTO,      /* move nothing: a correct linkto on the hashed subvolume */
 	/*
 	 * Two phases: first every directory as for LCTL_FIX_LINKTO (stamped clean, every file
 	 * reachable through a linkto), then the data moved behind those linktos with DHT's own
@@ -952,7 +950,7 @@ int lctl_fix_mode_parse(const char *s, enum lctl_fix_mode *mode);
 
 /* Which part of a LCTL_FIX_CLEAN_FIRST run to do. */
 enum lctl_fix_phase {
-	LCTL_FIX_PHASE_ALL = 0,	/* clean every directory, then move the data */
+	LCTL_FIX_PHASE_ALL = 0, /* clean every directory, then move the data */
 	LCTL_FIX_PHASE_CLEAN,	/* only the first: the journal then waits in phase "data" */
 	LCTL_FIX_PHASE_DATA,	/* only the second, in directories already clean */
 };
@@ -964,24 +962,24 @@ enum lctl_fix_phase {
 #define LCTL_FIX_DEFAULT_PARALLEL 4
 
 struct lctl_fix_opts {
-	const char *path;		/* subtree; NULL = the whole volume */
-	unsigned parallel;		/* 0 = LCTL_FIX_DEFAULT_PARALLEL */
+	const char *path;  /* subtree; NULL = the whole volume */
+	unsigned parallel; /* 0 = LCTL_FIX_DEFAULT_PARALLEL */
 	enum lctl_planner planner;
 	enum lctl_fix_mode mode;
-	enum lctl_fix_phase phase;	/* LCTL_FIX_CLEAN_FIRST only */
-	bool dry_run;			/* plan only: writes nothing, takes no lock */
-	unsigned settle_ms;		/* wait after making directories dirty */
-	double files_per_sec;		/* 0 = unlimited */
-	double bytes_per_sec;		/* 0 = unlimited */
-	time_t deadline;		/* stop cleanly at this time (0 = none) */
+	enum lctl_fix_phase phase; /* LCTL_FIX_CLEAN_FIRST only */
+	bool dry_run;		   /* plan only: writes nothing, takes no lock */
+	unsigned settle_ms;	   /* wait after making directories dirty */
+	double files_per_sec;	   /* 0 = unlimited */
+	double bytes_per_sec;	   /* 0 = unlimited */
+	time_t deadline;	   /* stop cleanly at this time (0 = none) */
 	/*
 	 * Set (by a signal handler, say) to stop: read during lctl_fix_start() too, so that a
 	 * stop in the layout pass or the settle period ends the run before anything moves.
 	 */
 	const volatile sig_atomic_t *stop_flag;
-	const char *state_dir;		/* journal and lock; required unless dry_run */
-	bool resume;			/* continue the journal's run */
-	bool break_lock;		/* take over a volume lock held by a dead run elsewhere */
+	const char *state_dir; /* journal and lock; required unless dry_run */
+	bool resume;	       /* continue the journal's run */
+	bool break_lock;       /* take over a volume lock held by a dead run elsewhere */
 	/*
 	 * Ask DHT to migrate with "force" (as "gluster volume rebalance VOL start force"): it
 	 * then moves a file even when the target would be left with less free space, in whole
@@ -995,7 +993,7 @@ struct lctl_fix_opts {
 	 * its own files (lctl_volume_owns()). Not kept in the journal: a resumed run is given the
 	 * workers again.
 	 */
-	const struct lctl_worker_spec *workers;	/* [i]: server i (lctl_volume_server_at()) */
+	const struct lctl_worker_spec *workers; /* [i]: server i (lctl_volume_server_at()) */
 	size_t nworkers;
 	/*
 	 * A pool worker's run (layoutctl worker): migrate this server's share of every directory
@@ -1007,10 +1005,10 @@ struct lctl_fix_opts {
 
 enum lctl_file_action {
 	LCTL_FILE_MIGRATED = 0,
-	LCTL_FILE_LINKED,		/* a linkto now leads to it */
-	LCTL_FILE_SKIPPED,		/* left where it is (reason says why), still reachable */
-	LCTL_FILE_FAILED,		/* err says why; the directory stays dirty */
-	LCTL_FILE_LINKTO_REMOVED,	/* a stale or orphan linkto was removed */
+	LCTL_FILE_LINKED,	  /* a linkto now leads to it */
+	LCTL_FILE_SKIPPED,	  /* left where it is (reason says why), still reachable */
+	LCTL_FILE_FAILED,	  /* err says why; the directory stays dirty */
+	LCTL_FILE_LINKTO_REMOVED, /* a stale or orphan linkto was removed */
 	LCTL_FILE_ACTION_COUNT,
 };
 
@@ -1019,14 +1017,14 @@ const char *lctl_file_action_name(int action);
 struct lctl_file_outcome {
 	char *name;
 	enum lctl_file_action action;
-	int err;			/* errno for failed and skipped */
-	const char *reason;		/* static text, or NULL */
-	int from, to;			/* subvolumes, -1 if not applicable */
+	int err;	    /* errno for failed and skipped */
+	const char *reason; /* static text, or NULL */
+	int from, to;	    /* subvolumes, -1 if not applicable */
 	uint64_t size;
 };
 
 enum lctl_dir_outcome {
-	LCTL_DIR_WAS_CLEAN = 0,	/* nothing to do */
+	LCTL_DIR_WAS_CLEAN = 0, /* nothing to do */
 	LCTL_DIR_FIXED,		/* verified and stamped */
 	LCTL_DIR_NOT_FIXED,	/* left dirty; reason says why */
 	LCTL_DIR_LEFT_ALONE,	/* user-set layout */
@@ -1042,7 +1040,7 @@ struct lctl_repair_report {
 	char *path;
 	enum lctl_dir_outcome outcome;
 	char reason[200];
-	struct lctl_dir_report *plan;	/* the inspection the work was based on (moves, layout) */
+	struct lctl_dir_report *plan; /* the inspection the work was based on (moves, layout) */
 	struct lctl_file_outcome *files;
 	size_t nfiles;
 	uint64_t count[LCTL_FILE_ACTION_COUNT];
@@ -1061,18 +1059,18 @@ struct lctl_fix_summary {
 	uint64_t dirs, dir_outcome[LCTL_DIR_OUTCOME_COUNT];
 	uint64_t files[LCTL_FILE_ACTION_COUNT];
 	uint64_t bytes_moved;
-	uint64_t planned_files, planned_bytes;	/* dry run: what would move */
-	uint32_t commit;			/* the hash directories are stamped with */
-	enum lctl_fix_mode mode;		/* the run's (the journal's when resumed) */
+	uint64_t planned_files, planned_bytes; /* dry run: what would move */
+	uint32_t commit;		       /* the hash directories are stamped with */
+	enum lctl_fix_mode mode;	       /* the run's (the journal's when resumed) */
 	/* LCTL_FIX_CLEAN_FIRST: the directory counts above are the first phase's */
 	bool two_phase;
-	bool data_ran;				/* the data phase started */
-	uint64_t data_dirs, data_placed;	/* data phase: directories seen, placed */
-	double clean_at;			/* seconds after the start at which every
+	bool data_ran;			 /* the data phase started */
+	uint64_t data_dirs, data_placed; /* data phase: directories seen, placed */
+	double clean_at;		 /* seconds after the start at which every
 						 * directory was clean; 0: not in this run */
-	bool stopped;				/* cancelled or out of time: resumable */
+	bool stopped;			 /* cancelled or out of time: resumable */
 	bool deadline_hit;
-	bool refused;				/* ended before anything was written (a server's
+	bool refused; /* ended before anything was written (a server's
 						 * worker did not answer, or a stop came first) */
 };
 
@@ -1087,8 +1085,8 @@ struct lctl_fix;
  * Return: 0 and *@out; -LCTL_EDOWN (a subvolume is down), -LCTL_EBUSY (locked, or a
  * remove-brick is running), -LCTL_ECORRUPT (journal), -LCTL_EINVAL, -LCTL_EIO, -LCTL_EPERM.
  */
-int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts,
-		   struct lctl_fix **out, struct lctl_error *err);
+int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts, struct lctl_fix **out,
+		   struct lctl_error *err);
 /**
  * lctl_fix_next() - the next directory's report (caller owns it); the top directory last.
  * Waits at most about @timeout_ms, in every phase. A phase that cannot go on (a server's
@@ -1130,7 +1128,7 @@ void lctl_fix_free(struct lctl_fix *f);
 struct lctl_drain_left {
 	size_t nsubvols, bricks_read;
 	uint64_t entries, bytes;
-	uint64_t brick_entries;	/* the same, counted in the brick folders read directly */
+	uint64_t brick_entries; /* the same, counted in the brick folders read directly */
 	char *samples[LCTL_DRAIN_SAMPLES];
 	size_t nsamples;
 	int err;
@@ -1143,8 +1141,7 @@ struct lctl_drain_left {
  * Return: 0 with @out filled (release it with lctl_drain_left_release()); -LCTL_EINVAL when
  * no subvolume is leaving. Not thread safe on one @out.
  */
-int lctl_drain_check(struct lctl_volume *vol, struct lctl_drain_left *out,
-		     struct lctl_error *err);
+int lctl_drain_check(struct lctl_volume *vol, struct lctl_drain_left *out, struct lctl_error *err);
 void lctl_drain_left_release(struct lctl_drain_left *l);
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1153,12 +1150,12 @@ void lctl_drain_left_release(struct lctl_drain_left *l);
 
 /* What one subvolume holds under the name, in its own raw view. */
 enum lctl_sight {
-	LCTL_SIGHT_ABSENT = 0,	/* nothing by that name (or no parent directory there) */
-	LCTL_SIGHT_DATA,	/* a data file, symlink or special file */
-	LCTL_SIGHT_LINKTO,	/* a DHT linkto file: mode exactly 01000 and the linkto xattr */
-	LCTL_SIGHT_MIGRATING,	/* data with the phase-1 bits of a migration (setgid + sticky) */
-	LCTL_SIGHT_DIR,		/* a directory */
-	LCTL_SIGHT_ERROR,	/* could not be read; err says why (ENOTCONN: subvolume down) */
+	LCTL_SIGHT_ABSENT = 0, /* nothing by that name (or no parent directory there) */
+	LCTL_SIGHT_DATA,       /* a data file, symlink or special file */
+	LCTL_SIGHT_LINKTO,     /* a DHT linkto file: mode exactly 01000 and the linkto xattr */
+	LCTL_SIGHT_MIGRATING,  /* data with the phase-1 bits of a migration (setgid + sticky) */
+	LCTL_SIGHT_DIR,	       /* a directory */
+	LCTL_SIGHT_ERROR,      /* could not be read; err says why (ENOTCONN: subvolume down) */
 	LCTL_SIGHT_COUNT,
 };
 
@@ -1194,11 +1191,11 @@ struct lctl_explain_subvol {
 };
 
 enum lctl_explain_kind {
-	LCTL_EXPLAIN_ABSENT = 0,	/* on no subvolume (that could be read) */
-	LCTL_EXPLAIN_FILE,		/* not a directory: the state says where it is */
-	LCTL_EXPLAIN_DIRECTORY,		/* a directory on every subvolume that could be read */
-	LCTL_EXPLAIN_DIR_INCOMPLETE,	/* a directory, absent on some up subvolume */
-	LCTL_EXPLAIN_TYPE_CONFLICT,	/* a directory on some subvolumes, not a directory on others */
+	LCTL_EXPLAIN_ABSENT = 0,     /* on no subvolume (that could be read) */
+	LCTL_EXPLAIN_FILE,	     /* not a directory: the state says where it is */
+	LCTL_EXPLAIN_DIRECTORY,	     /* a directory on every subvolume that could be read */
+	LCTL_EXPLAIN_DIR_INCOMPLETE, /* a directory, absent on some up subvolume */
+	LCTL_EXPLAIN_TYPE_CONFLICT,  /* a directory on some subvolumes, not a directory on others */
 	LCTL_EXPLAIN_KIND_COUNT,
 };
 
@@ -1207,18 +1204,18 @@ const char *lctl_explain_kind_name(int kind);
 
 /* Why a lookup of a name that does not exist goes (or does not go) to every subvolume. */
 enum lctl_miss_reason {
-	LCTL_MISS_ONE_SUBVOL = 1 << 0,		/* a single subvolume: nothing to fan out to */
-	LCTL_MISS_HOLE = 1 << 1,		/* no range holds the hash: all are asked at once */
-	LCTL_MISS_OPTIMIZE_OFF = 1 << 2,	/* cluster.lookup-optimize is off */
-	LCTL_MISS_UNHASHED_AUTO = 1 << 3,	/* off, but lookup-unhashed auto: one LOOKUP while
+	LCTL_MISS_ONE_SUBVOL = 1 << 0,	   /* a single subvolume: nothing to fan out to */
+	LCTL_MISS_HOLE = 1 << 1,	   /* no range holds the hash: all are asked at once */
+	LCTL_MISS_OPTIMIZE_OFF = 1 << 2,   /* cluster.lookup-optimize is off */
+	LCTL_MISS_UNHASHED_AUTO = 1 << 3,  /* off, but lookup-unhashed auto: one LOOKUP while
 						 * readdirp saw no entry off its hashed subvolume */
-	LCTL_MISS_NO_LAYOUT = 1 << 4,		/* the parent has no layout xattr anywhere */
-	LCTL_MISS_COMMIT_INVALID = 1 << 5,	/* the parent's commit word is 1 (never clean) */
-	LCTL_MISS_COMMIT_STALE = 1 << 6,	/* the parent's commit word is not the volume's */
-	LCTL_MISS_COMMIT_MIXED = 1 << 7,	/* subvolumes disagree on it: DHT's merged value
+	LCTL_MISS_NO_LAYOUT = 1 << 4,	   /* the parent has no layout xattr anywhere */
+	LCTL_MISS_COMMIT_INVALID = 1 << 5, /* the parent's commit word is 1 (never clean) */
+	LCTL_MISS_COMMIT_STALE = 1 << 6,   /* the parent's commit word is not the volume's */
+	LCTL_MISS_COMMIT_MIXED = 1 << 7,   /* subvolumes disagree on it: DHT's merged value
 						 * depends on the order of the replies */
-	LCTL_MISS_VOLUME_MIXED = 1 << 8,	/* the brick roots disagree on the volume hash */
-	LCTL_MISS_COMMIT_MATCH = 1 << 9,	/* lookup-optimize on and parent commit == volume
+	LCTL_MISS_VOLUME_MIXED = 1 << 8,   /* the brick roots disagree on the volume hash */
+	LCTL_MISS_COMMIT_MATCH = 1 << 9,   /* lookup-optimize on and parent commit == volume
 						 * commit: the hashed subvolume's ENOENT is final */
 	LCTL_MISS_REASON_COUNT = 10,
 };
@@ -1262,7 +1259,7 @@ enum lctl_dht_check {
 	LCTL_DHT_NOT_ASKED = 0,
 	LCTL_DHT_AGREES,
 	LCTL_DHT_DISAGREES,
-	LCTL_DHT_UNAVAILABLE,	/* DHT gave no answer (dht_err); nothing to compare */
+	LCTL_DHT_UNAVAILABLE, /* DHT gave no answer (dht_err); nothing to compare */
 };
 
 /**
@@ -1320,8 +1317,8 @@ struct lctl_explain {
 };
 
 struct lctl_explain_opts {
-	const char *path;	/* absolute path inside the volume, below the root */
-	bool no_dht;		/* do not ask DHT (no lookup through the DHT graph at all) */
+	const char *path; /* absolute path inside the volume, below the root */
+	bool no_dht;	  /* do not ask DHT (no lookup through the DHT graph at all) */
 };
 
 /**
@@ -1382,8 +1379,8 @@ void lctl_explain_free(struct lctl_explain *e);
 int lctl_state_dir_prepare(const char *dir, struct lctl_error *err);
 
 enum lctl_state_flags {
-	LCTL_STATE_CREATE = 1 << 0,	/* read-write, created 0600 if absent; must be ours */
-	LCTL_STATE_APPEND = 1 << 1,	/* as CREATE, with O_APPEND */
+	LCTL_STATE_CREATE = 1 << 0, /* read-write, created 0600 if absent; must be ours */
+	LCTL_STATE_APPEND = 1 << 1, /* as CREATE, with O_APPEND */
 };
 
 /**

@@ -146,7 +146,7 @@ uint32_t lctl_du_chunks(uint64_t f_blocks, uint64_t f_bsize)
 /* ------------------------------------------------------------------------------------------ */
 /* GlusterFS's assignment                                                                     */
 
-#define ERR_USABLE (-1)		/* DHT's "give this one a range" marker */
+#define ERR_USABLE (-1) /* DHT's "give this one a range" marker */
 
 static bool slot_usable(int e)
 {
@@ -219,7 +219,7 @@ struct gplan {
 	size_t *slot;		/* slot -> subvolume index */
 	int *serr;		/* per slot */
 	uint32_t *chunks;	/* per slot, or NULL */
-	uint32_t *start, *stop;	/* per slot */
+	uint32_t *start, *stop; /* per slot */
 };
 
 static void gplan_free(struct gplan *g)
@@ -308,8 +308,8 @@ static uint32_t overlap_calc(int oerr, uint32_t os, uint32_t oe, int nerr, uint3
 }
 
 /* dht_selfheal_layout_maximize_overlap(): new and old are both in slot order. */
-static int maximize_overlap(size_t n, const int *nerr, uint32_t *ns, uint32_t *ne,
-			    const int *oerr, const uint32_t *os, const uint32_t *oe)
+static int maximize_overlap(size_t n, const int *nerr, uint32_t *ns, uint32_t *ne, const int *oerr,
+			    const uint32_t *os, const uint32_t *oe)
 {
 	uint32_t *t, curr, ov, max_ov, tmp;
 	size_t i, j, max_idx;
@@ -653,26 +653,26 @@ static int64_t heap_pop(struct heap *h)
 }
 
 struct item {
-	int64_t target, lo, hi;	/* share and its bounds for the current tolerance */
+	int64_t target, lo, hi; /* share and its bounds for the current tolerance */
 	int64_t as, ae;		/* anchor [as, ae), or -1 -1 */
 	size_t idx;		/* subvolume index */
 };
 
 struct mm {
-	size_t m;		/* active subvolumes */
-	size_t nold, nnew;	/* items with / without an anchor */
-	struct item *old;	/* [nold] by anchor start */
-	struct item *fresh;	/* [nnew] by name */
-	struct item **seq;	/* [m] the order being evaluated */
-	size_t *gap;		/* [nnew] scratch: fresh item q goes right before old[gap[q]] */
-	size_t *best_gap;	/* [nnew] best gaps of the last order search */
-	size_t *sol_gap;	/* [nnew] the solution kept */
-	int64_t *b;		/* [m + 1] boundaries of the last evaluation */
-	int64_t *best_b;	/* [m + 1] boundaries for best_gap */
-	int64_t *sol_b;		/* [m + 1] boundaries of the solution kept */
-	int64_t *opt;		/* [m] argmin of each partial cost function */
-	struct heap lh, rh;	/* slope trick: breakpoints left and right of the minimum */
-	int64_t evals_left;	/* work budget */
+	size_t m;	    /* active subvolumes */
+	size_t nold, nnew;  /* items with / without an anchor */
+	struct item *old;   /* [nold] by anchor start */
+	struct item *fresh; /* [nnew] by name */
+	struct item **seq;  /* [m] the order being evaluated */
+	size_t *gap;	    /* [nnew] scratch: fresh item q goes right before old[gap[q]] */
+	size_t *best_gap;   /* [nnew] best gaps of the last order search */
+	size_t *sol_gap;    /* [nnew] the solution kept */
+	int64_t *b;	    /* [m + 1] boundaries of the last evaluation */
+	int64_t *best_b;    /* [m + 1] boundaries for best_gap */
+	int64_t *sol_b;	    /* [m + 1] boundaries of the solution kept */
+	int64_t *opt;	    /* [m] argmin of each partial cost function */
+	struct heap lh, rh; /* slope trick: breakpoints left and right of the minimum */
+	int64_t evals_left; /* work budget */
 };
 
 static void mm_bounds(struct mm *s, double t)
@@ -884,7 +884,7 @@ static int mm_targets(const struct lctl_plan_in *in, struct item *all, size_t m)
 
 	for (k = 0; weighted && k < m; k++)
 		if (!in->weights[all[k].idx])
-			weighted = false;	/* a size is unknown: equal shares, as DHT does */
+			weighted = false; /* a size is unknown: equal shares, as DHT does */
 	for (k = 0; k < m; k++)
 		wsum += weighted ? in->weights[all[k].idx] : 1;
 	fr = malloc(m * sizeof(*fr));
@@ -920,7 +920,7 @@ static int mm_targets(const struct lctl_plan_in *in, struct item *all, size_t m)
  */
 static void mm_initial_gaps(struct mm *s)
 {
-	int64_t *free_sp = s->opt;	/* borrowed scratch, m >= nold + 1 when nnew > 0 */
+	int64_t *free_sp = s->opt; /* borrowed scratch, m >= nold + 1 when nnew > 0 */
 	size_t g, q, bestg;
 
 	for (g = 0; g <= s->nold; g++) {

@@ -40,8 +40,8 @@
 
 struct worker {
 	pid_t pid;
-	int fd;			/* our end of its stdin and stdout */
-	char buf[1024];		/* a partial line */
+	int fd;		/* our end of its stdin and stdout */
+	char buf[1024]; /* a partial line */
 	size_t len;
 	bool hello, ended;
 	double go_at;
@@ -51,7 +51,7 @@ struct worker {
 struct lctl_pool {
 	struct worker *w;
 	size_t n;
-	double hello_by;	/* every worker says hello by then, or the run refuses */
+	double hello_by; /* every worker says hello by then, or the run refuses */
 	int hello_ms;
 };
 
@@ -112,8 +112,10 @@ static void handle_line(struct worker *w, char *line)
 
 	if (sscanf(line, "hello %d %127s", &proto, node) == 2) {
 		if (proto != POOL_PROTO) {
-			snprintf(pg->error, sizeof(pg->error), "speaks protocol %d, not %d (another "
-				 "layoutctl version?)", proto, POOL_PROTO);
+			snprintf(pg->error, sizeof(pg->error),
+				 "speaks protocol %d, not %d (another "
+				 "layoutctl version?)",
+				 proto, POOL_PROTO);
 			set_state(w, "failed");
 			w->ended = true;
 			return;
@@ -121,7 +123,8 @@ static void handle_line(struct worker *w, char *line)
 		w->hello = true;
 		set_state(w, "ready");
 	} else if (sscanf(line, "progress %llu %llu %llu %llu %llu", &d, &m, &s, &f, &b) == 5 ||
-		   sscanf(line, "done %llu %llu %llu %llu %llu %d", &d, &m, &s, &f, &b, &code) == 6) {
+		   sscanf(line, "done %llu %llu %llu %llu %llu %d", &d, &m, &s, &f, &b, &code) ==
+			   6) {
 		pg->dirs = d;
 		pg->migrated = m;
 		pg->skipped = s;
@@ -155,11 +158,15 @@ static void why_ended(struct worker *w)
 		if (waitpid(w->pid, &status, WNOHANG) == w->pid) {
 			w->pid = 0;
 			if (WIFEXITED(status))
-				snprintf(w->pg.error, sizeof(w->pg.error), "%s (its command exited with "
-					 "status %d)", what, WEXITSTATUS(status));
+				snprintf(w->pg.error, sizeof(w->pg.error),
+					 "%s (its command exited with "
+					 "status %d)",
+					 what, WEXITSTATUS(status));
 			else if (WIFSIGNALED(status))
-				snprintf(w->pg.error, sizeof(w->pg.error), "%s (its command was killed "
-					 "by signal %d)", what, WTERMSIG(status));
+				snprintf(w->pg.error, sizeof(w->pg.error),
+					 "%s (its command was killed "
+					 "by signal %d)",
+					 what, WTERMSIG(status));
 			return;
 		}
 		usleep(10000);
@@ -281,8 +288,9 @@ int lctl_pool_spawn(const struct lctl_worker_spec *specs, size_t n, int timeout_
 		set_state(w, "starting");
 		ret = spawn(w, &specs[i]);
 		if (ret) {
-			lctl_seterr(err, LCTL_ECONNECT, -ret, "server %s: cannot start '%.100s': %s",
-				    w->pg.name, specs[i].argv[0], strerror(-ret));
+			lctl_seterr(err, LCTL_ECONNECT, -ret,
+				    "server %s: cannot start '%.100s': %s", w->pg.name,
+				    specs[i].argv[0], strerror(-ret));
 			lctl_pool_free(p);
 			return -LCTL_ECONNECT;
 		}
@@ -301,9 +309,10 @@ int lctl_pool_hello(struct lctl_pool *p, int timeout_ms, struct lctl_error *err)
 			struct worker *w = &p->w[i];
 
 			if (w->ended || !strcmp(w->pg.state, "failed"))
-				return lctl_seterr(err, LCTL_ECONNECT, 0, "server %s cannot take part: %s",
-						   w->pg.name,
-						   w->pg.error[0] ? w->pg.error : "its worker failed");
+				return lctl_seterr(err, LCTL_ECONNECT, 0,
+						   "server %s cannot take part: %s", w->pg.name,
+						   w->pg.error[0] ? w->pg.error
+								  : "its worker failed");
 			ready += w->hello;
 		}
 		if (ready == p->n)

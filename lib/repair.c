@@ -55,12 +55,9 @@ const char *lctl_file_action_name(int action)
 }
 
 static const char *const outcome_names[LCTL_DIR_OUTCOME_COUNT] = {
-	[LCTL_DIR_WAS_CLEAN] = "was-clean",
-	[LCTL_DIR_FIXED] = "fixed",
-	[LCTL_DIR_NOT_FIXED] = "not-fixed",
-	[LCTL_DIR_LEFT_ALONE] = "left-alone",
-	[LCTL_DIR_PLANNED] = "planned",
-	[LCTL_DIR_STOPPED] = "stopped",
+	[LCTL_DIR_WAS_CLEAN] = "was-clean", [LCTL_DIR_FIXED] = "fixed",
+	[LCTL_DIR_NOT_FIXED] = "not-fixed", [LCTL_DIR_LEFT_ALONE] = "left-alone",
+	[LCTL_DIR_PLANNED] = "planned",	    [LCTL_DIR_STOPPED] = "stopped",
 	[LCTL_DIR_PLACED] = "placed",
 };
 
@@ -171,9 +168,10 @@ static int inspect(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
 }
 
 /* Problems that placing files cannot cure and that forbid stamping. */
-#define STRUCTURAL (LCTL_DIR_MISSING | LCTL_DIR_NOT_DIR | LCTL_DIR_INCOMPLETE | LCTL_DIR_HOLE | \
-		    LCTL_DIR_OVERLAP | LCTL_DIR_DECOMMISSIONED | LCTL_DIR_MALFORMED |          \
-		    LCTL_DIR_SUBVOL_DOWN | LCTL_DIR_UNREADABLE)
+#define STRUCTURAL \
+	(LCTL_DIR_MISSING | LCTL_DIR_NOT_DIR | LCTL_DIR_INCOMPLETE | LCTL_DIR_HOLE | \
+	 LCTL_DIR_OVERLAP | LCTL_DIR_DECOMMISSIONED | LCTL_DIR_MALFORMED | LCTL_DIR_SUBVOL_DOWN | \
+	 LCTL_DIR_UNREADABLE)
 
 /* Every entry reachable by name from its hashed subvolume. */
 static bool entries_ok(const struct lctl_dir_report *r)
@@ -205,7 +203,8 @@ static bool entries_safe(const struct lctl_dir_report *r)
 	for (i = 0; i < r->nentries; i++) {
 		const struct lctl_entry_report *e = &r->entries[i];
 
-		if (e->state == LCTL_ENTRY_STALE_LINKTO && !(e->cached >= 0 && e->cached == e->hashed))
+		if (e->state == LCTL_ENTRY_STALE_LINKTO &&
+		    !(e->cached >= 0 && e->cached == e->hashed))
 			return false;
 	}
 	return true;
@@ -225,7 +224,8 @@ static bool leaving_clear(const struct lctl_repair_ctx *rc, const struct lctl_di
 	size_t i;
 
 	for (i = 0; rc->drain && i < r->nentries; i++)
-		if (on_leaving(rc, r->entries[i].cached) || on_leaving(rc, r->entries[i].linkto_subvol))
+		if (on_leaving(rc, r->entries[i].cached) ||
+		    on_leaving(rc, r->entries[i].linkto_subvol))
 			return false;
 	return true;
 }
@@ -291,15 +291,18 @@ static int apply_layout(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 			usleep(200000u << attempt);
 		}
 		if (r->problems & LCTL_DIR_MISSING) {
-			set_reason(rr, LCTL_DIR_NOT_FIXED, "directory missing on a subvolume and DHT did not heal it");
+			set_reason(rr, LCTL_DIR_NOT_FIXED,
+				   "directory missing on a subvolume and DHT did not heal it");
 			return 1;
 		}
 	}
 	if (r->problems & (LCTL_DIR_NOT_DIR | LCTL_DIR_SUBVOL_DOWN | LCTL_DIR_UNREADABLE)) {
 		set_reason(rr, LCTL_DIR_NOT_FIXED, "%s",
-			   r->problems & LCTL_DIR_NOT_DIR ? "a non-directory has its name on a subvolume"
-			   : r->problems & LCTL_DIR_SUBVOL_DOWN ? "a subvolume is down"
-								: "cannot read it on every subvolume");
+			   r->problems & LCTL_DIR_NOT_DIR
+				   ? "a non-directory has its name on a subvolume"
+			   : r->problems & LCTL_DIR_SUBVOL_DOWN
+				   ? "a subvolume is down"
+				   : "cannot read it on every subvolume");
 		return 1;
 	}
 	if (!layout_differs(r, r->planned))
@@ -314,8 +317,10 @@ static int apply_layout(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		for (i = 0; i < n; i++) {
 			ret = write_layout(rc, i, path, &planned_copy[i], LCTL_COMMIT_INVALID);
 			if (ret) {
-				set_reason(rr, LCTL_DIR_NOT_FIXED, "cannot write the layout on %s: %s",
-					   lctl_volume_subvol(rc->in->vol, i)->name, strerror(-ret));
+				set_reason(rr, LCTL_DIR_NOT_FIXED,
+					   "cannot write the layout on %s: %s",
+					   lctl_volume_subvol(rc->in->vol, i)->name,
+					   strerror(-ret));
 				return 1;
 			}
 		}
@@ -414,9 +419,9 @@ static int remove_linkto(struct lctl_repair_ctx *rc, size_t sv, const char *path
 	if (glfs_lgetxattr(fs, path, rc->in->linkto_key, val, sizeof(val)) < 0)
 		return -EBUSY;
 	if (st.st_size != 0) {
-		if (data_sv < 0 || (size_t)data_sv == sv ||
-		    raw_gfid(rc, sv, path, g1, &st) || raw_gfid(rc, (size_t)data_sv, path, g2, &dst) ||
-		    memcmp(g1, g2, 16) || !S_ISREG(dst.st_mode) || (dst.st_mode & 07777) == S_ISVTX ||
+		if (data_sv < 0 || (size_t)data_sv == sv || raw_gfid(rc, sv, path, g1, &st) ||
+		    raw_gfid(rc, (size_t)data_sv, path, g2, &dst) || memcmp(g1, g2, 16) ||
+		    !S_ISREG(dst.st_mode) || (dst.st_mode & 07777) == S_ISVTX ||
 		    st.st_size > dst.st_size)
 			return -EBUSY;
 	}
@@ -430,8 +435,7 @@ static int remove_linkto(struct lctl_repair_ctx *rc, size_t sv, const char *path
  * right before that it is a linkto (mode exactly S_ISVTX, size 0, the linkto xattr) with the
  * gfid of the data file on @data_sv. The value is written as DHT writes it (name and NUL).
  */
-static int retarget_linkto(struct lctl_repair_ctx *rc, size_t sv, size_t data_sv,
-			   const char *path)
+static int retarget_linkto(struct lctl_repair_ctx *rc, size_t sv, size_t data_sv, const char *path)
 {
 	const char *name = lctl_volume_subvol(rc->in->vol, data_sv)->name;
 	glfs_t *fs = lctl_volume_subvol_fs(rc->in->vol, sv);
@@ -483,7 +487,8 @@ static int remove_foreign_linkto(struct lctl_repair_ctx *rc, size_t sv, size_t d
 static int same_bytes(struct lctl_repair_ctx *rc, size_t a, size_t b, const char *path)
 {
 	glfs_fd_t *fa = glfs_open(lctl_volume_subvol_fs(rc->in->vol, a), path, O_RDONLY);
-	glfs_fd_t *fb = fa ? glfs_open(lctl_volume_subvol_fs(rc->in->vol, b), path, O_RDONLY) : NULL;
+	glfs_fd_t *fb = fa ? glfs_open(lctl_volume_subvol_fs(rc->in->vol, b), path, O_RDONLY)
+			   : NULL;
 	const size_t chunk = 1 << 20;
 	char *ba = malloc(chunk), *bb = malloc(chunk);
 	ssize_t na, nb;
@@ -567,8 +572,8 @@ static int finish_copied(struct lctl_repair_ctx *rc, const char *path, int hashe
 	if (a < 0 || !dst.st_mode || src.st_size != dst.st_size)
 		return 1;
 	/* the source names the destination's subvolume, as a migration in progress does */
-	len = glfs_lgetxattr(lctl_volume_subvol_fs(rc->in->vol, (size_t)a), path, rc->in->linkto_key,
-			     val, sizeof(val) - 1);
+	len = glfs_lgetxattr(lctl_volume_subvol_fs(rc->in->vol, (size_t)a), path,
+			     rc->in->linkto_key, val, sizeof(val) - 1);
 	if (len <= 1 || val[len - 1] != '\0' ||
 	    lctl_volume_subvol_index(rc->in->vol, val) != hashed)
 		return 1;
@@ -582,7 +587,8 @@ static int finish_copied(struct lctl_repair_ctx *rc, const char *path, int hashe
 	    glfs_truncate(lctl_volume_subvol_fs(rc->in->vol, (size_t)a), path, 0))
 		return errno ? -errno : -EIO;
 	if (glfs_lremovexattr(lctl_volume_subvol_fs(rc->in->vol, (size_t)hashed), path,
-			      rc->in->linkto_key) && errno != ENODATA)
+			      rc->in->linkto_key) &&
+	    errno != ENODATA)
 		return errno ? -errno : -EIO;
 	ret = remove_linkto(rc, (size_t)a, path, -1);
 	if (ret && ret != -ENOENT)
@@ -665,7 +671,8 @@ bool lctl_dht_balance_refuses(const struct statvfs *from, const struct statvfs *
 static const char *eperm_reason(struct lctl_repair_ctx *rc, const char *dir,
 				const struct lctl_entry_report *e)
 {
-	glfs_t *from = e->cached >= 0 ? lctl_volume_subvol_fs(rc->in->vol, (size_t)e->cached) : NULL;
+	glfs_t *from = e->cached >= 0 ? lctl_volume_subvol_fs(rc->in->vol, (size_t)e->cached)
+				      : NULL;
 	glfs_t *to = e->target >= 0 ? lctl_volume_subvol_fs(rc->in->vol, (size_t)e->target) : NULL;
 	struct statvfs sf, st;
 
@@ -693,7 +700,8 @@ static int migrate(struct lctl_repair_ctx *rc, const char *path, const struct lc
 	glfs_t *dht = lctl_volume_fs(rc->in->vol);
 	int ret, err;
 
-	if (rc->slots && !lctl_slots_take(rc->slots, e->cached, e->target, rc->should_stop, rc->arg))
+	if (rc->slots &&
+	    !lctl_slots_take(rc->slots, e->cached, e->target, rc->should_stop, rc->arg))
 		return 1;
 	/* "force" only skips DHT's free-space balance check; cluster.min-free-disk still holds */
 	ret = rc->force_move
@@ -707,8 +715,8 @@ static int migrate(struct lctl_repair_ctx *rc, const char *path, const struct lc
 }
 
 /* Step 3 for one entry. */
-static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
-			const char *dir, const struct lctl_entry_report *e)
+static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr, const char *dir,
+			const struct lctl_entry_report *e)
 {
 	glfs_t *dht = lctl_volume_fs(rc->in->vol);
 	mode_t kept = (mode_t)-1;
@@ -717,8 +725,8 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 	int moved;
 
 	if (lctl_join_path(path, sizeof(path), dir, e->name)) {
-		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, ENAMETOOLONG, "path too long", e->cached,
-			    e->hashed, e->size);
+		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, ENAMETOOLONG, "path too long",
+			    e->cached, e->hashed, e->size);
 		return;
 	}
 	switch (e->state) {
@@ -743,12 +751,12 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 			int from = -1, ret = finish_copied(rc, path, e->hashed, &from);
 
 			if (ret == 0) {
-				if (kept_mode(rc, e->hashed, path, &kept) && !glfs_lstat(dht, path, &st) &&
-				    (st.st_mode & 07777) != kept)
+				if (kept_mode(rc, e->hashed, path, &kept) &&
+				    !glfs_lstat(dht, path, &st) && (st.st_mode & 07777) != kept)
 					glfs_chmod(dht, path, kept);
 				add_outcome(rc, rr, e->name, LCTL_FILE_MIGRATED, 0,
-					    "completed a migration interrupted after its copy", from,
-					    e->hashed, e->size);
+					    "completed a migration interrupted after its copy",
+					    from, e->hashed, e->size);
 				return;
 			}
 			if (ret < 0) {
@@ -770,8 +778,8 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 			    e->hashed, e->size);
 		return;
 	case LCTL_ENTRY_UNHASHED:
-		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, EINVAL, "no hashed subvolume", e->cached,
-			    -1, e->size);
+		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, EINVAL, "no hashed subvolume",
+			    e->cached, -1, e->size);
 		return;
 	case LCTL_ENTRY_ORPHAN_LINKTO:
 		/*
@@ -795,7 +803,8 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		if (e->linkto_subvol >= 0 &&
 		    lctl_volume_subvol_fs(rc->in->vol, (size_t)e->linkto_subvol) &&
 		    glfs_lstat(lctl_volume_subvol_fs(rc->in->vol, (size_t)e->linkto_subvol), path,
-			       &st) && errno == ENOENT)
+			       &st) &&
+		    errno == ENOENT)
 			add_outcome(rc, rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "orphan, by DHT",
 				    e->linkto_subvol, -1, 0);
 		return;
@@ -803,28 +812,32 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		if (e->cached >= 0 && e->cached == e->hashed) {
 			/* data in place; a stray linkto on another subvolume */
 			int ret = e->linkto_subvol >= 0
-					  ? remove_linkto(rc, (size_t)e->linkto_subvol, path, e->cached)
+					  ? remove_linkto(rc, (size_t)e->linkto_subvol, path,
+							  e->cached)
 					  : -ENOENT;
 
 			if (ret == 0 || ret == -ENOENT)
 				add_outcome(rc, rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "stray",
 					    e->linkto_subvol, -1, 0);
 			else
-				add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret, "cannot remove a stray linkto",
-					    e->linkto_subvol, -1, 0);
+				add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
+					    "cannot remove a stray linkto", e->linkto_subvol, -1,
+					    0);
 			return;
 		}
 		/* the hashed linkto names the data's subvolume: it has another file's gfid */
-		if (e->cached >= 0 && e->linkto_subvol == e->hashed && e->linkto_target == e->cached) {
-			int ret = remove_foreign_linkto(rc, (size_t)e->hashed, (size_t)e->cached, path);
+		if (e->cached >= 0 && e->linkto_subvol == e->hashed &&
+		    e->linkto_target == e->cached) {
+			int ret = remove_foreign_linkto(rc, (size_t)e->hashed, (size_t)e->cached,
+							path);
 
 			if (ret == 0)
 				add_outcome(rc, rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0,
 					    "another file's gfid", e->hashed, -1, 0);
 			else if (ret != -EEXIST && ret != -ENOENT)
 				add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
-					    "cannot remove a linkto with another file's gfid", e->hashed,
-					    -1, 0);
+					    "cannot remove a linkto with another file's gfid",
+					    e->hashed, -1, 0);
 			break;
 		}
 		/*
@@ -842,8 +855,9 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 				add_outcome(rc, rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "stray",
 					    e->linkto_subvol, -1, 0);
 			else if (ret != -ENOENT)
-				add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret, "cannot remove a stray linkto",
-					    e->linkto_subvol, -1, 0);
+				add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
+					    "cannot remove a stray linkto", e->linkto_subvol, -1,
+					    0);
 		}
 		break;
 	default:
@@ -862,10 +876,11 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 			return;
 		/* the first lookup by name in a dirty directory links the data from the hashed one */
 		if (glfs_lstat(dht, path, &st))
-			add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, errno, "lookup failed", e->cached,
-				    e->hashed, e->size);
+			add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, errno, "lookup failed",
+				    e->cached, e->hashed, e->size);
 		else
-			add_outcome(rc, rr, e->name, LCTL_FILE_LINKED, 0, NULL, e->cached, e->hashed, e->size);
+			add_outcome(rc, rr, e->name, LCTL_FILE_LINKED, 0, NULL, e->cached,
+				    e->hashed, e->size);
 		return;
 	}
 	if (rc->drain && e->nlink > 1 && !on_leaving(rc, e->cached)) {
@@ -879,7 +894,8 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		 * the data of another name of the file off a leaving one, say).
 		 */
 		if (e->state == LCTL_ENTRY_STALE_LINKTO && e->cached >= 0 &&
-		    e->linkto_subvol == e->hashed && e->hashed >= 0 && e->linkto_target != e->cached) {
+		    e->linkto_subvol == e->hashed && e->hashed >= 0 &&
+		    e->linkto_target != e->cached) {
 			/*
 			 * The linkto of this name on its hashed subvolume still names the subvolume
 			 * the data left (DHT moved it for another name of the file). DHT's lookup
@@ -896,17 +912,17 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 					    e->cached, e->hashed, e->size);
 			else
 				add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
-					    "cannot point its linkto at the data", e->cached, e->hashed,
-					    e->size);
+					    "cannot point its linkto at the data", e->cached,
+					    e->hashed, e->size);
 			return;
 		}
 		if (e->state != LCTL_ENTRY_LINKED && glfs_lstat(dht, path, &st))
-			add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, errno, "lookup failed", e->cached,
-				    e->hashed, e->size);
+			add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, errno, "lookup failed",
+				    e->cached, e->hashed, e->size);
 		else
 			add_outcome(rc, rr, e->name, LCTL_FILE_SKIPPED, EPERM,
-				    "hard links: left in place behind a linkto", e->cached, e->target,
-				    e->size);
+				    "hard links: left in place behind a linkto", e->cached,
+				    e->target, e->size);
 		return;
 	}
 	if (keep_mode(rc, rr, e, path, &kept))
@@ -930,9 +946,12 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		 */
 		if (e->state == LCTL_ENTRY_MIGRATION_LEFTOVER && !glfs_lstat(dht, path, &st) &&
 		    S_ISREG(st.st_mode))
-			glfs_chmod(dht, path, kept != (mode_t)-1 ? kept
-				   : st.st_mode & 07777 & ~(mode_t)(S_ISGID | S_ISVTX));
-		add_outcome(rc, rr, e->name, LCTL_FILE_MIGRATED, 0, NULL, e->cached, e->target, e->size);
+			glfs_chmod(dht, path,
+				   kept != (mode_t)-1
+					   ? kept
+					   : st.st_mode & 07777 & ~(mode_t)(S_ISGID | S_ISVTX));
+		add_outcome(rc, rr, e->name, LCTL_FILE_MIGRATED, 0, NULL, e->cached, e->target,
+			    e->size);
 		return;
 	}
 	switch (errno) {
@@ -953,13 +972,13 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		    glfs_lstat(lctl_volume_subvol_fs(rc->in->vol, (size_t)e->cached), path, &st) &&
 		    errno == ENOENT)
 			return;
-		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, ENOENT, "not found by DHT", e->cached,
-			    e->target, e->size);
+		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, ENOENT, "not found by DHT",
+			    e->cached, e->target, e->size);
 		return;
 	case ENOSPC:
 		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, ENOSPC,
-			    "migration failed (min-free-disk, space, or a concurrent write)", e->cached,
-			    e->target, e->size);
+			    "migration failed (min-free-disk, space, or a concurrent write)",
+			    e->cached, e->target, e->size);
 		return;
 	default:
 		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, errno, "migration failed", e->cached,
@@ -986,7 +1005,8 @@ static int stamp(struct lctl_repair_ctx *rc, const char *path, const struct lctl
 		n = glfs_getxattr(fs, path, rc->in->layout_key, buf, sizeof(buf));
 		if (n < 0)
 			return errno ? -errno : -EIO; /* a dead brick can fail with errno 0 */
-		if (lctl_layout_decode(buf, (size_t)n, &now) || !ranges_equal(&now, &r->layout[i].r))
+		if (lctl_layout_decode(buf, (size_t)n, &now) ||
+		    !ranges_equal(&now, &r->layout[i].r))
 			return -ESTALE;
 		if (now.commit == commit)
 			continue;
@@ -1103,7 +1123,8 @@ static int ensure_subdirs(struct lctl_repair_ctx *rc, struct lctl_repair_report 
 				if (!rc->in->active || !rc->in->active[i] || !fs)
 					continue;
 				e = strlen(child) > LCTL_VOL_PATH_MAX ? ENAMETOOLONG
-					: glfs_lstat(fs, child, &st) ? errno : 0;
+				    : glfs_lstat(fs, child, &st)      ? errno
+								      : 0;
 				if (e)
 					missing = (int)i;
 			}
@@ -1111,8 +1132,9 @@ static int ensure_subdirs(struct lctl_repair_ctx *rc, struct lctl_repair_report 
 				break;
 			if (e != ENOENT) {
 				/* never stamp over a subdirectory we cannot see: it could be hidden */
-				int u = !*dirtied && v->commit != LCTL_COMMIT_INVALID ? unstamp(rc, path, v)
-										     : 0;
+				int u = !*dirtied && v->commit != LCTL_COMMIT_INVALID
+						? unstamp(rc, path, v)
+						: 0;
 
 				*dirtied = true;
 				set_reason(rr, LCTL_DIR_NOT_FIXED,
@@ -1126,7 +1148,8 @@ static int ensure_subdirs(struct lctl_repair_ctx *rc, struct lctl_repair_report 
 			if (attempt == 5) {
 				set_reason(rr, LCTL_DIR_NOT_FIXED,
 					   "subdirectory '%s' is missing on %s and DHT did not create it",
-					   ns->v[k], lctl_volume_subvol(rc->in->vol, (size_t)missing)->name);
+					   ns->v[k],
+					   lctl_volume_subvol(rc->in->vol, (size_t)missing)->name);
 				goto not_there;
 			}
 			if (!*dirtied && v->commit != LCTL_COMMIT_INVALID) {
@@ -1134,10 +1157,13 @@ static int ensure_subdirs(struct lctl_repair_ctx *rc, struct lctl_repair_report 
 
 				if (u) {
 					/* a lookup in a clean directory would not heal it */
-					set_reason(rr, LCTL_DIR_NOT_FIXED, "stamped but unsafe: subdirectory "
+					set_reason(rr, LCTL_DIR_NOT_FIXED,
+						   "stamped but unsafe: subdirectory "
 						   "'%s' is missing on %s, and the directory cannot be "
-						   "marked dirty to heal it: %s", ns->v[k],
-						   lctl_volume_subvol(rc->in->vol, (size_t)missing)->name,
+						   "marked dirty to heal it: %s",
+						   ns->v[k],
+						   lctl_volume_subvol(rc->in->vol, (size_t)missing)
+							   ->name,
 						   strerror(-u));
 					goto not_there;
 				}
@@ -1146,7 +1172,8 @@ static int ensure_subdirs(struct lctl_repair_ctx *rc, struct lctl_repair_report 
 			}
 			if (attempt)
 				usleep(200000u << (attempt - 1));
-			glfs_lstat(dht, child, &st); /* the parent is dirty: DHT finds it and heals it */
+			glfs_lstat(dht, child,
+				   &st); /* the parent is dirty: DHT finds it and heals it */
 		}
 	}
 	free(child);
@@ -1177,7 +1204,8 @@ static const char *first_bad_state(const struct lctl_dir_report *r)
 }
 
 /* A server whose worker did not finish and that was to move a file of @v, or (size_t)-1. */
-static size_t lost_mover(struct lctl_repair_ctx *rc, const char *dir, const struct lctl_dir_report *v)
+static size_t lost_mover(struct lctl_repair_ctx *rc, const char *dir,
+			 const struct lctl_dir_report *v)
 {
 	char path[4096];
 	size_t i, s;
@@ -1185,7 +1213,8 @@ static size_t lost_mover(struct lctl_repair_ctx *rc, const char *dir, const stru
 	for (i = 0; i < v->nentries; i++) {
 		const struct lctl_entry_report *e = &v->entries[i];
 
-		if ((e->state != LCTL_ENTRY_LINKED && e->state != LCTL_ENTRY_MISPLACED) || e->cached < 0)
+		if ((e->state != LCTL_ENTRY_LINKED && e->state != LCTL_ENTRY_MISPLACED) ||
+		    e->cached < 0)
 			continue;
 		if (lctl_join_path(path, sizeof(path), dir, e->name))
 			return (size_t)-1 - 1; /* cannot tell: as if lost */
@@ -1302,8 +1331,10 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 		int u = unstamp(rc, path, r);
 
 		if (u)
-			set_reason(rr, LCTL_DIR_NOT_FIXED, "stamped but unsafe: was not dirty, and "
-				   "cannot be marked dirty: %s", strerror(-u));
+			set_reason(rr, LCTL_DIR_NOT_FIXED,
+				   "stamped but unsafe: was not dirty, and "
+				   "cannot be marked dirty: %s",
+				   strerror(-u));
 		else
 			set_reason(rr, LCTL_DIR_NOT_FIXED,
 				   "was not dirty: marked now; run fix again after the settle period");
@@ -1338,9 +1369,10 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 	if (!v || (v->problems & STRUCTURAL) || !entries_safe(v)) {
 		const struct lctl_dir_report *w = v ? v : r;
 
-		set_reason(rr, LCTL_DIR_NOT_FIXED, "cannot verify: %s", (w->problems & STRUCTURAL)
-				   ? first_problem(w->problems & STRUCTURAL)
-				   : !entries_safe(w) || leaving_clear(rc, w) ? first_bad_state(w)
+		set_reason(rr, LCTL_DIR_NOT_FIXED, "cannot verify: %s",
+			   (w->problems & STRUCTURAL) ? first_problem(w->problems & STRUCTURAL)
+			   : !entries_safe(w) || leaving_clear(rc, w)
+				   ? first_bad_state(w)
 				   : "files left on a leaving subvolume");
 		goto done;
 	}
@@ -1352,8 +1384,10 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 	if (rc->mover_done && (i = lost_mover(rc, path, v)) != (size_t)-1) {
 		const struct lctl_server *srv = lctl_volume_server_at(rc->in->vol, i);
 
-		set_reason(rr, LCTL_DIR_NOT_FIXED, "files left to server %s, whose worker did not "
-			   "finish", srv ? srv->host : "?");
+		set_reason(rr, LCTL_DIR_NOT_FIXED,
+			   "files left to server %s, whose worker did not "
+			   "finish",
+			   srv ? srv->host : "?");
 		goto done;
 	}
 	ret = ensure_subdirs(rc, rr, path, v, &ns, &dirtied);
@@ -1379,13 +1413,17 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 		int u = unstamp(rc, path, v);
 
 		if (u)
-			set_reason(rr, LCTL_DIR_NOT_FIXED, "stamped but unsafe: changed while being "
+			set_reason(rr, LCTL_DIR_NOT_FIXED,
+				   "stamped but unsafe: changed while being "
 				   "stamped (%s), and cannot be marked dirty again: %s",
-				   entries_safe(v) ? first_problem(v->problems) : first_bad_state(v),
+				   entries_safe(v) ? first_problem(v->problems)
+						   : first_bad_state(v),
 				   strerror(-u));
 		else
-			set_reason(rr, LCTL_DIR_NOT_FIXED, "changed while being stamped (%s): left dirty",
-				   entries_safe(v) ? first_problem(v->problems) : first_bad_state(v));
+			set_reason(rr, LCTL_DIR_NOT_FIXED,
+				   "changed while being stamped (%s): left dirty",
+				   entries_safe(v) ? first_problem(v->problems)
+						   : first_bad_state(v));
 		goto done;
 	}
 	/*
@@ -1397,7 +1435,8 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 		const struct lctl_entry_report *e = &v->entries[i];
 
 		if (e->state == LCTL_ENTRY_ORPHAN_LINKTO ||
-		    (e->state == LCTL_ENTRY_STALE_LINKTO && e->cached >= 0 && e->cached == e->hashed))
+		    (e->state == LCTL_ENTRY_STALE_LINKTO && e->cached >= 0 &&
+		     e->cached == e->hashed))
 			place_entry(rc, rr, path, e);
 	}
 	rr->outcome = LCTL_DIR_FIXED;
@@ -1523,8 +1562,10 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		if (r->problems & LCTL_DIR_SUBVOL_DOWN)
 			set_reason(rr, LCTL_DIR_NOT_FIXED, "a subvolume is down: left as it is");
 		else
-			set_reason(rr, LCTL_DIR_NOT_FIXED, "cannot read it on every subvolume (%s): "
-				   "left as it is", r->err ? strerror(r->err) : "unreadable");
+			set_reason(rr, LCTL_DIR_NOT_FIXED,
+				   "cannot read it on every subvolume (%s): "
+				   "left as it is",
+				   r->err ? strerror(r->err) : "unreadable");
 		goto done;
 	}
 	stay_clean = !r->problems && r->commit == rc->commit;
@@ -1550,8 +1591,10 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		int u = copy_clean(v, rc->commit) ? unstamp(rc, path, v) : 0;
 
 		if (u)
-			set_reason(rr, LCTL_DIR_NOT_FIXED, "stamped but unsafe: %s after moving, and "
-				   "cannot be marked dirty: %s", first_bad_state(v), strerror(-u));
+			set_reason(rr, LCTL_DIR_NOT_FIXED,
+				   "stamped but unsafe: %s after moving, and "
+				   "cannot be marked dirty: %s",
+				   first_bad_state(v), strerror(-u));
 		else
 			set_reason(rr, LCTL_DIR_NOT_FIXED, "%s after moving: left dirty",
 				   first_bad_state(v));
@@ -1565,8 +1608,10 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 	if (rc->mover_done && (s = lost_mover(rc, path, v)) != (size_t)-1) {
 		const struct lctl_server *srv = lctl_volume_server_at(rc->in->vol, s);
 
-		set_reason(rr, LCTL_DIR_NOT_FIXED, "clean; files left to server %s, whose worker "
-			   "did not finish", srv ? srv->host : "?");
+		set_reason(rr, LCTL_DIR_NOT_FIXED,
+			   "clean; files left to server %s, whose worker "
+			   "did not finish",
+			   srv ? srv->host : "?");
 		goto done;
 	}
 	if (rr->count[LCTL_FILE_FAILED]) {
@@ -1578,7 +1623,8 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		const struct lctl_entry_report *e = &v->entries[i];
 
 		if (e->state == LCTL_ENTRY_ORPHAN_LINKTO ||
-		    (e->state == LCTL_ENTRY_STALE_LINKTO && e->cached >= 0 && e->cached == e->hashed))
+		    (e->state == LCTL_ENTRY_STALE_LINKTO && e->cached >= 0 &&
+		     e->cached == e->hashed))
 			place_entry(rc, rr, path, e);
 	}
 	rr->outcome = LCTL_DIR_FIXED;

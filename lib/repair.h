@@ -10,8 +10,8 @@
 #include <sys/statvfs.h>
 
 struct lctl_repair_ctx {
-	struct lctl_inspector *in;	/* borrowed */
-	uint32_t commit;		/* the hash to stamp */
+	struct lctl_inspector *in; /* borrowed */
+	uint32_t commit;	   /* the hash to stamp */
 	enum lctl_fix_mode mode;
 	bool dry_run;
 	/* let DHT move a file its free-space balance check would keep (lctl_fix_opts) */

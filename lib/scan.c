@@ -23,7 +23,7 @@ struct lctl_scan {
 	struct lctl_scan_opts opts;
 	struct lctl_inspector in;
 	struct lctl_crawl *crawl;
-	struct lctl_scan_summary sum;	/* consumer thread only */
+	struct lctl_scan_summary sum; /* consumer thread only */
 	struct timespec start;
 	atomic_uint_fast64_t files, bytes, not_clean;
 };
@@ -154,9 +154,9 @@ static void summary_add(struct lctl_scan *s, const struct lctl_dir_report *r)
 		sum->entry[b] += r->count[b];
 	/* a miss is answered by the hashed subvolume alone only in a stamped, hole-free dir */
 	if (sum->lookup_optimize && !r->err &&
-	    !(r->problems & (LCTL_DIR_UNSTAMPED | LCTL_DIR_COMMIT_MIXED | LCTL_DIR_HOLE |
-			     LCTL_DIR_MISSING | LCTL_DIR_MALFORMED | LCTL_DIR_UNREADABLE |
-			     LCTL_DIR_SUBVOL_DOWN))) {
+	    !(r->problems &
+	      (LCTL_DIR_UNSTAMPED | LCTL_DIR_COMMIT_MIXED | LCTL_DIR_HOLE | LCTL_DIR_MISSING |
+	       LCTL_DIR_MALFORMED | LCTL_DIR_UNREADABLE | LCTL_DIR_SUBVOL_DOWN))) {
 		sum->dirs_optimized++;
 		sum->files_optimized += r->nfiles;
 	}

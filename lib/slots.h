@@ -11,7 +11,7 @@ struct lctl_slots {
 	pthread_mutex_t lock;
 	pthread_cond_t freed;
 	size_t n;
-	bool *busy;		/* per subvolume: a migration from or to it is running */
+	bool *busy; /* per subvolume: a migration from or to it is running */
 };
 
 int lctl_slots_init(struct lctl_slots *s, size_t n);

@@ -57,10 +57,13 @@ static int dir_open(const char *dir, bool create, struct lctl_error *err)
 	int fd, nfd;
 
 	if (!dir || dir[0] != '/')
-		return lctl_seterr(err, LCTL_EINVAL, 0, "the state directory '%.200s' is not an "
-				   "absolute path", dir ? dir : "");
+		return lctl_seterr(err, LCTL_EINVAL, 0,
+				   "the state directory '%.200s' is not an "
+				   "absolute path",
+				   dir ? dir : "");
 	if (strlen(dir) >= PATH_MAX)
-		return lctl_seterr(err, LCTL_EINVAL, ENAMETOOLONG, "the state directory path is too long");
+		return lctl_seterr(err, LCTL_EINVAL, ENAMETOOLONG,
+				   "the state directory path is too long");
 	fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return lctl_seterr(err, LCTL_EIO, errno, "cannot open '/': %s", strerror(errno));
@@ -87,15 +90,19 @@ static int dir_open(const char *dir, bool create, struct lctl_error *err)
 		comp[n] = '\0';
 		if (!strcmp(comp, ".") || !strcmp(comp, "..")) {
 			close(fd);
-			return lctl_seterr(err, LCTL_EINVAL, 0, "the state directory '%.200s' holds a "
-					   "'.' or '..' component", dir);
+			return lctl_seterr(err, LCTL_EINVAL, 0,
+					   "the state directory '%.200s' holds a "
+					   "'.' or '..' component",
+					   dir);
 		}
 		if (create && mkdirat(fd, comp, last ? 0700 : 0755) && errno != EEXIST) {
 			int e2 = errno;
 
 			close(fd);
-			return lctl_seterr(err, code_of(e2), e2, "cannot create the state directory "
-					   "'%.*s': %s", len, dir, strerror(e2));
+			return lctl_seterr(err, code_of(e2), e2,
+					   "cannot create the state directory "
+					   "'%.*s': %s",
+					   len, dir, strerror(e2));
 		}
 		nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (nfd < 0 && (errno == ELOOP || errno == ENOTDIR) &&
@@ -103,12 +110,16 @@ static int dir_open(const char *dir, bool create, struct lctl_error *err)
 			if (last || !trusted_uid(st.st_uid)) {
 				close(fd);
 				if (last)
-					return lctl_seterr(err, LCTL_EPERM, ELOOP, "the state directory "
+					return lctl_seterr(err, LCTL_EPERM, ELOOP,
+							   "the state directory "
 							   "'%.200s' is a symbolic link: give the "
-							   "directory itself", dir);
-				return lctl_seterr(err, LCTL_EPERM, 0, "'%.*s' in the state directory "
+							   "directory itself",
+							   dir);
+				return lctl_seterr(err, LCTL_EPERM, 0,
+						   "'%.*s' in the state directory "
 						   "path is a symbolic link owned by uid %u: refusing to "
-						   "follow it", len, dir, (unsigned)st.st_uid);
+						   "follow it",
+						   len, dir, (unsigned)st.st_uid);
 			}
 			/* root's or ours, in a directory nobody else may change: follow it */
 			nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -118,9 +129,11 @@ static int dir_open(const char *dir, bool create, struct lctl_error *err)
 
 			close(fd);
 			if (e2 == ENOENT)
-				return lctl_seterr(err, LCTL_EINVAL, e2, "no state directory '%.200s'", dir);
+				return lctl_seterr(err, LCTL_EINVAL, e2,
+						   "no state directory '%.200s'", dir);
 			if (e2 == ENOTDIR)
-				return lctl_seterr(err, LCTL_EIO, e2, "'%.*s' is not a directory", len, dir);
+				return lctl_seterr(err, LCTL_EIO, e2, "'%.*s' is not a directory",
+						   len, dir);
 			return lctl_seterr(err, code_of(e2), e2, "cannot open '%.*s': %s", len, dir,
 					   strerror(e2));
 		}
@@ -138,9 +151,11 @@ static int dir_open(const char *dir, bool create, struct lctl_error *err)
 		/* who can rename or replace the next component: root, us, or nobody */
 		if (!trusted_uid(st.st_uid) || ((st.st_mode & 022) && !(st.st_mode & S_ISVTX))) {
 			close(fd);
-			return lctl_seterr(err, LCTL_EPERM, 0, "'%.*s', above the state directory, "
+			return lctl_seterr(err, LCTL_EPERM, 0,
+					   "'%.*s', above the state directory, "
 					   "can be changed by others (owner uid %u, mode %04o): "
-					   "refusing it", len, dir, (unsigned)st.st_uid,
+					   "refusing it",
+					   len, dir, (unsigned)st.st_uid,
 					   (unsigned)(st.st_mode & 07777));
 		}
 	}
@@ -148,17 +163,20 @@ static int dir_open(const char *dir, bool create, struct lctl_error *err)
 		int e2 = errno;
 
 		close(fd);
-		return lctl_seterr(err, LCTL_EIO, e2, "cannot stat '%.200s': %s", dir, strerror(e2));
+		return lctl_seterr(err, LCTL_EIO, e2, "cannot stat '%.200s': %s", dir,
+				   strerror(e2));
 	}
 	if (st.st_uid != geteuid() || (st.st_mode & 022)) {
 		close(fd);
 		if (st.st_uid != geteuid())
-			return lctl_seterr(err, LCTL_EPERM, 0, "the state directory '%.200s' belongs "
-					   "to uid %u, not to uid %u: refusing it", dir,
-					   (unsigned)st.st_uid, (unsigned)geteuid());
-		return lctl_seterr(err, LCTL_EPERM, 0, "the state directory '%.200s' is writable by "
-				   "others (mode %04o): refusing it (chmod go-w, or use another)", dir,
-				   (unsigned)(st.st_mode & 07777));
+			return lctl_seterr(err, LCTL_EPERM, 0,
+					   "the state directory '%.200s' belongs "
+					   "to uid %u, not to uid %u: refusing it",
+					   dir, (unsigned)st.st_uid, (unsigned)geteuid());
+		return lctl_seterr(err, LCTL_EPERM, 0,
+				   "the state directory '%.200s' is writable by "
+				   "others (mode %04o): refusing it (chmod go-w, or use another)",
+				   dir, (unsigned)(st.st_mode & 07777));
 	}
 	return fd;
 }
@@ -173,8 +191,10 @@ int lctl_state_dir_prepare(const char *dir, struct lctl_error *err)
 		int e = errno;
 
 		close(fd);
-		return lctl_seterr(err, LCTL_EPERM, e, "the state directory '%.200s' is not writable: "
-				   "%s", dir, strerror(e));
+		return lctl_seterr(err, LCTL_EPERM, e,
+				   "the state directory '%.200s' is not writable: "
+				   "%s",
+				   dir, strerror(e));
 	}
 	close(fd);
 	return 0;
@@ -188,14 +208,19 @@ static int file_check(int fd, const char *dir, const char *name, bool ours, size
 		return lctl_seterr(err, LCTL_EIO, errno, "cannot stat '%.150s/%s': %s", dir, name,
 				   strerror(errno));
 	if (!S_ISREG(st->st_mode))
-		return lctl_seterr(err, LCTL_ECORRUPT, 0, "'%.150s/%s' is not a regular file: "
-				   "move it away", dir, name);
+		return lctl_seterr(err, LCTL_ECORRUPT, 0,
+				   "'%.150s/%s' is not a regular file: "
+				   "move it away",
+				   dir, name);
 	if (st->st_nlink != 1)
-		return lctl_seterr(err, LCTL_ECORRUPT, EMLINK, "'%.150s/%s' has %lu hard links: "
-				   "move it away", dir, name, (unsigned long)st->st_nlink);
+		return lctl_seterr(err, LCTL_ECORRUPT, EMLINK,
+				   "'%.150s/%s' has %lu hard links: "
+				   "move it away",
+				   dir, name, (unsigned long)st->st_nlink);
 	if (ours && st->st_uid != geteuid())
-		return lctl_seterr(err, LCTL_EPERM, 0, "'%.150s/%s' belongs to uid %u: move it away",
-				   dir, name, (unsigned)st->st_uid);
+		return lctl_seterr(err, LCTL_EPERM, 0,
+				   "'%.150s/%s' belongs to uid %u: move it away", dir, name,
+				   (unsigned)st->st_uid);
 	if (max && (uint64_t)st->st_size >= max)
 		return lctl_seterr(err, LCTL_ECORRUPT, EFBIG, "'%.150s/%s' is too big", dir, name);
 	return 0;
@@ -206,8 +231,10 @@ static int open_err(const char *dir, const char *name, int e, struct lctl_error 
 	if (e == ENOENT)
 		return lctl_seterr(err, LCTL_EINVAL, e, "no '%s' in '%.150s'", name, dir);
 	if (e == ELOOP)
-		return lctl_seterr(err, LCTL_ECORRUPT, e, "'%.150s/%s' is a symbolic link: move it "
-				   "away", dir, name);
+		return lctl_seterr(err, LCTL_ECORRUPT, e,
+				   "'%.150s/%s' is a symbolic link: move it "
+				   "away",
+				   dir, name);
 	return lctl_seterr(err, code_of(e), e, "cannot open '%.150s/%s': %s", dir, name,
 			   strerror(e));
 }
@@ -254,7 +281,8 @@ static ssize_t read_all(int fd, const char *dir, const char *name, char *buf, si
 			continue;
 		if (r < 0)
 			return lctl_seterr(err, errno == EISDIR ? LCTL_ECORRUPT : LCTL_EIO, errno,
-					   "cannot read '%.150s/%s': %s", dir, name, strerror(errno));
+					   "cannot read '%.150s/%s': %s", dir, name,
+					   strerror(errno));
 		if (!r)
 			break;
 		n += (size_t)r;
@@ -298,10 +326,11 @@ int lctl_state_write(const char *dir, const char *name, const void *buf, size_t 
 		return dfd;
 	/* whatever a dead run (or anyone) left under the temporary name goes, never followed */
 	unlinkat(dfd, tmp, 0);
-	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0600);
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
+		    0600);
 	if (fd < 0) {
-		ret = lctl_seterr(err, code_of(errno), errno, "cannot write '%.150s/%s': %s", dir, tmp,
-				  strerror(errno));
+		ret = lctl_seterr(err, code_of(errno), errno, "cannot write '%.150s/%s': %s", dir,
+				  tmp, strerror(errno));
 		goto out;
 	}
 	while (done < len) {
@@ -356,8 +385,11 @@ ssize_t lctl_state_take(const char *dir, const char *name, char *buf, size_t siz
 		return dfd;
 	/* away first: what is written from now on waits under @name for the next take */
 	if (renameat(dfd, name, dfd, taken)) {
-		ret = errno == ENOENT ? 0 : lctl_seterr(err, code_of(errno), errno, "cannot take "
-							"'%.150s/%s': %s", dir, name, strerror(errno));
+		ret = errno == ENOENT ? 0
+				      : lctl_seterr(err, code_of(errno), errno,
+						    "cannot take "
+						    "'%.150s/%s': %s",
+						    dir, name, strerror(errno));
 		close(dfd);
 		return ret;
 	}

@@ -159,8 +159,8 @@ static int add_option(struct lctl_xlator *xl, const char *k, size_t kn, const ch
 	return 0;
 }
 
-static int add_subvols(struct lctl_volfile *vf, struct vf_shape *shape, size_t self,
-		       const char *s, size_t n, unsigned lineno, struct lctl_error *err)
+static int add_subvols(struct lctl_volfile *vf, struct vf_shape *shape, size_t self, const char *s,
+		       size_t n, unsigned lineno, struct lctl_error *err)
 {
 	struct lctl_xlator *xl = &vf->xl[self];
 	struct vf_shape *me = &shape[self];
@@ -174,9 +174,10 @@ static int add_subvols(struct lctl_volfile *vf, struct vf_shape *shape, size_t s
 		first_word(&s, &n, &w, &wn);
 		child = find_name(vf, self, w, wn);
 		if (!child)
-			return lctl_seterr(err, LCTL_EINVAL, 0,
-					   "volfile line %u: subvolume '%.*s' of '%s' is not defined before it",
-					   lineno, (int)(wn > 64 ? 64 : wn), w, xl->name);
+			return lctl_seterr(
+				err, LCTL_EINVAL, 0,
+				"volfile line %u: subvolume '%.*s' of '%s' is not defined before it",
+				lineno, (int)(wn > 64 ? 64 : wn), w, xl->name);
 		for (i = 0; i < xl->nsubvols; i++)
 			if (xl->subvols[i] == child)
 				return lctl_seterr(err, LCTL_EINVAL, 0,
@@ -184,15 +185,16 @@ static int add_subvols(struct lctl_volfile *vf, struct vf_shape *shape, size_t s
 						   lineno, xl->name, child->name);
 		if (xl->nsubvols == LCTL_MAX_SUBVOLS)
 			return lctl_seterr(err, LCTL_EINVAL, 0,
-					   "volfile line %u: '%s' has more than %d subvolumes", lineno,
-					   xl->name, LCTL_MAX_SUBVOLS);
+					   "volfile line %u: '%s' has more than %d subvolumes",
+					   lineno, xl->name, LCTL_MAX_SUBVOLS);
 		cs = &shape[child - vf->xl];
 		if (cs->depth + 1 > me->depth)
 			me->depth = cs->depth + 1;
 		if (me->depth > VF_MAX_DEPTH)
 			return lctl_seterr(err, LCTL_EINVAL, 0,
 					   "volfile line %u: the graph below '%s' is nested more than "
-					   "%d translators deep", lineno, xl->name, VF_MAX_DEPTH);
+					   "%d translators deep",
+					   lineno, xl->name, VF_MAX_DEPTH);
 		/* both are at most VF_MAX_UNFOLDED: no overflow */
 		me->unfolded += cs->unfolded;
 		if (me->unfolded > VF_MAX_UNFOLDED)
@@ -256,20 +258,22 @@ int lctl_volfile_parse(const char *text, size_t len, struct lctl_volfile *out,
 		first_word(&s, &n, &w, &wn);
 		if (word_is(w, wn, "volume")) {
 			if (cur) {
-				ret = lctl_seterr(err, LCTL_EINVAL, 0,
-						  "volfile line %u: 'volume' inside '%s' (missing end-volume)",
-						  r.lineno, cur->name);
+				ret = lctl_seterr(
+					err, LCTL_EINVAL, 0,
+					"volfile line %u: 'volume' inside '%s' (missing end-volume)",
+					r.lineno, cur->name);
 				goto out;
 			}
 			if (!n || memchr(s, ' ', n) || memchr(s, '\t', n)) {
 				ret = lctl_seterr(err, LCTL_EINVAL, 0,
-						  "volfile line %u: 'volume' needs exactly one name", r.lineno);
+						  "volfile line %u: 'volume' needs exactly one name",
+						  r.lineno);
 				goto out;
 			}
 			if (find_name(&vf, vf.nxl, s, n)) {
 				ret = lctl_seterr(err, LCTL_EINVAL, 0,
-						  "volfile line %u: translator '%.*s' defined twice", r.lineno,
-						  (int)(n > 64 ? 64 : n), s);
+						  "volfile line %u: translator '%.*s' defined twice",
+						  r.lineno, (int)(n > 64 ? 64 : n), s);
 				goto out;
 			}
 			shape[vf.nxl].unfolded = 1;
@@ -283,23 +287,23 @@ int lctl_volfile_parse(const char *text, size_t len, struct lctl_volfile *out,
 		}
 		if (!cur) {
 			ret = lctl_seterr(err, LCTL_EINVAL, 0,
-					  "volfile line %u: '%.*s' outside a volume block", r.lineno,
-					  (int)(wn > 32 ? 32 : wn), w);
+					  "volfile line %u: '%.*s' outside a volume block",
+					  r.lineno, (int)(wn > 32 ? 32 : wn), w);
 			goto out;
 		}
 		if (word_is(w, wn, "end-volume")) {
 			if (!cur->type) {
 				ret = lctl_seterr(err, LCTL_EINVAL, 0,
-						  "volfile line %u: translator '%s' has no type", r.lineno,
-						  cur->name);
+						  "volfile line %u: translator '%s' has no type",
+						  r.lineno, cur->name);
 				goto out;
 			}
 			cur = NULL;
 		} else if (word_is(w, wn, "type")) {
 			if (!n || cur->type || memchr(s, ' ', n)) {
 				ret = lctl_seterr(err, LCTL_EINVAL, 0,
-						  "volfile line %u: bad type line in '%s'", r.lineno,
-						  cur->name);
+						  "volfile line %u: bad type line in '%s'",
+						  r.lineno, cur->name);
 				goto out;
 			}
 			cur->type = strndup(s, n);
@@ -314,7 +318,8 @@ int lctl_volfile_parse(const char *text, size_t len, struct lctl_volfile *out,
 			first_word(&s, &n, &k, &kn);
 			if (!kn) {
 				ret = lctl_seterr(err, LCTL_EINVAL, 0,
-						  "volfile line %u: option without a key", r.lineno);
+						  "volfile line %u: option without a key",
+						  r.lineno);
 				goto out;
 			}
 			ret = add_option(cur, k, kn, s, n);
@@ -334,8 +339,8 @@ int lctl_volfile_parse(const char *text, size_t len, struct lctl_volfile *out,
 		}
 	}
 	if (cur) {
-		ret = lctl_seterr(err, LCTL_EINVAL, 0, "volfile ends inside '%s' (missing end-volume)",
-				  cur->name);
+		ret = lctl_seterr(err, LCTL_EINVAL, 0,
+				  "volfile ends inside '%s' (missing end-volume)", cur->name);
 		goto out;
 	}
 	free(shape);

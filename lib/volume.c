@@ -50,21 +50,21 @@
 
 struct lctl_volume {
 	char *name;
-	char *server;		/* "host:port" that answered */
-	char *volfile;		/* only until it is parsed: it holds the brick credentials */
+	char *server;  /* "host:port" that answered */
+	char *volfile; /* only until it is parsed: it holds the brick credentials */
 	size_t volfile_len;
 	struct lctl_volfile vf;
-	const struct lctl_xlator *dht;	/* borrowed from vf */
+	const struct lctl_xlator *dht; /* borrowed from vf */
 	glfs_t *fs;
 	struct lctl_subvol *subvols;
-	glfs_t **subfs;		/* per-subvolume graphs, NULL where it failed */
+	glfs_t **subfs; /* per-subvolume graphs, NULL where it failed */
 	size_t nsubvols;
 	struct lctl_dht_options opts;
 	const char *type;
-	bool have_volume_id;	/* glusterd on this host knows the volume: its id */
+	bool have_volume_id; /* glusterd on this host knows the volume: its id */
 	unsigned char volume_id[16];
 	char *glusterd_dir;
-	struct lctl_server *servers;	/* distinct brick servers, in brick order */
+	struct lctl_server *servers; /* distinct brick servers, in brick order */
 	size_t nservers;
 };
 
@@ -271,8 +271,8 @@ static int build_topology(struct lctl_volume *vol, struct lctl_error *err)
 				   "volume '%s' has no distribute translator in its client volfile",
 				   vol->name);
 	if (!vol->dht->nsubvols)
-		return lctl_seterr(err, LCTL_EVOLFILE, 0, "distribute translator '%s' has no subvolumes",
-				   vol->dht->name);
+		return lctl_seterr(err, LCTL_EVOLFILE, 0,
+				   "distribute translator '%s' has no subvolumes", vol->dht->name);
 	vol->nsubvols = vol->dht->nsubvols;
 	vol->subvols = calloc(vol->nsubvols, sizeof(*vol->subvols));
 	vol->subfs = calloc(vol->nsubvols, sizeof(*vol->subfs));
@@ -392,9 +392,9 @@ static void read_volume_id(struct lctl_volume *vol)
 	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "volume-id=", 10))
 			continue;
-		if (sscanf(line + 10, "%2x%2x%2x%2x-%2x%2x-%2x%2x-%2x%2x-%2x%2x%2x%2x%2x%2x", &v[0], &v[1],
-			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12],
-			   &v[13], &v[14], &v[15]) == 16) {
+		if (sscanf(line + 10, "%2x%2x%2x%2x-%2x%2x-%2x%2x-%2x%2x-%2x%2x%2x%2x%2x%2x", &v[0],
+			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10],
+			   &v[11], &v[12], &v[13], &v[14], &v[15]) == 16) {
 			for (k = 0; k < 16; k++)
 				vol->volume_id[k] = (unsigned char)v[k];
 			vol->have_volume_id = true;
@@ -472,8 +472,8 @@ static bool host_is_node(const char *host, const char *const *nodes, size_t n)
 }
 
 struct brick_uuid {
-	char id[256];	/* brick-id: the protocol/client translator's name */
-	char uuid[64];	/* the peer that holds it */
+	char id[256];  /* brick-id: the protocol/client translator's name */
+	char uuid[64]; /* the peer that holds it */
 };
 
 /* glusterd's record of the volume's bricks on this host: brick-id -> peer UUID. */
@@ -563,7 +563,8 @@ static int identify_servers(struct lctl_volume *vol, const struct lctl_open_opts
 				if (!ns)
 					goto nomem;
 				vol->servers = ns;
-				ns[k] = (struct lctl_server){ strdup(id), strdup(b->host), 0, false };
+				ns[k] = (struct lctl_server){ strdup(id), strdup(b->host), 0,
+							      false };
 				vol->nservers++;
 				if (!ns[k].id || !ns[k].host)
 					goto nomem;
@@ -609,15 +610,16 @@ static void find_local_brick(struct lctl_volume *vol, struct lctl_subvol *sv)
 		return;
 	sv->local_path = strdup(sv->bricks[0].path);
 	if (sv->local_path)
-		lctl_log(LCTL_LOG_INFO, "subvolume %s: reading its brick folder %s directly", sv->name,
-			 sv->local_path);
+		lctl_log(LCTL_LOG_INFO, "subvolume %s: reading its brick folder %s directly",
+			 sv->name, sv->local_path);
 }
 
 /* The volume commit hash on the root of subvolume @sv (graph @fs), into @sv. */
 static void read_root_commit(struct lctl_subvol *sv, glfs_t *fs)
 {
 	char val[64];
-	ssize_t n = glfs_getxattr(fs, "/", "trusted.glusterfs.dht.commithash", val, sizeof(val) - 1);
+	ssize_t n =
+		glfs_getxattr(fs, "/", "trusted.glusterfs.dht.commithash", val, sizeof(val) - 1);
 
 	sv->has_commit = false;
 	sv->commit = 0;
@@ -637,10 +639,12 @@ static void read_root_commit(struct lctl_subvol *sv, glfs_t *fs)
 			sv->has_commit = true;
 			sv->commit = (uint32_t)v;
 		}
-		if (lctl_commithash_decode(val, (size_t)n, &strict) || strict != sv->commit || !sv->has_commit)
+		if (lctl_commithash_decode(val, (size_t)n, &strict) || strict != sv->commit ||
+		    !sv->has_commit)
 			lctl_log(LCTL_LOG_WARN,
 				 "subvolume %s: the volume commit hash is not a plain decimal number; "
-				 "read as %u, as DHT reads it", sv->name, sv->has_commit ? sv->commit : 0);
+				 "read as %u, as DHT reads it",
+				 sv->name, sv->has_commit ? sv->commit : 0);
 	}
 }
 
@@ -745,8 +749,8 @@ static int open_subvol_graphs(struct lctl_volume *vol, const struct lctl_open_op
 	if (!si)
 		return -LCTL_ENOMEM;
 	for (i = 0; i < vol->nsubvols; i++) {
-		si[i] = (struct subvol_init){ vol, i, opts->log_file, opts->log_level, 0, false,
-					      opts->local_bricks };
+		si[i] = (struct subvol_init){ vol, i,	  opts->log_file,    opts->log_level,
+					      0,   false, opts->local_bricks };
 		si[i].started = !pthread_create(&si[i].tid, NULL, subvol_init_thread, &si[i]);
 		if (!si[i].started)
 			subvol_init_thread(&si[i]);
@@ -775,16 +779,16 @@ static int fetch_volfile(struct lctl_volume *vol, struct lctl_error *err)
 		need = glfs_get_volfile(vol->fs, NULL, 0);
 	}
 	if (need >= 0)
-		return lctl_seterr(err, LCTL_EVOLFILE, errno, "cannot get the client volfile of '%s'",
-				   vol->name);
+		return lctl_seterr(err, LCTL_EVOLFILE, errno,
+				   "cannot get the client volfile of '%s'", vol->name);
 	vol->volfile = malloc((size_t)-need + 1);
 	if (!vol->volfile)
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
 	vol->volfile_len = (size_t)-need;
 	got = glfs_get_volfile(vol->fs, vol->volfile, (size_t)-need);
 	if (got != -need)
-		return lctl_seterr(err, LCTL_EVOLFILE, errno, "cannot get the client volfile of '%s'",
-				   vol->name);
+		return lctl_seterr(err, LCTL_EVOLFILE, errno,
+				   "cannot get the client volfile of '%s'", vol->name);
 	vol->volfile[got] = '\0';
 	vol->volfile_len = (size_t)got;
 	return 0;
@@ -871,7 +875,8 @@ static int mark_leaving(struct lctl_volume *vol, const struct lctl_open_opts *op
 			if (!strcmp(sv->name, a)) {
 				found = true;
 				if (sv->leaving)
-					ret = lctl_seterr(err, LCTL_EINVAL, 0, "'%.200s' is named twice", a);
+					ret = lctl_seterr(err, LCTL_EINVAL, 0,
+							  "'%.200s' is named twice", a);
 				sv->leaving = true;
 				named[i] = sv->nbricks;
 				continue;
@@ -880,7 +885,8 @@ static int mark_leaving(struct lctl_volume *vol, const struct lctl_open_opts *op
 				const struct lctl_brick *b = &sv->bricks[j];
 
 				if (b->host && b->path && strlen(b->host) == (size_t)(colon - a) &&
-				    !strncmp(b->host, a, (size_t)(colon - a)) && !strcmp(b->path, colon + 1)) {
+				    !strncmp(b->host, a, (size_t)(colon - a)) &&
+				    !strcmp(b->path, colon + 1)) {
 					found = true;
 					if (sv->leaving && named[i] == sv->nbricks)
 						ret = lctl_seterr(err, LCTL_EINVAL, 0,
@@ -891,8 +897,10 @@ static int mark_leaving(struct lctl_volume *vol, const struct lctl_open_opts *op
 			}
 		}
 		if (!found && !ret)
-			ret = lctl_seterr(err, LCTL_EINVAL, 0, "volume '%.100s' has no subvolume or "
-					  "brick '%.200s'", vol->name, a);
+			ret = lctl_seterr(err, LCTL_EINVAL, 0,
+					  "volume '%.100s' has no subvolume or "
+					  "brick '%.200s'",
+					  vol->name, a);
 	}
 	for (i = 0; i < vol->nsubvols && !ret; i++) {
 		struct lctl_subvol *sv = &vol->subvols[i];
@@ -902,14 +910,17 @@ static int mark_leaving(struct lctl_volume *vol, const struct lctl_open_opts *op
 		nleft--;
 		len += strlen(sv->name) + 1;
 		if (named[i] != sv->nbricks)
-			ret = lctl_seterr(err, LCTL_EINVAL, 0, "only %zu of the %zu bricks of %s are "
+			ret = lctl_seterr(err, LCTL_EINVAL, 0,
+					  "only %zu of the %zu bricks of %s are "
 					  "named: a replica or disperse set leaves whole (name all "
-					  "its bricks, or %s)", named[i], sv->nbricks, sv->name,
-					  sv->name);
+					  "its bricks, or %s)",
+					  named[i], sv->nbricks, sv->name, sv->name);
 	}
 	if (!ret && !nleft)
-		ret = lctl_seterr(err, LCTL_EINVAL, 0, "every subvolume of '%.100s' would leave: "
-				  "at least one must stay", vol->name);
+		ret = lctl_seterr(err, LCTL_EINVAL, 0,
+				  "every subvolume of '%.100s' would leave: "
+				  "at least one must stay",
+				  vol->name);
 	if (!ret && !(*decom = calloc(1, len)))
 		ret = lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
 	for (i = 0; i < vol->nsubvols && !ret; i++)
@@ -961,8 +972,9 @@ int lctl_volume_open(const struct lctl_open_opts *opts, struct lctl_volume **out
 		first = i;
 	}
 	if (first == nservers) {
-		ret = lctl_seterr(err, LCTL_ECONNECT, -perr, "cannot reach volfile server %s:%d: %s",
-				  sa[0].host, sa[0].port, strerror(-perr));
+		ret = lctl_seterr(err, LCTL_ECONNECT, -perr,
+				  "cannot reach volfile server %s:%d: %s", sa[0].host, sa[0].port,
+				  strerror(-perr));
 		goto fail;
 	}
 	if (asprintf(&vol->server, "%s:%d", sa[first].host, sa[first].port) < 0) {
@@ -1016,9 +1028,10 @@ int lctl_volume_open(const struct lctl_open_opts *opts, struct lctl_volume **out
 	if (opts->local_bricks) {
 		read_volume_id(vol);
 		if (!vol->have_volume_id)
-			lctl_log(LCTL_LOG_INFO, "no record of volume '%s' in %s/vols: every brick is "
-				 "read through its brick process (--glusterd-dir)", vol->name,
-				 vol->glusterd_dir);
+			lctl_log(LCTL_LOG_INFO,
+				 "no record of volume '%s' in %s/vols: every brick is "
+				 "read through its brick process (--glusterd-dir)",
+				 vol->name, vol->glusterd_dir);
 	}
 	if (!opts->no_subvol_graphs) {
 		ret = open_subvol_graphs(vol, opts);

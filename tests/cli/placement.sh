@@ -60,7 +60,7 @@ for o in $globals; do
 		run "$c" "${args[@]}" --help
 		((rc == before_rc)) || fail "'layoutctl $c ${args[*]} --help' exits $rc, '${args[*]} $c --help' $before_rc: $err"
 		[[ $out == "$before_out" ]] || fail "'layoutctl $c ${args[*]} --help': another output than before the command"
-		if [[ $o == --json && $c != @(explain|fix|info|scan|status) ]]; then
+		if [[ $o == --json && $c != @(drain|explain|fix|info|scan|status) ]]; then
 			((rc == 2)) || fail "'layoutctl $c --json' accepted (exit $rc)"
 			assert_contains "$err" "does not support --format json"
 		else

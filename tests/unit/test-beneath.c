@@ -59,7 +59,8 @@ static void ln(const char *target, const char *name)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(top, sizeof(top), "%s/lctl-beneath.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	snprintf(top, sizeof(top), "%s/lctl-beneath.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(top))
 		return -1;
 	snprintf(brick, sizeof(brick), "%s/brick", top);
@@ -121,12 +122,12 @@ static ino_t ino_of(const char *rel)
 static void check_resolver(open_fn fn)
 {
 	static const char *const links[] = {
-		"la", "la/marker", "a/lb", "a/lb/", "a/b/lc", "a/b/lc/.", "a/b/c/ld",
-		"/a/b/c/ld", "a/b/in", "a/b/in/ld",
+		"la",	    "la/marker", "a/lb",      "a/lb/",	"a/b/lc",
+		"a/b/lc/.", "a/b/c/ld",	 "/a/b/c/ld", "a/b/in", "a/b/in/ld",
 	};
 	static const char *const ok[][2] = {
-		{ "a", "a" }, { "/a", "a" }, { "a/b", "a/b" }, { "a/b/c", "a/b/c" },
-		{ "/a//b/c/", "a/b/c" }, { "a/./b", "a/b" },
+		{ "a", "a" },	      { "/a", "a" },	       { "a/b", "a/b" },
+		{ "a/b/c", "a/b/c" }, { "/a//b/c/", "a/b/c" }, { "a/./b", "a/b" },
 	};
 	size_t i;
 	ino_t ino = 0;

@@ -47,9 +47,9 @@ struct tree {
 	unsigned fanout[8];
 	unsigned levels;
 	atomic_uint visits;
-	atomic_uint *seen;	/* per directory id, how often visited */
+	atomic_uint *seen; /* per directory id, how often visited */
 	unsigned ndirs;
-	atomic_bool block;	/* workers spin while set (pause/cancel tests) */
+	atomic_bool block; /* workers spin while set (pause/cancel tests) */
 };
 
 /* Directory id: breadth-first numbering computed from the path digits. */
@@ -236,11 +236,11 @@ static void test_cancel_full_results(void **state)
  */
 struct park {
 	pthread_barrier_t both;
-	atomic_int want_lower;	/* 1 asked, 2 done */
+	atomic_int want_lower; /* 1 asked, 2 done */
 	atomic_uint visits;
 	atomic_uint seen[3 + 2 * 20];
-	atomic_uint idx[2];	/* the workers visiting /0 and /1 */
-	atomic_uint target;	/* the worker count asked for */
+	atomic_uint idx[2]; /* the workers visiting /0 and /1 */
+	atomic_uint target; /* the worker count asked for */
 };
 
 static void *park_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
@@ -319,7 +319,8 @@ static void run_park(unsigned workers, bool pause)
 	pthread_barrier_destroy(&pk.both);
 	if (!fin)
 		fail_msg("the crawl did not end after the worker count was lowered: %zu pending, "
-			 "%u of 43 directories visited", st.pending, atomic_load(&pk.visits));
+			 "%u of 43 directories visited",
+			 st.pending, atomic_load(&pk.visits));
 	assert_int_equal(results, 43);
 	assert_int_equal(atomic_load(&pk.visits), 43);
 	for (i = 0; i < 43; i++)

@@ -45,28 +45,36 @@ static void test_table(void **state)
 		{ "\x1b[31mred", "\\x1b[31mred" },
 		{ "nl\nnl", "nl\\x0anl" },
 		{ "tab\tcr\r", "tab\\x09cr\\x0d" },
-		{ "\x7f" "del", "\\x7fdel" },
+		{ "\x7f"
+		  "del",
+		  "\\x7fdel" },
 		{ "\x01", "\\x01" },
 		/* C1 (U+009B is a CSI), U+00A0 is not */
-		{ "\xc2\x9b" "31m", "\\xc2\\x9b31m" },
+		{ "\xc2\x9b"
+		  "31m",
+		  "\\xc2\\x9b31m" },
 		{ "\xc2\x80\xc2\x9f\xc2\xa0", "\\xc2\\x80\\xc2\\x9f\xc2\xa0" },
 		/* valid UTF-8 stays */
-		{ "caf\xc3\xa9 \xe6\x97\xa5 \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe6\x97\xa5 \xf0\x9f\x98\x80" },
-		{ "\xef\xbf\xbd", "\xef\xbf\xbd" },			/* U+FFFD */
-		{ "\xee\x80\x80", "\xee\x80\x80" },			/* U+E000 */
+		{ "caf\xc3\xa9 \xe6\x97\xa5 \xf0\x9f\x98\x80",
+		  "caf\xc3\xa9 \xe6\x97\xa5 \xf0\x9f\x98\x80" },
+		{ "\xef\xbf\xbd", "\xef\xbf\xbd" }, /* U+FFFD */
+		{ "\xee\x80\x80", "\xee\x80\x80" }, /* U+E000 */
 		/* U+FFFE, U+FFFF: not XML Chars; the other noncharacters too */
-		{ "a\xef\xbf\xbe" "b", "a\\xef\\xbf\\xbeb" },
+		{ "a\xef\xbf\xbe"
+		  "b",
+		  "a\\xef\\xbf\\xbeb" },
 		{ "\xef\xbf\xbf", "\\xef\\xbf\\xbf" },
-		{ "\xef\xb7\x90\xef\xb7\xaf\xef\xb7\xb0", "\\xef\\xb7\\x90\\xef\\xb7\\xaf\xef\xb7\xb0" },
+		{ "\xef\xb7\x90\xef\xb7\xaf\xef\xb7\xb0",
+		  "\\xef\\xb7\\x90\\xef\\xb7\\xaf\xef\xb7\xb0" },
 		{ "\xf0\x9f\xbf\xbe\xf4\x8f\xbf\xbf", "\\xf0\\x9f\\xbf\\xbe\\xf4\\x8f\\xbf\\xbf" },
 		/* invalid UTF-8: byte by byte, then resynchronised */
 		{ "\xff", "\\xff" },
 		{ "\xff\xfe-dir", "\\xff\\xfe-dir" },
-		{ "\xc0\xaf", "\\xc0\\xaf" },				/* overlong '/' */
-		{ "\xe0\x80\xaf", "\\xe0\\x80\\xaf" },			/* overlong */
+		{ "\xc0\xaf", "\\xc0\\xaf" },	       /* overlong '/' */
+		{ "\xe0\x80\xaf", "\\xe0\\x80\\xaf" }, /* overlong */
 		{ "\xed\xa0\x80surrogate", "\\xed\\xa0\\x80surrogate" },
-		{ "\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80" },		/* > U+10FFFF */
-		{ "\xe6\x97x", "\\xe6\\x97x" },				/* truncated */
+		{ "\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80" }, /* > U+10FFFF */
+		{ "\xe6\x97x", "\\xe6\\x97x" },			/* truncated */
 		{ "end\xc3", "end\\xc3" },
 		{ "\x80", "\\x80" },
 		{ "\xc3\xa9\xa9", "\xc3\xa9\\xa9" },
@@ -108,14 +116,18 @@ static void assert_safe(const char *e)
 
 	while (*p) {
 		if (*p == '\\') {
-			assert_true(p[1] == '\\' || (p[1] == 'x' && strchr("0123456789abcdef", p[2]) &&
-						     p[2] && strchr("0123456789abcdef", p[3]) && p[3]));
+			assert_true(p[1] == '\\' ||
+				    (p[1] == 'x' && strchr("0123456789abcdef", p[2]) && p[2] &&
+				     strchr("0123456789abcdef", p[3]) && p[3]));
 			p += p[1] == '\\' ? 2 : 4;
 			continue;
 		}
 		/* strict UTF-8 shape */
-		n = *p < 0x80 ? 1 : *p >= 0xc2 && *p <= 0xdf ? 2 : *p >= 0xe0 && *p <= 0xef ? 3
-		    : *p >= 0xf0 && *p <= 0xf4 ? 4 : 0;
+		n = *p < 0x80		       ? 1
+		    : *p >= 0xc2 && *p <= 0xdf ? 2
+		    : *p >= 0xe0 && *p <= 0xef ? 3
+		    : *p >= 0xf0 && *p <= 0xf4 ? 4
+					       : 0;
 		assert_true(n > 0);
 		for (k = 1; k < n; k++)
 			assert_int_equal(p[k] & 0xc0, 0x80);
@@ -189,7 +201,9 @@ static void test_escape_to_and_unescape(void **state)
 	char buf[64], odd[] = "a\\qb\\x0g\\x00\\x4", rt[] = "\\x41\\X41\\xA9";
 
 	(void)state;
-	assert_int_equal(lctl_escape_to(buf, "x\x1b" "y"), 6);
+	assert_int_equal(lctl_escape_to(buf, "x\x1b"
+					     "y"),
+			 6);
 	assert_string_equal(buf, "x\\x1by");
 	/* sequences we never write are kept as they are; \x00 would cut the string */
 	assert_int_equal(lctl_unescape(odd), strlen("a\\qb\\x0g\\x00\\x4"));

@@ -64,10 +64,10 @@ static void test_split_path(void **state)
 	split_bad("/.");
 	memset(name, 'x', 257);
 	name[0] = '/';
-	name[256] = '\0';	/* "/" + 255 bytes */
+	name[256] = '\0'; /* "/" + 255 bytes */
 	split_ok(name, "/", name + 1);
 	name[256] = 'x';
-	name[257] = '\0';	/* 256 bytes */
+	name[257] = '\0'; /* 256 bytes */
 	split_bad(name);
 }
 
@@ -172,7 +172,7 @@ static void test_miss_hole_and_layoutless(void **state)
 	e[2].r.start = e[2].r.stop = 0;
 	m = miss(e, 4, 0x90000000u, 0, true, true, "on");
 	assert_true(m.fans_out);
-	assert_int_equal(m.lookups, 4);	/* wound to all at once, no hashed LOOKUP first */
+	assert_int_equal(m.lookups, 4); /* wound to all at once, no hashed LOOKUP first */
 	assert_int_equal(m.reasons, LCTL_MISS_HOLE);
 	/* outside the hole nothing changes */
 	m = miss(e, 4, 0x10000000u, 0, true, true, "on");

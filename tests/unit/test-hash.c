@@ -37,15 +37,17 @@ static const struct vec vectors[] = {
 	{ "foo.txt", 0xec803fce },
 	{ "x", 0xba644973 },
 	{ ".bashrc", 0xe759f102 },
-	{ "h\xc3\xa9llo w\xc3\xb6rld", 0xb1e24583 },	/* héllo wörld */
-	{ "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e.txt", 0xb065afb9 },	/* 日本語.txt */
+	{ "h\xc3\xa9llo w\xc3\xb6rld", 0xb1e24583 },		    /* héllo wörld */
+	{ "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e.txt", 0xb065afb9 }, /* 日本語.txt */
 	{ "a1", 0x009fa698 },
 	{ "a2", 0x81bd5deb },
 	{ "README", 0xfb324164 },
-	{ "\xc3\xa9", 0x65cfcaa1 },	/* é */
-	{ "\xc3\xbc", 0xfa57015e },	/* ü */
-	{ "\xd0\xb6", 0xedbc755a },	/* ж */
-	{ "\xc3\xa9" "2", 0x2a45eab6 },	/* é2 */
+	{ "\xc3\xa9", 0x65cfcaa1 }, /* é */
+	{ "\xc3\xbc", 0xfa57015e }, /* ü */
+	{ "\xd0\xb6", 0xedbc755a }, /* ж */
+	{ "\xc3\xa9"
+	  "2",
+	  0x2a45eab6 }, /* é2 */
 	{ "f0", 0x89d4935c },
 	{ "f1", 0xd3b4775a },
 	{ "f2", 0xfd93a945 },
@@ -56,7 +58,7 @@ static const struct vec vectors[] = {
 	{ "", 0x884774a2 },
 	{ "a", 0x3a17e4e6 },
 	{ "ab", 0xc3af40d9 },
-	{ "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", 0x753ce821 },	/* 40 x */
+	{ "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", 0x753ce821 }, /* 40 x */
 	/* the unmunged names of the munged vectors */
 	{ ".foo.txt.AbC123", 0x0aa68c82 },
 	{ ".x.y", 0x2bc0ab0a },
@@ -112,10 +114,12 @@ static void test_sign_extension(void **state)
 		const char *name;
 		uint32_t signed_hash, unsigned_hash;
 	} v[] = {
-		{ "\xc3\xa9", 0x65cfcaa1, 0xbff26769 },		/* é */
-		{ "\xc3\xbc", 0xfa57015e, 0x0f36ba6f },		/* ü */
-		{ "\xd0\xb6", 0xedbc755a, 0x712385b0 },		/* ж */
-		{ "\xc3\xa9" "2", 0x2a45eab6, 0xa85d8ebf },	/* é2 */
+		{ "\xc3\xa9", 0x65cfcaa1, 0xbff26769 }, /* é */
+		{ "\xc3\xbc", 0xfa57015e, 0x0f36ba6f }, /* ü */
+		{ "\xd0\xb6", 0xedbc755a, 0x712385b0 }, /* ж */
+		{ "\xc3\xa9"
+		  "2",
+		  0x2a45eab6, 0xa85d8ebf }, /* é2 */
 	};
 	size_t i;
 
@@ -202,10 +206,10 @@ static void test_munge_default(void **state)
 	expect_munge(&m, ".config.json", "config");
 	expect_munge(&m, ".bashrc", ".bashrc");
 	expect_munge(&m, "foo.txt", "foo.txt");
-	expect_munge(&m, "..x", "..x");		/* group 1 must be non-empty: (.+) */
-	expect_munge(&m, "...x", ".");		/* ^\.(.+)\.[^.]+$ with (.+) = "." */
-	expect_munge(&m, ".a.b.c", "a.b");	/* greedy group */
-	expect_munge(&m, ".x.", ".x.");		/* [^.]+ needs one character */
+	expect_munge(&m, "..x", "..x");	   /* group 1 must be non-empty: (.+) */
+	expect_munge(&m, "...x", ".");	   /* ^\.(.+)\.[^.]+$ with (.+) = "." */
+	expect_munge(&m, ".a.b.c", "a.b"); /* greedy group */
+	expect_munge(&m, ".x.", ".x.");	   /* [^.]+ needs one character */
 	expect_munge(&m, "", "");
 	/* unmunged names come back as the same pointer */
 	{
@@ -220,7 +224,7 @@ static void test_munge_default(void **state)
 	/* no munge at all */
 	assert_int_equal(lctl_name_hash(NULL, ".x.y"), 0x2bc0ab0a);
 	lctl_munge_release(&m);
-	lctl_munge_release(&m);	/* twice is harmless */
+	lctl_munge_release(&m); /* twice is harmless */
 	lctl_munge_release(NULL);
 }
 
@@ -247,8 +251,8 @@ static void test_munge_extra(void **state)
 	/* extra first; rsync only when extra did not munge */
 	assert_int_equal(lctl_munge_init(&m, "^(.*)\\.tmp$", NULL, NULL), 0);
 	expect_munge(&m, "report.txt.tmp", "report.txt");
-	expect_munge(&m, ".x.y", "x");			/* extra no match -> rsync */
-	expect_munge(&m, ".x.tmp", ".x");		/* extra wins over rsync ("x") */
+	expect_munge(&m, ".x.y", "x");	  /* extra no match -> rsync */
+	expect_munge(&m, ".x.tmp", ".x"); /* extra wins over rsync ("x") */
 	lctl_munge_release(&m);
 
 	/* a group-1 match equal to the whole name still counts as munged: rsync is skipped */
@@ -323,8 +327,8 @@ static void *thr_main(void *arg)
 
 static void test_munge_threads(void **state)
 {
-	static const char *names[] = { ".foo.txt.AbC123", ".x.y", ".bashrc", "foo.txt", "a.tmp",
-				       ".a.b.c", "x", "\xc3\xa9" };
+	static const char *names[] = { ".foo.txt.AbC123", ".x.y",   ".bashrc", "foo.txt",
+				       "a.tmp",		  ".a.b.c", "x",       "\xc3\xa9" };
 	enum { NT = 8, NN = sizeof(names) / sizeof(names[0]) };
 	uint32_t want[NN], got[NT][NN];
 	struct thr t[NT];

@@ -177,11 +177,13 @@ static void test_modes_by_name(void **state)
 	memcpy(p, "clean-fast!", 11);
 	p = strstr(text, "crc32 ");
 	assert_non_null(p);
-	snprintf(p, len - (size_t)(p - text) + 1, "crc32 %08x\n", lctl_crc32(text, (size_t)(p - text)));
+	snprintf(p, len - (size_t)(p - text) + 1, "crc32 %08x\n",
+		 lctl_crc32(text, (size_t)(p - text)));
 	assert_int_equal(lctl_journal_parse(text, len, &b, NULL), -LCTL_ECORRUPT);
 	memcpy(strstr(text, "clean-fast!"), "clean-first", 11);
 	p = strstr(text, "crc32 ");
-	snprintf(p, len - (size_t)(p - text) + 1, "crc32 %08x\n", lctl_crc32(text, (size_t)(p - text)));
+	snprintf(p, len - (size_t)(p - text) + 1, "crc32 %08x\n",
+		 lctl_crc32(text, (size_t)(p - text)));
 	assert_int_equal(lctl_journal_parse(text, len, &b, NULL), 0); /* the same bytes, valid */
 	free(text);
 	cleanup(dir);
@@ -232,7 +234,8 @@ static void test_force_move_bad(void **state)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		len = (size_t)snprintf(text, sizeof(text),
 				       "layoutctl-journal 1\nvolume v\nrun r\nstarted 1\nscope /\n"
-				       "mode migrate\nlayout gluster\n%scommit 7\nphase work\n", bad[i]);
+				       "mode migrate\nlayout gluster\n%scommit 7\nphase work\n",
+				       bad[i]);
 		crc = text + len;
 		len += (size_t)snprintf(crc, sizeof(text) - len, "crc32 %08x\n",
 					lctl_crc32(text, len));
@@ -251,8 +254,8 @@ static void test_force_move_bad(void **state)
 /* a drain's subvolumes: kept by a line of its own; a malformed or repeated one is refused */
 static void test_drain(void **state)
 {
-	static const char *const bad[] = { "drain \n", "drain a,,b\n", "drain ,a\n",
-					   "drain a,\n", "drain a b\n", "drain a\\b\n",
+	static const char *const bad[] = { "drain \n",		 "drain a,,b\n",    "drain ,a\n",
+					   "drain a,\n",	 "drain a b\n",	    "drain a\\b\n",
 					   "drain a\ndrain b\n", "drain \xc3\xa9\n" };
 	struct lctl_journal a, b;
 	char *dir = tmpdir(), text[1024], *t;
@@ -272,7 +275,8 @@ static void test_drain(void **state)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		len = (size_t)snprintf(text, sizeof(text),
 				       "layoutctl-journal 1\nvolume v\nrun r\nstarted 1\nscope /\n"
-				       "mode migrate\nlayout gluster\ncommit 7\nphase work\n%s", bad[i]);
+				       "mode migrate\nlayout gluster\ncommit 7\nphase work\n%s",
+				       bad[i]);
 		len += (size_t)snprintf(text + len, sizeof(text) - len, "crc32 %08x\n",
 					lctl_crc32(text, len));
 		assert_int_equal(lctl_journal_parse(text, len, &b, NULL), -LCTL_ECORRUPT);

@@ -54,9 +54,9 @@ static struct lctl_layout_entry bad(int subvol, int err)
 
 static void test_layout_codec(void **state)
 {
-	static const unsigned char root[16] = { 0, 0, 0, 1, 0, 0, 0, 0,
+	static const unsigned char root[16] = { 0, 0, 0, 1, 0,	  0,	0,    0,
 						0, 0, 0, 0, 0x3f, 0xff, 0xff, 0xfe };
-	static const unsigned char reb[16] = { 0x58, 0x7f, 0xc5, 0x42, 0, 0, 0, 0,
+	static const unsigned char reb[16] = { 0x58, 0x7f, 0xc5, 0x42, 0,    0,	   0,	 0,
 					       0x7f, 0xff, 0xff, 0xfe, 0xaa, 0xaa, 0xaa, 0xa7 };
 	unsigned char buf[16], b2[17];
 	struct lctl_range r;
@@ -79,7 +79,8 @@ static void test_layout_codec(void **state)
 	/* random round trips, user type included */
 	for (i = 0; i < 10000; i++) {
 		struct lctl_range a = { (uint32_t)rnd(), (uint32_t)(rnd() & 1), (uint32_t)rnd(),
-					(uint32_t)rnd() }, b;
+					(uint32_t)rnd() },
+				  b;
 
 		lctl_layout_encode(&a, buf);
 		assert_int_equal(lctl_layout_decode(buf, 16, &b), 0);
@@ -98,7 +99,7 @@ static void test_layout_codec(void **state)
 	b2[7] = 2;
 	assert_int_equal(lctl_layout_decode(b2, 16, &r), -LCTL_EINVAL);
 	b2[7] = 0;
-	b2[4] = 1;	/* type 0x01000000: the words are big-endian */
+	b2[4] = 1; /* type 0x01000000: the words are big-endian */
 	assert_int_equal(lctl_layout_decode(b2, 16, &r), -LCTL_EINVAL);
 	b2[4] = 0;
 	b2[7] = 1;
@@ -111,13 +112,14 @@ static void test_commithash_codec(void **state)
 	char buf[LCTL_COMMITHASH_MAXLEN];
 	uint32_t v;
 	size_t i;
-	static const char *const rejects[] = { "", "4294967296", "99999999999", "-1", "+1", " 1",
-					       "1 ", "010", "00", "0x10", "12a", "1.5" };
+	static const char *const rejects[] = { "",   "4294967296", "99999999999", "-1",
+					       "+1", " 1",	   "1 ",	  "010",
+					       "00", "0x10",	   "12a",	  "1.5" };
 
 	(void)state;
-	assert_int_equal(lctl_commithash_decode("1484768578", 11, &v), 0);	/* with NUL */
+	assert_int_equal(lctl_commithash_decode("1484768578", 11, &v), 0); /* with NUL */
 	assert_int_equal(v, 0x587fc542);
-	assert_int_equal(lctl_commithash_decode("1484768578", 10, &v), 0);	/* without */
+	assert_int_equal(lctl_commithash_decode("1484768578", 10, &v), 0); /* without */
 	assert_int_equal(v, 1484768578);
 	assert_int_equal(lctl_commithash_decode("0", 2, &v), 0);
 	assert_int_equal(v, 0);
@@ -131,7 +133,10 @@ static void test_commithash_codec(void **state)
 	}
 	assert_int_equal(lctl_commithash_decode("\0", 1, &v), -LCTL_EINVAL);
 	assert_int_equal(lctl_commithash_decode("1\0\0", 3, &v), -LCTL_EINVAL);
-	assert_int_equal(lctl_commithash_decode("1\0" "2", 3, &v), -LCTL_EINVAL);
+	assert_int_equal(lctl_commithash_decode("1\0"
+						"2",
+						3, &v),
+			 -LCTL_EINVAL);
 	assert_int_equal(lctl_commithash_decode(NULL, 3, &v), -LCTL_EINVAL);
 
 	assert_int_equal(lctl_commithash_encode(1484768578, buf, sizeof(buf)), 11);
@@ -161,13 +166,13 @@ static void test_commit_hash_new(void **state)
 	(void)state;
 	/* gd_set_commit_hash(): (uint32)(sec << 3) | 1 << ((usec >> 10) % 3) */
 	ts.tv_sec = 185596072;
-	ts.tv_nsec = 0;				/* (0 >> 10) % 3 = 0 -> bit 0 */
+	ts.tv_nsec = 0; /* (0 >> 10) % 3 = 0 -> bit 0 */
 	assert_int_equal(lctl_commit_hash_new(&ts), (185596072u << 3) | 1);
-	ts.tv_nsec = 1024 * 1000;		/* usec 1024 -> 1 % 3 -> bit 1 */
+	ts.tv_nsec = 1024 * 1000; /* usec 1024 -> 1 % 3 -> bit 1 */
 	assert_int_equal(lctl_commit_hash_new(&ts), (185596072u << 3) | 2);
-	ts.tv_nsec = 2048 * 1000;		/* bit 2 */
+	ts.tv_nsec = 2048 * 1000; /* bit 2 */
 	assert_int_equal(lctl_commit_hash_new(&ts), (185596072u << 3) | 4);
-	ts.tv_sec = 1484768578;			/* the high bits fall off 32 bits */
+	ts.tv_sec = 1484768578; /* the high bits fall off 32 bits */
 	ts.tv_nsec = 0;
 	assert_int_equal(lctl_commit_hash_new(&ts), (uint32_t)(1484768578ull << 3) | 1);
 	/* sec a multiple of 2^29: glusterd would make 1 ("invalid"); we never do */
@@ -193,13 +198,13 @@ static void test_commit_hash_new(void **state)
 /* ------------------------------------------------------------------------------------------ */
 /* Reference: DHT's code path with glibc's qsort()                                           */
 
-struct ref_entry {		/* dht_layout_entry_t, the parts that matter */
+struct ref_entry { /* dht_layout_entry_t, the parts that matter */
 	int err;
 	uint32_t start, stop;
 	int subvol;
 };
 
-static int ref_cmp(const void *p, const void *q)	/* dht_layout_entry_cmp() */
+static int ref_cmp(const void *p, const void *q) /* dht_layout_entry_cmp() */
 {
 	const struct ref_entry *x = p, *y = q;
 	int64_t diff;
@@ -271,11 +276,11 @@ static int ref_search(const struct ref_entry *l, size_t n, uint32_t hash)
 /* A random entry from a small pool of boundary-ish values, so that ties and garbage happen. */
 static struct lctl_layout_entry random_entry(int subvol)
 {
-	static const int errs[] = { 0, 0, 0, 0, 0, 0, ENOENT, ENODATA, ENOTCONN, EINVAL, ESTALE,
-				    EIO, ENOSPC, -1, 12345 };
-	static const uint32_t vals[] = { 0, 1, 2, 0x3ffffffe, 0x3fffffff, 0x7ffffffd,
-					 0x7ffffffe, 0x80000000, 0xbffffffc, 0xbffffffd,
-					 0xfffffffe, 0xffffffff };
+	static const int errs[] = { 0,	      0,      0,      0,   0,	   0,  ENOENT, ENODATA,
+				    ENOTCONN, EINVAL, ESTALE, EIO, ENOSPC, -1, 12345 };
+	static const uint32_t vals[] = { 0,	     1,		 2,	     0x3ffffffe,
+					 0x3fffffff, 0x7ffffffd, 0x7ffffffe, 0x80000000,
+					 0xbffffffc, 0xbffffffd, 0xfffffffe, 0xffffffff };
 	struct lctl_layout_entry e;
 	uint64_t r = rnd();
 
@@ -483,7 +488,7 @@ static void test_check_errors(void **state)
 	assert_int_equal(rep.missing, 1);
 	assert_int_equal(rep.down, 1);
 	assert_int_equal(rep.ranged, 2);
-	assert_int_equal(rep.holes, 1);	/* b1 + b2's ranges form one hole up to the end */
+	assert_int_equal(rep.holes, 1); /* b1 + b2's ranges form one hole up to the end */
 	assert_int_equal(rep.hole_size, SPACE - 0x7ffffffe);
 
 	d1_layout(e, 0);
@@ -608,7 +613,7 @@ static void test_check_commit(void **state)
 	/* clean, with the 0-0 entries stamped too */
 	d1_layout(e, H);
 	e[4] = ent(4, H, 0, 0);
-	e[5] = bad(5, ENODATA);	/* no xattr: no commit word to compare */
+	e[5] = bad(5, ENODATA); /* no xattr: no commit word to compare */
 	rep = check(e, 6, H);
 	assert_int_equal(rep.commit_state, LCTL_COMMIT_CLEAN);
 	assert_int_equal(rep.commit, H);
@@ -775,7 +780,7 @@ static void test_search_edges(void **state)
 	assert_int_equal(lctl_layout_dht_order(e, 6, order), 0);
 	assert_int_equal(order[0], 4);
 	assert_int_equal(order[1], 5);
-	assert_int_equal(order[2], 3);	/* then by start */
+	assert_int_equal(order[2], 3); /* then by start */
 	assert_int_equal(order[5], 2);
 
 	/* overlapping ranges: the lowest start wins, ties go to the earlier entry */
@@ -789,20 +794,13 @@ static void test_search_edges(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_layout_codec),
-		cmocka_unit_test(test_commithash_codec),
-		cmocka_unit_test(test_commit_hash_new),
-		cmocka_unit_test(test_check_complete),
-		cmocka_unit_test(test_check_hole_overlap),
-		cmocka_unit_test(test_check_errors),
-		cmocka_unit_test(test_check_virgin),
-		cmocka_unit_test(test_check_wrap),
-		cmocka_unit_test(test_check_user_type),
-		cmocka_unit_test(test_check_commit),
-		cmocka_unit_test(test_check_garbage),
-		cmocka_unit_test(test_search_placement),
-		cmocka_unit_test(test_search_edges),
-		cmocka_unit_test(test_against_reference),
+		cmocka_unit_test(test_layout_codec),	   cmocka_unit_test(test_commithash_codec),
+		cmocka_unit_test(test_commit_hash_new),	   cmocka_unit_test(test_check_complete),
+		cmocka_unit_test(test_check_hole_overlap), cmocka_unit_test(test_check_errors),
+		cmocka_unit_test(test_check_virgin),	   cmocka_unit_test(test_check_wrap),
+		cmocka_unit_test(test_check_user_type),	   cmocka_unit_test(test_check_commit),
+		cmocka_unit_test(test_check_garbage),	   cmocka_unit_test(test_search_placement),
+		cmocka_unit_test(test_search_edges),	   cmocka_unit_test(test_against_reference),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

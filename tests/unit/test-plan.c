@@ -129,8 +129,8 @@ static void test_gluster_4bricks(void **state)
 		struct lctl_plan_in in2 = { 4, rev, NULL, NULL, 0 };
 
 		assert_int_equal(lctl_plan_gluster(&in2, &m, "/d2", 0, out, NULL), 0);
-		expect_range(&out[0], 0x00000000, 0x3ffffffe);	/* rx1-client-3 */
-		expect_range(&out[3], 0x3fffffff, 0x7ffffffd);	/* rx1-client-0 */
+		expect_range(&out[0], 0x00000000, 0x3ffffffe); /* rx1-client-3 */
+		expect_range(&out[3], 0x3fffffff, 0x7ffffffd); /* rx1-client-0 */
 	}
 	lctl_munge_release(&m);
 }
@@ -274,7 +274,7 @@ static void test_gluster_spread_key(void **state)
 	/* the gfid variant: the key is the gfid string */
 	in.spread = 0;
 	assert_int_equal(lctl_plan_gluster(&in, NULL, gfid, 0, out, NULL), 0);
-	first = lctl_dm_hash(gfid, strlen(gfid)) % 6;	/* names sort as the indices here */
+	first = lctl_dm_hash(gfid, strlen(gfid)) % 6; /* names sort as the indices here */
 	assert_int_equal(out[first].start, 0);
 
 	/* the key is munged like a name: an extra regex can change the start slot */
@@ -315,7 +315,7 @@ static void test_gluster_spread_weighted(void **state)
 	assert_int_equal(lctl_plan_gluster(&in, NULL, key, 0, out, NULL), 0);
 	/* chunk = 0xffffffff / (1 + 1 + 100) = 42107522.5; c and d get 100 chunks each */
 	expect_range(&out[2], 0x00000000, 0xfafafaf9);
-	expect_range(&out[3], 0xfafafafa, 0xf5f5f5f3);	/* fafafafa + fafafafa - 1, wrapped */
+	expect_range(&out[3], 0xfafafafa, 0xf5f5f5f3); /* fafafafa + fafafafa - 1, wrapped */
 	expect_range(&out[0], 0xf5f5f5f4, 0xffffffff);
 	expect_range(&out[1], 0, 0);
 	for (i = 0; i < 4; i++)
@@ -385,7 +385,7 @@ static void test_gluster_random(void **state)
 		snprintf(key, sizeof(key), "/dir%zu", k);
 		assert_int_equal(lctl_plan_gluster(&in, NULL, key, 0, out, NULL), 0);
 		if (in.spread && in.weights)
-			continue;	/* may overlap, as in DHT: test_gluster_spread_weighted */
+			continue; /* may overlap, as in DHT: test_gluster_spread_weighted */
 		i = check_tiling(out, n);
 		assert_int_equal(i, in.spread && in.spread < nact ? in.spread : nact);
 		for (i = 0; i < n; i++)
@@ -399,8 +399,10 @@ static void test_gluster_random(void **state)
 
 static void d1_on_4(struct lctl_layout_entry *old, uint32_t commit)
 {
-	static const uint32_t r[4][2] = { { 0x7ffffffe, 0xbffffffc }, { 0xbffffffd, 0xffffffff },
-					  { 0x00000000, 0x3ffffffe }, { 0x3fffffff, 0x7ffffffd } };
+	static const uint32_t r[4][2] = { { 0x7ffffffe, 0xbffffffc },
+					  { 0xbffffffd, 0xffffffff },
+					  { 0x00000000, 0x3ffffffe },
+					  { 0x3fffffff, 0x7ffffffd } };
 	size_t i;
 
 	for (i = 0; i < 4; i++) {
@@ -455,8 +457,8 @@ static void test_gluster_fix_add(void **state)
 	assert_memory_equal(out, fresh, sizeof(out));
 }
 
-static int fix(const struct lctl_plan_in *in, const char *key,
-	       const struct lctl_layout_entry *old, struct lctl_range *out)
+static int fix(const struct lctl_plan_in *in, const char *key, const struct lctl_layout_entry *old,
+	       struct lctl_range *out)
 {
 	return lctl_plan_gluster_fix(in, NULL, key, old, 3, out, NULL);
 }
@@ -482,7 +484,7 @@ static void test_gluster_fix_decisions(void **state)
 	assert_int_equal(fix(&in, "/d2", old, out), LCTL_PLAN_KEEP);
 	/* user layout */
 	old[1].r.type = LCTL_LAYOUT_TYPE_USER;
-	old[2].r.stop = 0x100;	/* even with a hole */
+	old[2].r.stop = 0x100; /* even with a hole */
 	assert_int_equal(fix(&in, "/d1", old, out), LCTL_PLAN_KEEP);
 	/* a subvolume down: DHT skips the directory */
 	d1_on_4(old, 3);
@@ -563,7 +565,8 @@ static void test_gluster_fix_random(void **state)
 
 static void test_moved_fraction(void **state)
 {
-	struct lctl_range a[3] = { { 0, 0, 0, 0x7fffffff }, { 0, 0, 0x80000000, 0xffffffff },
+	struct lctl_range a[3] = { { 0, 0, 0, 0x7fffffff },
+				   { 0, 0, 0x80000000, 0xffffffff },
 				   { 0, 0, 0, 0 } };
 	struct lctl_range b[3];
 
@@ -640,7 +643,8 @@ static void test_minmove_add(void **state)
 				snprintf(key, sizeof(key), "/d%zu", v * 1000 + n * 10 + k);
 				gluster_layout(&c, n, n + k, key);
 				assert_int_equal(lctl_plan_minmove(&in, c.cur, NULL, 42, c.out, &st,
-								   NULL), 0);
+								   NULL),
+						 0);
 				assert_int_equal(check_tiling(c.out, n + k), n + k);
 				assert_int_equal(c.out[0].commit, 42);
 				bound = (double)k / (double)(n + k);
@@ -694,7 +698,8 @@ static void test_minmove_remove(void **state)
 						edge |= !c.act[i] && !c.act[j] &&
 							c.cur[i].r.stop + 1 == c.cur[j].r.start;
 				assert_int_equal(lctl_plan_minmove(&in, c.cur, NULL, 0, c.out, &st,
-								   NULL), 0);
+								   NULL),
+						 0);
 				assert_int_equal(check_tiling(c.out, n), n - r);
 				for (i = 0; i < n; i++)
 					if (!c.act[i])
@@ -806,7 +811,8 @@ static void test_minmove_garbage(void **state)
 		opts.move_slack = (double)(rnd() % 5) / 10.0 - 0.1;
 		opts.max_imbalance = (double)(rnd() % 10) / 10.0;
 		assert_int_equal(lctl_plan_minmove(&in, k % 7 ? c.cur : NULL, &opts, 1, c.out, &st,
-						   NULL), 0);
+						   NULL),
+				 0);
 		assert_int_equal(check_tiling(c.out, n), nact);
 		assert_true(st.imbalance <= opts.max_imbalance + 1e-6);
 		assert_true(st.moved >= 0.0 && st.moved <= 1.0);

@@ -90,7 +90,7 @@ struct waiter {
 	struct lctl_slots *s;
 	atomic_bool stop;
 	atomic_int asked;
-	atomic_int result;	/* -1 running, 0 gave up, 1 took */
+	atomic_int result; /* -1 running, 0 gave up, 1 took */
 };
 
 static bool ask_stop(void *arg)

@@ -163,7 +163,8 @@ static void test_files(void **state)
 	assert_int_equal(symlink(at("victim"), at("s/lock")), 0);
 	assert_int_equal(lctl_state_open(at("s"), "lock", LCTL_STATE_CREATE, &err), -LCTL_ECORRUPT);
 	assert_int_equal(link(at("victim"), at("s/modes")), 0);
-	assert_int_equal(lctl_state_open(at("s"), "modes", LCTL_STATE_APPEND, &err), -LCTL_ECORRUPT);
+	assert_int_equal(lctl_state_open(at("s"), "modes", LCTL_STATE_APPEND, &err),
+			 -LCTL_ECORRUPT);
 	assert_int_equal(mkfifo(at("s/outcomes.jsonl"), 0600), 0);
 	alarm(10); /* a FIFO never blocks an open */
 	assert_int_equal(lctl_state_open(at("s"), "outcomes.jsonl", LCTL_STATE_APPEND, &err),
@@ -176,8 +177,10 @@ static void test_files(void **state)
 	assert_int_equal(symlink("/dev/zero", at("s/progress.json")), 0);
 	assert_int_equal(lctl_state_read(at("s"), "progress.json", buf, sizeof(buf), &err),
 			 -LCTL_ECORRUPT);
-	put(at("s/journal"), "0123456789012345678901234567890123456789012345678901234567890123456789");
-	assert_int_equal(lctl_state_read(at("s"), "journal", buf, sizeof(buf), &err), -LCTL_ECORRUPT);
+	put(at("s/journal"),
+	    "0123456789012345678901234567890123456789012345678901234567890123456789");
+	assert_int_equal(lctl_state_read(at("s"), "journal", buf, sizeof(buf), &err),
+			 -LCTL_ECORRUPT);
 	assert_int_equal(lctl_state_read(at("s"), "absent", buf, sizeof(buf), &err), -LCTL_EINVAL);
 	assert_int_equal(err.sys_errno, ENOENT);
 	/* replaced whole: the link goes, the file it pointed to stays */

@@ -26,7 +26,7 @@
 /* cmd/progress.c reads the global options; the defaults of layoutctl.c are not linked here */
 struct global_opts gopts;
 
-static const char *race_dir;	/* armed: send "stop" at the next removal */
+static const char *race_dir; /* armed: send "stop" at the next removal */
 
 int __real_unlink(const char *path);
 int __wrap_unlink(const char *path);
@@ -149,7 +149,7 @@ static void test_take_fifo(void **state)
 static void test_links_not_followed(void **state)
 {
 	static const char *const names[] = { ".control.tmp", "control", ".progress.json.tmp",
-					      "progress.json" };
+					     "progress.json" };
 	char *dir = tmpdir(), *out = tmpdir(), path[512], victim[512];
 	struct json_object *st = json_object_new_object();
 	size_t i;
@@ -203,8 +203,17 @@ static void test_phases(void **state)
 {
 	static struct lctl_progress p;
 	struct rate_tracker rt = { 0 };
-	struct status_info si = { "fix", "vol", "/", "clean-first", "gluster", "running",
-				  "preflight", false, 1000, -1, "connecting to the volume" };
+	struct status_info si = { "fix",
+				  "vol",
+				  "/",
+				  "clean-first",
+				  "gluster",
+				  "running",
+				  "preflight",
+				  false,
+				  1000,
+				  -1,
+				  "connecting to the volume" };
 	struct json_object *st;
 	char *dir = tmpdir(), line[256];
 
@@ -227,7 +236,7 @@ static void test_phases(void **state)
 	assert_int_equal(js_int(st, "directories.done"), 3);
 	phase_line(st, dir, line, sizeof(line));
 	assert_string_equal(line, "Layout pass 3 of 10 directories seen have their final layout, "
-			    "dirty (commit 1)");
+				  "dirty (commit 1)");
 	json_object_put(st);
 
 	p.phase = "settle";
@@ -238,7 +247,7 @@ static void test_phases(void **state)
 	assert_true(js_double(st, "settle.remaining_seconds") == 5.2);
 	phase_line(st, dir, line, sizeof(line));
 	assert_string_equal(line, "Settle      6 s left of 8 s: clients learn the new layouts "
-			    "before anything moves");
+				  "before anything moves");
 	json_object_put(st);
 
 	/* a run without a settle period (resumed after it, a dry run): no countdown */

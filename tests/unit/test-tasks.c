@@ -106,7 +106,8 @@ static void test_argv_no_shell(void **state)
 		 "for a in \"$0\" \"$@\"; do printf '%%s\\n' \"$a\"; done >args\n"
 		 "env >env\n"
 		 "cat >stdin\n"
-		 "printf '%%s' '%s'", dir, no_tasks);
+		 "printf '%%s' '%s'",
+		 dir, no_tasks);
 	assert_int_equal(chdir(dir), 0);
 	assert_int_equal(tasks_check(fake_gluster(body), evil, &running), TASKS_OK);
 	assert_false(running);
@@ -131,7 +132,8 @@ static void test_answers(void **state)
 	assert_true(running);
 	/* glusterd down: the CLI prints an error and nothing we can read */
 	assert_int_equal(tasks_check(fake_gluster("echo 'Connection failed' >&2; exit 1"), "v",
-				     &running), TASKS_NO_ANSWER);
+				     &running),
+			 TASKS_NO_ANSWER);
 	/* an answer without end is cut at the bound, not read for ever */
 	assert_int_equal(tasks_check(fake_gluster("exec yes '<status>1</status>'"), "v", &running),
 			 TASKS_CANNOT_RUN);

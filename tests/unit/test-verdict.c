@@ -24,8 +24,8 @@
  * 'L' a linkto, 'd' a directory, 'E' an unreadable subvolume. */
 struct copy {
 	char what;
-	int target;	/* a linkto's target, -1 unknown */
-	uint64_t ino;	/* 0 unknown */
+	int target;   /* a linkto's target, -1 unknown */
+	uint64_t ino; /* 0 unknown */
 };
 
 struct row {
@@ -35,55 +35,179 @@ struct row {
 	enum lctl_entry_state state;
 	int cached, linkto_subvol, linkto_target;
 	bool mismatch;
-	uint64_t lazy_ino;	/* what the data_ino callback answers (scan's direct reader) */
+	uint64_t lazy_ino; /* what the data_ino callback answers (scan's direct reader) */
 };
 
-#define _ { '.', -1, 0 }
-#define D(ino) { 'D', -1, ino }
-#define M(ino) { 'M', -1, ino }
-#define L(t, ino) { 'L', t, ino }
+#define _ \
+	{ \
+		'.', -1, 0 \
+	}
+#define D(ino) \
+	{ \
+		'D', -1, ino \
+	}
+#define M(ino) \
+	{ \
+		'M', -1, ino \
+	}
+#define L(t, ino) \
+	{ \
+		'L', t, ino \
+	}
 
 static const struct row rows[] = {
 	{ "placed", 2, { _, _, D(10), _ }, LCTL_ENTRY_PLACED, 2, -1, -1, false, 0 },
 	{ "placed, subvolume 0", 0, { D(10), _, _, _ }, LCTL_ENTRY_PLACED, 0, -1, -1, false, 0 },
 	{ "linked", 2, { D(10), _, L(0, 10), _ }, LCTL_ENTRY_LINKED, 0, 2, 0, false, 0 },
 	{ "linked, gfids unknown", 2, { D(0), _, L(0, 0), _ }, LCTL_ENTRY_LINKED, 0, 2, 0, false, 0 },
-	{ "linked, data gfid unknown", 2, { D(0), _, L(0, 11), _ }, LCTL_ENTRY_LINKED, 0, 2, 0,
-	  false, 0 },
-	{ "linked: the lazy data gfid agrees", 2, { D(0), _, L(0, 11), _ }, LCTL_ENTRY_LINKED, 0, 2,
-	  0, false, 11 },
-	{ "stale: the lazy data gfid differs", 2, { D(0), _, L(0, 11), _ },
-	  LCTL_ENTRY_STALE_LINKTO, 0, 2, 0, true, 12 },
-	{ "stale: hashed linkto with another gfid", 2, { D(10), _, L(0, 11), _ },
-	  LCTL_ENTRY_STALE_LINKTO, 0, 2, 0, true, 0 },
-	{ "stale: hashed linkto names another subvolume", 2, { D(10), _, L(3, 10), _ },
-	  LCTL_ENTRY_STALE_LINKTO, 0, 2, 3, false, 0 },
-	{ "stale: hashed linkto names nothing", 2, { D(10), _, L(-1, 10), _ },
-	  LCTL_ENTRY_STALE_LINKTO, 0, 2, -1, false, 0 },
-	{ "stale: a stray next to a correct linkto", 2, { D(10), _, L(0, 10), L(0, 10) },
-	  LCTL_ENTRY_STALE_LINKTO, 0, 3, 0, false, 0 },
-	{ "stale: a stray next to placed data", 2, { _, _, D(10), L(2, 10) },
-	  LCTL_ENTRY_STALE_LINKTO, 2, 3, 2, false, 0 },
-	{ "stale: the first of two strays", 2, { L(1, 9), L(2, 9), D(9), _ },
-	  LCTL_ENTRY_STALE_LINKTO, 2, 0, 1, false, 0 },
+	{ "linked, data gfid unknown",
+	  2,
+	  { D(0), _, L(0, 11), _ },
+	  LCTL_ENTRY_LINKED,
+	  0,
+	  2,
+	  0,
+	  false,
+	  0 },
+	{ "linked: the lazy data gfid agrees",
+	  2,
+	  { D(0), _, L(0, 11), _ },
+	  LCTL_ENTRY_LINKED,
+	  0,
+	  2,
+	  0,
+	  false,
+	  11 },
+	{ "stale: the lazy data gfid differs",
+	  2,
+	  { D(0), _, L(0, 11), _ },
+	  LCTL_ENTRY_STALE_LINKTO,
+	  0,
+	  2,
+	  0,
+	  true,
+	  12 },
+	{ "stale: hashed linkto with another gfid",
+	  2,
+	  { D(10), _, L(0, 11), _ },
+	  LCTL_ENTRY_STALE_LINKTO,
+	  0,
+	  2,
+	  0,
+	  true,
+	  0 },
+	{ "stale: hashed linkto names another subvolume",
+	  2,
+	  { D(10), _, L(3, 10), _ },
+	  LCTL_ENTRY_STALE_LINKTO,
+	  0,
+	  2,
+	  3,
+	  false,
+	  0 },
+	{ "stale: hashed linkto names nothing",
+	  2,
+	  { D(10), _, L(-1, 10), _ },
+	  LCTL_ENTRY_STALE_LINKTO,
+	  0,
+	  2,
+	  -1,
+	  false,
+	  0 },
+	{ "stale: a stray next to a correct linkto",
+	  2,
+	  { D(10), _, L(0, 10), L(0, 10) },
+	  LCTL_ENTRY_STALE_LINKTO,
+	  0,
+	  3,
+	  0,
+	  false,
+	  0 },
+	{ "stale: a stray next to placed data",
+	  2,
+	  { _, _, D(10), L(2, 10) },
+	  LCTL_ENTRY_STALE_LINKTO,
+	  2,
+	  3,
+	  2,
+	  false,
+	  0 },
+	{ "stale: the first of two strays",
+	  2,
+	  { L(1, 9), L(2, 9), D(9), _ },
+	  LCTL_ENTRY_STALE_LINKTO,
+	  2,
+	  0,
+	  1,
+	  false,
+	  0 },
 	{ "misplaced", 2, { _, D(10), _, _ }, LCTL_ENTRY_MISPLACED, 1, -1, -1, false, 0 },
-	{ "misplaced, a stray linkto elsewhere", 2, { _, D(10), _, L(1, 10) },
-	  LCTL_ENTRY_MISPLACED, 1, 3, 1, false, 0 },
+	{ "misplaced, a stray linkto elsewhere",
+	  2,
+	  { _, D(10), _, L(1, 10) },
+	  LCTL_ENTRY_MISPLACED,
+	  1,
+	  3,
+	  1,
+	  false,
+	  0 },
 	{ "orphan linkto", 2, { _, _, L(0, 10), _ }, LCTL_ENTRY_ORPHAN_LINKTO, -1, 2, 0, false, 0 },
-	{ "orphan linkto off the hashed subvolume", 2, { _, L(0, 10), _, _ },
-	  LCTL_ENTRY_ORPHAN_LINKTO, -1, 1, 0, false, 0 },
+	{ "orphan linkto off the hashed subvolume",
+	  2,
+	  { _, L(0, 10), _, _ },
+	  LCTL_ENTRY_ORPHAN_LINKTO,
+	  -1,
+	  1,
+	  0,
+	  false,
+	  0 },
 	{ "duplicate", 2, { _, D(10), D(10), _ }, LCTL_ENTRY_DUPLICATE, -1, -1, -1, false, 0 },
-	{ "duplicate with a linkto", 2, { D(10), D(11), L(0, 10), _ }, LCTL_ENTRY_DUPLICATE, -1, 2,
-	  0, false, 0 },
-	{ "migration leftover", 2, { _, M(10), L(1, 10), _ }, LCTL_ENTRY_MIGRATION_LEFTOVER, 1, 2,
-	  1, false, 0 },
-	{ "migration leftover beats duplicate", 2, { M(10), _, D(10), _ },
-	  LCTL_ENTRY_MIGRATION_LEFTOVER, -1, -1, -1, false, 0 },
+	{ "duplicate with a linkto",
+	  2,
+	  { D(10), D(11), L(0, 10), _ },
+	  LCTL_ENTRY_DUPLICATE,
+	  -1,
+	  2,
+	  0,
+	  false,
+	  0 },
+	{ "migration leftover",
+	  2,
+	  { _, M(10), L(1, 10), _ },
+	  LCTL_ENTRY_MIGRATION_LEFTOVER,
+	  1,
+	  2,
+	  1,
+	  false,
+	  0 },
+	{ "migration leftover beats duplicate",
+	  2,
+	  { M(10), _, D(10), _ },
+	  LCTL_ENTRY_MIGRATION_LEFTOVER,
+	  -1,
+	  -1,
+	  -1,
+	  false,
+	  0 },
 	{ "unhashed", -1, { _, D(10), _, _ }, LCTL_ENTRY_UNHASHED, 1, -1, -1, false, 0 },
-	{ "unhashed with a linkto", -1, { _, D(10), L(1, 10), _ }, LCTL_ENTRY_UNHASHED, 1, 2, 1,
-	  false, 0 },
-	{ "an unreadable subvolume does not count", 2, { { 'E', -1, 0 }, _, D(10), _ },
-	  LCTL_ENTRY_PLACED, 2, -1, -1, false, 0 },
+	{ "unhashed with a linkto",
+	  -1,
+	  { _, D(10), L(1, 10), _ },
+	  LCTL_ENTRY_UNHASHED,
+	  1,
+	  2,
+	  1,
+	  false,
+	  0 },
+	{ "an unreadable subvolume does not count",
+	  2,
+	  { { 'E', -1, 0 }, _, D(10), _ },
+	  LCTL_ENTRY_PLACED,
+	  2,
+	  -1,
+	  -1,
+	  false,
+	  0 },
 };
 
 static uint64_t lazy(void *arg)
@@ -99,9 +223,9 @@ static void check(const struct row *r, const char *how, enum lctl_entry_state st
 	if (state != r->state || cached != r->cached || lsub != r->linkto_subvol ||
 	    ltgt != r->linkto_target || mismatch != r->mismatch)
 		fail_msg("%s (%s): got %s cached %d linkto %d -> %d mismatch %d, want %s %d %d -> %d %d",
-			 r->what, how, lctl_entry_state_name((int)state), cached, lsub, ltgt, mismatch,
-			 lctl_entry_state_name((int)r->state), r->cached, r->linkto_subvol,
-			 r->linkto_target, r->mismatch);
+			 r->what, how, lctl_entry_state_name((int)state), cached, lsub, ltgt,
+			 mismatch, lctl_entry_state_name((int)r->state), r->cached,
+			 r->linkto_subvol, r->linkto_target, r->mismatch);
 }
 
 /* scan and fix: the copies in subvolume order, as inspect.c feeds them */
@@ -278,7 +402,7 @@ static void test_judge_layout(void **state)
 	lctl_note_layout(&le[2], &r.problems, junk, -1, 0);
 	assert_int_equal(lctl_judge_layout(&r, sv, 7), 0);
 	assert_true(r.problems & LCTL_DIR_UNREADABLE);
-	assert_false(r.problems & LCTL_DIR_INCOMPLETE);	/* not taken for a missing range */
+	assert_false(r.problems & LCTL_DIR_INCOMPLETE); /* not taken for a missing range */
 	assert_true(r.problems & LCTL_DIR_HOLE);	/* its range is not known to anyone */
 	assert_int_not_equal(le[2].err, 0);
 
@@ -287,16 +411,13 @@ static void test_judge_layout(void **state)
 	le[2].r.start = le[2].r.stop = 0;
 	assert_int_equal(lctl_judge_layout(&r, sv, 7), 0);
 	assert_true(r.problems & LCTL_DIR_INCOMPLETE);
-
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_table_scan),
-		cmocka_unit_test(test_table_explain),
-		cmocka_unit_test(test_no_copy),
-		cmocka_unit_test(test_layout_read_failures),
+		cmocka_unit_test(test_table_scan),   cmocka_unit_test(test_table_explain),
+		cmocka_unit_test(test_no_copy),	     cmocka_unit_test(test_layout_read_failures),
 		cmocka_unit_test(test_judge_layout),
 	};
 

@@ -164,10 +164,12 @@ static void test_graph_bounds(void **state)
 	(void)state;
 	/* a child named twice by one translator */
 	expect_reject("volume a\n type x/y\nend-volume\nvolume b\n type x/y\n subvolumes a a\n"
-		      "end-volume\n", "twice");
+		      "end-volume\n",
+		      "twice");
 	/* the same over two subvolumes lines */
 	expect_reject("volume a\n type x/y\nend-volume\nvolume b\n type x/y\n subvolumes a\n"
-		      " subvolumes a\nend-volume\n", "twice");
+		      " subvolumes a\nend-volume\n",
+		      "twice");
 
 	/* LCTL_MAX_SUBVOLS children are fine, one more is not */
 	for (i = 0; i <= LCTL_MAX_SUBVOLS; i++) {
@@ -215,13 +217,15 @@ static void test_graph_bounds(void **state)
 	free(b);
 
 	/* a little sharing (a DAG, as GlusterFS allows) is fine */
-	assert_int_equal(lctl_volfile_parse("volume a\n type x/y\nend-volume\n"
-					    "volume b\n type x/y\n subvolumes a\nend-volume\n"
-					    "volume c\n type x/y\n subvolumes a b\nend-volume\n",
-					    strlen("volume a\n type x/y\nend-volume\n"
-						   "volume b\n type x/y\n subvolumes a\nend-volume\n"
-						   "volume c\n type x/y\n subvolumes a b\nend-volume\n"),
-					    &vf, NULL), 0);
+	assert_int_equal(
+		lctl_volfile_parse("volume a\n type x/y\nend-volume\n"
+				   "volume b\n type x/y\n subvolumes a\nend-volume\n"
+				   "volume c\n type x/y\n subvolumes a b\nend-volume\n",
+				   strlen("volume a\n type x/y\nend-volume\n"
+					  "volume b\n type x/y\n subvolumes a\nend-volume\n"
+					  "volume c\n type x/y\n subvolumes a b\nend-volume\n"),
+				   &vf, NULL),
+		0);
 	lctl_volfile_release(&vf);
 
 	/* a chain 65 translators deep */
@@ -296,7 +300,8 @@ static void test_scrub_credentials(void **state)
 	assert_string_equal(lctl_xlator_option(xl, "auth.login.x.password"), "");
 	assert_string_equal(lctl_xlator_option(xl, "remote-host"), "h");
 	assert_string_equal(lctl_xlator_option(lctl_volfile_find_type(&vf, "cluster/distribute"),
-					       "lookup-optimize"), "on");
+					       "lookup-optimize"),
+			    "on");
 	sub = lctl_volfile_subtree(xl);
 	assert_non_null(sub);
 	assert_null(strstr(sub, "0b33f87e"));
@@ -308,12 +313,9 @@ static void test_scrub_credentials(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_real_dist_rep),
-		cmocka_unit_test(test_subtree_roundtrip),
-		cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_nul_and_comments),
-		cmocka_unit_test(test_graph_bounds),
-		cmocka_unit_test(test_mutations),
+		cmocka_unit_test(test_real_dist_rep),	  cmocka_unit_test(test_subtree_roundtrip),
+		cmocka_unit_test(test_malformed),	  cmocka_unit_test(test_nul_and_comments),
+		cmocka_unit_test(test_graph_bounds),	  cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_scrub_credentials),
 	};
 

@@ -52,7 +52,8 @@ static void *worker(void *arg)
 		if (!verify) {
 			fd = glfs_creat(fs, path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
 			if (!fd || glfs_write(fd, want, strlen(want), 0) != (ssize_t)strlen(want)) {
-				fprintf(stderr, "bigdir: cannot write %s: %s\n", path, strerror(errno));
+				fprintf(stderr, "bigdir: cannot write %s: %s\n", path,
+					strerror(errno));
 				atomic_fetch_add(&bad, 1);
 			}
 			if (fd)
@@ -94,7 +95,8 @@ int main(int argc, char **argv)
 	fs = glfs_new(argv[2]);
 	if (!fs || glfs_set_volfile_server(fs, "tcp", "localhost", 24007) ||
 	    glfs_set_logging(fs, "/dev/null", 1) || glfs_init(fs)) {
-		fprintf(stderr, "bigdir: cannot start a client of %s: %s\n", argv[2], strerror(errno));
+		fprintf(stderr, "bigdir: cannot start a client of %s: %s\n", argv[2],
+			strerror(errno));
 		return 2;
 	}
 	if (!verify && glfs_mkdir(fs, dir, 0755) && errno != EEXIST) {

@@ -72,9 +72,9 @@ static uint64_t rnd_next(uint64_t *s)
 }
 
 static const char *const utf8_chars[] = {
-	"\xc3\xa9", "\xc3\xbc", "\xc3\x9f", "\xc3\xb1", "\xd0\xb6", "\xce\xa9", "\xc3\xa5",
-	"\xc3\xa7", "\xe6\x97\xa5", "\xe6\x9c\xac", "\xe8\xaa\x9e", "\xe2\x82\xac",
-	"\xf0\x9f\x98\x80", "\xf0\x9f\x90\x8d",
+	"\xc3\xa9",	"\xc3\xbc",	"\xc3\x9f",	    "\xc3\xb1",		"\xd0\xb6",
+	"\xce\xa9",	"\xc3\xa5",	"\xc3\xa7",	    "\xe6\x97\xa5",	"\xe6\x9c\xac",
+	"\xe8\xaa\x9e", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xf0\x9f\x90\x8d",
 };
 #define NUTF8 (sizeof(utf8_chars) / sizeof(utf8_chars[0]))
 
@@ -114,8 +114,8 @@ static void make_name(unsigned long id, uint64_t seed, char *b)
 		o += (size_t)sprintf(b + o, "%s", num);
 		break;
 	case 1: /* blanks and punctuation */
-		o += (size_t)sprintf(b + o, "%s file %s (copy).%s", rnd_next(&s) % 2 ? " " : "-", num,
-				     rnd_next(&s) % 2 ? "txt" : "tar.gz");
+		o += (size_t)sprintf(b + o, "%s file %s (copy).%s", rnd_next(&s) % 2 ? " " : "-",
+				     num, rnd_next(&s) % 2 ? "txt" : "tar.gz");
 		break;
 	case 2: /* UTF-8, ends in a byte >= 0x80 */
 		o += (size_t)sprintf(b + o, "%s", num);
@@ -238,7 +238,7 @@ static int cmd_populate(int argc, char **argv)
 {
 	struct pop_job jobs[16];
 	pthread_t tid[16];
-	char (*dirs)[256];
+	char(*dirs)[256];
 	unsigned long *counts, *firsts, total = 0, created = 0, failed = 0;
 	unsigned nthreads, t;
 	size_t ndirs = (size_t)argc - 5, d;
@@ -264,7 +264,8 @@ static int cmd_populate(int argc, char **argv)
 		if (!colon)
 			die("bad DIR:COUNT '%s'", argv[5 + d]);
 		*colon = '\0';
-		snprintf(dirs[d], sizeof(dirs[d]), "/%s", strcmp(argv[5 + d], ".") ? argv[5 + d] : "");
+		snprintf(dirs[d], sizeof(dirs[d]), "/%s",
+			 strcmp(argv[5 + d], ".") ? argv[5 + d] : "");
 		counts[d] = strtoul(colon + 1, NULL, 10);
 		firsts[d] = total;
 		total += counts[d];
@@ -272,8 +273,10 @@ static int cmd_populate(int argc, char **argv)
 			die("cannot create directory '%s'", dirs[d]);
 	}
 	for (t = 0; t < nthreads; t++) {
-		jobs[t] = (struct pop_job){ fs, dirs, counts, firsts, ndirs,
-					    strtoull(argv[3], NULL, 10), t, nthreads, 0, 0 };
+		jobs[t] = (struct pop_job){ fs,	    dirs,     counts,
+					    firsts, ndirs,    strtoull(argv[3], NULL, 10),
+					    t,	    nthreads, 0,
+					    0 };
 		if (pthread_create(&tid[t], NULL, pop_thread, &jobs[t]))
 			die("cannot start a thread");
 	}
@@ -379,7 +382,8 @@ static void read_layouts(const char *file)
 	if (!f)
 		die("cannot open '%s'", file);
 	while (getline(&line, &cap, f) > 0) {
-		char *dir = strtok(line, "\t\n"), *sv = strtok(NULL, "\t\n"), *val = strtok(NULL, "\t\n");
+		char *dir = strtok(line, "\t\n"), *sv = strtok(NULL, "\t\n"),
+		     *val = strtok(NULL, "\t\n");
 		struct dirlayout *d;
 		unsigned char raw[16];
 		unsigned long i;
@@ -431,7 +435,8 @@ static int cmd_predict(int argc, char **argv)
 	struct lctl_munge m;
 	char *rec = NULL, buf[512];
 	size_t cap = 0;
-	unsigned long files = 0, mismatches = 0, signed_decisive = 0, munge_decisive = 0, long_names = 0;
+	unsigned long files = 0, mismatches = 0, signed_decisive = 0, munge_decisive = 0,
+		      long_names = 0;
 	ssize_t len;
 
 	if (argc != 3)
@@ -538,7 +543,9 @@ static int cmd_plan(int argc, char **argv)
 		die("bad hash regex: %s", err.msg);
 	printf("weighted %s\n", weighted ? "yes" : "no");
 	for (a = 3; a < argc; a++) {
-		struct lctl_plan_in pi = { .n = n, .names = names, .active = active,
+		struct lctl_plan_in pi = { .n = n,
+					   .names = names,
+					   .active = active,
 					   .weights = weighted ? weights : NULL };
 		uint32_t commit = o->lookup_optimize ? lctl_volume_commit_hash(vol, NULL)
 						     : LCTL_COMMIT_INVALID;

@@ -56,22 +56,71 @@ int main(int argc, char **argv)
 		int ret;
 
 		switch (i) {
-		case 0: what = "parallel 65"; o.parallel = 65; break;
-		case 1: what = "parallel 1000"; o.parallel = 1000; break;
-		case 2: what = "planner 7"; o.planner = (enum lctl_planner)7; break;
-		case 3: what = "mode 9"; o.mode = (enum lctl_fix_mode)9; break;
-		case 4: what = "files_per_sec -1"; o.files_per_sec = -1; break;
-		case 5: what = "files_per_sec nan"; o.files_per_sec = NAN; break;
-		case 6: what = "bytes_per_sec inf"; o.bytes_per_sec = INFINITY; break;
-		case 7: what = "bytes_per_sec -5"; o.bytes_per_sec = -5; break;
-		case 8: what = "resume and dry_run"; o.resume = true; o.dry_run = true; break;
-		case 9: what = "path relative"; o.path = "relative/dir"; break;
-		case 10: what = "path with .."; o.path = "/a/../b"; break;
-		case 11: what = "no state_dir"; o.state_dir = NULL; break;
-		case 12: what = "state_dir of 4999 bytes"; o.state_dir = long_dir; break;
-		case 13: what = "place_only and resume"; o.place_only = true; o.resume = true; break;
-		case 14: what = "2 workers, no list"; o.nworkers = 2; break;
-		default: what = NULL; break;
+		case 0:
+			what = "parallel 65";
+			o.parallel = 65;
+			break;
+		case 1:
+			what = "parallel 1000";
+			o.parallel = 1000;
+			break;
+		case 2:
+			what = "planner 7";
+			o.planner = (enum lctl_planner)7;
+			break;
+		case 3:
+			what = "mode 9";
+			o.mode = (enum lctl_fix_mode)9;
+			break;
+		case 4:
+			what = "files_per_sec -1";
+			o.files_per_sec = -1;
+			break;
+		case 5:
+			what = "files_per_sec nan";
+			o.files_per_sec = NAN;
+			break;
+		case 6:
+			what = "bytes_per_sec inf";
+			o.bytes_per_sec = INFINITY;
+			break;
+		case 7:
+			what = "bytes_per_sec -5";
+			o.bytes_per_sec = -5;
+			break;
+		case 8:
+			what = "resume and dry_run";
+			o.resume = true;
+			o.dry_run = true;
+			break;
+		case 9:
+			what = "path relative";
+			o.path = "relative/dir";
+			break;
+		case 10:
+			what = "path with ..";
+			o.path = "/a/../b";
+			break;
+		case 11:
+			what = "no state_dir";
+			o.state_dir = NULL;
+			break;
+		case 12:
+			what = "state_dir of 4999 bytes";
+			o.state_dir = long_dir;
+			break;
+		case 13:
+			what = "place_only and resume";
+			o.place_only = true;
+			o.resume = true;
+			break;
+		case 14:
+			what = "2 workers, no list";
+			o.nworkers = 2;
+			break;
+		default:
+			what = NULL;
+			break;
 		}
 		if (!what)
 			break;

@@ -43,7 +43,8 @@ static glfs_t *client(const char *vol)
 	glfs_t *fs = glfs_new(vol);
 	const char *server = getenv("GFCHECK_SERVER");
 
-	if (!fs || glfs_set_volfile_server(fs, "tcp", server && server[0] ? server : "localhost", 24007) ||
+	if (!fs ||
+	    glfs_set_volfile_server(fs, "tcp", server && server[0] ? server : "localhost", 24007) ||
 	    glfs_set_logging(fs, "/dev/null", 1) || glfs_init(fs)) {
 		fprintf(stderr, "gfcheck: cannot start a client of %s: %s\n", vol, strerror(errno));
 		return NULL;
@@ -151,7 +152,8 @@ static int cmd_lookup(int argc, char **argv)
 	if (prog == MAP_FAILED)
 		return 2;
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (stop && (asprintf(&pause, "%s.pause", stop) < 0 || asprintf(&paused, "%s.paused", stop) < 0))
+	if (stop &&
+	    (asprintf(&pause, "%s.pause", stop) < 0 || asprintf(&paused, "%s.paused", stop) < 0))
 		return 2;
 	do {
 		pid_t pid, got;
