@@ -1487,6 +1487,15 @@ static int drain_finish(struct fix_cli *fc, struct lctl_volume *vol)
 		ret = EXIT_CANTRUN;
 		goto out;
 	}
+	/* the names come from the volfile: each must read as HOST:/PATH to the CLI, no option */
+	for (i = 0; i < n; i++) {
+		if (!tasks_brick_ok(bricks[i])) {
+			error("cannot remove the bricks: the volfile names a brick '%s'",
+			      bricks[i]);
+			ret = EXIT_CANTRUN;
+			goto out;
+		}
+	}
 	if (fc->task_check && (ret = check_gluster_tasks(fc->volume)) != EXIT_CLEAN)
 		goto out;
 	/* immediately before: a file a client made meanwhile would be lost with the brick */

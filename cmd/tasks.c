@@ -12,6 +12,7 @@
  */
 #include "tasks.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -177,6 +178,26 @@ int tasks_check(const char *gluster, const char *volume, bool *running)
 	ret = tasks_parse(out, len, running);
 	free(out);
 	return ret;
+}
+
+/*
+ * A brick as the gluster CLI takes it: HOST:/PATH, the host letters, digits, '.', '-', '_' or
+ * an IPv6 address's ':' (not first), the path absolute and free of control characters.
+ */
+bool tasks_brick_ok(const char *b)
+{
+	const char *colon = strstr(b, ":/");
+	const char *p;
+
+	if (!colon || colon == b || b[0] == '-')
+		return false;
+	for (p = b; p < colon; p++)
+		if (!isalnum((unsigned char)*p) && !strchr(".-_:", *p))
+			return false;
+	for (p = colon + 1; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return false;
+	return true;
 }
 
 int tasks_remove_brick(const char *gluster, const char *volume, const char *const *bricks,

@@ -21,6 +21,9 @@ int tasks_parse(const char *xml, size_t len, bool *running);
 /* Run @gluster (an absolute path) with an argument vector, read and parse its answer. */
 int tasks_check(const char *gluster, const char *volume, bool *running);
 
+/* @brick reads as HOST:/PATH to the gluster CLI (a volfile's names are checked before use). */
+bool tasks_brick_ok(const char *brick);
+
 /*
  * Run `gluster --mode=script volume remove-brick VOLUME BRICK... force --xml` (@gluster an
  * absolute path, an argument vector, no shell). TASKS_OK when glusterd says it is done; else

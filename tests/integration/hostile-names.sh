@@ -261,11 +261,7 @@ cat "$FX/fix.out" "$FX/fix.err" >&2
 rc1=$LCTL_RC
 : >"$FX/samples.stop"
 wait "$sampler"
-nbad=0
-for f in "$FX/samples"/*.json; do
-	python3 -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))' \
-		"$f" 2>/dev/null || { nbad=$((nbad + 1)); bad=$f; }
-done
+read -r nbad bad < <(hs_json_bad "$FX/samples"/*.json)
 echo "progress.json: $(find "$FX/samples" -mindepth 1 -maxdepth 1 | wc -l) samples, $nbad not valid" >&2
 ((nbad == 0)) || soft_fail "progress.json was not valid UTF-8 JSON while the fix ran: $(grep -ao '"states":[^]]*]' "$bad" | od -c | head -3)"
 # the first run fixes everything: every directory gets its layout before its subdirectories are
@@ -277,10 +273,7 @@ if ((rc1 != 0)); then
 	cat "$FX/fix2.out" "$FX/fix2.err" >&2
 	assert_eq 0 "$LCTL_RC" "second fix"
 fi
-while IFS= read -r line; do
-	printf '%s\n' "$line" >"$FX/line.json"
-	hs_json_ok "$FX/line.json"
-done <"$FX/state/outcomes.jsonl"
+hs_jsonl_ok "$FX/state/outcomes.jsonl"
 grep -c '"outcome":"migrated"' "$FX/state/outcomes.jsonl" >&2 || fail "nothing migrated"
 hs_json_ok "$FX/state/progress.json"
 MP=$(lctl_mount "$VOL")

@@ -178,13 +178,32 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/* what a hostile volfile could hand remove-brick as a brick: refused before the CLI runs */
+static void test_brick_ok(void **state)
+{
+	(void)state;
+	assert_true(tasks_brick_ok("srv1:/bricks/b1"));
+	assert_true(tasks_brick_ok("127.1.1.2:/var/tmp/x y/b"));
+	assert_true(tasks_brick_ok("fe80::1:/b"));
+	assert_true(tasks_brick_ok("a-b_c.example:/p:q"));
+	assert_false(tasks_brick_ok(""));
+	assert_false(tasks_brick_ok(":/b"));
+	assert_false(tasks_brick_ok("srv1"));
+	assert_false(tasks_brick_ok("srv1:b"));
+	assert_false(tasks_brick_ok("--xml:/b"));
+	assert_false(tasks_brick_ok("-h:/b"));
+	assert_false(tasks_brick_ok("srv 1:/b"));
+	assert_false(tasks_brick_ok("srv;rm:/b"));
+	assert_false(tasks_brick_ok("srv1:/b\nforce"));
+	assert_false(tasks_brick_ok("srv1:/b\x1b[2J"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse),
-		cmocka_unit_test(test_argv_no_shell),
-		cmocka_unit_test(test_answers),
-		cmocka_unit_test(test_find),
+		cmocka_unit_test(test_parse),	 cmocka_unit_test(test_argv_no_shell),
+		cmocka_unit_test(test_answers),	 cmocka_unit_test(test_find),
+		cmocka_unit_test(test_brick_ok),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

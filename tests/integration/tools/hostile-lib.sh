@@ -136,6 +136,35 @@ hs_json_ok() {
 	EOF
 }
 
+# hs_jsonl_ok FILE: every line of FILE one valid JSON document (strict UTF-8), in one process
+hs_jsonl_ok() {
+	python3 - "$1" <<-'EOF' || fail "a line of $1 is not one valid JSON document (strict UTF-8)"
+		import json, sys
+		with open(sys.argv[1], "rb") as f:
+		    for i, line in enumerate(f.read().split(b"\n")):
+		        if line:
+		            try:
+		                json.loads(line.decode("utf-8", "strict"))
+		            except ValueError as e:
+		                sys.exit("line %d: %s: %r" % (i + 1, e, line[:200]))
+	EOF
+}
+
+# hs_json_bad FILE...: prints how many FILEs are not one valid JSON document (strict UTF-8), then
+# the first of them
+hs_json_bad() {
+	python3 - "$@" <<-'EOF'
+		import json, sys
+		bad = []
+		for name in sys.argv[1:]:
+		    try:
+		        json.loads(open(name, "rb").read().decode("utf-8", "strict"))
+		    except ValueError:
+		        bad.append(name)
+		print(len(bad), bad[0] if bad else "")
+	EOF
+}
+
 hs_lctl() {
 	local out=$1 err=$2 why
 	shift 2
