@@ -45,26 +45,39 @@ san=${LCTL_SANITIZERS:-address,undefined}
 [[ -z $old_config || $old_config == "$(./config.status --config)" ]] || make clean
 make -j"${LCTL_JOBS:-2}"
 rc=0
-# Two lanes: the pool tests (tests/integration/pool-*.sh: glusterds of their own, in network
-# namespaces of their own, so nothing they do reaches the default glusterd or its volumes, and
-# nothing the others do, glusterd restarts included, reaches them) run beside the rest, which
-# run one at a time as always; the unit tests, fuzzers and the CLI tests that never reach the
-# default glusterd run in the pool lane too (Makefile.am: side_lane), so the other lane holds
-# only what needs that glusterd. LCTL_CHECK_FLAGS (or LCTL_LANES=1) runs one `make check`.
+# Lanes (Makefile.am: print-test-lanes). The side lane: the pool tests (tests/integration/
+# pool-*.sh: glusterds of their own, in network namespaces of their own, so nothing they do
+# reaches the default glusterd or its volumes, and nothing the others do, glusterd restarts
+# included, reaches them), the unit tests, fuzzers and the CLI tests that never reach the
+# default glusterd. Beside it, the rest, LCTL_REST_JOBS [2] at a time (volumes of their own
+# each), the slowest first; then the tests that restart the default glusterd, alone.
+# LCTL_CHECK_FLAGS (or LCTL_LANES=1) runs one `make check`.
 lanes=$(make -s print-test-lanes)
 pool_tests=$(sed -n 's/^pool: *//p' <<<"$lanes")
+solo_tests=$(sed -n 's/^solo: *//p' <<<"$lanes")
 rest_tests=$(sed -n 's/^rest: *//p' <<<"$lanes")
 if [[ -n ${LCTL_CHECK_FLAGS:-} || ${LCTL_LANES:-2} == 1 || -z $pool_tests ]]; then
 	# shellcheck disable=SC2086 # word splitting of the flags is wanted
 	make check ${LCTL_CHECK_FLAGS:-} || rc=$?
 else
+	t0=$SECONDS
 	make check TESTS= >/dev/null # builds the test programs, so the lanes build nothing
-	make check TESTS="$pool_tests" TEST_SUITE_LOG=tests/pool-suite.log >tests/pool-lane.out 2>&1 &
+	{
+		r=0
+		make check TESTS="$pool_tests" TEST_SUITE_LOG=tests/pool-suite.log >tests/pool-lane.out 2>&1 || r=$?
+		echo "--- the side lane: $((SECONDS - t0)) s" >>tests/pool-lane.out
+		exit "$r"
+	} &
 	lane=$!
-	make check TESTS="$rest_tests" || rc=$?
+	make -j"${LCTL_REST_JOBS:-2}" check TESTS="$rest_tests" || rc=$?
+	echo "--- the rest: $((SECONDS - t0)) s"
+	if [[ -n ${solo_tests// /} ]]; then
+		make check TESTS="$solo_tests" TEST_SUITE_LOG=tests/solo-suite.log || rc=$?
+		echo "--- alone: $((SECONDS - t0)) s"
+	fi
 	wait "$lane" || rc=$?
-	echo "--- the pool lane:"
-	grep -E '^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR):' tests/pool-lane.out || cat tests/pool-lane.out
+	grep -E '^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR):|^--- the side lane' tests/pool-lane.out ||
+		cat tests/pool-lane.out
 fi
 
 # --- summary ------------------------------------------------------------------------------------

@@ -2,8 +2,9 @@
 # fix --dashboard in tmux against a real fix: labels and counters appear and change, p stops
 # progress and r restarts it, a resize redraws cleanly, q ends the run resumably, the terminal
 # is sane afterwards, fix --resume finishes it; status --format json parses during and after.
-# From the first second (issue 16): the screen shows the preflight or layout phase within 2 s of
-# the start, status --json names the layout phase while the layout pass runs (110 more empty
+# From the first second (issue 16): the screen shows the preflight or layout phase within 4 s of
+# the start (2 s on a quiet machine; 4 allows an ASan build beside other tests, and is still
+# well before the 8 s settle period ends, after which the old code first drew), status --json names the layout phase while the layout pass runs (110 more empty
 # directories make it last several seconds), and the settle countdown is shown and goes down.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 require_cmd tmux jq
@@ -34,7 +35,7 @@ tmux new-session -d -s "$sess" -x 150 -y 45 \
 	"'$LAYOUTCTL' fix --dashboard --rate 10 --settle 8 --no-task-check --state-dir '$state' '$VOL'; echo EXIT=\$? >'$work/exit'; stty -a >'$work/stty'; sleep 60"
 # the dashboard from the first second: preflight (the volume opening, the locks) or the layout pass
 until screen | grep -qE 'phase (preflight|layout)'; do
-	(($(date +%s%N) - t0 <= 2000000000)) || { screen >&2; fail "no preflight or layout phase on the screen within 2 s"; }
+	(($(date +%s%N) - t0 <= 4000000000)) || { screen >&2; fail "no preflight or layout phase on the screen within 4 s"; }
 	sleep 0.1
 done
 # status from another process names the layout pass while it runs, with its directories
