@@ -165,7 +165,7 @@ if [[ ${LCTL_TSAN:-1} != 0 ]]; then
 		cd "$tsan/src"
 		./configure -q --enable-werror --with-sanitizers=thread
 		make -j"${LCTL_JOBS:-2}" >/dev/null
-		make check TESTS="tests/unit/test-crawl tests/unit/test-slots tests/integration/parallel.sh"
+		make -j"${LCTL_JOBS:-2}" check TESTS="tests/unit/test-crawl tests/unit/test-slots tests/integration/parallel.sh"
 	) || {
 		echo "ThreadSanitizer phase failed; logs in $tsan/src/test-logs and $tsan/src/tests" >&2
 		exit 1
@@ -178,7 +178,7 @@ fi
 # (the integration tests already ran above against the same sources)
 if [[ ${LCTL_DISTCHECK:-1} != 0 ]]; then
 	t0=$SECONDS
-	make distcheck DISTCHECK_CONFIGURE_FLAGS="--enable-werror --disable-integration-tests" \
+	make -j"${LCTL_JOBS:-2}" distcheck DISTCHECK_CONFIGURE_FLAGS="--enable-werror --disable-integration-tests" \
 		>distcheck.log 2>&1 || {
 		tail -40 distcheck.log >&2
 		echo "make distcheck failed: $top/distcheck.log" >&2
