@@ -3,9 +3,9 @@
 # glusterd if it is not running and remove leftovers of earlier test runs, then build layoutctl
 # in its source tree and run every test tier under ASan+UBSan:
 #	autoreconf -fi && ./configure --enable-werror --with-sanitizers=address,undefined [ARGS]
-#	make -j2 && make check (the pool tests in a second lane, beside the others)
-# then a ThreadSanitizer build (from `make distdir`) over the crawler unit test and a parallel
-# scan and fix on a real volume, then `make distcheck` (unit and cli tiers).
+#	make -j2 && make check (in lanes: see below)
+# beside them a ThreadSanitizer build (from `make distdir`) and `make distcheck` (unit and cli
+# tiers); then the TSan build's crawler unit tests and a parallel scan and fix on a real volume.
 # Prints a summary per tier (unit, cli, integration: pass/fail/skip from the .trs files) and
 # the cmocka per-case totals from the unit test logs, and fails on any failed test or on a
 # sanitizer report in any test log. Works from any directory. Run it as root: the integration
@@ -32,7 +32,7 @@ fi
 # Results of an earlier run must not count: drop the old .trs/.log files and per-test logs.
 find tests -name '*.trs' -delete
 find tests -name '*.log' -type f -delete
-rm -rf test-logs test-suite.log tests/pool-lane.out
+rm -rf test-logs test-suite.log tests/pool-lane.out tests/builds.out
 
 autoreconf -fi
 # Objects built with other flags (say, without --with-sanitizers) are not rebuilt by make when
@@ -52,6 +52,51 @@ rc=0
 # default glusterd. Beside it, the rest, LCTL_REST_JOBS [2] at a time (volumes of their own
 # each), the slowest first; then the tests that restart the default glusterd, alone.
 # LCTL_CHECK_FLAGS (or LCTL_LANES=1) runs one `make check`.
+# The ThreadSanitizer build and `make distcheck` (the tarball builds, installs and passes the
+# unit and cli tests; the integration tests run here against the same sources) run beside the
+# tests, which mostly wait for GlusterFS: builds_start, then builds_wait before the summary.
+tsan=$(mktemp -d /tmp/lctl-tsan.XXXXXX)
+builds_run() {
+	local t0=$SECONDS
+	if [[ ${LCTL_TSAN:-1} != 0 ]]; then
+		make distdir distdir="$tsan/src" >/dev/null
+		(
+			cd "$tsan/src"
+			./configure -q --enable-werror --with-sanitizers=thread
+			make -j"${LCTL_JOBS:-2}" >/dev/null
+			make -j"${LCTL_JOBS:-2}" check TESTS= >/dev/null
+		) || {
+			echo "ThreadSanitizer build failed in $tsan/src"
+			return 1
+		}
+		echo "ThreadSanitizer build: ok ($((SECONDS - t0)) s)"
+	fi
+	t0=$SECONDS
+	if [[ ${LCTL_DISTCHECK:-1} != 0 ]]; then
+		make -j"${LCTL_JOBS:-2}" distcheck \
+			DISTCHECK_CONFIGURE_FLAGS="--enable-werror --disable-integration-tests" \
+			>distcheck.log 2>&1 || {
+			tail -40 distcheck.log
+			echo "make distcheck failed: $top/distcheck.log"
+			return 1
+		}
+		echo "make distcheck: ok ($((SECONDS - t0)) s)"
+	fi
+}
+builds=
+builds_start() {
+	builds_run >tests/builds.out 2>&1 &
+	builds=$!
+}
+builds_rc=0
+builds_wait() {
+	if [[ -z $builds ]]; then
+		builds_run >tests/builds.out 2>&1 || builds_rc=$?
+	else
+		wait "$builds" || builds_rc=$?
+	fi
+}
+
 lanes=$(make -s print-test-lanes)
 pool_tests=$(sed -n 's/^pool: *//p' <<<"$lanes")
 solo_tests=$(sed -n 's/^solo: *//p' <<<"$lanes")
@@ -62,6 +107,7 @@ if [[ -n ${LCTL_CHECK_FLAGS:-} || ${LCTL_LANES:-2} == 1 || -z $pool_tests ]]; th
 else
 	t0=$SECONDS
 	make check TESTS= >/dev/null # builds the test programs, so the lanes build nothing
+	builds_start
 	{
 		r=0
 		make check TESTS="$pool_tests" TEST_SUITE_LOG=tests/pool-suite.log >tests/pool-lane.out 2>&1 || r=$?
@@ -79,6 +125,7 @@ else
 	grep -E '^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR):|^--- the side lane' tests/pool-lane.out ||
 		cat tests/pool-lane.out
 fi
+builds_wait
 
 # --- summary ------------------------------------------------------------------------------------
 declare -A count=()
@@ -155,16 +202,19 @@ if ((rc != 0 || failed != 0)); then
 fi
 
 # --- ThreadSanitizer over the crawler and a parallel scan and fix ---------------------------------
-# In a copy made by `make distdir` (the source tree is configured in place, so no VPATH build),
-# which also proves the distribution holds what a build needs.
+# Its build (above, beside the tests) is in a copy made by `make distdir` (the source tree is
+# configured in place, so no VPATH build), which also proves the distribution holds what a
+# build needs; its tests run here, after the others (parallel.sh needs the default glusterd,
+# which fault-glusterd.sh restarts).
+if ((builds_rc != 0)); then
+	tail -40 tests/builds.out >&2
+	echo "the ThreadSanitizer build or make distcheck failed: $top/tests/builds.out, $top/distcheck.log" >&2
+	exit 1
+fi
 if [[ ${LCTL_TSAN:-1} != 0 ]]; then
 	t0=$SECONDS
-	tsan=$(mktemp -d /tmp/lctl-tsan.XXXXXX)
-	make distdir distdir="$tsan/src" >/dev/null
 	(
 		cd "$tsan/src"
-		./configure -q --enable-werror --with-sanitizers=thread
-		make -j"${LCTL_JOBS:-2}" >/dev/null
 		make -j"${LCTL_JOBS:-2}" check TESTS="tests/unit/test-crawl tests/unit/test-slots tests/integration/parallel.sh"
 	) || {
 		echo "ThreadSanitizer phase failed; logs in $tsan/src/test-logs and $tsan/src/tests" >&2
@@ -173,16 +223,4 @@ if [[ ${LCTL_TSAN:-1} != 0 ]]; then
 	rm -rf "$tsan"
 	echo "ThreadSanitizer: crawler and slots unit tests and parallel scan+fix clean ($((SECONDS - t0)) s)"
 fi
-
-# --- make distcheck: the tarball builds, installs and passes the unit and cli tests -------------
-# (the integration tests already ran above against the same sources)
-if [[ ${LCTL_DISTCHECK:-1} != 0 ]]; then
-	t0=$SECONDS
-	make -j"${LCTL_JOBS:-2}" distcheck DISTCHECK_CONFIGURE_FLAGS="--enable-werror --disable-integration-tests" \
-		>distcheck.log 2>&1 || {
-		tail -40 distcheck.log >&2
-		echo "make distcheck failed: $top/distcheck.log" >&2
-		exit 1
-	}
-	echo "make distcheck: ok ($((SECONDS - t0)) s)"
-fi
+grep -E '^(ThreadSanitizer build|make distcheck): ' tests/builds.out || true
