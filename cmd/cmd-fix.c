@@ -51,7 +51,7 @@ struct fix_cli {
 	/* as the options give them, before parse_fix_args() puts them into o and above */
 	int planner, mode, phase, brick_reads;
 	bool mode_given, no_task_check;
-	unsigned settle;
+	unsigned settle, hang_timeout;
 	uint64_t max_runtime;
 	time_t until;
 	double bandwidth;
@@ -68,7 +68,7 @@ struct fix_cli {
 };
 
 /* Filled by the option parser from cmd_fix_options. */
-static struct fix_cli fc_args = { .mode = LCTL_FIX_CLEAN_FIRST, .settle = 5 };
+static struct fix_cli fc_args = { .mode = LCTL_FIX_CLEAN_FIRST, .settle = 5, .hang_timeout = 1800 };
 
 static const struct opt_word mode_words[] = {
 	{ "clean-first", LCTL_FIX_CLEAN_FIRST },
@@ -119,6 +119,14 @@ const struct lopt cmd_fix_options[] = {
 	  .what = "0-3600 seconds",
 	  .arg = "SECONDS",
 	  .help = "wait after making directories dirty (default 5)" },
+	{ .name = "hang-timeout",
+	  .kind = OPTK_UINT,
+	  .to.u = &fc_args.hang_timeout,
+	  .min = 0,
+	  .max = 86400,
+	  .what = "0-86400 seconds",
+	  .arg = "SECONDS",
+	  .help = "stop, resumably, when a GlusterFS call hangs this long (default 1800, 0: never)" },
 	OPT_DURATION(0, "max-runtime", &fc_args.max_runtime, "TIME",
 		     "stop cleanly after TIME (seconds, or with s, m, h suffix)"),
 	OPT_TIME(0, "until", &fc_args.until, "HH:MM",
@@ -195,6 +203,7 @@ static int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct f
 	fc->o.mode = fc->mode;
 	fc->o.phase = fc->phase;
 	fc->o.settle_ms = fc->settle * 1000;
+	fc->o.hang_timeout_s = fc->hang_timeout;
 	fc->o.bytes_per_sec = fc->bandwidth * 1e6;
 	fc->task_check = !fc->no_task_check;
 	fc->gfapi_only = fc->brick_reads == BRICK_READS_GFAPI;
@@ -1146,6 +1155,11 @@ out:
 	dash_close(dash);
 	if (log >= 0 && (close(log) || log_failed))
 		warning("cannot write the outcome log '%s'", fc.log_path);
+	if (lctl_fix_hung(fix)) {
+		/* a thread is still inside GlusterFS: closing the volume could wait for ever */
+		fflush(NULL);
+		_exit(ret);
+	}
 	lctl_fix_free(fix);
 	free_workers(&workers);
 	free(pm.files);
@@ -1223,6 +1237,14 @@ const struct lopt cmd_drain_options[] = {
 	  .what = "0-3600 seconds",
 	  .arg = "SECONDS",
 	  .help = "wait after making directories dirty (default 5)" },
+	{ .name = "hang-timeout",
+	  .kind = OPTK_UINT,
+	  .to.u = &fc_args.hang_timeout,
+	  .min = 0,
+	  .max = 86400,
+	  .what = "0-86400 seconds",
+	  .arg = "SECONDS",
+	  .help = "stop, resumably, when a GlusterFS call hangs this long (default 1800, 0: never)" },
 	OPT_DURATION(0, "max-runtime", &fc_args.max_runtime, "TIME",
 		     "stop cleanly after TIME (seconds, or with s, m, h suffix)"),
 	OPT_TIME(0, "until", &fc_args.until, "HH:MM",

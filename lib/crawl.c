@@ -32,6 +32,7 @@
 #include "crawl.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -52,7 +53,26 @@ struct worker {
 	pthread_t tid;
 	struct spill spill;
 	char state[LCTL_WORKER_STATE_LEN]; /* locked: what it is doing, for the dashboard */
+	char item[LCTL_WORKER_STATE_LEN];  /* locked: the directory it is in */
+	_Atomic int64_t beat_ms;	   /* last sign of life in an item; 0: in none */
 };
+
+/* the worker the calling thread is, for lctl_crawl_beat() */
+static __thread struct worker *this_worker;
+
+static int64_t beat_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + 1; /* never 0 */
+}
+
+void lctl_crawl_beat(void)
+{
+	if (this_worker)
+		atomic_store(&this_worker->beat_ms, beat_now());
+}
 
 struct lctl_crawl {
 	struct lctl_crawl_cfg cfg;
@@ -265,11 +285,17 @@ static void *worker_main(void *arg)
 	struct lctl_crawl *c = w->c;
 	struct item it;
 
+	this_worker = w;
 	while (take_item(w, &it)) {
 		void *r;
 
 		set_state(w, "visiting", it.path);
+		pthread_mutex_lock(&c->lock);
+		snprintf(w->item, sizeof(w->item), "%s", it.path);
+		pthread_mutex_unlock(&c->lock);
+		atomic_store(&w->beat_ms, beat_now());
 		r = c->cfg.visit(c->cfg.arg, (struct lctl_crawl_worker *)w, it.path, it.depth);
+		atomic_store(&w->beat_ms, 0);
 		if (r)
 			put_result(c, r);
 		free(it.path);
@@ -455,6 +481,31 @@ void lctl_crawl_stats(struct lctl_crawl *c, struct lctl_crawl_stats *st)
 	for (i = 0; i < c->nworkers && i < LCTL_CRAWL_MAX_WORKERS; i++)
 		memcpy(st->worker_state[i], c->workers[i]->state, LCTL_WORKER_STATE_LEN);
 	pthread_mutex_unlock(&c->lock);
+}
+
+unsigned lctl_crawl_stalled(struct lctl_crawl *c, int64_t limit_ms, char *path, size_t size,
+			    unsigned *busy)
+{
+	int64_t now = beat_now();
+	unsigned i, n = 0;
+
+	*busy = 0;
+	if (size)
+		path[0] = '\0';
+	pthread_mutex_lock(&c->lock);
+	for (i = 0; i < c->nworkers && i < LCTL_CRAWL_MAX_WORKERS; i++) {
+		int64_t b = atomic_load(&c->workers[i]->beat_ms);
+
+		if (!b)
+			continue;
+		(*busy)++;
+		if (now - b < limit_ms)
+			continue;
+		if (!n++ && size)
+			snprintf(path, size, "%s", c->workers[i]->item);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return n;
 }
 
 void lctl_crawl_free(struct lctl_crawl *c)

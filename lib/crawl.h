@@ -7,6 +7,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define LCTL_CRAWL_MAX_WORKERS 64
@@ -52,6 +53,18 @@ void lctl_crawl_cancel(struct lctl_crawl *c);
 void lctl_crawl_pause(struct lctl_crawl *c, bool pause);
 int lctl_crawl_set_workers(struct lctl_crawl *c, unsigned n);
 void lctl_crawl_stats(struct lctl_crawl *c, struct lctl_crawl_stats *st);
+/*
+ * A sign of life from the calling worker (from visit() and below, per entry or per call):
+ * no-op on any other thread. A worker that starts an item gives one too.
+ */
+void lctl_crawl_beat(void);
+/*
+ * Workers in an item with no sign of life for @limit_ms or longer (a call into GlusterFS that
+ * does not return): how many; the directory of one in @path; in *@busy, the workers in an
+ * item at all.
+ */
+unsigned lctl_crawl_stalled(struct lctl_crawl *c, int64_t limit_ms, char *path, size_t size,
+			    unsigned *busy);
 /* Join the workers (cancel first to stop early) and free everything. */
 void lctl_crawl_free(struct lctl_crawl *c);
 

@@ -106,6 +106,7 @@ struct lctl_fix {
 	bool refused;	      /* ended before anything was written (FIX_HELLO) */
 	int failed;	      /* a stage could not go on: -LCTL_E*, message in fail_err */
 	struct lctl_error fail_err;
+	bool hung; /* a worker hung in GlusterFS: see hang_check() */
 	bool top_started;
 	/* counts of the first walk once the top's started; of the layout pass while settling */
 	uint64_t base_seen, base_done;
@@ -150,8 +151,10 @@ static bool fix_should_stop(void *arg)
 {
 	struct lctl_fix *f = arg;
 
-	while (atomic_load(&f->paused) && !atomic_load(&f->stop))
+	while (atomic_load(&f->paused) && !atomic_load(&f->stop)) {
+		lctl_crawl_beat(); /* paused is no hang */
 		usleep(100000);
+	}
 	return deadline_passed(f);
 }
 
@@ -172,8 +175,10 @@ static void fix_throttle(void *arg, uint64_t bytes)
 	start = f->next_slot > now ? f->next_slot : now;
 	f->next_slot = start + cost;
 	pthread_mutex_unlock(&f->tlock);
-	while ((now = mono_now()) < start && !fix_should_stop(f))
+	while ((now = mono_now()) < start && !fix_should_stop(f)) {
+		lctl_crawl_beat();
 		usleep((useconds_t)((start - now) > 0.2 ? 200000 : (start - now) * 1e6 + 1));
+	}
 }
 
 /* ---- locks ------------------------------------------------------------------------------- */
@@ -1168,6 +1173,59 @@ static bool early_stage(struct lctl_fix *f, int timeout_ms, bool *finished)
 	}
 }
 
+/*
+ * A worker with no sign of life for hang_timeout_s is stuck in a call into GlusterFS (10.3's
+ * DHT loops for ever in a lookup that meets a file another client is creating, gluster issue
+ * 3688; fixed in 11). Its directory stays dirty (it was made so before anything moved), the
+ * others are stopped and finish what they are doing; then the run ends, resumable, and the
+ * process must exit without closing the volume (the thread is still in it).
+ * Returns true while the run is winding down that way.
+ */
+static bool hang_check(struct lctl_fix *f, int timeout_ms, struct lctl_repair_report **rr,
+		       bool *finished)
+{
+	char where[LCTL_WORKER_STATE_LEN];
+	unsigned busy, stuck;
+	bool fin = false;
+
+	if (!f->crawl || !f->opts.hang_timeout_s)
+		return false;
+	stuck = lctl_crawl_stalled(f->crawl, (int64_t)f->opts.hang_timeout_s * 1000, where,
+				   sizeof(where), &busy);
+	if (!f->hung) {
+		if (!stuck)
+			return false;
+		f->hung = true;
+		f->failed = -LCTL_EIO;
+		/* in the layout pass: --resume makes the directories dirty again */
+		if (f->stage == FIX_LAYOUT)
+			f->stopped_dirty = true;
+		lctl_seterr(&f->fail_err, LCTL_EIO, ETIMEDOUT,
+			    "a GlusterFS call in '%.200s' has not returned for %u s (GlusterFS "
+			    "10.3's DHT can loop in a lookup that meets a file another client is "
+			    "creating): stopped with that directory left dirty; run 'layoutctl fix "
+			    "--resume'",
+			    where, f->opts.hang_timeout_s);
+		lctl_fix_cancel(f); /* the caller prints fail_err once the others are done */
+	}
+	*rr = lctl_crawl_next(f->crawl, timeout_ms, &fin);
+	if (*rr) {
+		summary_add(f, *rr);
+		return true;
+	}
+	/* the others are done once every worker still in a directory is a stuck one */
+	if (fin || busy <= stuck) {
+		f->top_done = true;
+		*finished = true;
+	}
+	return true;
+}
+
+bool lctl_fix_hung(const struct lctl_fix *f)
+{
+	return f && f->hung;
+}
+
 struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, bool *finished)
 {
 	struct lctl_error werr = { 0 };
@@ -1181,6 +1239,8 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 		*finished = true;
 		return NULL;
 	}
+	if (hang_check(f, timeout_ms, &rr, finished))
+		return rr;
 	if (early_stage(f, timeout_ms, finished))
 		return NULL;
 	if (f->placing) {
@@ -1410,7 +1470,8 @@ int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err)
 
 void lctl_fix_free(struct lctl_fix *f)
 {
-	if (!f)
+	/* a hung worker's thread may still use all of it: the process exits instead */
+	if (!f || f->hung)
 		return;
 	while (f->nunclean)
 		free(f->unclean[--f->nunclean]);

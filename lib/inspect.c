@@ -32,6 +32,7 @@
  * way. The marks last for the run (a hash table under one mutex, empty in the usual case).
  */
 #include "internal.h"
+#include "crawl.h"
 #include "inspect.h"
 
 #include <dirent.h>
@@ -234,6 +235,7 @@ static void sightings_release(struct sightings *s)
 
 static int sightings_add(struct sightings *s, const struct sighting *x)
 {
+	lctl_crawl_beat(); /* one per name read: a big directory is no hang */
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 256;
 		struct sighting *v = realloc(s->v, cap * sizeof(*v));
@@ -633,6 +635,7 @@ static int add_entry(struct lctl_dir_report *r, const struct lctl_entry_report *
 {
 	struct lctl_entry_report *v;
 
+	lctl_crawl_beat();
 	if ((r->nentries & (r->nentries - 1)) == 0) {
 		v = realloc(r->entries, (r->nentries ? r->nentries * 2 : 1) * sizeof(*v));
 		if (!v)

@@ -969,9 +969,17 @@ struct lctl_fix_opts {
 	enum lctl_fix_phase phase; /* LCTL_FIX_CLEAN_FIRST only */
 	bool dry_run;		   /* plan only: writes nothing, takes no lock */
 	unsigned settle_ms;	   /* wait after making directories dirty */
-	double files_per_sec;	   /* 0 = unlimited */
-	double bytes_per_sec;	   /* 0 = unlimited */
-	time_t deadline;	   /* stop cleanly at this time (0 = none) */
+	/*
+	 * A worker in a directory with no sign of life for this long (a GlusterFS call that
+	 * does not return: GlusterFS 10.3's DHT can loop for ever in a lookup that meets a file
+	 * another client is creating) stops the run: lctl_fix_next() ends it once the other
+	 * workers are done, lctl_fix_end() fails with -LCTL_EIO and lctl_fix_hung() is true.
+	 * 0 = wait for ever.
+	 */
+	unsigned hang_timeout_s;
+	double files_per_sec; /* 0 = unlimited */
+	double bytes_per_sec; /* 0 = unlimited */
+	time_t deadline;      /* stop cleanly at this time (0 = none) */
 	/*
 	 * Set (by a signal handler, say) to stop: read during lctl_fix_start() too, so that a
 	 * stop in the layout pass or the settle period ends the run before anything moves.
@@ -1106,6 +1114,12 @@ int lctl_fix_set_workers(struct lctl_fix *f, unsigned n);
  * negative code (and @err) of a phase that could not go on.
  */
 int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err);
+/*
+ * The run was stopped because a worker hung (lctl_fix_opts.hang_timeout_s): its thread is
+ * still inside GlusterFS, so lctl_fix_free() leaves what it may touch alone, and the caller
+ * must not close the volume: it should exit the process once its output is written.
+ */
+bool lctl_fix_hung(const struct lctl_fix *f);
 void lctl_fix_free(struct lctl_fix *f);
 
 /* ------------------------------------------------------------------------------------------ */

@@ -26,6 +26,7 @@
 #include "internal.h"
 
 #include <glusterfs/api/glfs-handles.h>
+#include "crawl.h"
 #include "inspect.h"
 #include "repair.h"
 
@@ -711,6 +712,7 @@ static int migrate(struct lctl_repair_ctx *rc, const char *path, const struct lc
 	if (rc->slots)
 		lctl_slots_put(rc->slots, e->cached, e->target);
 	errno = err;
+	lctl_crawl_beat();
 	return ret ? -1 : 0;
 }
 
@@ -724,6 +726,7 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 	struct stat st;
 	int moved;
 
+	lctl_crawl_beat(); /* each entry a sign of life (lctl_crawl_stalled()) */
 	if (lctl_join_path(path, sizeof(path), dir, e->name)) {
 		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, ENAMETOOLONG, "path too long",
 			    e->cached, e->hashed, e->size);

@@ -13,6 +13,7 @@
  * it; migrations between disjoint pairs of subvolumes still run in parallel. Directory workers
  * that wait here hold no lock of the volume.
  */
+#include "crawl.h"
 #include "slots.h"
 
 #include <errno.h>
@@ -68,6 +69,7 @@ bool lctl_slots_take(struct lctl_slots *s, int a, int b, bool (*stop)(void *), v
 			ts.tv_sec++;
 			ts.tv_nsec -= 1000000000L;
 		}
+		lctl_crawl_beat(); /* waiting here is no hang */
 		if (pthread_cond_timedwait(&s->freed, &s->lock, &ts) == ETIMEDOUT && stop) {
 			bool quit;
 

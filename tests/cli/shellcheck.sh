@@ -36,9 +36,10 @@ if git rev-parse --is-inside-work-tree >/dev/null 2>&1 &&
 	[[ $(git rev-parse --show-toplevel) -ef . ]]; then
 	mapfile -t candidates < <(git ls-files)
 else
+	# (a build directory inside the tree, as distcheck's _build, holds autotools' scripts)
 	mapfile -t candidates < <(find . \( -name .git -o -name build-aux -o -name autom4te.cache \
-		-o -name m4 -o -name test-logs -o -name fuzz-out -o -name '*.dSYM' \) -prune -o \
-		-type f ! -path ./configure ! -path ./config.status ! -path ./libtool -print |
+		-o -name m4 -o -name test-logs -o -name fuzz-out -o -name '*.dSYM' -o -name _build \) \
+		-prune -o -type f ! -name configure ! -name config.status ! -name libtool -print |
 		sed 's|^\./||')
 fi
 scripts=()
