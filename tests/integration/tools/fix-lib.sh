@@ -21,6 +21,10 @@
 #	fx_lookups_per_create VOL DIR N PREFIX
 #					LOOKUP/CREATE ratio from `volume profile info incremental`
 #					(all bricks) for N creates by a fresh gfapi client in DIR
+#	fx_client_lookups_per_create VOL DIR N PREFIX
+#					LOOKUP/CREATE ratio of one client alone: what its DHT
+#					sends to its subvolumes for N creates by a fresh gfapi
+#					client (io-stats below DHT, tools/statvol.py)
 #	fx_wait_rebalance_idle VOL	wait until the rebalance of VOL completed
 #	fx_scan_after_fix VOL [ARGS]	scan exits 0 (or only stray linkto files, then a second fix)
 #
@@ -246,6 +250,56 @@ fx_lookups_per_create() {
 	# each replica brick counts its own CREATE: a multiple of N
 	((${creates:-0} >= n && creates % n == 0)) || fail "profile counted ${creates:-0} CREATEs for $n files"
 	printf 'lookups per create in %s: %s LOOKUP / %s CREATE\n' "$dir" "$lookups" "$creates" >&2
+	awk -v l="$lookups" -v c="$creates" 'BEGIN { printf "%.2f\n", l / c }'
+}
+
+# Where the client's io-stats xlators write their dumps (GlusterFS's DEFAULT_VAR_RUN_DIRECTORY).
+: "${FX_IOS_DIR:=/var/run/gluster}"
+
+# _fx_ios_counts DUMP NAMESFILE: fop counts summed over the io-stats xlators listed in NAMESFILE
+# (their cumulative section, since the client started), "FOP COUNT" lines; the dump files go.
+_fx_ios_counts() {
+	local x f files=()
+	while read -r x; do
+		f=$FX_IOS_DIR/$1.$x
+		[[ -s $f ]] || fail "io-stats xlator $x wrote no dump ($f)"
+		files+=("$f")
+	done <"$2"
+	awk '/^=== / { cum = /Cumulative/ } cum && NF >= 2 && $1 ~ /^[A-Z]+$/ && $2 ~ /^[0-9]+$/ { c[$1] += $2 }
+	     END { for (k in c) print k, c[k] }' "${files[@]}"
+	rm -f -- "${files[@]}"
+}
+
+# _fx_count FOP LINES: the count of FOP in "FOP COUNT" lines, 0 when it is not there
+_fx_count() {
+	awk -v f="$1" '$1 == f { n = $2 } END { print n + 0 }' <<<"$2"
+}
+
+# fx_client_lookups_per_create VOL DIR N PREFIX: LOOKUP per CREATE of one fresh gfapi client
+# alone, counted below its DHT. Its graph is the volume's client volfile (getspec) with an
+# io-stats xlator between DHT and each of DHT's children and the top io-stats left out
+# (tools/statvol.py); gfcheck create looks DIR up, dumps the counters (a setxattr of
+# trusted.io-stats-dump on "/", which DHT winds to every child), creates N new files
+# DIR/PREFIX<i> with O_EXCL and dumps again: (sum over the children of LOOKUP) / (sum of
+# CREATE) between the dumps. The bricks' profile (fx_lookups_per_create) counts every client's
+# LOOKUPs; this counts one client's, so it holds while other clients (a fix) are busy.
+# (Not FUSE: its GETATTR of the mount root is a LOOKUP of "/", which DHT sends to every
+# subvolume, and a create in the root costs that plus three lookups of the name.)
+fx_client_lookups_per_create() {
+	local vol=$1 dir=$2 n=$3 prefix=$4 vf=$FX/client-$1.vol dump before after lookups creates
+	lctl_gluster system:: getspec "$vol" >"$vf.orig" 2>/dev/null || fail "getspec $vol failed"
+	python3 "$FX_TOOLS/statvol.py" "$vf.orig" "$vf" >"$vf.names" ||
+		fail "statvol.py failed on the volfile of $vol"
+	dump=lctl-ios-$BASHPID-$RANDOM
+	"$FX/gfcheck" create "$vol" "$dir" "$n" "$prefix" "$vf" "$dump" >&2 ||
+		fail "gfcheck create in $dir with io-stats below DHT failed"
+	before=$(_fx_ios_counts "$dump.before" "$vf.names")
+	after=$(_fx_ios_counts "$dump.after" "$vf.names")
+	lookups=$(($(_fx_count LOOKUP "$after") - $(_fx_count LOOKUP "$before")))
+	creates=$(($(_fx_count CREATE "$after") - $(_fx_count CREATE "$before")))
+	((creates == n)) || fail "the io-stats xlators below DHT counted $creates CREATEs for $n files in $dir"
+	printf 'one client'"'"'s lookups per create in %s: %s LOOKUP / %s CREATE below DHT (%s subvolumes)\n' \
+		"$dir" "$lookups" "$creates" "$(wc -l <"$vf.names")" >&2
 	awk -v l="$lookups" -v c="$creates" 'BEGIN { printf "%.2f\n", l / c }'
 }
 

@@ -16,9 +16,13 @@
  *	looping for ever in a lookup it began while a fix rewrote layouts, memory growing, while
  *	fresh clients and FUSE found every path); exit 3 when the last round hung.
  *
- *   gfcheck create VOL DIR N PREFIX
+ *   gfcheck create VOL DIR N PREFIX [VOLFILE DUMP]
  *	One fresh client creates N new files DIR/PREFIX<i> with O_CREAT|O_EXCL (the LOOKUP per
  *	CREATE measurement of dht-facts.md section 8). Exit 0 when all N were created.
+ *	With VOLFILE, the client's graph is that file (tools/statvol.py: io-stats below DHT),
+ *	not the server's; it looks DIR up, then sets trusted.io-stats-dump to DUMP.before on
+ *	"/" (each io-stats xlator writes its counts to <run dir>/DUMP.before.<xlator>), creates
+ *	the files, and dumps DUMP.after.
  *
  * The volfile server is localhost, or $GFCHECK_SERVER (a pool's node, tests/integration/pool.sh).
  * Clients are never glfs_fini'd (it takes ~11 s in 10.3): the process just exits.
@@ -38,18 +42,38 @@
 #include <time.h>
 #include <unistd.h>
 
-static glfs_t *client(const char *vol)
+static glfs_t *client_volfile(const char *vol, const char *volfile)
 {
 	glfs_t *fs = glfs_new(vol);
 	const char *server = getenv("GFCHECK_SERVER");
 
 	if (!fs ||
-	    glfs_set_volfile_server(fs, "tcp", server && server[0] ? server : "localhost", 24007) ||
+	    (volfile ? glfs_set_volfile(fs, volfile)
+		     : glfs_set_volfile_server(fs, "tcp",
+					       server && server[0] ? server : "localhost",
+					       24007)) ||
 	    glfs_set_logging(fs, "/dev/null", 1) || glfs_init(fs)) {
 		fprintf(stderr, "gfcheck: cannot start a client of %s: %s\n", vol, strerror(errno));
 		return NULL;
 	}
 	return fs;
+}
+
+static glfs_t *client(const char *vol)
+{
+	return client_volfile(vol, NULL);
+}
+
+/* setxattr trusted.io-stats-dump=DUMP.WHEN on "/": DHT winds it to every subvolume */
+static int iostats_dump(glfs_t *fs, const char *dump, const char *when)
+{
+	char val[4096];
+
+	snprintf(val, sizeof(val), "%s.%s", dump, when);
+	if (glfs_setxattr(fs, "/", "trusted.io-stats-dump", val, strlen(val), 0) == 0)
+		return 0;
+	fprintf(stderr, "gfcheck: io-stats dump %s: %s\n", val, strerror(errno));
+	return -1;
 }
 
 static double now_ms(void)
@@ -203,16 +227,24 @@ static int cmd_lookup(int argc, char **argv)
 static int cmd_create(int argc, char **argv)
 {
 	char path[4096];
+	const char *volfile = argc >= 8 ? argv[6] : NULL, *dump = argc >= 8 ? argv[7] : NULL;
 	glfs_t *fs;
 	long i, n, ok = 0;
+	struct stat st;
 	double t0;
 
 	if (argc < 6)
 		return 2;
 	n = atol(argv[4]);
-	fs = client(argv[2]);
+	fs = client_volfile(argv[2], volfile);
 	if (!fs)
 		return 2;
+	if (dump && glfs_lstat(fs, argv[3], &st)) {
+		fprintf(stderr, "gfcheck: %s: %s\n", argv[3], strerror(errno));
+		_exit(1);
+	}
+	if (dump && iostats_dump(fs, dump, "before"))
+		_exit(1);
 	t0 = now_ms();
 	for (i = 0; i < n; i++) {
 		glfs_fd_t *fd;
@@ -229,6 +261,8 @@ static int cmd_create(int argc, char **argv)
 	}
 	printf("created %ld of %ld in %.0f ms\n", ok, n, now_ms() - t0);
 	fflush(stdout);
+	if (dump && iostats_dump(fs, dump, "after"))
+		_exit(1);
 	_exit(ok == n ? 0 : 1);
 }
 
@@ -238,6 +272,7 @@ int main(int argc, char **argv)
 		return cmd_lookup(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "create"))
 		return cmd_create(argc, argv);
-	fprintf(stderr, "usage: gfcheck lookup VOL LIST [STOPFILE] | create VOL DIR N PREFIX\n");
+	fprintf(stderr,
+		"usage: gfcheck lookup VOL LIST [STOPFILE] | create VOL DIR N PREFIX [VOLFILE DUMP]\n");
 	return 2;
 }
