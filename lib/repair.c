@@ -1472,16 +1472,20 @@ out:
  * migration a stop interrupted is finished the same way. A linkto without data, or a stray one
  * beside data on its hashed subvolume, is tidied as in a freshly stamped directory. Anything
  * else (a linkto naming the wrong subvolume, data on two subvolumes, a half-copied file...)
- * needs the directory dirty while it is handled.
+ * needs the directory dirty while it is handled. So does a symbolic link, device, FIFO or
+ * socket to move: DHT moves one by removing the linkto on the hashed subvolume and then making
+ * it there (migrate_special_files()), and a lookup in between finds nothing (seen: a symlink
+ * gone for a fresh client during the data phase on a replicated volume).
  */
-static bool placeable_when_clean(const struct lctl_entry_report *e)
+bool lctl_repair_placeable_when_clean(const struct lctl_entry_report *e)
 {
 	switch (e->state) {
 	case LCTL_ENTRY_PLACED:
-	case LCTL_ENTRY_LINKED:
-	case LCTL_ENTRY_MISPLACED:
 	case LCTL_ENTRY_ORPHAN_LINKTO:
 		return true;
+	case LCTL_ENTRY_LINKED:
+	case LCTL_ENTRY_MISPLACED:
+		return S_ISREG(e->mode);
 	case LCTL_ENTRY_STALE_LINKTO:
 		return e->cached >= 0 && e->cached == e->hashed;
 	case LCTL_ENTRY_MIGRATION_LEFTOVER:
@@ -1573,7 +1577,7 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 	}
 	stay_clean = !r->problems && r->commit == rc->commit;
 	for (i = 0; i < r->nentries && stay_clean; i++)
-		stay_clean = placeable_when_clean(&r->entries[i]);
+		stay_clean = lctl_repair_placeable_when_clean(&r->entries[i]);
 	if (!stay_clean) {
 		lctl_repair_report_free(rr);
 		return repair_dirty(rc, path, depth, r, out);

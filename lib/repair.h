@@ -81,6 +81,11 @@ int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned dep
  * as lctl_repair_dir() does. The report has @data_phase set.
  * @initial: as for lctl_repair_dir().
  */
+/*
+ * Whether the data phase may place @e with its directory stamped (else the directory is made
+ * dirty while it is handled): see repair.c.
+ */
+bool lctl_repair_placeable_when_clean(const struct lctl_entry_report *e);
 int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
 		     struct lctl_dir_report *initial, struct lctl_repair_report **out);
 

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "repair.h"
 
@@ -72,13 +73,41 @@ static void test_unknown(void **state)
 	assert_false(lctl_dht_balance_refuses(&empty, &ok));
 }
 
+/* the data phase of clean-first: what may move while its directory stays stamped */
+static void test_placeable_when_clean(void **state)
+{
+	struct lctl_entry_report e = { .cached = 0, .hashed = 1, .target = 1 };
+	const mode_t special[] = { S_IFLNK | 0777, S_IFCHR | 0600,  S_IFBLK | 0600,
+				   S_IFIFO | 0600, S_IFSOCK | 0600, 0 };
+	size_t i;
+
+	(void)state;
+	e.state = LCTL_ENTRY_PLACED;
+	assert_true(lctl_repair_placeable_when_clean(&e));
+	e.mode = S_IFREG | 0644;
+	e.state = LCTL_ENTRY_LINKED;
+	assert_true(lctl_repair_placeable_when_clean(&e));
+	e.state = LCTL_ENTRY_MISPLACED;
+	assert_true(lctl_repair_placeable_when_clean(&e));
+	/* DHT removes the linkto before it makes a special file on the hashed subvolume */
+	for (i = 0; i < sizeof(special) / sizeof(special[0]); i++) {
+		e.mode = special[i];
+		e.state = LCTL_ENTRY_LINKED;
+		assert_false(lctl_repair_placeable_when_clean(&e));
+		e.state = LCTL_ENTRY_MISPLACED;
+		assert_false(lctl_repair_placeable_when_clean(&e));
+	}
+	e.mode = S_IFREG | 0644;
+	e.state = LCTL_ENTRY_DUPLICATE;
+	assert_false(lctl_repair_placeable_when_clean(&e));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fuller_target_refused),
-		cmocka_unit_test(test_whole_percent),
-		cmocka_unit_test(test_sizes_differ),
-		cmocka_unit_test(test_unknown),
+		cmocka_unit_test(test_fuller_target_refused), cmocka_unit_test(test_whole_percent),
+		cmocka_unit_test(test_sizes_differ),	      cmocka_unit_test(test_unknown),
+		cmocka_unit_test(test_placeable_when_clean),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
