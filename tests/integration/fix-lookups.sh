@@ -13,6 +13,7 @@ fx_tree populate "$MP" 12 300 7 >/dev/null
 fx_tree manifest "$MP" >"$FX/before"
 lctl_vol_add_bricks "$VOL" 2
 lctl_rebalance "$VOL" fix-layout
+fx_wait_tasks_idle "$VOL"
 
 ratio_at_least() { awk -v r="$1" -v m="$2" 'BEGIN { exit !(r >= m) }'; }
 ratio_at_most() { awk -v r="$1" -v m="$2" 'BEGIN { exit !(r <= m) }'; }

@@ -303,6 +303,19 @@ fx_client_lookups_per_create() {
 	awk -v l="$lookups" -v c="$creates" 'BEGIN { printf "%.2f\n", l / c }'
 }
 
+# fx_wait_tasks_idle VOL: until `gluster volume status VOL tasks` shows no task in progress
+# (status 1), as fix's own check reads it: that view lags `rebalance status` under load
+fx_wait_tasks_idle() {
+	local i xml
+	for ((i = 0; i < 120; i++)); do
+		xml=$(lctl_gluster volume status "$1" tasks --xml 2>/dev/null) &&
+			[[ $(_lctl_xpath "$xml" "count(//tasks/task[normalize-space(status) = '1'])") == 0 ]] &&
+			return 0
+		sleep 0.5
+	done
+	fail "glusterd still shows a task in progress on $1 after 60 s"
+}
+
 fx_wait_rebalance_idle() {
 	_lctl_wait_task "rebalance of $1" volRebalance "$LCTL_REBALANCE_TIMEOUT" \
 		volume rebalance "$1" status --xml
