@@ -53,7 +53,8 @@ rc=0
 # each), the slowest first; then the tests that restart the default glusterd, alone.
 # LCTL_CHECK_FLAGS (or LCTL_LANES=1) runs one `make check`.
 # The ThreadSanitizer build and `make distcheck` (the tarball builds, installs and passes the
-# unit and cli tests; the integration tests run here against the same sources) run beside the
+# unit, fuzz and cli tests but the linters; the integration tests run here against the same
+# sources) run beside the
 # tests, which mostly wait for GlusterFS: builds_start, then builds_wait before the summary.
 tsan=$(mktemp -d /tmp/lctl-tsan.XXXXXX)
 builds_run() {
@@ -73,7 +74,7 @@ builds_run() {
 	fi
 	t0=$SECONDS
 	if [[ ${LCTL_DISTCHECK:-1} != 0 ]]; then
-		make -j"${LCTL_JOBS:-2}" distcheck \
+		make -j"${LCTL_JOBS:-2}" distcheck TESTS="$(make -s print-dist-tests)" \
 			DISTCHECK_CONFIGURE_FLAGS="--enable-werror --disable-integration-tests" \
 			>distcheck.log 2>&1 || {
 			tail -40 distcheck.log
