@@ -1500,8 +1500,10 @@ static void settle_dir(struct lctl_repair_ctx *rc)
 {
 	unsigned waited;
 
-	for (waited = 0; waited < rc->settle_ms && !stopping(rc); waited += 100)
+	for (waited = 0; waited < rc->settle_ms && !stopping(rc); waited += 100) {
+		lctl_crawl_beat(); /* the settle period is no hang */
 		usleep(100000);
+	}
 }
 
 /* Dirty, the settle period, then the whole protocol (lctl_repair_dir()). */
