@@ -81,6 +81,40 @@ void lctl_repair_report_free(struct lctl_repair_report *r)
 	free(r);
 }
 
+/* Room for one more file outcome in @rr (counted once filled in), or NULL */
+static struct lctl_file_outcome *outcome_slot(struct lctl_repair_report *rr)
+{
+	struct lctl_file_outcome *v;
+
+	if ((rr->nfiles & (rr->nfiles - 1)) == 0) {
+		v = realloc(rr->files, (rr->nfiles ? rr->nfiles * 2 : 1) * sizeof(*v));
+		if (!v)
+			return NULL;
+		rr->files = v;
+	}
+	return &rr->files[rr->nfiles];
+}
+
+/* Move the counts and file outcomes of @from into @to, and free @from. */
+static void merge_outcomes(struct lctl_repair_report *to, struct lctl_repair_report *from)
+{
+	struct lctl_file_outcome *v;
+	size_t i;
+
+	for (i = 0; i < LCTL_FILE_ACTION_COUNT; i++)
+		to->count[i] += from->count[i];
+	to->bytes_moved += from->bytes_moved;
+	for (i = 0; i < from->nfiles; i++) {
+		v = outcome_slot(to);
+		if (!v)
+			break; /* the counts stay right; only the detail is lost */
+		*v = from->files[i];
+		from->files[i].name = NULL;
+		to->nfiles++;
+	}
+	lctl_repair_report_free(from);
+}
+
 static void add_outcome(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr, const char *name,
 			enum lctl_file_action a, int err, const char *reason, int from, int to,
 			uint64_t size)
@@ -94,13 +128,9 @@ static void add_outcome(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 	rr->count[a]++;
 	if (a == LCTL_FILE_MIGRATED)
 		rr->bytes_moved += size;
-	if ((rr->nfiles & (rr->nfiles - 1)) == 0) {
-		v = realloc(rr->files, (rr->nfiles ? rr->nfiles * 2 : 1) * sizeof(*v));
-		if (!v)
-			return; /* the counts above stay right; only the detail is lost */
-		rr->files = v;
-	}
-	v = &rr->files[rr->nfiles];
+	v = outcome_slot(rr);
+	if (!v)
+		return; /* the counts above stay right; only the detail is lost */
 	v->name = strdup(name);
 	if (!v->name)
 		return;
@@ -1475,23 +1505,27 @@ out:
  * needs the directory dirty while it is handled. So does a symbolic link, device, FIFO or
  * socket to move: DHT moves one by removing the linkto on the hashed subvolume and then making
  * it there (migrate_special_files()), and a lookup in between finds nothing (seen: a symlink
- * gone for a fresh client during the data phase on a replicated volume).
+ * gone for a fresh client during the data phase on a replicated volume). Those are moved
+ * last, the directory dirty only while they move.
  */
-bool lctl_repair_placeable_when_clean(const struct lctl_entry_report *e)
+enum lctl_clean_place lctl_repair_clean_place(const struct lctl_entry_report *e)
 {
 	switch (e->state) {
 	case LCTL_ENTRY_PLACED:
 	case LCTL_ENTRY_ORPHAN_LINKTO:
-		return true;
+		return LCTL_PLACE_CLEAN;
 	case LCTL_ENTRY_LINKED:
 	case LCTL_ENTRY_MISPLACED:
-		return S_ISREG(e->mode);
+		return S_ISREG(e->mode) ? LCTL_PLACE_CLEAN : LCTL_PLACE_DIRTY_AFTER;
 	case LCTL_ENTRY_STALE_LINKTO:
-		return e->cached >= 0 && e->cached == e->hashed;
+		return e->cached >= 0 && e->cached == e->hashed ? LCTL_PLACE_CLEAN
+								: LCTL_PLACE_DIRTY;
 	case LCTL_ENTRY_MIGRATION_LEFTOVER:
-		return e->cached >= 0 && e->hashed >= 0 && e->cached != e->hashed;
+		return e->cached >= 0 && e->hashed >= 0 && e->cached != e->hashed
+			       ? LCTL_PLACE_CLEAN
+			       : LCTL_PLACE_DIRTY;
 	default:
-		return false;
+		return LCTL_PLACE_DIRTY;
 	}
 }
 
@@ -1546,7 +1580,7 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 	struct lctl_dir_report *r = initial, *v = NULL;
 	struct lctl_repair_report *rr;
 	bool stay_clean;
-	size_t i, s;
+	size_t i, s, specials = 0;
 	int ret = 0;
 
 	*out = NULL;
@@ -1578,14 +1612,19 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		goto done;
 	}
 	stay_clean = !r->problems && r->commit == rc->commit;
-	for (i = 0; i < r->nentries && stay_clean; i++)
-		stay_clean = lctl_repair_placeable_when_clean(&r->entries[i]);
+	for (i = 0; i < r->nentries && stay_clean; i++) {
+		enum lctl_clean_place p = lctl_repair_clean_place(&r->entries[i]);
+
+		stay_clean = p != LCTL_PLACE_DIRTY;
+		specials += p == LCTL_PLACE_DIRTY_AFTER;
+	}
 	if (!stay_clean) {
 		lctl_repair_report_free(rr);
 		return repair_dirty(rc, path, depth, r, out);
 	}
 	for (i = 0; i < r->nentries && !stopping(rc); i++)
-		if (r->entries[i].state != LCTL_ENTRY_PLACED)
+		if (r->entries[i].state != LCTL_ENTRY_PLACED &&
+		    lctl_repair_clean_place(&r->entries[i]) == LCTL_PLACE_CLEAN)
 			place_entry(rc, rr, path, &r->entries[i]);
 	if (stopping(rc)) {
 		set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished (still clean)");
@@ -1635,6 +1674,23 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		    (e->state == LCTL_ENTRY_STALE_LINKTO && e->cached >= 0 &&
 		     e->cached == e->hashed))
 			place_entry(rc, rr, path, e);
+	}
+	if (specials && !stopping(rc)) {
+		/* the regular files are in place: now dirty while the special files move */
+		struct lctl_repair_report *d;
+
+		ret = repair_dirty(rc, path, depth, v, &d); /* frees v */
+		v = NULL;
+		if (ret)
+			goto done;
+		merge_outcomes(d, rr);
+		lctl_dir_report_free(r);
+		*out = d;
+		return 0;
+	}
+	if (specials) {
+		set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished (still clean)");
+		goto done;
 	}
 	rr->outcome = LCTL_DIR_FIXED;
 done:

@@ -72,20 +72,25 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
 		      struct lctl_dir_report *initial, struct lctl_repair_report **out);
 
+/* How the data phase may place an entry (see repair.c) */
+enum lctl_clean_place {
+	LCTL_PLACE_CLEAN,	/* with its directory stamped */
+	LCTL_PLACE_DIRTY_AFTER, /* with the directory dirty, once the regular files are placed */
+	LCTL_PLACE_DIRTY,	/* with the directory dirty from the start */
+};
+enum lctl_clean_place lctl_repair_clean_place(const struct lctl_entry_report *e);
+
 /**
  * lctl_repair_data() - the data phase of a clean-first run for one directory (@rc->mode is
  * LCTL_FIX_MIGRATE): in a directory stamped with @rc->commit, migrate the entries a lookup
  * reaches through a linkto, or that our client links first, while it stays stamped. A
  * directory with an entry that cannot be handled so (a linkto naming the wrong subvolume, a
  * duplicate...), or that is not clean, is made dirty, given the settle period, and repaired
- * as lctl_repair_dir() does. The report has @data_phase set.
+ * as lctl_repair_dir() does; one whose only such entries are symbolic links, devices, FIFOs
+ * or sockets to move is made dirty only after its regular files moved. The report has
+ * @data_phase set.
  * @initial: as for lctl_repair_dir().
  */
-/*
- * Whether the data phase may place @e with its directory stamped (else the directory is made
- * dirty while it is handled): see repair.c.
- */
-bool lctl_repair_placeable_when_clean(const struct lctl_entry_report *e);
 int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
 		     struct lctl_dir_report *initial, struct lctl_repair_report **out);
 

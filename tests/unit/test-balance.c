@@ -74,7 +74,7 @@ static void test_unknown(void **state)
 }
 
 /* the data phase of clean-first: what may move while its directory stays stamped */
-static void test_placeable_when_clean(void **state)
+static void test_clean_place(void **state)
 {
 	struct lctl_entry_report e = { .cached = 0, .hashed = 1, .target = 1 };
 	const mode_t special[] = { S_IFLNK | 0777, S_IFCHR | 0600,  S_IFBLK | 0600,
@@ -83,23 +83,30 @@ static void test_placeable_when_clean(void **state)
 
 	(void)state;
 	e.state = LCTL_ENTRY_PLACED;
-	assert_true(lctl_repair_placeable_when_clean(&e));
+	assert_int_equal(lctl_repair_clean_place(&e), LCTL_PLACE_CLEAN);
 	e.mode = S_IFREG | 0644;
 	e.state = LCTL_ENTRY_LINKED;
-	assert_true(lctl_repair_placeable_when_clean(&e));
+	assert_int_equal(lctl_repair_clean_place(&e), LCTL_PLACE_CLEAN);
 	e.state = LCTL_ENTRY_MISPLACED;
-	assert_true(lctl_repair_placeable_when_clean(&e));
-	/* DHT removes the linkto before it makes a special file on the hashed subvolume */
+	assert_int_equal(lctl_repair_clean_place(&e), LCTL_PLACE_CLEAN);
+	/*
+	 * DHT removes the linkto before it makes a special file on the hashed subvolume: the
+	 * directory goes dirty for it, after its regular files moved
+	 */
 	for (i = 0; i < sizeof(special) / sizeof(special[0]); i++) {
 		e.mode = special[i];
 		e.state = LCTL_ENTRY_LINKED;
-		assert_false(lctl_repair_placeable_when_clean(&e));
+		assert_int_equal(lctl_repair_clean_place(&e), LCTL_PLACE_DIRTY_AFTER);
 		e.state = LCTL_ENTRY_MISPLACED;
-		assert_false(lctl_repair_placeable_when_clean(&e));
+		assert_int_equal(lctl_repair_clean_place(&e), LCTL_PLACE_DIRTY_AFTER);
 	}
 	e.mode = S_IFREG | 0644;
 	e.state = LCTL_ENTRY_DUPLICATE;
-	assert_false(lctl_repair_placeable_when_clean(&e));
+	assert_int_equal(lctl_repair_clean_place(&e), LCTL_PLACE_DIRTY);
+	e.state = LCTL_ENTRY_STALE_LINKTO;
+	assert_int_equal(lctl_repair_clean_place(&e), LCTL_PLACE_DIRTY);
+	e.cached = 1;
+	assert_int_equal(lctl_repair_clean_place(&e), LCTL_PLACE_CLEAN);
 }
 
 int main(void)
@@ -107,7 +114,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fuller_target_refused), cmocka_unit_test(test_whole_percent),
 		cmocka_unit_test(test_sizes_differ),	      cmocka_unit_test(test_unknown),
-		cmocka_unit_test(test_placeable_when_clean),
+		cmocka_unit_test(test_clean_place),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
