@@ -261,7 +261,8 @@ _layoutctl()
 	((nargs >= 0)) || return 0
 	mapfile -t operands < <(_layoutctl_operands "$cmd")
 	# drain's last operand repeats
-	((nargs < ${#operands[@]})) || [[ ${operands[-1]:-} != 'SUBVOLUME|BRICK' ]] ||
+	((nargs < ${#operands[@]} || ${#operands[@]} == 0)) ||
+		[[ ${operands[${#operands[@]} - 1]} != 'SUBVOLUME|BRICK' ]] ||
 		nargs=$((${#operands[@]} - 1))
 	case ${operands[nargs]:-} in
 	'SUBVOLUME|BRICK')
