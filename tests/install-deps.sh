@@ -12,7 +12,7 @@ pkgs=(
 )
 missing=()
 for p in "${pkgs[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep >/dev/null -c 'install ok installed' || missing+=("$p")
 done
 if ((${#missing[@]})); then
 	if [[ $(id -u) != 0 ]]; then

@@ -6,6 +6,9 @@
 # tests/integration/lib.sh sources this file too, so every helper here exists in both tiers.
 #
 # Sourcing turns on `set -euo pipefail`: any unchecked failure ends the test with that status.
+# So a pipe into `grep -q` fails at random: grep exits at the first match, and the writer, if it
+# writes after that, dies of SIGPIPE. Write `CMD | grep >/dev/null -c PATTERN`, which reads to
+# the end (tests/cli/shellcheck.sh refuses the other form).
 # Every helper prints the command it runs on stderr ("+ cmd ..."), so the test's log (automake
 # keeps it as tests/<tier>/<name>.log) reads like `set -x` for the interesting commands only;
 # stdout carries the command's own output, so `out=$(run_check "$LAYOUTCTL" info --json)` works.

@@ -16,7 +16,7 @@ for page in "$docs"/*.8; do
 	if command -v mandoc >/dev/null 2>&1; then
 		out=$(mandoc -Tlint -W warning "$page" 2>&1) || fail "mandoc -Tlint $page: $out"
 		[[ -z $out ]] || fail "mandoc -Tlint -W warning $page:"$'\n'"$out"
-	elif man --help 2>&1 | grep -q -- --warnings; then
+	elif man --help 2>&1 | grep >/dev/null -c -- --warnings; then
 		out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null) ||
 			fail "man -l $page: $out"
 		[[ -z $out ]] || fail "man --warnings $page:"$'\n'"$out"

@@ -50,6 +50,11 @@ for f in "${candidates[@]}"; do
 done
 ((${#scripts[@]} >= 30)) || fail "only ${#scripts[@]} shell scripts found under $LCTL_SRCDIR"
 
+# Under pipefail, a pipe into grep -q fails when its writer writes after the first match (cli/lib.sh)
+if grep -nE '\|[[:space:]]*grep[[:space:]]+(-[[:alpha:]]*q|--quiet)' -- "${scripts[@]}"; then
+	fail "a pipe into grep -q: CMD dies of SIGPIPE when it writes after the match; use grep >/dev/null -c"
+fi
+
 out=$(shellcheck -f gcc -- "${scripts[@]}" 2>&1) && rc=0 || rc=$?
 if ((rc != 0)); then
 	printf '%s\n' "$out"

@@ -4,7 +4,7 @@
 
 expect_exit 0 "$LAYOUTCTL" --help
 expect_exit 0 "$LAYOUTCTL" --version
-"$LAYOUTCTL" --version | grep -qx "layoutctl [0-9.]*" || fail "--version output"
+"$LAYOUTCTL" --version | grep >/dev/null -cx "layoutctl [0-9.]*" || fail "--version output"
 expect_exit 2 "$LAYOUTCTL"
 expect_exit 2 "$LAYOUTCTL" no-such-command
 expect_exit 2 "$LAYOUTCTL" --no-such-option info v

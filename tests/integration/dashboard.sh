@@ -43,7 +43,7 @@ until [[ -n $lpid ]]; do
 	[[ -n $lpid ]] || sleep 0.05
 done
 # the dashboard from the first second: preflight (the volume opening, the locks) or the layout pass
-until screen | grep -qE 'phase (preflight|layout)'; do
+until screen | grep >/dev/null -cE 'phase (preflight|layout)'; do
 	a=$(age "$lpid") || fail "layoutctl ended before its dashboard showed a phase"
 	awk -v a="$a" 'BEGIN { exit !(a <= 2) }' ||
 		{ screen >&2; fail "no preflight or layout phase on the screen $a s after layoutctl started"; }
@@ -58,7 +58,7 @@ for ((i = 0; i < 300; i++)); do
 	sleep 0.1
 done
 [[ $ph == layout ]] || fail "status --json never said phase layout"
-screen | grep -qE '^Layout pass +[0-9]+ of [0-9]+ directories' || { screen >&2; fail "the layout pass and its directories are not on the screen"; }
+screen | grep >/dev/null -cE '^Layout pass +[0-9]+ of [0-9]+ directories' || { screen >&2; fail "the layout pass and its directories are not on the screen"; }
 # the settle countdown: shown, and going down
 deadline=$((SECONDS + 60))
 until s1=$(settle_left || true); [[ -n $s1 ]]; do
@@ -77,7 +77,7 @@ field() { screen | sed -n "s/.*$1 *\([0-9][0-9]*\).*/\1/p" | head -1; }
 wait_for() { # wait_for TEXT SECONDS
 	local i
 	for ((i = 0; i < $2 * 5; i++)); do
-		screen | grep -qF -- "$1" && return 0
+		screen | grep >/dev/null -cF -- "$1" && return 0
 		sleep 0.2
 	done
 	screen >&2
@@ -87,7 +87,7 @@ wait_for() { # wait_for TEXT SECONDS
 wait_for "Directories" 20
 wait_for "migrated" 5
 for label in "layoutctl fix $VOL" "state running" "Bytes moved" "Rates" "Subvolume" "Workers" "q stop"; do
-	screen | grep -qF -- "$label" || fail "label '$label' missing"
+	screen | grep >/dev/null -cF -- "$label" || fail "label '$label' missing"
 done
 # clean-first (the default): the dashboard says when every directory was clean; files move after
 wait_for "Clean first" 20
@@ -111,7 +111,7 @@ p1=$(field migrated)
 sleep 3
 p2=$(field migrated)
 [ "$p1" = "$p2" ] || fail "progress while paused ($p1 -> $p2)"
-screen | grep -q "state paused" || fail "state not paused"
+screen | grep >/dev/null -c "state paused" || fail "state not paused"
 # r resumes
 tmux send-keys -t "$sess" r
 sleep 3
@@ -123,7 +123,7 @@ tmux resize-window -t "$sess" -x 100 -y 30 2>/dev/null || tmux resize-pane -t "$
 sleep 2
 [ "$(screen | head -1 | cut -c1-13)" = "layoutctl fix" ] || { screen >&2; fail "header not redrawn after resize"; }
 [ "$(screen | awk 'length > 100' | wc -l)" = 0 ] || fail "lines wider than the window after resize"
-screen | grep -qF "q stop" || fail "key line lost after resize"
+screen | grep >/dev/null -cF "q stop" || fail "key line lost after resize"
 
 # q: graceful, resumable stop
 tmux send-keys -t "$sess" q

@@ -39,7 +39,7 @@ assert_eq 3 "$LCTL_RC" "fix exit status with a hung call"
 n=$(grep -c "has not returned for 5 s" "$FX/fix.out" || true)
 assert_eq 1 "$n" "error lines about the hung call"
 grep -q "^layoutctl: error: .*'/h' has not returned" "$FX/fix.out" || fail "the error does not name /h"
-[[ $(journal_phase) != done ]] || fail "the journal says done after a hung run"
+[[ $(journal_phase) != "done" ]] || fail "the journal says done after a hung run"
 # /h never got its stamp: dirty on every brick
 for b in "${B[@]}"; do
 	v=$(brick_xattr_hex "$b" /h trusted.glusterfs.dht) || fail "no layout on /h in $b"

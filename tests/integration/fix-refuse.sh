@@ -98,7 +98,7 @@ err=$("$LAYOUTCTL" fix --state-dir "$S" --settle 1 "$VOL" 2>&1 || true)
 # stop it (or let it finish): no task in progress any more
 lctl_gluster volume rebalance "$VOL" stop >/dev/null 2>&1 || true
 for ((i = 0; i < 120; i++)); do
-	lctl_gluster volume status "$VOL" tasks --xml 2>/dev/null | grep -q '<status>1</status>' || break
+	lctl_gluster volume status "$VOL" tasks --xml 2>/dev/null | grep >/dev/null -c '<status>1</status>' || break
 	sleep 0.5
 done
 

@@ -267,7 +267,7 @@ assert_eq fixed "$(outcome /mig3)" "/mig3 outcome"
 [[ ! -e ${B[m3src]}/mig3/f3 ]] || fail "the source of /mig3/f3 is still on ${B[m3src]}: $(stat -c %a "${B[m3src]}/mig3/f3")"
 [[ -z $(getfattr --absolute-names -n trusted.glusterfs.dht.linkto "${B[m3]}/mig3/f3" 2>/dev/null) ]] ||
 	fail "/mig3/f3 keeps a linkto xattr on its data file"
-grep '"path":"/mig3/f3"' "$FX/state/outcomes.jsonl" | grep -q 'completed a migration interrupted after its copy' ||
+grep '"path":"/mig3/f3"' "$FX/state/outcomes.jsonl" | grep >/dev/null -c 'completed a migration interrupted after its copy' ||
 	fail "no outcome line for /mig3/f3: $(grep mig3 "$FX/state/outcomes.jsonl")"
 assert_eq left-alone "$(outcome /user)" "/user outcome"
 assert_eq left-alone "$(outcome /usermix)" "/usermix outcome"

@@ -26,7 +26,7 @@ check_info() {
 		fail "$vol: not every subvolume is up"
 	[ "$(jq -r .volume.commit_hash <<<"$json")" = 0 ] || fail "fresh volume has a commit hash"
 	"$LAYOUTCTL" --format xml info "$vol" | xmllint --noout - || fail "xml of $vol"
-	"$LAYOUTCTL" info "$vol" | grep -q "^Volume: *$vol$" || fail "text of $vol"
+	"$LAYOUTCTL" info "$vol" | grep >/dev/null -c "^Volume: *$vol$" || fail "text of $vol"
 }
 
 lctl_vol_create dist 4 DIST
@@ -71,6 +71,6 @@ json=$("$LAYOUTCTL" --json info "$DIST" 2>/dev/null || true)
 secret=$(gluster system:: getspec "$DIST" | awk '$2 == "password" {print $3; exit}')
 [ -n "$secret" ] || fail "no password in the volfile to check against"
 for f in text json xml; do
-	"$LAYOUTCTL" -vvv --format $f info "$DIST" 2>&1 | grep -qF "$secret" && fail "password in $f output"
+	"$LAYOUTCTL" -vvv --format $f info "$DIST" 2>&1 | grep >/dev/null -cF "$secret" && fail "password in $f output"
 done
 exit 0

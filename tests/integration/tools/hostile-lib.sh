@@ -187,7 +187,7 @@ hs_one_line() {
 	n=$(grep -c '^layoutctl: error: ' -- "$1" || true)
 	((n == 1)) || { cat -- "$1" >&2; fail "want exactly one error line in $1, got $n"; }
 	# nothing else but that line, warnings, and the usage hint
-	if grep -vE '^(layoutctl: (error|warning): |try .layoutctl)' -- "$1" | grep -q .; then
+	if grep -vE '^(layoutctl: (error|warning): |try .layoutctl)' -- "$1" | grep >/dev/null -c .; then
 		cat -- "$1" >&2
 		fail "more than a one-line message in $1"
 	fi
