@@ -72,6 +72,7 @@ for k in C L M K; do
 done
 c_clean=$(jq '.summary.clean_first.clean_after_seconds' "$T/C.json")
 [[ $c_clean =~ ^[0-9.]+$ ]] || { note "the clean-first run never had every directory clean"; exit 1; }
+c_clean=$(awk -v s="$c_clean" 'BEGIN { printf "%.1f", s }')
 c_files=$(jq '.summary.file_outcomes.migrated' "$T/C.json")
 c_bytes=$(jq '.summary.bytes_moved' "$T/C.json")
 l_files=$(jq '.summary.file_outcomes.migrated' "$T/L.json")

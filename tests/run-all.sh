@@ -57,6 +57,9 @@ rc=0
 # sources) run beside the
 # tests, which mostly wait for GlusterFS: builds_start, then builds_wait before the summary.
 tsan=$(mktemp -d /tmp/lctl-tsan.XXXXXX)
+# what the TSan phase runs, and the programs it needs (built beside the lanes, nothing more)
+tsan_progs=(tests/unit/test-crawl tests/unit/test-slots)
+tsan_tests="${tsan_progs[*]} tests/integration/parallel.sh"
 builds_run() {
 	local t0=$SECONDS
 	if [[ ${LCTL_TSAN:-1} != 0 ]]; then
@@ -64,8 +67,7 @@ builds_run() {
 		(
 			cd "$tsan/src"
 			./configure -q --enable-werror --with-sanitizers=thread
-			make -j"${LCTL_JOBS:-2}" >/dev/null
-			make -j"${LCTL_JOBS:-2}" check TESTS= >/dev/null
+			make -j"${LCTL_JOBS:-2}" layoutctl "${tsan_progs[@]}" >/dev/null
 		) || {
 			echo "ThreadSanitizer build failed in $tsan/src"
 			return 1
@@ -195,7 +197,9 @@ if ((rc != 0 || failed != 0)); then
 		grep -qE '^:test-result: *(FAIL|XPASS|ERROR)' "$trs" || continue
 		log=${trs%.trs}.log
 		echo "--- ${log%.log}:"
-		{ grep -aE '^(FAIL|ERROR|[^ ]*: runtime error|==[0-9]+==ERROR)' "$log" | head -6; tail -n 3 "$log"; } |
+		# (layoutctl's own error lines too: what a failed exit status meant)
+		{ grep -aE '^(FAIL|ERROR|layoutctl: error:|[^ ]*: runtime error|==[0-9]+==ERROR)' "$log" |
+			head -8; tail -n 3 "$log"; } |
 			cut -c1-300 | awk '!seen[$0]++'
 	done < <(find tests -name '*.trs' | sort)
 	[[ ! -f test-suite.log ]] || echo "details: $top/test-suite.log, per-test logs: $top/test-logs/"
@@ -216,7 +220,7 @@ if [[ ${LCTL_TSAN:-1} != 0 ]]; then
 	t0=$SECONDS
 	(
 		cd "$tsan/src"
-		make -j"${LCTL_JOBS:-2}" check TESTS="tests/unit/test-crawl tests/unit/test-slots tests/integration/parallel.sh"
+		make -j"${LCTL_JOBS:-2}" check TESTS="$tsan_tests" check_PROGRAMS="${tsan_progs[*]}"
 	) || {
 		echo "ThreadSanitizer phase failed; logs in $tsan/src/test-logs and $tsan/src/tests" >&2
 		exit 1
