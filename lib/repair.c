@@ -95,16 +95,47 @@ static struct lctl_file_outcome *outcome_slot(struct lctl_repair_report *rr)
 	return &rr->files[rr->nfiles];
 }
 
-/* Move the counts and file outcomes of @from into @to, and free @from. */
-static void merge_outcomes(struct lctl_repair_report *to, struct lctl_repair_report *from)
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * Move the counts and file outcomes of @from (an earlier pass over the directory) into @to, and
+ * free @from. A file both passes skipped (a hard link DHT refused twice) counts once. Sorted
+ * names: a directory may hold tens of thousands of hard links.
+ */
+static void merge_outcomes(struct lctl_repair_ctx *rc, struct lctl_repair_report *to,
+			   struct lctl_repair_report *from)
 {
 	struct lctl_file_outcome *v;
-	size_t i;
+	const char **skips = NULL;
+	size_t i, n = 0;
 
+	if (from->count[LCTL_FILE_SKIPPED] && to->count[LCTL_FILE_SKIPPED])
+		skips = malloc(to->nfiles * sizeof(*skips));
+	for (i = 0; skips && i < to->nfiles; i++)
+		if (to->files[i].action == LCTL_FILE_SKIPPED)
+			skips[n++] = to->files[i].name;
+	if (n)
+		qsort(skips, n, sizeof(*skips), cmp_str);
+	for (i = 0; n && i < from->nfiles; i++) {
+		if (from->files[i].action != LCTL_FILE_SKIPPED ||
+		    !bsearch(&from->files[i].name, skips, n, sizeof(*skips), cmp_str))
+			continue;
+		from->count[LCTL_FILE_SKIPPED]--;
+		if (rc->live)
+			atomic_fetch_sub(&rc->live[LCTL_FILE_SKIPPED], 1);
+		free(from->files[i].name);
+		from->files[i].name = NULL;
+	}
+	free(skips);
 	for (i = 0; i < LCTL_FILE_ACTION_COUNT; i++)
 		to->count[i] += from->count[i];
 	to->bytes_moved += from->bytes_moved;
 	for (i = 0; i < from->nfiles; i++) {
+		if (!from->files[i].name)
+			continue; /* a duplicate skip */
 		v = outcome_slot(to);
 		if (!v)
 			break; /* the counts stay right; only the detail is lost */
@@ -897,10 +928,15 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		break;
 	}
 	/* placed elsewhere: misplaced, linked, or linked through a wrong linkto */
-	if (rc->mode == LCTL_FIX_MIGRATE && rc->own_only &&
+	/*
+	 * In a pool, the data's own server moves a regular file; verify judges the rest. A
+	 * symbolic link, device, FIFO or socket is the starting host's, which moves it with the
+	 * directory dirty (lctl_repair_place() leaves it): it has no data to spread.
+	 */
+	if (rc->mode == LCTL_FIX_MIGRATE && rc->own_only && S_ISREG(e->mode) &&
 	    (e->cached < 0 || !lctl_volume_owns(rc->in->vol, (size_t)e->cached, path)))
-		return; /* in a pool, the data's own server moves it; verify judges the rest */
-	if (rc->after_workers && e->state == LCTL_ENTRY_LINKED)
+		return;
+	if (rc->after_workers && e->state == LCTL_ENTRY_LINKED && S_ISREG(e->mode))
 		return; /* its server's worker tried it */
 	if (rc->throttle)
 		rc->throttle(rc->arg, rc->mode == LCTL_FIX_MIGRATE ? e->size : 0);
@@ -1290,6 +1326,12 @@ int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned dep
 	for (i = 0; i < r->nentries && !stopping(rc); i++) {
 		const struct lctl_entry_report *e = &r->entries[i];
 
+		/*
+		 * A special file only moves with its directory dirty, which the starting host
+		 * sees to (a worker may run while the directory is stamped: a clean-first run)
+		 */
+		if (lctl_repair_clean_place(e) == LCTL_PLACE_DIRTY_AFTER)
+			continue;
 		if (e->state == LCTL_ENTRY_MISPLACED || e->state == LCTL_ENTRY_LINKED ||
 		    (e->state == LCTL_ENTRY_MIGRATION_LEFTOVER && e->cached >= 0))
 			place_entry(rc, rr, path, e);
@@ -1683,7 +1725,7 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		v = NULL;
 		if (ret)
 			goto done;
-		merge_outcomes(d, rr);
+		merge_outcomes(rc, d, rr);
 		lctl_dir_report_free(r);
 		*out = d;
 		return 0;
