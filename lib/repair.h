@@ -65,8 +65,9 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 
 /**
  * lctl_repair_place() - a pool worker's share of one directory: migrate the misplaced and
- * linked entries whose data this server moves (lctl_volume_owns()). No layout is written and
- * nothing is verified or stamped: the run's starting host does that once every server is done.
+ * linked regular files whose data this server moves (lctl_volume_owns()). No layout is written
+ * and nothing is verified or stamped: the run's starting host does that once every server is
+ * done, and moves the special files (symbolic links...), which need the directory dirty.
  * @initial: as for lctl_repair_dir().
  */
 int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
