@@ -1056,6 +1056,40 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 	}
 }
 
+/*
+ * After a verify that found the directory safe (@v): a file whose move failed but that is now
+ * in place, or gone, was changed by a client meanwhile (renamed, removed, rewritten): no
+ * failure of ours, nothing left to do. Its outcome says so as a skip (seen: a writer's file
+ * in a drained volume's final fix).
+ */
+static void settle_failures(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
+			    const struct lctl_dir_report *v)
+{
+	size_t i, k;
+
+	for (i = 0; i < rr->nfiles && rr->count[LCTL_FILE_FAILED]; i++) {
+		struct lctl_file_outcome *f = &rr->files[i];
+
+		if (f->action != LCTL_FILE_FAILED)
+			continue;
+		for (k = 0; k < v->nentries && strcmp(v->entries[k].name, f->name); k++)
+			;
+		if (k < v->nentries && v->entries[k].state != LCTL_ENTRY_PLACED)
+			continue;
+		f->action = LCTL_FILE_SKIPPED;
+		f->reason = k < v->nentries
+				    ? "in place now, though its move failed (a client "
+				      "changed it meanwhile)"
+				    : "gone since its move failed (renamed or removed by a client)";
+		rr->count[LCTL_FILE_FAILED]--;
+		rr->count[LCTL_FILE_SKIPPED]++;
+		if (rc->live) {
+			atomic_fetch_sub(&rc->live[LCTL_FILE_FAILED], 1);
+			atomic_fetch_add(&rc->live[LCTL_FILE_SKIPPED], 1);
+		}
+	}
+}
+
 /* Step 5: commit word = vol_commit on every copy whose ranges are still the planned ones. */
 static int stamp(struct lctl_repair_ctx *rc, const char *path, const struct lctl_dir_report *r,
 		 uint32_t commit)
@@ -1514,6 +1548,7 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 		     e->cached == e->hashed))
 			place_entry(rc, rr, path, e);
 	}
+	settle_failures(rc, rr, v);
 	rr->outcome = LCTL_DIR_FIXED;
 done:
 	rr->plan = r;
@@ -1704,6 +1739,7 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 			   srv ? srv->host : "?");
 		goto done;
 	}
+	settle_failures(rc, rr, v);
 	if (rr->count[LCTL_FILE_FAILED]) {
 		set_reason(rr, LCTL_DIR_NOT_FIXED, "clean; %llu files could not be moved",
 			   (unsigned long long)rr->count[LCTL_FILE_FAILED]);

@@ -104,7 +104,8 @@ _lctl_san_check "layoutctl drain"
 wait "$WATCH"
 fx_writer_stop
 fx_checker_stop
-assert_eq 0 "$rc" "drain --commit exit status"
+assert_eq 0 "$rc" "drain --commit exit status (files failed: $(jq -c 'select(.outcome == "failed")' \
+	"$S/outcomes.jsonl" 2>/dev/null | head -3 | paste -sd' '))"
 assert_contains "$(cat "$FX/drain.out")" "gluster volume remove-brick $VOL ${LEAVES[*]/#/$LCTL_HOST:} force"
 r0=$(<"$FX/round0")
 ((r0 > 0)) || fail "the drain never reached its work phase"
