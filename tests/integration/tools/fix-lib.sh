@@ -151,7 +151,18 @@ fx_fix() {
 		grep -q "^layoutctl: error: a GlusterFS call in .* has not returned for" "$FX/fix.out"; then
 		echo "fx_fix: a GlusterFS call hung (gluster issue 3688): resuming the run" >&2
 		echo "$vol" >>"$FX/hangs"
-		FX_HANG_RESUME=0 fx_fix "$vol" --resume
+		# the resume keeps how the run reached its servers (a pool's --rsh, --remote-cmd,
+		# --no-task-check: the task check would ask the wrong glusterd)
+		local keep=() a
+		while (($#)); do
+			a=$1
+			shift
+			case $a in
+			--no-task-check) keep+=("$a") ;;
+			--rsh | --remote-cmd) keep+=("$a" "$1") && shift ;;
+			esac
+		done
+		FX_HANG_RESUME=0 fx_fix "$vol" "${keep[@]}" --resume
 	fi
 }
 
