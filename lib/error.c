@@ -78,6 +78,11 @@ void lctl_log(int level, const char *fmt, ...)
 
 static char lbuf_empty[1];
 
+int lctl_cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 void lbuf_init(struct lbuf *b)
 {
 	b->buf = lbuf_empty;

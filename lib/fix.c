@@ -445,11 +445,6 @@ static void count_report(struct lctl_fix *f, const struct lctl_repair_report *rr
 		atomic_fetch_add(&f->not_clean, 1);
 }
 
-static int cmp_path(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
 {
 	struct lctl_fix *f = arg;
@@ -632,7 +627,7 @@ static int start_data(struct lctl_fix *f, struct lctl_error *err)
 		return 0;
 	}
 	if (f->nunclean) {
-		qsort(f->unclean, f->nunclean, sizeof(char *), cmp_path);
+		qsort(f->unclean, f->nunclean, sizeof(char *), lctl_cmp_strp);
 		/* out of memory: none counts as repaired, the run ends not clean, resumable */
 		f->repaired = calloc(f->nunclean, sizeof(bool));
 	}
@@ -1076,7 +1071,7 @@ static void summary_add(struct lctl_fix *f, const struct lctl_repair_report *rr)
 		bool good = rr->outcome == LCTL_DIR_FIXED || rr->outcome == LCTL_DIR_LEFT_ALONE ||
 			    rr->outcome == LCTL_DIR_WAS_CLEAN;
 		char *const *u = f->repaired ? bsearch(&rr->path, f->unclean, f->nunclean,
-						       sizeof(char *), cmp_path)
+						       sizeof(char *), lctl_cmp_strp)
 					     : NULL;
 
 		f->sum.data_dirs++;

@@ -35,6 +35,9 @@ void lbuf_addf(struct lbuf *b, const char *fmt, ...) __attribute__((format(print
 /** lbuf_detach() - hand the buffer to the caller (NULL if an append failed). */
 char *lbuf_detach(struct lbuf *b);
 
+/* qsort()/bsearch() comparison of two char * (an array of strings, by strcmp()) */
+int lctl_cmp_strp(const void *a, const void *b);
+
 /*
  * Open @rel (relative; leading slashes ignored; "" is the root itself) beneath the directory
  * @rootfd with open flags @flags, following no symbolic link in any component (ELOOP; ENOTDIR

@@ -95,11 +95,6 @@ static struct lctl_file_outcome *outcome_slot(struct lctl_repair_report *rr)
 	return &rr->files[rr->nfiles];
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /*
  * Move the counts and file outcomes of @from (an earlier pass over the directory) into @to, and
  * free @from. A file both passes skipped (a hard link DHT refused twice) counts once. Sorted
@@ -118,10 +113,10 @@ static void merge_outcomes(struct lctl_repair_ctx *rc, struct lctl_repair_report
 		if (to->files[i].action == LCTL_FILE_SKIPPED)
 			skips[n++] = to->files[i].name;
 	if (n)
-		qsort(skips, n, sizeof(*skips), cmp_str);
+		qsort(skips, n, sizeof(*skips), lctl_cmp_strp);
 	for (i = 0; n && i < from->nfiles; i++) {
 		if (from->files[i].action != LCTL_FILE_SKIPPED ||
-		    !bsearch(&from->files[i].name, skips, n, sizeof(*skips), cmp_str))
+		    !bsearch(&from->files[i].name, skips, n, sizeof(*skips), lctl_cmp_strp))
 			continue;
 		from->count[LCTL_FILE_SKIPPED]--;
 		if (rc->live)
