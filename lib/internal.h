@@ -63,6 +63,12 @@ void lctl_volfile_scrub_credentials(struct lctl_volfile *vf);
 glfs_t *lctl_volume_subvol_fs(const struct lctl_volume *vol, size_t i);
 /* The DHT client graph. */
 glfs_t *lctl_volume_fs(const struct lctl_volume *vol);
+/*
+ * Drop the name @name in the directory @dir from the DHT client's inode table, so that its
+ * next lookup by path is a full one (which links a file from its hashed subvolume in a dirty
+ * directory) rather than a revalidation. Return: 0 done (or not known); -1 not possible here.
+ */
+int lctl_volume_forget(struct lctl_volume *vol, const char *dir, const char *name);
 /* Whether the folder @path on this host carries the volume's id (glusterd's record of it). */
 bool lctl_volume_brick_is_ours(const struct lctl_volume *vol, const char *path);
 

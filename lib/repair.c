@@ -224,6 +224,13 @@ static int inspect(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
 	return lctl_inspect(rc->in, path, depth, NULL, out);
 }
 
+/*
+ * Place, verify, and place again from the new view while a concurrent client changes the
+ * directory (a client with an old layout can undo a linkto, more than once): at most this many
+ * times, then the directory is left dirty for the next run.
+ */
+#define PLACE_ROUNDS 3
+
 /* Problems that placing files cannot cure and that forbid stamping. */
 #define STRUCTURAL \
 	(LCTL_DIR_MISSING | LCTL_DIR_NOT_DIR | LCTL_DIR_INCOMPLETE | LCTL_DIR_HOLE | \
@@ -1074,7 +1081,7 @@ static void settle_failures(struct lctl_repair_ctx *rc, struct lctl_repair_repor
 		f->action = LCTL_FILE_SKIPPED;
 		f->reason = k < v->nentries
 				    ? "in place now, though its move failed (a client "
-				      "changed it meanwhile)"
+				      "changed it meanwhile, or DHT's move ended late)"
 				    : "gone since its move failed (renamed or removed by a client)";
 		rr->count[LCTL_FILE_FAILED]--;
 		rr->count[LCTL_FILE_SKIPPED]++;
@@ -1449,9 +1456,18 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 		ret = ret > 0 ? 0 : ret;
 		goto done;
 	}
-	for (round = 0; round < 2; round++) {
-		for (i = 0; i < r->nentries && !stopping(rc); i++)
+	for (round = 0; round < PLACE_ROUNDS; round++) {
+		for (i = 0; i < r->nentries && !stopping(rc); i++) {
+			/*
+			 * Misplaced again in a later round: the linkto an earlier one made was
+			 * removed behind our back (a client judging by an old layout took it for
+			 * stale). Our client knows the name, so its lookup would only revalidate:
+			 * make it a fresh one, which links again.
+			 */
+			if (round && r->entries[i].state == LCTL_ENTRY_MISPLACED)
+				lctl_volume_forget(rc->in->vol, path, r->entries[i].name);
 			place_entry(rc, rr, path, &r->entries[i]);
+		}
 		if (stopping(rc)) {
 			set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished");
 			goto done;

@@ -56,6 +56,7 @@ struct lctl_volume {
 	struct lctl_volfile vf;
 	const struct lctl_xlator *dht; /* borrowed from vf */
 	glfs_t *fs;
+	bool itable_known; /* fs's inode table looked as expected (shrink_inode_cache()) */
 	struct lctl_subvol *subvols;
 	glfs_t **subfs; /* per-subvolume graphs, NULL where it failed */
 	size_t nsubvols;
@@ -317,25 +318,94 @@ struct itable_prefix {
 };
 
 extern void inode_table_set_lru_limit(void *table, uint32_t lru_limit);
+extern void *inode_grep(void *table, void *parent, const char *name);
+extern void inode_unlink(void *inode, void *parent, const char *name);
+extern void *inode_unref(void *inode);
 
-static void shrink_inode_cache(glfs_t *fs, uint32_t limit)
+/* The inode_t * a gfapi handle starts with. */
+static void *handle_inode(struct glfs_object *obj)
+{
+	void *inode = NULL;
+
+	memcpy(&inode, obj, sizeof(inode));
+	return inode;
+}
+
+/* The table of an inode_t (its first field). */
+static struct itable_prefix *inode_itable(void *inode)
+{
+	struct itable_prefix *t = NULL;
+
+	if (inode)
+		memcpy(&t, inode, sizeof(t));
+	return t;
+}
+
+/* Return: whether the table was 10.x's and got @limit. */
+static bool shrink_inode_cache(glfs_t *fs, uint32_t limit)
 {
 	struct glfs_object *root;
-	struct itable_prefix *t = NULL;
+	struct itable_prefix *t;
 	struct stat st;
 	void *inode;
+	bool done = false;
 
 	root = glfs_h_lookupat(fs, NULL, "/", &st, 0);
 	if (!root)
-		return;
-	memcpy(&inode, root, sizeof(inode));
-	if (inode)
-		memcpy(&t, inode, sizeof(t));
-	if (t && t->lru_limit == 131072 && t->root == inode)
+		return false;
+	inode = handle_inode(root);
+	t = inode_itable(inode);
+	if (t && t->lru_limit == 131072 && t->root == inode) {
 		inode_table_set_lru_limit(t, limit);
-	else
+		done = true;
+	} else {
 		lctl_log(LCTL_LOG_DEBUG, "gfapi inode table not as expected: cache size unchanged");
+	}
 	glfs_h_close(root);
+	return done;
+}
+
+/*
+ * A lookup by path of a name our DHT client knows only revalidates the inode, on its data's
+ * subvolume (dht_lookup() -> dht_do_revalidate()): it never makes a linkto on the hashed one.
+ * Only a lookup of a name the client does not know (gfapi's glfs_resolve_component(): no
+ * dentry, a new inode) runs DHT's full lookup, which in a dirty directory links the file from
+ * its hashed subvolume. So when a linkto we made was removed behind our back (a client with
+ * an old layout took it for stale), the name is dropped from the inode table first: libglusterfs
+ * exports inode_grep() and inode_unlink(), and the table is reached as in shrink_inode_cache(),
+ * only when it is the one whose limit we set (the same table as the root's, whose root it is).
+ */
+int lctl_volume_forget(struct lctl_volume *vol, const char *dir, const char *name)
+{
+	struct glfs_object *root, *parent = NULL;
+	struct itable_prefix *t;
+	void *pinode, *inode;
+	struct stat st;
+	int ret = -1;
+
+	if (!vol->itable_known || !vol->fs)
+		return -1;
+	root = glfs_h_lookupat(vol->fs, NULL, "/", &st, 0);
+	if (!root)
+		return -1;
+	t = inode_itable(handle_inode(root));
+	parent = glfs_h_lookupat(vol->fs, NULL, dir, &st, 0);
+	if (!parent || !S_ISDIR(st.st_mode) || !t || t->root != handle_inode(root))
+		goto out;
+	pinode = handle_inode(parent);
+	if (!pinode || inode_itable(pinode) != t)
+		goto out;
+	inode = inode_grep(t, pinode, name);
+	if (inode) {
+		inode_unlink(inode, pinode, name);
+		inode_unref(inode);
+	}
+	ret = 0;
+out:
+	if (parent)
+		glfs_h_close(parent);
+	glfs_h_close(root);
+	return ret;
 }
 
 /* ---- bricks on this host ------------------------------------------------------------------ */
@@ -985,7 +1055,7 @@ int lctl_volume_open(const struct lctl_open_opts *opts, struct lctl_volume **out
 	ret = mount_dht(vol, opts, servers, sa, nservers, first, NULL, err);
 	if (ret)
 		goto fail;
-	shrink_inode_cache(vol->fs, INODE_LRU_LIMIT);
+	vol->itable_known = shrink_inode_cache(vol->fs, INODE_LRU_LIMIT);
 	ret = fetch_volfile(vol, err);
 	if (ret)
 		goto fail;
@@ -1018,7 +1088,7 @@ int lctl_volume_open(const struct lctl_open_opts *opts, struct lctl_volume **out
 		free(decom);
 		if (ret)
 			goto fail;
-		shrink_inode_cache(vol->fs, INODE_LRU_LIMIT);
+		vol->itable_known = shrink_inode_cache(vol->fs, INODE_LRU_LIMIT);
 	}
 	vol->glusterd_dir = strdup(opts->glusterd_dir ? opts->glusterd_dir : GLUSTERD_WORKDIR);
 	if (!vol->glusterd_dir || identify_servers(vol, opts)) {

@@ -42,13 +42,18 @@ for ((i = 0; i < 100; i++)); do
 	[[ $(awk '$1 == "phase" { print $2 }' "$S/journal" 2>/dev/null) == work ]] && break
 	sleep 0.1
 done
+# held still (its locks with it) while the refusals are checked: on a loaded machine its
+# --max-runtime could otherwise end it first, and a refused run would find nothing to refuse
+kill -STOP "$first" || fail "the first run ended before it could be held: $(<"$FX/first.out")"
 expect_exit 3 "$LAYOUTCTL" fix --state-dir "$S" --settle 1 "$VOL"
-expect_exit 3 "$LAYOUTCTL" fix --state-dir "$FX/other-state" --settle 1 "$VOL"
-err=$("$LAYOUTCTL" fix --state-dir "$FX/other-state" --settle 1 "$VOL" 2>&1 || true)
+rc=0
+err=$("$LAYOUTCTL" fix --state-dir "$FX/other-state" --settle 1 "$VOL" 2>&1) || rc=$?
+assert_eq 3 "$rc" "exit status of a fix refused by another host's volume lock"
 assert_contains "$err" "locked by another layoutctl fix"
 # another host breaks the lock (--break-lock there) while this run works: at its end this run
 # must leave that host's lock alone
 setfattr -n trusted.layoutctl.lock -v "otherhost 4242 run-other 1" "${B[0]}"
+kill -CONT "$first"
 rc=0
 wait "$first" || rc=$?
 cat "$FX/first.out" >&2

@@ -136,17 +136,6 @@ fx_fix() {
 	fi
 	cat "$FX/fix.out" >&2
 	_lctl_san_check "layoutctl fix $*"
-	# design.md, "Limit: a linkto undone behind our back": a client holding an old layout
-	# unlinked a linkto we made, our client cannot relink a name it knows, the directory is
-	# left dirty (nothing hidden) and a new run places it. Seen in CI with the checker busy:
-	# a new run, once (not for --resume runs), logged in $FX/retries.
-	if ((LCTL_RC == 1)) && [[ ${FX_MISPLACED_RETRY:-1} != 0 && " $* " != *" --resume "* ]] &&
-		grep -qE '^not-fixed .*: (data phase: )?cannot verify: misplaced$' "$FX/fix.out"; then
-		echo "fx_fix: a linkto undone by a stale-layout client left a directory dirty: running again" >&2
-		echo "$vol" >>"$FX/retries"
-		FX_MISPLACED_RETRY=0 fx_fix "$vol" "$@"
-		return
-	fi
 	if ((LCTL_RC == 3)) && [[ ${FX_HANG_RESUME:-1} != 0 ]] &&
 		grep -q "^layoutctl: error: a GlusterFS call in .* has not returned for" "$FX/fix.out"; then
 		echo "fx_fix: a GlusterFS call hung (gluster issue 3688): resuming the run" >&2

@@ -1,0 +1,70 @@
+#!/bin/bash
+# A linkto undone behind our back. A client that still holds a directory's old layout can
+# remove, as stale, a linkto fix has just made on a file's new hashed brick; the directory's
+# verify then finds the file misplaced again. Our DHT client knows the name by then, and a
+# lookup of a known name only revalidates it on its data's brick: the second placing round
+# must drop the name from the client's inode table so that its lookup links the file again
+# (lctl_volume_forget()), or the directory is left dirty.
+#
+# The fault is injected at gfapi (tools/faultlinkto.c, LD_PRELOAD into layoutctl): right
+# after fix's first lookup of a name in /l that made a linkto, that linkto is removed from the
+# brick (and its gfid link from .glusterfs), as a stale client's DHT does.
+#   - fix --mode linkto exits 0, and that file was linked twice (both rounds);
+#   - scan exits 0; on the bricks every misplaced file of /l has its linkto on its hashed brick
+#     and every directory carries the run's commit hash; each file reads back its content.
+. "$LCTL_SRCDIR/tests/integration/lib.sh"
+. "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
+fx_init
+gcc -shared -fPIC -o "$FX/faultlinkto.so" "$FX_TOOLS/faultlinkto.c" -ldl -lpthread ||
+	_lctl_hard "cannot build tools/faultlinkto.c"
+# an ASan build wants its runtime first in the process
+asan=$(ldd "$LAYOUTCTL" | awk '/libasan/ { print $3 }')
+
+lctl_vol_create dist 2 VOL
+MP=$(lctl_mount "$VOL")
+mkdir "$MP/l"
+for i in $(seq 1 40); do echo "l $i" >"$MP/l/f$i"; done
+lctl_umount "$MP"
+lctl_vol_add_bricks "$VOL" 2
+B=("${LCTL_BRICKS[@]}")
+
+# FAULT_CMD PATH: remove PATH's linkto from the brick holding one; exit 1 if none does
+cat >"$FX/unlink-linkto" <<EOS
+#!/bin/bash
+for b in ${B[*]}; do
+	f=\$b\$1
+	getfattr -h --absolute-names -n trusted.glusterfs.dht.linkto -- "\$f" >/dev/null 2>&1 || continue
+	g=\$(getfattr -h --absolute-names -n trusted.gfid -e hex -- "\$f" 2>/dev/null | sed -n 's/^trusted.gfid=0x//p')
+	[[ \${#g} == 32 ]] || exit 1
+	u=\${g:0:8}-\${g:8:4}-\${g:12:4}-\${g:16:4}-\${g:20:12}
+	rm -f -- "\$f" "\$b/.glusterfs/\${g:0:2}/\${g:2:2}/\$u" || exit 1
+	printf '%s\n' "\$1" >"$FX/undone"
+	exit 0
+done
+exit 1
+EOS
+chmod +x "$FX/unlink-linkto"
+
+FAULT_DIR=/l FAULT_CMD=$FX/unlink-linkto LD_PRELOAD="${asan:+$asan }$FX/faultlinkto.so" \
+	fx_fix "$VOL" --mode linkto --settle 0
+[[ -s $FX/undone ]] || fail "the fault was not hit (no linkto made in /l was seen)"
+undone=$(<"$FX/undone")
+echo "linkto of $undone removed behind fix's back" >&2
+assert_eq 0 "$LCTL_RC" "fix exit status after a linkto was undone"
+n=$(jq -r --arg p "$undone" 'select(.path == $p and .outcome == "linked") | .path' \
+	"$FX/state/outcomes.jsonl" | wc -l)
+assert_eq 2 "$n" "times $undone was linked (once in each placing round)"
+
+expect_exit 0 "$LAYOUTCTL" scan "$VOL"
+fx_bricks_check "$VOL" --linked-ok
+hx=$(printf '0x%08x' "$(fx_vol_hash "$VOL")")
+for b in "${B[@]}"; do
+	v=$(brick_xattr_hex "$b" /l trusted.glusterfs.dht) || fail "no layout on /l in $b"
+	[[ $v == "$hx"* ]] || fail "/l in $b is $v, not stamped with $hx"
+done
+MP=$(lctl_mount "$VOL")
+for i in $(seq 1 40); do
+	assert_eq "l $i" "$(cat "$MP/l/f$i")" "content of /l/f$i"
+done
+lctl_umount "$MP"
+exit 0

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * faultlinkto.so: LD_PRELOAD fault injection for tests/integration/fault-linkto.sh. After a
+ * call of gfapi's glfs_lstat() on a name inside the volume directory $FAULT_DIR returns, the
+ * command "$FAULT_CMD PATH" runs (PATH the looked-up path); once it has exited 0 it never runs
+ * again. The test's command removes the linkto the lookup made on the name's hashed brick, as
+ * a client holding the directory's old layout does when it takes that linkto for stale.
+ * Everything else goes to the real gfapi.
+ * Build: gcc -shared -fPIC -o faultlinkto.so faultlinkto.c -ldl -lpthread
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct glfs;
+struct stat;
+typedef int (*lstat_fn)(struct glfs *, const char *, struct stat *);
+
+int glfs_lstat(struct glfs *fs, const char *path, struct stat *buf);
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static bool done;
+
+static void maybe_fault(const char *path)
+{
+	const char *dir = getenv("FAULT_DIR"), *cmd = getenv("FAULT_CMD");
+	char line[8192];
+	size_t n;
+
+	if (!dir || !cmd || !path)
+		return;
+	n = strlen(dir);
+	if (strncmp(path, dir, n) || path[n] != '/' || !path[n + 1] || strchr(path, '\''))
+		return;
+	if (snprintf(line, sizeof(line), "%s '%s'", cmd, path) >= (int)sizeof(line))
+		return;
+	pthread_mutex_lock(&lock);
+	if (!done && system(line) == 0)
+		done = true;
+	pthread_mutex_unlock(&lock);
+}
+
+int glfs_lstat(struct glfs *fs, const char *path, struct stat *buf)
+{
+	static lstat_fn real;
+	int ret, err;
+
+	if (!real)
+		real = (lstat_fn)dlsym(RTLD_NEXT, "glfs_lstat");
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	ret = real(fs, path, buf);
+	err = errno;
+	maybe_fault(path);
+	errno = err;
+	return ret;
+}
