@@ -1409,8 +1409,31 @@ static int drain_verify(struct lctl_volume *vol, const char *when)
 }
 
 /*
+ * Whether a drain's fix, which left @fc->not_fixed directories behind (exit @ret), gets pass
+ * @pass: only for directories a client changed meanwhile (nothing stopped or failed), at most
+ * DRAIN_MAX_PASSES in all. If so, it waits the settle period first (a directory changed while
+ * being stamped was marked dirty and wants it before files move) and resumes from the journal.
+ */
+static bool next_pass(struct fix_cli *fc, struct lctl_volume *vol, int ret, int pass)
+{
+	unsigned i;
+
+	if (ret != EXIT_PROBLEMS || fc->o.dry_run || fc->stopped || interrupted || !fc->not_fixed ||
+	    pass > DRAIN_MAX_PASSES)
+		return false;
+	verbose(1, "%llu directories not finished: pass %d after %u s",
+		(unsigned long long)fc->not_fixed, pass, fc->o.settle_ms / 1000);
+	for (i = 0; i < fc->o.settle_ms / 100 && !interrupted; i++)
+		usleep(100000);
+	fc->o.resume = true;
+	lctl_volume_reread_commit(vol);
+	return !interrupted;
+}
+
+/*
  * After the remove-brick: the volume as glusterd serves it now (the new membership), fixed
- * where the remove changed anything. A scan first; a fix only when a directory is not clean.
+ * where the remove changed anything. A scan first; a fix only when a directory is not clean,
+ * again (as the drain) while clients keep changing some.
  */
 static int after_remove(const struct fix_cli *fc)
 {
@@ -1421,7 +1444,7 @@ static int after_remove(const struct fix_cli *fc)
 	struct lctl_error err = { 0 };
 	const struct lctl_scan_summary *s;
 	bool fin = false, clean;
-	int ret, tries;
+	int ret, tries, pass;
 
 	/* glusterd hands the new volfile out once the remove is committed; give it a moment */
 	for (tries = 0; tries < 30; tries++) {
@@ -1472,6 +1495,8 @@ static int after_remove(const struct fix_cli *fc)
 	f2.o.mode = LCTL_FIX_CLEAN_FIRST;
 	f2.o.planner = LCTL_PLANNER_MINMOVE;
 	ret = fix_run(&f2, vol, NULL, mono_seconds());
+	for (pass = 2; next_pass(&f2, vol, ret, pass); pass++)
+		ret = fix_run(&f2, vol, NULL, mono_seconds());
 	lctl_volume_close(vol, false);
 	return ret;
 }
@@ -1548,7 +1573,6 @@ int cmd_drain(const struct cmd *cmd, int argc, char **argv)
 	struct lctl_volume *vol = NULL;
 	struct dash *dash;
 	double t0 = mono_seconds();
-	unsigned i;
 	int ret, pass;
 
 	fc.drain = true;
@@ -1574,16 +1598,8 @@ int cmd_drain(const struct cmd *cmd, int argc, char **argv)
 	 * while it was being stamped is marked dirty and wants the settle period before files
 	 * move in it: so each pass waits that long first.
 	 */
-	for (pass = 1; ret < 0 || (ret == EXIT_PROBLEMS && !fc.o.dry_run && !fc.stopped &&
-				   !interrupted && fc.not_fixed && pass <= DRAIN_MAX_PASSES);
-	     pass++) {
+	for (pass = 1; ret < 0 || next_pass(&fc, vol, ret, pass); pass++) {
 		if (pass > 1) {
-			verbose(1, "%llu directories not finished: pass %d after %u s",
-				(unsigned long long)fc.not_fixed, pass, fc.o.settle_ms / 1000);
-			for (i = 0; i < fc.o.settle_ms / 100 && !interrupted; i++)
-				usleep(100000);
-			fc.o.resume = true;
-			lctl_volume_reread_commit(vol);
 			t0 = mono_seconds();
 			dash = dash_first(&fc, t0);
 		}

@@ -169,6 +169,11 @@ static void put_result(struct lctl_crawl *c, void *r)
 	pthread_mutex_unlock(&c->lock);
 }
 
+void lctl_crawl_emit(struct lctl_crawl_worker *cw, void *result)
+{
+	put_result(((struct worker *)cw)->c, result);
+}
+
 /*
  * Called with the lock held, by worker @w parked by a lower worker count: hand its spill stack
  * to the workers still running, the shallowest items into the shared queue while it has room,

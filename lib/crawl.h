@@ -22,8 +22,8 @@ struct lctl_crawl_cfg {
 	size_t result_cap; /* result FIFO; 0 = 256 */
 	/*
 	 * Visit one directory, from a worker thread. Push subdirectories with lctl_crawl_push().
-	 * Returns a result for the consumer, or NULL. Must not call back into the crawl
-	 * otherwise.
+	 * Returns a result for the consumer, or NULL; lctl_crawl_emit() hands it more. Must not
+	 * call back into the crawl otherwise.
 	 */
 	void *(*visit)(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth);
 	/* Release a result the consumer never took (after a cancel). */
@@ -43,6 +43,8 @@ int lctl_crawl_start(const struct lctl_crawl_cfg *cfg, const char *root, struct 
 		     struct lctl_error *err);
 /* From visit(): queue a subdirectory. */
 int lctl_crawl_push(struct lctl_crawl_worker *w, const char *path, unsigned depth);
+/* From visit(): a result for the consumer besides the one visit() returns (waits for room). */
+void lctl_crawl_emit(struct lctl_crawl_worker *w, void *result);
 unsigned lctl_crawl_worker_index(const struct lctl_crawl_worker *w);
 /*
  * Consumer side: the next result, waiting up to @timeout_ms (-1 = forever). NULL on timeout

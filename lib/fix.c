@@ -24,7 +24,9 @@
  * stamped, every misplaced file reachable through a linkto, nothing moved. Then, journal phase
  * "data", a second walk moves the data behind those linktos while the directories stay clean
  * (repair.c:lctl_repair_data; in a pool, each server's worker first moves its share), and
- * "done". A run stopped in that phase resumes in it; `--phase data` starts there.
+ * "done". A directory that must be made dirty in that phase (special files to move, or not
+ * clean) waits out its settle period held aside while the workers go on (defer_dir()). A run
+ * stopped in that phase resumes in it; `--phase data` starts there.
  *
  * A resumed run reuses the journal's H, so directories stamped before the stop are clean
  * and only cost one inspection.
@@ -66,6 +68,15 @@ enum fix_stage {
 	FIX_LAYOUT,    /* the layout pass (f->crawl runs dirty_visit) */
 	FIX_SETTLE,    /* the settle period, until settle_end */
 	FIX_RUN,       /* place, work, top, data: the walks below */
+};
+
+/* A directory held for its settle period (struct lctl_fix, defer). */
+struct deferral {
+	char *path;
+	unsigned depth;
+	double ripe; /* monotonic: the settle period is over */
+	struct lctl_repair_report *rr;
+	bool link; /* held by the linkto pass (lctl_repair_dir_early()) */
 };
 
 struct lctl_fix {
@@ -125,6 +136,25 @@ struct lctl_fix {
 
 	pthread_mutex_t tlock; /* protects next_slot */
 	double next_slot;      /* throttle: monotonic time the next item may start */
+
+	/*
+	 * Directories waiting out a settle period while the workers go on with others: in the
+	 * data phase, those made dirty for their special files (lctl_repair_data(), deferred);
+	 * in an early linkto pass, those whose links are made (lctl_repair_dir_early(), held). A
+	 * worker takes the ripe ones before its next directory, and a last walk of the phase
+	 * (ripe_visit()) the rest. In the order they were held, so ripe ones first.
+	 */
+	pthread_mutex_t dlock;
+	struct deferral *defer;
+	size_t ndefer, defer_cap;
+	bool ripe_started;	 /* the last walk, of the deferred directories, runs */
+	atomic_bool ripe_pushed; /* its first visit queued them */
+	/*
+	 * The linkto pass (a linkto run, or the first phase of a clean-first one) started at the
+	 * end of the layout pass: its links are made during the settle period, the rest of each
+	 * directory held until it is over (lctl_repair_dir_early()).
+	 */
+	bool early;
 };
 
 static double mono_now(void)
@@ -401,6 +431,8 @@ static int start_layout(struct lctl_fix *f, struct lctl_error *err)
 	return 0;
 }
 
+static int start_work(struct lctl_fix *f, struct lctl_error *err);
+
 /* Every directory had its turn: the settle period starts. */
 static void end_layout(struct lctl_fix *f)
 {
@@ -420,6 +452,24 @@ static void end_layout(struct lctl_fix *f)
 	f->settle_end = mono_now() + f->opts.settle_ms / 1000.0;
 	f->stage = FIX_SETTLE;
 	f->phase = "settle";
+	/*
+	 * A linkto pass makes its links during the settle period: only lookups, which hide
+	 * nothing from a client that has not seen the new layout yet; the rest of each
+	 * directory waits for its end (repair.c, lctl_repair_dir_early()). The journal says
+	 * "work" only then: a run stopped before goes back to the layout pass on --resume.
+	 */
+	if (f->rc.mode == LCTL_FIX_LINKTO && f->opts.settle_ms && !f->opts.dry_run &&
+	    !f->opts.place_only && !f->data_only && (!f->pool || f->two_phase) &&
+	    !deadline_passed(f)) {
+		f->in.vol_commit = f->sum.commit;
+		f->early = true;
+		if (start_work(f, NULL)) {
+			f->early = false;
+			f->crawl = NULL;
+		} else {
+			f->base_seen = f->base_done = 0;
+		}
+	}
 }
 
 /* ---- the repair crawl -------------------------------------------------------------------- */
@@ -445,6 +495,162 @@ static void count_report(struct lctl_fix *f, const struct lctl_repair_report *rr
 		atomic_fetch_add(&f->not_clean, 1);
 }
 
+/* At most this many directories (with their inspections) held by an early linkto pass. */
+#define EARLY_HOLD_MAX 1024
+
+static size_t held_count(struct lctl_fix *f)
+{
+	size_t n;
+
+	pthread_mutex_lock(&f->dlock);
+	n = f->ndefer;
+	pthread_mutex_unlock(&f->dlock);
+	return n;
+}
+
+/* rc.settling: an early linkto pass while the settle period runs. */
+static bool fix_settling(void *arg)
+{
+	struct lctl_fix *f = arg;
+
+	return f->early && mono_now() < f->settle_end;
+}
+
+/* Sleep until @ripe (monotonic), a stop cutting it short; signs of life meanwhile. */
+static void wait_ripe(struct lctl_fix *f, double ripe)
+{
+	double now;
+
+	while (!fix_should_stop(f) && (now = mono_now()) < ripe) {
+		lctl_crawl_beat(); /* the settle period is no hang */
+		usleep((useconds_t)((ripe - now) > 0.1 ? 100000 : (ripe - now) * 1e6 + 1));
+	}
+}
+
+/* The rest of a directory deferred with the report @first, its settle period over. */
+static struct lctl_repair_report *finish_specials(struct lctl_fix *f, const char *path,
+						  unsigned depth, struct lctl_repair_report *first)
+{
+	struct lctl_repair_report *rr = NULL;
+	int ret = lctl_repair_specials(&f->rc, path, depth, first, &rr);
+
+	if (ret)
+		rr = failed_report(path, ret);
+	if (rr)
+		count_report(f, rr);
+	return rr;
+}
+
+static struct lctl_repair_report *finish_deferred(struct lctl_fix *f, struct deferral *d)
+{
+	struct lctl_repair_report *rr = NULL;
+	int ret;
+
+	if (d->link) {
+		ret = lctl_repair_dir_held(&f->rc, d->path, d->depth, d->rr, &rr);
+		if (ret)
+			rr = failed_report(d->path, ret);
+		if (rr)
+			count_report(f, rr);
+	} else {
+		rr = finish_specials(f, d->path, d->depth, d->rr);
+	}
+	free(d->path);
+	return rr;
+}
+
+/*
+ * Hold the data phase's report @rr of a directory made dirty for its special files until its
+ * settle period is over; without memory for that, wait here. Return: the report to hand on
+ * now, or NULL.
+ */
+static struct lctl_repair_report *defer_dir(struct lctl_fix *f, const char *path, unsigned depth,
+					    struct lctl_repair_report *rr, double ripe, bool link)
+{
+	struct deferral d = { strdup(path), depth, ripe, rr, link };
+	bool held = false;
+
+	pthread_mutex_lock(&f->dlock);
+	if (d.path && f->ndefer == f->defer_cap) {
+		size_t cap = f->defer_cap ? f->defer_cap * 2 : 16;
+		struct deferral *v = realloc(f->defer, cap * sizeof(*v));
+
+		if (v) {
+			f->defer = v;
+			f->defer_cap = cap;
+		}
+	}
+	if (d.path && f->ndefer < f->defer_cap) {
+		f->defer[f->ndefer++] = d;
+		held = true;
+	}
+	pthread_mutex_unlock(&f->dlock);
+	if (held)
+		return NULL;
+	wait_ripe(f, d.ripe);
+	if (d.path)
+		return finish_deferred(f, &d);
+	d.path = strdup(path);
+	if (d.path)
+		return finish_deferred(f, &d);
+	lctl_repair_report_free(rr);
+	return failed_report(path, LCTL_ENOMEM);
+}
+
+/* Before a worker's next directory: the deferred ones whose settle period is over. */
+static void serve_ripe(struct lctl_fix *f, struct lctl_crawl_worker *w)
+{
+	struct lctl_repair_report *rr;
+	struct deferral d;
+
+	while (!fix_should_stop(f)) {
+		pthread_mutex_lock(&f->dlock);
+		if (!f->ndefer || f->defer[0].ripe > mono_now()) {
+			pthread_mutex_unlock(&f->dlock);
+			return;
+		}
+		d = f->defer[0];
+		memmove(f->defer, f->defer + 1, --f->ndefer * sizeof(*f->defer));
+		pthread_mutex_unlock(&f->dlock);
+		rr = finish_deferred(f, &d);
+		if (rr)
+			lctl_crawl_emit(w, rr);
+	}
+}
+
+/*
+ * The last walk of the data phase: its first visit (the top) queues every deferred directory
+ * still held; each of those then waits out its settle period and is finished.
+ */
+static void *ripe_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
+{
+	struct lctl_fix *f = arg;
+	struct deferral d = { 0 };
+	size_t i;
+
+	if (!atomic_exchange(&f->ripe_pushed, true)) {
+		pthread_mutex_lock(&f->dlock);
+		for (i = 0; i < f->ndefer; i++)
+			lctl_crawl_push(w, f->defer[i].path, f->defer[i].depth);
+		pthread_mutex_unlock(&f->dlock);
+		return NULL;
+	}
+	pthread_mutex_lock(&f->dlock);
+	for (i = 0; i < f->ndefer && strcmp(f->defer[i].path, path); i++)
+		;
+	if (i < f->ndefer) {
+		d = f->defer[i];
+		memmove(f->defer + i, f->defer + i + 1, (f->ndefer - i - 1) * sizeof(*f->defer));
+		f->ndefer--;
+	}
+	pthread_mutex_unlock(&f->dlock);
+	(void)depth;
+	if (!d.path)
+		return NULL;
+	wait_ripe(f, d.ripe);
+	return finish_deferred(f, &d);
+}
+
 static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
 {
 	struct lctl_fix *f = arg;
@@ -466,15 +672,28 @@ static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path,
 		count_report(f, rr);
 		return rr;
 	}
+	serve_ripe(f, w);
 	if (f->data_started) {
 		/* the data phase: every directory alike, the top too, all stamped already */
-		ret = lctl_repair_data(&f->rc, path, depth, r, &rr);
+		bool deferred = false;
+
+		ret = lctl_repair_data(&f->rc, path, depth, r, &rr, &deferred);
+		if (!ret && deferred)
+			return defer_dir(f, path, depth, rr, mono_now() + f->rc.settle_ms / 1000.0,
+					 false);
 	} else if (depth == 0) {
 		/* the top directory is repaired last, by the consumer */
 		lctl_dir_report_free(r);
 		return NULL;
 	} else {
-		ret = lctl_repair_dir(&f->rc, path, depth, r, &rr);
+		bool held = false;
+
+		if (f->early && held_count(f) >= EARLY_HOLD_MAX)
+			wait_ripe(f,
+				  f->settle_end); /* memory: no more held, the settle period ends */
+		ret = lctl_repair_dir_early(&f->rc, path, depth, r, &rr, &held);
+		if (!ret && held)
+			return defer_dir(f, path, depth, rr, f->settle_end, true);
 	}
 	if (ret)
 		return failed_report(path, ret);
@@ -634,6 +853,8 @@ static int start_data(struct lctl_fix *f, struct lctl_error *err)
 	f->data_started = true;
 	f->phase = "data";
 	f->base_seen = f->base_done = 0;
+	f->ripe_started = false;
+	atomic_store(&f->ripe_pushed, false);
 	return start_work(f, err);
 }
 
@@ -795,8 +1016,10 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts, st
 	f->opts = *opts;
 	f->lock_fd = -1;
 	pthread_mutex_init(&f->tlock, NULL);
+	pthread_mutex_init(&f->dlock, NULL);
 	if (lctl_slots_init(&f->slots, lctl_volume_nsubvols(vol))) {
 		pthread_mutex_destroy(&f->tlock);
+		pthread_mutex_destroy(&f->dlock);
 		free(f);
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
 	}
@@ -993,6 +1216,7 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts, st
 					  .live = f->live,
 					  .live_bytes = &f->live_bytes,
 					  .should_stop = fix_should_stop,
+					  .settling = fix_settling,
 					  .arg = f,
 					  .modes = f->modes_open ? &f->modes : NULL,
 					  .slots = &f->slots,
@@ -1022,6 +1246,7 @@ fail:
 		lctl_inspector_release(&f->in);
 	lctl_slots_destroy(&f->slots);
 	pthread_mutex_destroy(&f->tlock);
+	pthread_mutex_destroy(&f->dlock);
 	free(f);
 	return ret;
 }
@@ -1151,15 +1376,25 @@ static bool early_stage(struct lctl_fix *f, int timeout_ms, bool *finished)
 		if (deadline_passed(f)) {
 			/* stopped before anything moved: --resume redoes the layouts and the settle */
 			f->stopped_dirty = true;
+			if (f->crawl) {
+				/* the early linkto pass winds down; its held directories are reported */
+				f->stage = FIX_RUN;
+				return true;
+			}
 			f->top_done = true;
 			*finished = true;
 			return true;
 		}
 		ret = set_phase(f, "work", &f->fail_err);
-		if (ret)
+		if (ret) {
 			f->stopped_dirty = true;
-		else
+		} else if (f->crawl) {
+			/* the early linkto pass goes on: its held directories are ripe now */
+			f->stage = FIX_RUN;
+			f->phase = "work";
+		} else {
 			ret = after_settle(f, &f->fail_err);
+		}
 		if (ret)
 			stage_failed(f, ret, finished);
 		return true;
@@ -1219,6 +1454,42 @@ static bool hang_check(struct lctl_fix *f, int timeout_ms, struct lctl_repair_re
 bool lctl_fix_hung(const struct lctl_fix *f)
 {
 	return f && f->hung;
+}
+
+/* A walk is over: the last one of its phase, of the directories still held (ripe_visit()). */
+static bool start_ripe(struct lctl_fix *f)
+{
+	struct lctl_crawl_cfg cfg = { 0 };
+	struct lctl_crawl_stats st;
+	struct lctl_crawl *c;
+	uint64_t n = f->ndefer + 1; /* they, and the top this walk starts from */
+
+	f->ripe_started = true;
+	cfg.nworkers = f->opts.parallel ? f->opts.parallel : LCTL_FIX_DEFAULT_PARALLEL;
+	cfg.visit = ripe_visit;
+	cfg.drop = fix_drop;
+	cfg.arg = f;
+	if (lctl_crawl_start(&cfg, f->top, &c, NULL))
+		return false; /* the finished data walk stays in f->crawl */
+	lctl_crawl_stats(f->crawl, &st);
+	lctl_crawl_free(f->crawl);
+	f->crawl = c;
+	/* they were counted by the walk before already */
+	f->base_seen += st.dirs_seen > n ? st.dirs_seen - n : 0;
+	f->base_done += st.dirs_done > n ? st.dirs_done - n : 0;
+	return true;
+}
+
+/* A held directory the run stopped before finishing: dirty, what was done in it reported. */
+static struct lctl_repair_report *flush_deferred(struct lctl_fix *f)
+{
+	struct deferral d = f->defer[--f->ndefer];
+
+	free(d.path);
+	d.rr->outcome = LCTL_DIR_STOPPED;
+	snprintf(d.rr->reason, sizeof(d.rr->reason), "stopped before it was finished (left dirty)");
+	count_report(f, d.rr);
+	return d.rr;
 }
 
 struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, bool *finished)
@@ -1284,6 +1555,15 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 		}
 		return NULL;
 	}
+	if (f->ndefer && (f->data_started || !f->top_started)) {
+		/* directories held for their settle period (see struct lctl_fix) */
+		if (!f->ripe_started && !atomic_load(&f->stop) && start_ripe(f))
+			return NULL;
+		/* stopped: each stays dirty, what was done in it reported */
+		rr = flush_deferred(f);
+		summary_add(f, rr);
+		return rr;
+	}
 	if (f->top_started || f->data_started || atomic_load(&f->stop) || f->opts.place_only) {
 		if (f->top_started && !f->data_started && !f->clean_at && phase_one_ok(&f->sum) &&
 		    !atomic_load(&f->stop))
@@ -1295,8 +1575,10 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 	}
 	/* everything below the top is done: now the top itself */
 	lctl_crawl_stats(f->crawl, &st);
-	f->base_seen = st.dirs_seen - 1; /* the top was counted by the first walk */
-	f->base_done = st.dirs_done - 1;
+	f->base_seen += st.dirs_seen - 1; /* the top was counted by the first walk */
+	f->base_done += st.dirs_done - 1;
+	f->ripe_started = false;
+	atomic_store(&f->ripe_pushed, false);
 	lctl_crawl_free(f->crawl);
 	f->crawl = NULL;
 	f->top_started = true;
@@ -1483,5 +1765,12 @@ void lctl_fix_free(struct lctl_fix *f)
 	lctl_inspector_release(&f->in);
 	lctl_slots_destroy(&f->slots);
 	pthread_mutex_destroy(&f->tlock);
+	while (f->ndefer) {
+		f->ndefer--;
+		free(f->defer[f->ndefer].path);
+		lctl_repair_report_free(f->defer[f->ndefer].rr);
+	}
+	free(f->defer);
+	pthread_mutex_destroy(&f->dlock);
 	free(f);
 }

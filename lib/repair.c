@@ -1379,10 +1379,46 @@ int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned dep
 	return 0;
 }
 
-int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
-		    struct lctl_dir_report *initial, struct lctl_repair_report **out)
+/*
+ * The early part of a linkto pass (lctl_repair_dir_early()): link every misplaced entry of
+ * @r by a lookup of its name, marking it linked in @r so that the rest of the protocol does
+ * not count it twice. A lookup that fails is left to that rest.
+ */
+static void link_early(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr, const char *dir,
+		       struct lctl_dir_report *r)
 {
-	struct lctl_repair_report *rr = report_new(path);
+	glfs_t *dht = lctl_volume_fs(rc->in->vol);
+	char path[4096];
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < r->nentries && !stopping(rc); i++) {
+		struct lctl_entry_report *e = &r->entries[i];
+
+		if (e->state != LCTL_ENTRY_MISPLACED ||
+		    lctl_join_path(path, sizeof(path), dir, e->name))
+			continue;
+		lctl_crawl_beat();
+		if (rc->throttle)
+			rc->throttle(rc->arg, 0);
+		/* the first lookup by name in a dirty directory links the data from the hashed one */
+		if (glfs_lstat(dht, path, &st))
+			continue;
+		add_outcome(rc, rr, e->name, LCTL_FILE_LINKED, 0, NULL, e->cached, e->hashed,
+			    e->size);
+		e->state = LCTL_ENTRY_LINKED;
+	}
+}
+
+/*
+ * lctl_repair_dir() and its early and held halves: @held_rr set, go on with that held
+ * report; @held set, hold the directory after its links while @rc->settling says so.
+ */
+static int repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
+		      struct lctl_dir_report *initial, struct lctl_repair_report *held_rr,
+		      struct lctl_repair_report **out, bool *held)
+{
+	struct lctl_repair_report *rr = held_rr ? held_rr : report_new(path);
 	struct lctl_dir_report *r = initial, *v = NULL;
 	struct names ns = { 0 };
 	bool dirtied = false;
@@ -1390,9 +1426,16 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 	size_t i;
 
 	*out = NULL;
+	if (held)
+		*held = false;
 	if (!rr) {
 		lctl_dir_report_free(initial);
 		return -LCTL_ENOMEM;
+	}
+	if (held_rr) {
+		r = rr->plan;
+		rr->plan = NULL;
+		goto place;
 	}
 	if (!r) {
 		ret = inspect(rc, path, depth, &r);
@@ -1456,6 +1499,12 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 		ret = ret > 0 ? 0 : ret;
 		goto done;
 	}
+	if (held && rc->mode == LCTL_FIX_LINKTO && rc->settling && rc->settling(rc->arg)) {
+		link_early(rc, rr, path, r);
+		*held = true;
+		goto done;
+	}
+place:
 	for (round = 0; round < PLACE_ROUNDS; round++) {
 		for (i = 0; i < r->nentries && !stopping(rc); i++) {
 			/*
@@ -1577,6 +1626,25 @@ out:
 	return 0;
 }
 
+int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
+		    struct lctl_dir_report *initial, struct lctl_repair_report **out)
+{
+	return repair_dir(rc, path, depth, initial, NULL, out, NULL);
+}
+
+int lctl_repair_dir_early(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
+			  struct lctl_dir_report *initial, struct lctl_repair_report **out,
+			  bool *held)
+{
+	return repair_dir(rc, path, depth, initial, NULL, out, held);
+}
+
+int lctl_repair_dir_held(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
+			 struct lctl_repair_report *held, struct lctl_repair_report **out)
+{
+	return repair_dir(rc, path, depth, NULL, held, out, NULL);
+}
+
 /* ---- the data phase of a clean-first run ------------------------------------------------- */
 
 /*
@@ -1628,18 +1696,26 @@ static void settle_dir(struct lctl_repair_ctx *rc)
 	}
 }
 
-/* Dirty, the settle period, then the whole protocol (lctl_repair_dir()). */
-static int repair_dirty(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
-			struct lctl_dir_report *r, struct lctl_repair_report **out)
+/* Mark @path (inspected as @r) dirty where it is stamped. Return: 0, or -errno. */
+static int make_dirty(struct lctl_repair_ctx *rc, const char *path, const struct lctl_dir_report *r)
 {
-	struct lctl_repair_report *rr;
 	struct stat st;
-	int ret, u = 0;
+	int u = 0;
 
 	if (copy_clean(r, rc->commit)) {
 		u = unstamp(rc, path, r); /* if not, lctl_repair_dir() finds it clean and says so */
 		glfs_lstat(lctl_volume_fs(rc->in->vol), path, &st); /* our DHT client re-reads it */
 	}
+	return u;
+}
+
+/* Dirty, the settle period, then the whole protocol (lctl_repair_dir()). */
+static int repair_dirty(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
+			struct lctl_dir_report *r, struct lctl_repair_report **out)
+{
+	struct lctl_repair_report *rr;
+	int ret, u = make_dirty(rc, path, r);
+
 	lctl_dir_report_free(r);
 	/*
 	 * Also for a directory that was dirty already: a client may hold it as clean from before
@@ -1663,7 +1739,8 @@ static int repair_dirty(struct lctl_repair_ctx *rc, const char *path, unsigned d
 }
 
 int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
-		     struct lctl_dir_report *initial, struct lctl_repair_report **out)
+		     struct lctl_dir_report *initial, struct lctl_repair_report **out,
+		     bool *deferred)
 {
 	struct lctl_dir_report *r = initial, *v = NULL;
 	struct lctl_repair_report *rr;
@@ -1672,6 +1749,8 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 	int ret = 0;
 
 	*out = NULL;
+	if (deferred)
+		*deferred = false;
 	if (!r && (ret = inspect(rc, path, depth, &r)))
 		return ret;
 	rr = report_new(path);
@@ -1705,6 +1784,12 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 
 		stay_clean = p != LCTL_PLACE_DIRTY;
 		specials += p == LCTL_PLACE_DIRTY_AFTER;
+	}
+	if (!stay_clean && deferred) {
+		/* made dirty now; the caller comes back after the settle period, as below */
+		make_dirty(rc, path, r);
+		*deferred = true;
+		goto done;
 	}
 	if (!stay_clean) {
 		lctl_repair_report_free(rr);
@@ -1764,6 +1849,15 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		     e->cached == e->hashed))
 			place_entry(rc, rr, path, e);
 	}
+	if (specials && !stopping(rc) && deferred) {
+		/*
+		 * The regular files are in place: dirty now, and the caller comes back once the
+		 * settle period is over (lctl_repair_specials()), doing other work meanwhile
+		 */
+		make_dirty(rc, path, v);
+		*deferred = true;
+		goto done;
+	}
 	if (specials && !stopping(rc)) {
 		/* the regular files are in place: now dirty while the special files move */
 		struct lctl_repair_report *d;
@@ -1790,5 +1884,29 @@ done:
 		return ret;
 	}
 	*out = rr;
+	return 0;
+}
+
+int lctl_repair_specials(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
+			 struct lctl_repair_report *first, struct lctl_repair_report **out)
+{
+	struct lctl_repair_report *d;
+	int ret;
+
+	*out = NULL;
+	if (stopping(rc)) {
+		/* its regular files moved; it stays dirty (the next run moves the rest) */
+		set_reason(first, LCTL_DIR_STOPPED, "stopped before it was finished (left dirty)");
+		*out = first;
+		return 0;
+	}
+	ret = lctl_repair_dir(rc, path, depth, NULL, &d);
+	if (ret) {
+		lctl_repair_report_free(first);
+		return ret;
+	}
+	d->data_phase = true;
+	merge_outcomes(rc, d, first);
+	*out = d;
 	return 0;
 }

@@ -22,6 +22,11 @@ struct lctl_repair_ctx {
 	_Atomic uint64_t *live;
 	_Atomic uint64_t *live_bytes;
 	bool (*should_stop)(void *arg);
+	/*
+	 * A linkto pass started during the settle period: true while it still runs, when only
+	 * the lookups that link misplaced files may be done (lctl_repair_dir_early()). NULL: never.
+	 */
+	bool (*settling)(void *arg);
 	void *arg;
 	/* where the S_ISGID/S_ISVTX bits of files about to move are kept; NULL in a dry run */
 	struct lctl_modes *modes;
@@ -64,6 +69,26 @@ int lctl_repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned depth
 		    struct lctl_dir_report *initial, struct lctl_repair_report **out);
 
 /**
+ * lctl_repair_dir_early() - lctl_repair_dir() for a linkto pass that runs while the settle
+ * period does (@rc->settling): the lookups that link the directory's misplaced files from
+ * their hashed subvolume are done at once, and the rest (removing linkto files, verifying,
+ * stamping) waits for the end of the settle period: *@held is set and the report returned,
+ * for lctl_repair_dir_held() then. A linkto more hides nothing from a client that still holds
+ * the old layout (its lookups go where the data is), while the rest could. A directory with
+ * nothing to link, or once the settle period is over, is repaired here (*@held false).
+ */
+int lctl_repair_dir_early(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
+			  struct lctl_dir_report *initial, struct lctl_repair_report **out,
+			  bool *held);
+
+/**
+ * lctl_repair_dir_held() - the rest of a directory lctl_repair_dir_early() held, the settle
+ * period over. @held (consumed) becomes the report, with the outcomes of its links.
+ */
+int lctl_repair_dir_held(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
+			 struct lctl_repair_report *held, struct lctl_repair_report **out);
+
+/**
  * lctl_repair_place() - a pool worker's share of one directory: migrate the misplaced and
  * linked regular files whose data this server moves (lctl_volume_owns()). No layout is written
  * and nothing is verified or stamped: the run's starting host does that once every server is
@@ -88,12 +113,26 @@ enum lctl_clean_place lctl_repair_clean_place(const struct lctl_entry_report *e)
  * directory with an entry that cannot be handled so (a linkto naming the wrong subvolume, a
  * duplicate...), or that is not clean, is made dirty, given the settle period, and repaired
  * as lctl_repair_dir() does; one whose only such entries are symbolic links, devices, FIFOs
- * or sockets to move is made dirty only after its regular files moved. The report has
- * @data_phase set.
+ * or sockets to move is made dirty only after its regular files moved. With @deferred NULL,
+ * a directory made dirty gets the settle period here and is repaired; otherwise *@deferred is
+ * set and the report returned at once (the regular files placed where they could be, the
+ * directory dirty), for the caller to hand to lctl_repair_specials() once the settle period
+ * has passed. The report has @data_phase set.
  * @initial: as for lctl_repair_dir().
  */
 int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
-		     struct lctl_dir_report *initial, struct lctl_repair_report **out);
+		     struct lctl_dir_report *initial, struct lctl_repair_report **out,
+		     bool *deferred);
+
+/**
+ * lctl_repair_specials() - the rest of a directory lctl_repair_data() deferred, its settle
+ * period over: lctl_repair_dir() on it (dirty), which moves what is left (its special files)
+ * and stamps it.
+ * @first: the deferred report, consumed: its file outcomes are merged into *@out. Stopped
+ * meanwhile, *@out is @first, stopped, the directory left dirty.
+ */
+int lctl_repair_specials(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
+			 struct lctl_repair_report *first, struct lctl_repair_report **out);
 
 /**
  * lctl_repair_layout() - the job's layout pass for one directory: create it where it is

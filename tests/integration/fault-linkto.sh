@@ -9,7 +9,9 @@
 # The fault is injected at gfapi (tools/faultlinkto.c, LD_PRELOAD into layoutctl): right
 # after fix's first lookup of a name in /l that made a linkto, that linkto is removed from the
 # brick (and its gfid link from .glusterfs), as a stale client's DHT does.
-#   - fix --mode linkto exits 0, and that file was linked twice (both rounds);
+# Twice: with --settle 0 the links are made by the placing rounds after the settle period;
+# with --settle 1 during it (lctl_repair_dir_early()), the rest of the directory after it.
+#   - fix --mode linkto exits 0, and that file was linked twice (the fault came in between);
 #   - scan exits 0; on the bricks every misplaced file of /l has its linkto on its hashed brick
 #     and every directory carries the run's commit hash; each file reads back its content.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
@@ -20,18 +22,10 @@ gcc -shared -fPIC -o "$FX/faultlinkto.so" "$FX_TOOLS/faultlinkto.c" -ldl -lpthre
 # an ASan build wants its runtime first in the process
 asan=$(ldd "$LAYOUTCTL" | awk '/libasan/ { print $3 }')
 
-lctl_vol_create dist 2 VOL
-MP=$(lctl_mount "$VOL")
-mkdir "$MP/l"
-for i in $(seq 1 40); do echo "l $i" >"$MP/l/f$i"; done
-lctl_umount "$MP"
-lctl_vol_add_bricks "$VOL" 2
-B=("${LCTL_BRICKS[@]}")
-
-# FAULT_CMD PATH: remove PATH's linkto from the brick holding one; exit 1 if none does
+# FAULT_CMD PATH: remove PATH's linkto from the brick of $FX/bricks holding one; exit 1 if none
 cat >"$FX/unlink-linkto" <<EOS
 #!/bin/bash
-for b in ${B[*]}; do
+while read -r b; do
 	f=\$b\$1
 	getfattr -h --absolute-names -n trusted.glusterfs.dht.linkto -- "\$f" >/dev/null 2>&1 || continue
 	g=\$(getfattr -h --absolute-names -n trusted.gfid -e hex -- "\$f" 2>/dev/null | sed -n 's/^trusted.gfid=0x//p')
@@ -40,31 +34,48 @@ for b in ${B[*]}; do
 	rm -f -- "\$f" "\$b/.glusterfs/\${g:0:2}/\${g:2:2}/\$u" || exit 1
 	printf '%s\n' "\$1" >"$FX/undone"
 	exit 0
-done
+done <"$FX/bricks"
 exit 1
 EOS
 chmod +x "$FX/unlink-linkto"
 
-FAULT_DIR=/l FAULT_CMD=$FX/unlink-linkto LD_PRELOAD="${asan:+$asan }$FX/faultlinkto.so" \
-	fx_fix "$VOL" --mode linkto --settle 0
-[[ -s $FX/undone ]] || fail "the fault was not hit (no linkto made in /l was seen)"
-undone=$(<"$FX/undone")
-echo "linkto of $undone removed behind fix's back" >&2
-assert_eq 0 "$LCTL_RC" "fix exit status after a linkto was undone"
-n=$(jq -r --arg p "$undone" 'select(.path == $p and .outcome == "linked") | .path' \
-	"$FX/state/outcomes.jsonl" | wc -l)
-assert_eq 2 "$n" "times $undone was linked (once in each placing round)"
+run_case() { # SETTLE
+	local settle=$1 VOL MP B b v n undone hx i
+	lctl_vol_create dist 2 VOL
+	MP=$(lctl_mount "$VOL")
+	mkdir "$MP/l"
+	for i in $(seq 1 40); do echo "l $i" >"$MP/l/f$i"; done
+	lctl_umount "$MP"
+	lctl_vol_add_bricks "$VOL" 2
+	B=("${LCTL_BRICKS[@]}")
+	printf '%s\n' "${B[@]}" >"$FX/bricks"
+	rm -f -- "$FX/undone"
+	rm -rf -- "$FX/state"
 
-expect_exit 0 "$LAYOUTCTL" scan "$VOL"
-fx_bricks_check "$VOL" --linked-ok
-hx=$(printf '0x%08x' "$(fx_vol_hash "$VOL")")
-for b in "${B[@]}"; do
-	v=$(brick_xattr_hex "$b" /l trusted.glusterfs.dht) || fail "no layout on /l in $b"
-	[[ $v == "$hx"* ]] || fail "/l in $b is $v, not stamped with $hx"
-done
-MP=$(lctl_mount "$VOL")
-for i in $(seq 1 40); do
-	assert_eq "l $i" "$(cat "$MP/l/f$i")" "content of /l/f$i"
-done
-lctl_umount "$MP"
+	FAULT_DIR=/l FAULT_CMD=$FX/unlink-linkto LD_PRELOAD="${asan:+$asan }$FX/faultlinkto.so" \
+		fx_fix "$VOL" --mode linkto --settle "$settle"
+	[[ -s $FX/undone ]] || fail "settle $settle: the fault was not hit (no linkto made in /l was seen)"
+	undone=$(<"$FX/undone")
+	echo "settle $settle: linkto of $undone removed behind fix's back" >&2
+	assert_eq 0 "$LCTL_RC" "settle $settle: fix exit status after a linkto was undone"
+	n=$(jq -r --arg p "$undone" 'select(.path == $p and .outcome == "linked") | .path' \
+		"$FX/state/outcomes.jsonl" | wc -l)
+	assert_eq 2 "$n" "settle $settle: times $undone was linked (before the fault and after)"
+
+	expect_exit 0 "$LAYOUTCTL" scan "$VOL"
+	fx_bricks_check "$VOL" --linked-ok
+	hx=$(printf '0x%08x' "$(fx_vol_hash "$VOL")")
+	for b in "${B[@]}"; do
+		v=$(brick_xattr_hex "$b" /l trusted.glusterfs.dht) || fail "no layout on /l in $b"
+		[[ $v == "$hx"* ]] || fail "/l in $b is $v, not stamped with $hx"
+	done
+	MP=$(lctl_mount "$VOL")
+	for i in $(seq 1 40); do
+		assert_eq "l $i" "$(cat "$MP/l/f$i")" "content of /l/f$i"
+	done
+	lctl_umount "$MP"
+}
+
+run_case 0
+run_case 1
 exit 0

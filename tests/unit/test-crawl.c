@@ -114,6 +114,25 @@ static void tree_init(struct tree *t, unsigned levels, const unsigned *fan)
 	t->seen = calloc(t->ndirs, sizeof(*t->seen));
 }
 
+/* Take every result of @c until the walk is over: how many, and how many were >= 100. */
+static unsigned consume(struct lctl_crawl *c, unsigned *big)
+{
+	unsigned results = 0;
+	bool fin = false;
+
+	*big = 0;
+	while (!fin) {
+		unsigned *r = lctl_crawl_next(c, 100, &fin);
+
+		if (r) {
+			results++;
+			*big += *r >= 100;
+			free(r);
+		}
+	}
+	return results;
+}
+
 static void run_walk(unsigned workers, size_t qcap, size_t rcap)
 {
 	static const unsigned fan[] = { 7, 5, 4, 3 };
@@ -121,23 +140,16 @@ static void run_walk(unsigned workers, size_t qcap, size_t rcap)
 	struct lctl_crawl *c;
 	struct lctl_crawl_stats st;
 	struct tree t;
-	unsigned results = 0, i;
-	bool fin = false;
+	unsigned results, big, i;
 
 	tree_init(&t, 4, fan);
 	cfg.arg = &t;
 	assert_int_equal(lctl_crawl_start(&cfg, "/", &c, NULL), 0);
-	while (!fin) {
-		unsigned *r = lctl_crawl_next(c, 100, &fin);
-
-		if (r) {
-			results++;
-			free(r);
-		}
-	}
+	results = consume(c, &big);
 	lctl_crawl_stats(c, &st);
 	lctl_crawl_free(c);
 	assert_int_equal(results, t.ndirs);
+	assert_int_equal(big, 0);
 	assert_int_equal(atomic_load(&t.visits), t.ndirs);
 	for (i = 0; i < t.ndirs; i++)
 		assert_int_equal(atomic_load(&t.seen[i]), 1);
@@ -155,6 +167,44 @@ static void test_walk_each_once(void **state)
 	/* tiny queues force the spill stacks and the result back-pressure */
 	run_walk(3, 1, 1);
 	run_walk(8, 2, 3);
+}
+
+/* Each directory at depth 1 hands the consumer a second result (lctl_crawl_emit()). */
+static void *visit_emit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
+{
+	unsigned *extra;
+
+	if (depth == 1) {
+		extra = malloc(sizeof(*extra));
+		*extra = 100 + depth;
+		lctl_crawl_emit(w, extra);
+	}
+	return visit(arg, w, path, depth);
+}
+
+static void test_emit(void **state)
+{
+	static const unsigned fan[] = { 6, 3 };
+	size_t rcap[] = { 0, 1, 2 };
+	unsigned k;
+
+	(void)state;
+	for (k = 0; k < 3; k++) {
+		struct lctl_crawl_cfg cfg = { 3, 0, rcap[k], visit_emit, drop, NULL };
+		unsigned results, extras;
+		struct lctl_crawl *c;
+		struct tree t;
+
+		tree_init(&t, 2, fan);
+		cfg.arg = &t;
+		assert_int_equal(lctl_crawl_start(&cfg, "/", &c, NULL), 0);
+		results = consume(c, &extras);
+		lctl_crawl_free(c);
+		/* every extra result arrives, none in place of a visit's own */
+		assert_int_equal(extras, fan[0]);
+		assert_int_equal(results, t.ndirs + fan[0]);
+		free(t.seen);
+	}
 }
 
 static void test_cancel_and_pause(void **state)
@@ -394,6 +444,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_walk_each_once),
+		cmocka_unit_test(test_emit),
 		cmocka_unit_test(test_cancel_and_pause),
 		cmocka_unit_test(test_cancel_full_results),
 		cmocka_unit_test(test_lower_workers_with_spills),
