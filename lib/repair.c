@@ -32,6 +32,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -141,13 +142,14 @@ static void merge_outcomes(struct lctl_repair_ctx *rc, struct lctl_repair_report
 	lctl_repair_report_free(from);
 }
 
-static void add_outcome(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr, const char *name,
-			enum lctl_file_action a, int err, const char *reason, int from, int to,
-			uint64_t size)
+/* An outcome for @rr; @live: count it in the live counters too (else that was done). */
+static void record_outcome(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
+			   const char *name, enum lctl_file_action a, int err, const char *reason,
+			   int from, int to, uint64_t size, bool live)
 {
 	struct lctl_file_outcome *v;
 
-	if (rc->live)
+	if (rc->live && live)
 		atomic_fetch_add(&rc->live[a], 1);
 	if (rc->live_bytes && a == LCTL_FILE_MIGRATED)
 		atomic_fetch_add(rc->live_bytes, size);
@@ -167,6 +169,13 @@ static void add_outcome(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 	v->to = to;
 	v->size = size;
 	rr->nfiles++;
+}
+
+static void add_outcome(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr, const char *name,
+			enum lctl_file_action a, int err, const char *reason, int from, int to,
+			uint64_t size)
+{
+	record_outcome(rc, rr, name, a, err, reason, from, to, size, true);
 }
 
 static void set_reason(struct lctl_repair_report *rr, enum lctl_dir_outcome o, const char *fmt, ...)
@@ -1379,35 +1388,87 @@ int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned dep
 	return 0;
 }
 
-/*
- * The early part of a linkto pass (lctl_repair_dir_early()): link every misplaced entry of
- * @r by a lookup of its name, marking it linked in @r so that the rest of the protocol does
- * not count it twice. A lookup that fails is left to that rest.
- */
-static void link_early(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr, const char *dir,
-		       struct lctl_dir_report *r)
+/* A directory with at least this many files to link spreads their lookups over threads. */
+#define LINK_SPREAD_MIN 256
+#define LINK_THREADS_MAX 16
+
+/* The lookups of one directory's misplaced entries, shared by threads (link_misplaced()). */
+struct link_spread {
+	struct lctl_repair_ctx *rc;
+	const char *dir;
+	const struct lctl_dir_report *r;
+	_Atomic size_t next;   /* the next entry to take */
+	unsigned char *linked; /* per entry: its lookup succeeded */
+};
+
+static void *link_some(void *arg)
 {
-	glfs_t *dht = lctl_volume_fs(rc->in->vol);
+	struct link_spread *s = arg;
+	glfs_t *dht = lctl_volume_fs(s->rc->in->vol);
 	char path[4096];
 	struct stat st;
 	size_t i;
 
-	for (i = 0; i < r->nentries && !stopping(rc); i++) {
-		struct lctl_entry_report *e = &r->entries[i];
+	while ((i = atomic_fetch_add(&s->next, 1)) < s->r->nentries && !stopping(s->rc)) {
+		const struct lctl_entry_report *e = &s->r->entries[i];
 
 		if (e->state != LCTL_ENTRY_MISPLACED ||
-		    lctl_join_path(path, sizeof(path), dir, e->name))
+		    lctl_join_path(path, sizeof(path), s->dir, e->name))
 			continue;
-		lctl_crawl_beat();
-		if (rc->throttle)
-			rc->throttle(rc->arg, 0);
+		lctl_crawl_beat(); /* on the crawl worker's own thread */
+		if (s->rc->throttle)
+			s->rc->throttle(s->rc->arg, 0);
 		/* the first lookup by name in a dirty directory links the data from the hashed one */
 		if (glfs_lstat(dht, path, &st))
 			continue;
-		add_outcome(rc, rr, e->name, LCTL_FILE_LINKED, 0, NULL, e->cached, e->hashed,
-			    e->size);
+		s->linked[i] = 1;
+		if (s->rc->live)
+			atomic_fetch_add(&s->rc->live[LCTL_FILE_LINKED], 1);
+	}
+	return NULL;
+}
+
+/*
+ * A linkto pass's links (before its placing rounds, or held: lctl_repair_dir_early()): a
+ * lookup of each misplaced entry of @r, which in the dirty directory makes its linkto; each
+ * one linked is marked so in @r, so that the rounds do not count it twice, and one that
+ * failed is left to them. A directory with many (LINK_SPREAD_MIN) shares them among up to
+ * @rc->link_threads threads, the worker's own included: one worker would otherwise do the
+ * lookups of a directory of a million files alone, one at a time.
+ */
+static void link_misplaced(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
+			   const char *dir, struct lctl_dir_report *r)
+{
+	struct link_spread s = { .rc = rc, .dir = dir, .r = r };
+	pthread_t tid[LINK_THREADS_MAX];
+	unsigned n = 0, k, want = 1;
+	size_t i, misplaced = 0;
+
+	for (i = 0; i < r->nentries; i++)
+		misplaced += r->entries[i].state == LCTL_ENTRY_MISPLACED;
+	if (!misplaced)
+		return;
+	s.linked = calloc(r->nentries, 1);
+	if (!s.linked)
+		return; /* the placing rounds link them one by one */
+	if (misplaced >= LINK_SPREAD_MIN && rc->link_threads > 1)
+		want = rc->link_threads < LINK_THREADS_MAX ? rc->link_threads : LINK_THREADS_MAX;
+	for (k = 1; k < want; k++)
+		if (!pthread_create(&tid[n], NULL, link_some, &s))
+			n++;
+	link_some(&s);
+	for (k = 0; k < n; k++)
+		pthread_join(tid[k], NULL);
+	for (i = 0; i < r->nentries; i++) {
+		struct lctl_entry_report *e = &r->entries[i];
+
+		if (!s.linked[i])
+			continue;
+		record_outcome(rc, rr, e->name, LCTL_FILE_LINKED, 0, NULL, e->cached, e->hashed,
+			       e->size, false);
 		e->state = LCTL_ENTRY_LINKED;
 	}
+	free(s.linked);
 }
 
 /*
@@ -1499,10 +1560,12 @@ static int repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned dep
 		ret = ret > 0 ? 0 : ret;
 		goto done;
 	}
-	if (held && rc->mode == LCTL_FIX_LINKTO && rc->settling && rc->settling(rc->arg)) {
-		link_early(rc, rr, path, r);
-		*held = true;
-		goto done;
+	if (rc->mode == LCTL_FIX_LINKTO) {
+		link_misplaced(rc, rr, path, r);
+		if (held && rc->settling && rc->settling(rc->arg)) {
+			*held = true; /* the rest after the settle period */
+			goto done;
+		}
 	}
 place:
 	for (round = 0; round < PLACE_ROUNDS; round++) {

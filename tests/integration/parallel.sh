@@ -1,7 +1,8 @@
 #!/bin/bash
 # Many workers on one volume: scan and fix with --parallel 8 over a tree of many small
-# directories. Run in every build; the CI's ThreadSanitizer build runs it for data races
-# (tests/run-test.sh fails the test on any sanitizer report).
+# directories, and one with enough files to link that their lookups are spread over threads
+# (repair.c, link_misplaced()). Run in every build; the CI's ThreadSanitizer build runs it for
+# data races (tests/run-test.sh fails the test on any sanitizer report).
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 
 lctl_glusterd_ensure
@@ -11,16 +12,21 @@ for d in $(seq 1 30); do
 	mkdir -p "$mnt/t$((d % 5))/d$d/e"
 	for f in 1 2 3 4 5 6; do echo "$d.$f" >"$mnt/t$((d % 5))/d$d/f$f"; done
 done
+mkdir "$mnt/big"
+for f in $(seq 1 1500); do echo "big.$f" >"$mnt/big/f$f"; done
 sums_before=$(cd "$mnt" && find . -type f -exec md5sum {} + | sort -k2)
 lctl_vol_add_bricks "$VOL" 1
 ls -R "$mnt" >/dev/null
 
 expect_exit 1 "$LAYOUTCTL" scan --parallel 8 "$VOL"
 json=$("$LAYOUTCTL" --format json scan --parallel 8 "$VOL" || true)
-[ "$(jq .summary.directories <<<"$json")" = 66 ] || fail "scan saw $(jq .summary.directories <<<"$json") directories, want 66"
+[ "$(jq .summary.directories <<<"$json")" = 67 ] || fail "scan saw $(jq .summary.directories <<<"$json") directories, want 67"
 state=$(mktemp -d)
 lctl_on_exit rm -rf "$state"
 run_check "$LAYOUTCTL" fix --parallel 8 --settle 1 --no-task-check --state-dir "$state" "$VOL"
+# /big's files were many enough to be linked by several threads: every misplaced one linked
+n=$(jq -r 'select(.outcome == "linked") | .path' "$state/outcomes.jsonl" | grep -c '^/big/' || true)
+((n >= 256)) || fail "only $n files of /big were linked: the spread lookups were not tried"
 run_check "$LAYOUTCTL" scan --parallel 8 "$VOL"
 sums_after=$(cd "$mnt" && find . -type f -exec md5sum {} + | sort -k2)
 [ "$sums_before" = "$sums_after" ] || fail "file contents or names changed"
