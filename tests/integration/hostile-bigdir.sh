@@ -2,8 +2,8 @@
 # One directory of 50,000 files (LCTL_BIGDIR_FILES; 100,000 by hand: twice the time), made
 # through libgfapi so they are real DHT files, on a 3 -> 4 brick distribute volume. The
 # slowest test of the default run (see the timings it prints: most of it creating the files and
-# the linkto fix of the one directory, which one worker does); its own test so the others stay
-# short. 100,000 did not fit the test time limit on the 2-core CI machine under ASan while
+# the linkto fix of the one directory, whose lookups its worker spreads over --parallel
+# threads); its own test so the others stay short. 100,000 did not fit the test time limit on the 2-core CI machine under ASan while
 # other tests ran beside it.
 #   - scan of the directory exits 1 (the new brick has no range), counts every file, and its
 #     memory stays bounded (max RSS printed; must stay below LCTL_BIGDIR_MAX_RSS_MB, 1024);
