@@ -527,42 +527,35 @@ static void wait_ripe(struct lctl_fix *f, double ripe)
 	}
 }
 
-/* The rest of a directory deferred with the report @first, its settle period over. */
-static struct lctl_repair_report *finish_specials(struct lctl_fix *f, const char *path,
-						  unsigned depth, struct lctl_repair_report *first)
+/*
+ * The rest of the directory @path held with the report @rr (struct deferral), its settle
+ * period over: its final report.
+ */
+static struct lctl_repair_report *finish_held(struct lctl_fix *f, const char *path, unsigned depth,
+					      struct lctl_repair_report *rr, bool link)
 {
-	struct lctl_repair_report *rr = NULL;
-	int ret = lctl_repair_specials(&f->rc, path, depth, first, &rr);
+	struct lctl_repair_report *out = NULL;
+	int ret = link ? lctl_repair_dir_held(&f->rc, path, depth, rr, &out)
+		       : lctl_repair_specials(&f->rc, path, depth, rr, &out);
 
 	if (ret)
-		rr = failed_report(path, ret);
-	if (rr)
-		count_report(f, rr);
-	return rr;
+		out = failed_report(path, ret);
+	if (out)
+		count_report(f, out);
+	return out;
 }
 
 static struct lctl_repair_report *finish_deferred(struct lctl_fix *f, struct deferral *d)
 {
-	struct lctl_repair_report *rr = NULL;
-	int ret;
+	struct lctl_repair_report *rr = finish_held(f, d->path, d->depth, d->rr, d->link);
 
-	if (d->link) {
-		ret = lctl_repair_dir_held(&f->rc, d->path, d->depth, d->rr, &rr);
-		if (ret)
-			rr = failed_report(d->path, ret);
-		if (rr)
-			count_report(f, rr);
-	} else {
-		rr = finish_specials(f, d->path, d->depth, d->rr);
-	}
 	free(d->path);
 	return rr;
 }
 
 /*
- * Hold the data phase's report @rr of a directory made dirty for its special files until its
- * settle period is over; without memory for that, wait here. Return: the report to hand on
- * now, or NULL.
+ * Hold the report @rr of the directory @path (struct deferral) until @ripe, its settle period
+ * over; without memory for that, wait here. Return: the report to hand on now, or NULL.
  */
 static struct lctl_repair_report *defer_dir(struct lctl_fix *f, const char *path, unsigned depth,
 					    struct lctl_repair_report *rr, double ripe, bool link)
@@ -587,14 +580,9 @@ static struct lctl_repair_report *defer_dir(struct lctl_fix *f, const char *path
 	pthread_mutex_unlock(&f->dlock);
 	if (held)
 		return NULL;
-	wait_ripe(f, d.ripe);
-	if (d.path)
-		return finish_deferred(f, &d);
-	d.path = strdup(path);
-	if (d.path)
-		return finish_deferred(f, &d);
-	lctl_repair_report_free(rr);
-	return failed_report(path, LCTL_ENOMEM);
+	free(d.path);
+	wait_ripe(f, ripe);
+	return finish_held(f, path, depth, rr, link);
 }
 
 /* Before a worker's next directory: the deferred ones whose settle period is over. */
@@ -679,8 +667,8 @@ static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path,
 
 		ret = lctl_repair_data(&f->rc, path, depth, r, &rr, &deferred);
 		if (!ret && deferred)
-			return defer_dir(f, path, depth, rr, mono_now() + f->rc.settle_ms / 1000.0,
-					 false);
+			return defer_dir(f, path, depth, rr,
+					 mono_now() + f->opts.settle_ms / 1000.0, false);
 	} else if (depth == 0) {
 		/* the top directory is repaired last, by the consumer */
 		lctl_dir_report_free(r);
@@ -813,12 +801,18 @@ static void pool_go(struct lctl_fix *f)
 	f->pool_went = true;
 }
 
+/* How many threads a walk of the run has (and a directory's links: repair.c). */
+static unsigned fix_parallel(const struct lctl_fix_opts *o)
+{
+	return o->parallel ? o->parallel : LCTL_FIX_DEFAULT_PARALLEL;
+}
+
 /* The repair walk of everything below the top (or, for a pool worker, of all of it). */
 static int start_work(struct lctl_fix *f, struct lctl_error *err)
 {
 	struct lctl_crawl_cfg cfg = { 0 };
 
-	cfg.nworkers = f->opts.parallel ? f->opts.parallel : LCTL_FIX_DEFAULT_PARALLEL;
+	cfg.nworkers = fix_parallel(&f->opts);
 	cfg.visit = fix_visit;
 	cfg.drop = fix_drop;
 	cfg.arg = f;
@@ -1205,28 +1199,26 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts, st
 		goto fail;
 	f->in.least_move = ndrain > 0;
 	f->sum.commit = opts->dry_run ? lctl_volume_commit_hash(vol, NULL) : f->j.commit;
-	f->rc = (struct lctl_repair_ctx){
-		.in = &f->in,
-		.commit = f->sum.commit,
-		/* a clean-first run starts as a linkto run */
-		.mode = f->two_phase ? LCTL_FIX_LINKTO : f->opts.mode,
-		.dry_run = opts->dry_run,
-		.settle_ms = opts->settle_ms,
-		.force_move = f->opts.force_move,
-		.throttle = fix_throttle,
-		.live = f->live,
-		.live_bytes = &f->live_bytes,
-		.should_stop = fix_should_stop,
-		.settling = fix_settling,
-		.arg = f,
-		.link_threads = opts->parallel ? opts->parallel : LCTL_FIX_DEFAULT_PARALLEL,
-		.modes = f->modes_open ? &f->modes : NULL,
-		.slots = &f->slots,
-		.own_only = opts->place_only || f->pool,
-		.after_workers = f->pool && !f->two_phase,
-		.drain = ndrain > 0,
-		.mover_done = f->pool && !f->two_phase ? mover_done : NULL
-	};
+	f->rc = (struct lctl_repair_ctx){ .in = &f->in,
+					  .commit = f->sum.commit,
+					  /* a clean-first run starts as a linkto run */
+					  .mode = f->two_phase ? LCTL_FIX_LINKTO : f->opts.mode,
+					  .dry_run = opts->dry_run,
+					  .force_move = f->opts.force_move,
+					  .throttle = fix_throttle,
+					  .live = f->live,
+					  .live_bytes = &f->live_bytes,
+					  .should_stop = fix_should_stop,
+					  .settling = fix_settling,
+					  .arg = f,
+					  .link_threads = fix_parallel(opts),
+					  .modes = f->modes_open ? &f->modes : NULL,
+					  .slots = &f->slots,
+					  .own_only = opts->place_only || f->pool,
+					  .after_workers = f->pool && !f->two_phase,
+					  .drain = ndrain > 0,
+					  .mover_done = f->pool && !f->two_phase ? mover_done
+										 : NULL };
 	if (f->pool) {
 		/* the workers connect to the volume meanwhile: lctl_fix_next() waits for them */
 		f->stage = FIX_HELLO;
@@ -1467,7 +1459,7 @@ static bool start_ripe(struct lctl_fix *f)
 	uint64_t n = f->ndefer + 1; /* they, and the top this walk starts from */
 
 	f->ripe_started = true;
-	cfg.nworkers = f->opts.parallel ? f->opts.parallel : LCTL_FIX_DEFAULT_PARALLEL;
+	cfg.nworkers = fix_parallel(&f->opts);
 	cfg.visit = ripe_visit;
 	cfg.drop = fix_drop;
 	cfg.arg = f;

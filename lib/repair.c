@@ -1748,57 +1748,19 @@ enum lctl_clean_place lctl_repair_clean_place(const struct lctl_entry_report *e)
 	}
 }
 
-/* The settle period for one directory made dirty in the data phase; a stop cuts it short. */
-static void settle_dir(struct lctl_repair_ctx *rc)
-{
-	unsigned waited;
-
-	for (waited = 0; waited < rc->settle_ms && !stopping(rc); waited += 100) {
-		lctl_crawl_beat(); /* the settle period is no hang */
-		usleep(100000);
-	}
-}
-
-/* Mark @path (inspected as @r) dirty where it is stamped. Return: 0, or -errno. */
-static int make_dirty(struct lctl_repair_ctx *rc, const char *path, const struct lctl_dir_report *r)
+/*
+ * Mark @path (inspected as @r) dirty where it is stamped. Should that fail, it stays stamped,
+ * and lctl_repair_dir() finds it so after the settle period and says so.
+ */
+static void make_dirty(struct lctl_repair_ctx *rc, const char *path,
+		       const struct lctl_dir_report *r)
 {
 	struct stat st;
-	int u = 0;
 
 	if (copy_clean(r, rc->commit)) {
-		u = unstamp(rc, path, r); /* if not, lctl_repair_dir() finds it clean and says so */
+		unstamp(rc, path, r);
 		glfs_lstat(lctl_volume_fs(rc->in->vol), path, &st); /* our DHT client re-reads it */
 	}
-	return u;
-}
-
-/* Dirty, the settle period, then the whole protocol (lctl_repair_dir()). */
-static int repair_dirty(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
-			struct lctl_dir_report *r, struct lctl_repair_report **out)
-{
-	struct lctl_repair_report *rr;
-	int ret, u = make_dirty(rc, path, r);
-
-	lctl_dir_report_free(r);
-	/*
-	 * Also for a directory that was dirty already: a client may hold it as clean from before
-	 * it became dirty, and nothing moves in a directory a client holds as clean.
-	 */
-	settle_dir(rc);
-	if (stopping(rc)) {
-		rr = report_new(path);
-		if (!rr)
-			return -LCTL_ENOMEM;
-		set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished (%s)",
-			   u ? "still clean: cannot mark it dirty" : "left dirty");
-	} else {
-		ret = lctl_repair_dir(rc, path, depth, NULL, &rr);
-		if (ret)
-			return ret;
-	}
-	rr->data_phase = true;
-	*out = rr;
-	return 0;
 }
 
 int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
@@ -1812,8 +1774,7 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 	int ret = 0;
 
 	*out = NULL;
-	if (deferred)
-		*deferred = false;
+	*deferred = false;
 	if (!r && (ret = inspect(rc, path, depth, &r)))
 		return ret;
 	rr = report_new(path);
@@ -1848,15 +1809,14 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		stay_clean = p != LCTL_PLACE_DIRTY;
 		specials += p == LCTL_PLACE_DIRTY_AFTER;
 	}
-	if (!stay_clean && deferred) {
-		/* made dirty now; the caller comes back after the settle period, as below */
+	if (!stay_clean) {
+		/*
+		 * Dirty now, also when it was dirty already (a client may hold it as clean from
+		 * before), and the caller comes back after the settle period, as below
+		 */
 		make_dirty(rc, path, r);
 		*deferred = true;
 		goto done;
-	}
-	if (!stay_clean) {
-		lctl_repair_report_free(rr);
-		return repair_dirty(rc, path, depth, r, out);
 	}
 	for (i = 0; i < r->nentries && !stopping(rc); i++)
 		if (r->entries[i].state != LCTL_ENTRY_PLACED &&
@@ -1912,7 +1872,7 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		     e->cached == e->hashed))
 			place_entry(rc, rr, path, e);
 	}
-	if (specials && !stopping(rc) && deferred) {
+	if (specials && !stopping(rc)) {
 		/*
 		 * The regular files are in place: dirty now, and the caller comes back once the
 		 * settle period is over (lctl_repair_specials()), doing other work meanwhile
@@ -1920,19 +1880,6 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		make_dirty(rc, path, v);
 		*deferred = true;
 		goto done;
-	}
-	if (specials && !stopping(rc)) {
-		/* the regular files are in place: now dirty while the special files move */
-		struct lctl_repair_report *d;
-
-		ret = repair_dirty(rc, path, depth, v, &d); /* frees v */
-		v = NULL;
-		if (ret)
-			goto done;
-		merge_outcomes(rc, d, rr);
-		lctl_dir_report_free(r);
-		*out = d;
-		return 0;
 	}
 	if (specials) {
 		set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished (still clean)");

@@ -44,9 +44,6 @@ struct lctl_repair_ctx {
 	 */
 	bool after_workers;
 	bool (*mover_done)(void *arg, size_t server);
-	/* the data phase: how long clients get to see a directory dirty before we move files in
-	 * it (the job's settle period) */
-	unsigned settle_ms;
 	/*
 	 * A drain: subvolumes are leaving (lctl_subvol.leaving; our DHT graph has them
 	 * decommissioned). A directory is verified only once nothing of it is left on them.
@@ -114,13 +111,12 @@ enum lctl_clean_place lctl_repair_clean_place(const struct lctl_entry_report *e)
  * LCTL_FIX_MIGRATE): in a directory stamped with @rc->commit, migrate the entries a lookup
  * reaches through a linkto, or that our client links first, while it stays stamped. A
  * directory with an entry that cannot be handled so (a linkto naming the wrong subvolume, a
- * duplicate...), or that is not clean, is made dirty, given the settle period, and repaired
- * as lctl_repair_dir() does; one whose only such entries are symbolic links, devices, FIFOs
- * or sockets to move is made dirty only after its regular files moved. With @deferred NULL,
- * a directory made dirty gets the settle period here and is repaired; otherwise *@deferred is
- * set and the report returned at once (the regular files placed where they could be, the
- * directory dirty), for the caller to hand to lctl_repair_specials() once the settle period
- * has passed. The report has @data_phase set.
+ * duplicate...), or that is not clean, is made dirty; one whose only such entries are
+ * symbolic links, devices, FIFOs or sockets to move is made dirty only after its regular
+ * files moved. Either way *@deferred is set and the report returned at once (the regular
+ * files placed where they could be, the directory dirty): the caller lets the settle period
+ * pass, doing other work meanwhile, then hands it to lctl_repair_specials(). The report has
+ * @data_phase set.
  * @initial: as for lctl_repair_dir().
  */
 int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
