@@ -1120,6 +1120,13 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts, st
 						  "clean already: only its data phase is left");
 				goto fail;
 			}
+			/*
+			 * A run started with --phase clean goes on with it while its directories
+			 * are not all clean; once they are, --resume moves its data.
+			 */
+			if (opts->phase == LCTL_FIX_PHASE_ALL && f->j.clean_only && !f->data_only)
+				f->opts.phase = LCTL_FIX_PHASE_CLEAN;
+			f->j.clean_only = f->opts.phase == LCTL_FIX_PHASE_CLEAN;
 			snprintf(f->top, sizeof(f->top), "%s", f->j.scope);
 			whole = !strcmp(f->top, "/");
 			f->opts.mode = f->j.mode;
@@ -1160,6 +1167,7 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts, st
 			f->j.mode = opts->mode;
 			f->j.planner = opts->planner;
 			f->j.force_move = opts->force_move;
+			f->j.clean_only = opts->phase == LCTL_FIX_PHASE_CLEAN;
 			snprintf(f->j.drain, sizeof(f->j.drain), "%s", drain);
 			f->j.commit = whole ? lctl_commit_hash_new(&now)
 					    : lctl_volume_commit_hash(vol, NULL);
@@ -1185,7 +1193,7 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts, st
 			goto fail;
 		/* every server's worker answers before anything is written (FIX_HELLO) */
 		if (opts->nworkers && (f->opts.mode == LCTL_FIX_MIGRATE ||
-				       (f->two_phase && opts->phase != LCTL_FIX_PHASE_CLEAN))) {
+				       (f->two_phase && f->opts.phase != LCTL_FIX_PHASE_CLEAN))) {
 			ret = lctl_pool_spawn(opts->workers, opts->nworkers, POOL_HELLO_MS,
 					      &f->pool, err);
 			if (ret)

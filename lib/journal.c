@@ -12,6 +12,8 @@
  *	mode migrate|linkto|clean-first
  *	layout gluster|min-move
  *	force-move 1               (only for a run started with --force-move)
+ *	clean-only 1               (only for a run started with --phase clean: its --resume
+ *	                            ends with the directories clean too)
  *	drain NAME,NAME            (only for a drain: the DHT subvolumes it empties)
  *	commit H
  *	phase dirty|place|work|data|done|stopped  (place: the pool's workers move their shares;
@@ -146,9 +148,11 @@ int lctl_journal_write(const char *dir, const struct lctl_journal *j, struct lct
 	lbuf_addf(&b, "layoutctl-journal 1\nvolume %s\nrun %s\nstarted %lld\nscope ", j->volume,
 		  j->run, (long long)j->started);
 	escape(&b, j->scope);
-	lbuf_addf(&b, "\nmode %s\nlayout %s\n%scommit %u\nphase %s\n", lctl_fix_mode_name(j->mode),
+	lbuf_addf(&b, "\nmode %s\nlayout %s\n%s%scommit %u\nphase %s\n",
+		  lctl_fix_mode_name(j->mode),
 		  j->planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster",
-		  j->force_move ? "force-move 1\n" : "", j->commit, j->phase);
+		  j->force_move ? "force-move 1\n" : "", j->clean_only ? "clean-only 1\n" : "",
+		  j->commit, j->phase);
 	if (j->drain[0])
 		lbuf_addf(&b, "drain %s\n", j->drain);
 	if (b.oom) {
@@ -244,6 +248,8 @@ int lctl_journal_parse(const char *text, size_t len, struct lctl_journal *j, str
 			fields |= 64;
 		} else if (!strcmp(line, "force-move") && !strcmp(val, "1") && !j->force_move) {
 			j->force_move = true;
+		} else if (!strcmp(line, "clean-only") && !strcmp(val, "1") && !j->clean_only) {
+			j->clean_only = true;
 		} else if (!strcmp(line, "drain") && !j->drain[0] && val[0] &&
 			   strlen(val) < sizeof(j->drain) && !drain_list_check(val)) {
 			strcpy(j->drain, val);

@@ -17,6 +17,7 @@ struct lctl_journal {
 	enum lctl_fix_mode mode;
 	enum lctl_planner planner;
 	bool force_move;  /* optional line "force-move 1" */
+	bool clean_only;  /* optional line "clean-only 1": started with --phase clean */
 	char drain[4096]; /* optional line "drain NAME,NAME": the subvolumes a drain empties */
 	uint32_t commit;
 	char phase[16]; /* dirty, work, done, stopped */

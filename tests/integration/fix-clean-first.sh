@@ -1,8 +1,9 @@
 #!/bin/bash
 # The two-phase fix (--mode clean-first, the default) on a 4 -> 6 brick distribute volume, or
 # with LCTL_CF_KIND=rep a 3x2 -> 4x2 distributed-replicate one (fix-clean-first-replica.sh):
-#   phase clean: every directory stamped with the run's hash, every misplaced file reachable
-#	through a linkto, no file migrated; the journal waits in phase "data";
+#   phase clean, killed in its settle period and resumed with a plain --resume: every
+#	directory stamped with the run's hash, every misplaced file reachable through a linkto,
+#	no file migrated; the journal waits in phase "data";
 #   (distribute) a file hidden in a clean directory (its linkto removed on the hashed brick: a
 #	fresh client's lookup gets ENOENT) is found and placed by the data phase;
 #   first, while nothing else runs, the LOOKUP per CREATE measurement of one client alone
@@ -79,11 +80,23 @@ echo "/d004 made dirty: $c LOOKUP per CREATE (one client, below DHT), $g (bricks
 awk -v c="$c" -v g="$g" 'BEGIN { exit !(c > 1.5 && c >= 0.8 * g && c <= 1.25 * g) }' ||
 	fail "a dirty /d004 measures $c LOOKUP per CREATE for one client, $g from the bricks' profile"
 
-# ---- phase clean
+# ---- phase clean, killed (kill -9) in its settle period; a plain --resume goes on with
+# phase clean only, as the run was started (the journal says so), and moves no data
 fx_checker_start "$VOL" "$FX/list"
-fx_fix "$VOL" --phase clean
-# (fx_fix runs it again when a stale-layout client undid a linkto: fix-lib.sh)
-assert_eq 0 "$LCTL_RC" "exit status of --phase clean"
+mkdir -p "$S"
+"${FX_LAYOUTCTL[@]}" fix --state-dir "$S" --settle 60 --phase clean "$VOL" >"$FX/fix0.out" 2>&1 &
+pid=$!
+for ((i = 0; i < 600; i++)); do
+	[[ $(journal_phase) == dirty ]] && grep -qs '"phase":"settle"' "$S/progress.json" && break
+	kill -0 "$pid" 2>/dev/null || { cat "$FX/fix0.out" >&2; fail "--phase clean ended before its settle period"; }
+	sleep 0.1
+done
+((i < 600)) || fail "--phase clean did not reach its settle period in 60 s"
+kill -9 "$pid"
+wait "$pid" 2>/dev/null || true
+grep -qx 'clean-only 1' "$S/journal" || fail "the journal of a --phase clean run does not say so: $(cat "$S/journal")"
+fx_fix "$VOL" --resume
+assert_eq 0 "$LCTL_RC" "exit status of --phase clean, resumed"
 fx_checker_stop
 assert_eq data "$(journal_phase)" "journal phase after --phase clean"
 assert_eq 0 "$(migrated)" "files migrated by --phase clean"

@@ -87,28 +87,41 @@ static void test_roundtrip(void **state)
 	cleanup(dir);
 }
 
-/* --force-move is kept by a line of its own, absent otherwise (journals written before it) */
-static void test_force_move(void **state)
+/*
+ * --force-move and --phase clean are kept by a line of their own each, absent otherwise
+ * (journals written before them)
+ */
+static void test_flags(void **state)
 {
 	struct lctl_journal a, b;
 	char *dir = tmpdir(), *text;
 	size_t len;
+	int i;
 
 	(void)state;
 	sample(&a);
 	assert_int_equal(lctl_journal_write(dir, &a, NULL), 0);
 	text = slurp(dir, &len);
 	assert_null(strstr(text, "force-move"));
-	free(text);
-	a.force_move = true;
-	assert_int_equal(lctl_journal_write(dir, &a, NULL), 0);
-	text = slurp(dir, &len);
-	assert_non_null(strstr(text, "\nforce-move 1\n"));
+	assert_null(strstr(text, "clean-only"));
 	assert_int_equal(lctl_journal_parse(text, len, &b, NULL), 0);
-	assert_true(b.force_move);
-	assert_int_equal(b.commit, a.commit);
-	assert_string_equal(b.phase, a.phase);
+	assert_false(b.force_move);
+	assert_false(b.clean_only);
 	free(text);
+	for (i = 1; i < 4; i++) {
+		a.force_move = i & 1;
+		a.clean_only = i & 2;
+		assert_int_equal(lctl_journal_write(dir, &a, NULL), 0);
+		text = slurp(dir, &len);
+		assert_int_equal(!!strstr(text, "\nforce-move 1\n"), a.force_move);
+		assert_int_equal(!!strstr(text, "\nclean-only 1\n"), a.clean_only);
+		assert_int_equal(lctl_journal_parse(text, len, &b, NULL), 0);
+		assert_int_equal(b.force_move, a.force_move);
+		assert_int_equal(b.clean_only, a.clean_only);
+		assert_int_equal(b.commit, a.commit);
+		assert_string_equal(b.phase, a.phase);
+		free(text);
+	}
 	cleanup(dir);
 }
 
@@ -219,36 +232,37 @@ static void test_scope_checked(void **state)
 	cleanup(dir);
 }
 
-/* a force-move line with another value, or twice, is refused like any bad line */
-static void test_force_move_bad(void **state)
+/* a flag line with another value, or twice, is refused like any bad line */
+static void test_flags_bad(void **state)
 {
-	static const char *const bad[] = { "force-move 0\n", "force-move yes\n",
-					   "force-move 1\nforce-move 1\n" };
-	struct lctl_journal a, b;
-	char text[1024], *crc;
+	static const char *const bad[] = {
+		"force-move 0\n", "force-move yes\n", "force-move 1\nforce-move 1\n",
+		"clean-only 0\n", "clean-only\n",     "clean-only 1\nclean-only 1\n"
+	};
+	struct lctl_journal b;
+	char text[1024];
 	size_t i, len;
 
 	(void)state;
-	sample(&a);
-	strcpy(a.scope, "/");
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		len = (size_t)snprintf(text, sizeof(text),
 				       "layoutctl-journal 1\nvolume v\nrun r\nstarted 1\nscope /\n"
 				       "mode migrate\nlayout gluster\n%scommit 7\nphase work\n",
 				       bad[i]);
-		crc = text + len;
-		len += (size_t)snprintf(crc, sizeof(text) - len, "crc32 %08x\n",
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "crc32 %08x\n",
 					lctl_crc32(text, len));
 		assert_int_equal(lctl_journal_parse(text, len, &b, NULL), -LCTL_ECORRUPT);
 	}
-	/* the same text with one good line parses: the refusals above are the line's */
+	/* the same text with good lines parses: the refusals above are the lines' */
 	len = (size_t)snprintf(text, sizeof(text),
 			       "layoutctl-journal 1\nvolume v\nrun r\nstarted 1\nscope /\n"
-			       "mode migrate\nlayout gluster\nforce-move 1\ncommit 7\nphase work\n");
+			       "mode migrate\nlayout gluster\nforce-move 1\nclean-only 1\n"
+			       "commit 7\nphase work\n");
 	len += (size_t)snprintf(text + len, sizeof(text) - len, "crc32 %08x\n",
 				lctl_crc32(text, len));
 	assert_int_equal(lctl_journal_parse(text, len, &b, NULL), 0);
 	assert_true(b.force_move);
+	assert_true(b.clean_only);
 }
 
 /* a drain's subvolumes: kept by a line of its own; a malformed or repeated one is refused */
@@ -438,11 +452,11 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
-		cmocka_unit_test(test_force_move),
+		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_phases),
 		cmocka_unit_test(test_modes_by_name),
 		cmocka_unit_test(test_scope_checked),
-		cmocka_unit_test(test_force_move_bad),
+		cmocka_unit_test(test_flags_bad),
 		cmocka_unit_test(test_drain),
 		cmocka_unit_test(test_truncated_and_corrupt),
 		cmocka_unit_test(test_missing),
