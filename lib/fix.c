@@ -1207,26 +1207,27 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts, st
 		goto fail;
 	f->in.least_move = ndrain > 0;
 	f->sum.commit = opts->dry_run ? lctl_volume_commit_hash(vol, NULL) : f->j.commit;
-	f->rc = (struct lctl_repair_ctx){ .in = &f->in,
-					  .commit = f->sum.commit,
-					  /* a clean-first run starts as a linkto run */
-					  .mode = f->two_phase ? LCTL_FIX_LINKTO : f->opts.mode,
-					  .dry_run = opts->dry_run,
-					  .force_move = f->opts.force_move,
-					  .throttle = fix_throttle,
-					  .live = f->live,
-					  .live_bytes = &f->live_bytes,
-					  .should_stop = fix_should_stop,
-					  .settling = fix_settling,
-					  .arg = f,
-					  .link_threads = fix_parallel(opts),
-					  .modes = f->modes_open ? &f->modes : NULL,
-					  .slots = &f->slots,
-					  .own_only = opts->place_only || f->pool,
-					  .after_workers = f->pool && !f->two_phase,
-					  .drain = ndrain > 0,
-					  .mover_done = f->pool && !f->two_phase ? mover_done
-										 : NULL };
+	f->rc = (struct lctl_repair_ctx){
+		.in = &f->in,
+		.commit = f->sum.commit,
+		/* a clean-first run starts as a linkto run */
+		.mode = f->two_phase ? LCTL_FIX_LINKTO : f->opts.mode,
+		.dry_run = opts->dry_run,
+		.force_move = f->opts.force_move,
+		.throttle = fix_throttle,
+		.live = f->live,
+		.live_bytes = &f->live_bytes,
+		.should_stop = fix_should_stop,
+		.settling = fix_settling,
+		.arg = f,
+		.link_threads = fix_parallel(opts),
+		.modes = f->modes_open ? &f->modes : NULL,
+		.slots = &f->slots,
+		.own_only = opts->place_only || f->pool,
+		.after_workers = f->pool && !f->two_phase,
+		.drain = ndrain > 0,
+		.mover_done = f->pool && !f->two_phase ? mover_done : NULL,
+	};
 	if (f->pool) {
 		/* the workers connect to the volume meanwhile: lctl_fix_next() waits for them */
 		f->stage = FIX_HELLO;

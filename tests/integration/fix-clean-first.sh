@@ -20,6 +20,7 @@
 # linkto), scan exits 0.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
+. "$LCTL_SRCDIR/tests/integration/tools/hostile-lib.sh"
 fx_init
 
 KIND=${LCTL_CF_KIND:-dist}
@@ -86,12 +87,8 @@ fx_checker_start "$VOL" "$FX/list"
 mkdir -p "$S"
 "${FX_LAYOUTCTL[@]}" fix --state-dir "$S" --settle 60 --phase clean "$VOL" >"$FX/fix0.out" 2>&1 &
 pid=$!
-for ((i = 0; i < 600; i++)); do
-	[[ $(journal_phase) == dirty ]] && grep -qs '"phase":"settle"' "$S/progress.json" && break
-	kill -0 "$pid" 2>/dev/null || { cat "$FX/fix0.out" >&2; fail "--phase clean ended before its settle period"; }
-	sleep 0.1
-done
-((i < 600)) || fail "--phase clean did not reach its settle period in 60 s"
+hs_wait_until 60 "$pid" eval '[[ $(journal_phase) == dirty ]] && grep -qs "\"phase\":\"settle\"" "$S/progress.json"' ||
+	{ cat "$FX/fix0.out" >&2; fail "--phase clean ended before its settle period"; }
 kill -9 "$pid"
 wait "$pid" 2>/dev/null || true
 grep -qx 'clean-only 1' "$S/journal" || fail "the journal of a --phase clean run does not say so: $(cat "$S/journal")"
