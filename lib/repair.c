@@ -1831,17 +1831,24 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 	if (ret)
 		goto done;
 	if (!entries_safe(v)) {
-		/* whatever made it (a client, a failed migration), dirty is the safe state */
+		/*
+		 * Whatever made it (a client's rename or create through a layout it had cached, a
+		 * failed migration), dirty is the safe state, and only while needed: held as a
+		 * directory that needs to be dirty (above), it is repaired and stamped again once
+		 * its settle period is over (lctl_repair_specials())
+		 */
 		int u = copy_clean(v, rc->commit) ? unstamp(rc, path, v) : 0;
+		struct stat st;
 
-		if (u)
+		if (u) {
 			set_reason(rr, LCTL_DIR_NOT_FIXED,
 				   "stamped but unsafe: %s after moving, and "
 				   "cannot be marked dirty: %s",
 				   first_bad_state(v), strerror(-u));
-		else
-			set_reason(rr, LCTL_DIR_NOT_FIXED, "%s after moving: left dirty",
-				   first_bad_state(v));
+			goto done;
+		}
+		glfs_lstat(lctl_volume_fs(rc->in->vol), path, &st); /* our DHT client re-reads it */
+		*deferred = true;
 		goto done;
 	}
 	if (v->problems || v->err || v->commit != rc->commit) {

@@ -76,6 +76,82 @@ run_case() { # SETTLE
 	lctl_umount "$MP"
 }
 
+# FAULT_CMD PATH for the data phase: once the journal says phase data, move the data of a placed
+# file of /l other than PATH (no linkto, its name on no other brick) to another brick, as a
+# client's create through a layout it had cached puts a file: misplaced, with no linkto, in a
+# stamped directory. Exit 1 before that phase, or when there is no such file.
+cat >"$FX/misplace-one" <<EOS
+#!/bin/bash
+[[ \$(awk '\$1 == "phase" { print \$2 }' "$FX/state/journal" 2>/dev/null) == data ]] || exit 1
+mapfile -t B <"$FX/bricks"
+for b in "\${B[@]}"; do
+	for f in "\$b"/l/*; do
+		n=\${f##*/}
+		[[ -f \$f && /l/\$n != "\$1" ]] || continue
+		getfattr -h --absolute-names -n trusted.glusterfs.dht.linkto -- "\$f" >/dev/null 2>&1 && continue
+		for o in "\${B[@]}"; do [[ \$o == "\$b" || ! -e \$o/l/\$n ]] || continue 2; done
+		for k in "\${B[@]}"; do [[ \$k != "\$b" ]] && break; done
+		g=\$(getfattr -h --absolute-names -n trusted.gfid -e hex -- "\$f" 2>/dev/null | sed -n 's/^trusted.gfid=0x//p')
+		[[ \${#g} == 32 ]] || exit 1
+		u=\${g:0:8}-\${g:8:4}-\${g:12:4}-\${g:16:4}-\${g:20:12}
+		mkdir -p -- "\$k/.glusterfs/\${g:0:2}/\${g:2:2}" &&
+			mv -- "\$f" "\$k/l/\$n" &&
+			rm -f -- "\$b/.glusterfs/\${g:0:2}/\${g:2:2}/\$u" &&
+			ln -- "\$k/l/\$n" "\$k/.glusterfs/\${g:0:2}/\${g:2:2}/\$u" || exit 1
+		printf '%s %s %s\n' "/l/\$n" "\$b" "\$k" >"$FX/misplaced"
+		exit 0
+	done
+done
+exit 1
+EOS
+chmod +x "$FX/misplace-one"
+
+# The data phase of the default run (clean-first), /l stamped: right after its first migration
+# in /l, another file of /l is made misplaced behind the run's back. The verify after the moves
+# finds it: /l is made dirty at once, held for the settle period, then repaired (its file moved
+# back to its hashed brick) and stamped again; the run exits 0. (It used to leave /l dirty, not
+# fixed, exit 1: "misplaced after moving: left dirty".)
+run_data_case() {
+	local VOL MP B b v hx i name from to n
+	lctl_vol_create dist 2 VOL
+	MP=$(lctl_mount "$VOL")
+	mkdir "$MP/l"
+	for i in $(seq 1 40); do echo "l $i" >"$MP/l/f$i"; done
+	lctl_umount "$MP"
+	lctl_vol_add_bricks "$VOL" 2
+	B=("${LCTL_BRICKS[@]}")
+	printf '%s\n' "${B[@]}" >"$FX/bricks"
+	rm -f -- "$FX/misplaced"
+	rm -rf -- "$FX/state"
+
+	FAULT_DIR=/l FAULT_CMD=$FX/misplace-one LD_PRELOAD="${asan:+$asan }$FX/faultlinkto.so" \
+		fx_fix "$VOL"
+	[[ -s $FX/misplaced ]] || fail "data phase: the fault was not hit (no migration in /l was seen)"
+	read -r name from to <"$FX/misplaced"
+	echo "data phase: $name moved from $from to $to behind fix's back" >&2
+	assert_eq 0 "$LCTL_RC" "data phase: fix exit status after $name was misplaced"
+	assert_contains "$(cat "$FX/state/journal")" "phase done" "the journal at the end"
+	# moved back: data on its hashed brick alone, where it was
+	[[ -f $from$name && ! -e $to$name ]] || fail "$name was not moved back to $from"
+	n=$(jq -r --arg p "$name" 'select(.path == $p and .outcome == "migrated") | .path' \
+		"$FX/state/outcomes.jsonl" | wc -l)
+	assert_eq 1 "$n" "data phase: times $name was migrated"
+
+	expect_exit 0 "$LAYOUTCTL" scan "$VOL"
+	fx_bricks_check "$VOL"
+	hx=$(printf '0x%08x' "$(fx_vol_hash "$VOL")")
+	for b in "${B[@]}"; do
+		v=$(brick_xattr_hex "$b" /l trusted.glusterfs.dht) || fail "no layout on /l in $b"
+		[[ $v == "$hx"* ]] || fail "/l in $b is $v, not stamped with $hx"
+	done
+	MP=$(lctl_mount "$VOL")
+	for i in $(seq 1 40); do
+		assert_eq "l $i" "$(cat "$MP/l/f$i")" "content of /l/f$i"
+	done
+	lctl_umount "$MP"
+}
+
 run_case 0
 run_case 1
+run_data_case
 exit 0

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faultlinkto.so: LD_PRELOAD fault injection for tests/integration/fault-linkto.sh. After a
- * call of gfapi's glfs_lstat() on a name inside the volume directory $FAULT_DIR returns, the
- * command "$FAULT_CMD PATH" runs (PATH the looked-up path); once it has exited 0 it never runs
+ * call of gfapi's glfs_lstat() on a name inside the volume directory $FAULT_DIR returns, or a
+ * glfs_lsetxattr() of trusted.distribute.migrate-data (a DHT migration) on one, the command
+ * "$FAULT_CMD PATH" runs (PATH the looked-up or moved path); once it has exited 0 it never runs
  * again. The test's command removes the linkto the lookup made on the name's hashed brick, as
  * a client holding the directory's old layout does when it takes that linkto for stale.
  * Everything else goes to the real gfapi.
@@ -20,8 +21,11 @@
 struct glfs;
 struct stat;
 typedef int (*lstat_fn)(struct glfs *, const char *, struct stat *);
+typedef int (*lsetxattr_fn)(struct glfs *, const char *, const char *, const void *, size_t, int);
 
 int glfs_lstat(struct glfs *fs, const char *path, struct stat *buf);
+int glfs_lsetxattr(struct glfs *fs, const char *path, const char *name, const void *value,
+		   size_t size, int flags);
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static bool done;
@@ -59,6 +63,27 @@ int glfs_lstat(struct glfs *fs, const char *path, struct stat *buf)
 	ret = real(fs, path, buf);
 	err = errno;
 	maybe_fault(path);
+	errno = err;
+	return ret;
+}
+
+/* the same after a DHT migration of a name (the data phase moves files this way) */
+int glfs_lsetxattr(struct glfs *fs, const char *path, const char *name, const void *value,
+		   size_t size, int flags)
+{
+	static lsetxattr_fn real;
+	int ret, err;
+
+	if (!real)
+		real = (lsetxattr_fn)dlsym(RTLD_NEXT, "glfs_lsetxattr");
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	ret = real(fs, path, name, value, size, flags);
+	err = errno;
+	if (name && !strcmp(name, "trusted.distribute.migrate-data"))
+		maybe_fault(path);
 	errno = err;
 	return ret;
 }
