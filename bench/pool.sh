@@ -5,7 +5,7 @@
 #   sudo bench/pool.sh [FILES [DIRS [RATE]]]     (defaults 1500 files in 20 directories, 200mbit)
 #
 # A split pool of 3 servers (tests/integration/pool.sh with LCTL_POOL_SPLIT=1: each server in a
-# network namespace of its own, 10.211.0.I on a veth to a bridge). For each of four contenders a
+# network namespace of its own, 10.211.0.I on a veth to a bridge). For each of six contenders a
 # distribute volume with one brick per server gets the same tree (below), grows to 5 bricks
 # (bricks 4 and 5 on servers 1 and 2), each server's outgoing traffic is capped at RATE (tc
 # units: 200mbit = 25 MB/s; tbf on its veth), and then, timed from server 1:
@@ -14,6 +14,8 @@
 #   spread   `layoutctl fix`: a worker on each server (tests/integration/tools/local-rsh, run in
 #            that server's namespace, stands in for ssh) moves the files its own bricks hold;
 #   minmove  `layoutctl fix --layout min-move`, spread the same way;
+#   single2, spread2  as single and spread with `--migrations 2` (two migrations at a time
+#            from or to each subvolume, where the default is one);
 #   daemon   `gluster volume rebalance VOL start` (a rebalance process on each of the 3 servers,
 #            each migrating its own bricks' files), from the command until node 1's `rebalance
 #            status --xml` says completed (polled every 0.5 s).
@@ -37,7 +39,8 @@
 # script says so.
 #
 # Output: a Markdown block on stdout (for docs/benchmarks.md): the contenders, the per-server
-# table, the ratios single/spread, daemon/spread and daemon/min-move and whether the targets
+# table, the ratios single/spread, daemon/spread and daemon/min-move (and single/spread,
+# daemon/spread with --migrations 2) and whether the targets
 # (2x, more than 1x, 1.3x) are met. Progress on stderr. Exit status 1 if a correctness check
 # failed (the figures are printed anyway), 0 otherwise, whether or not the targets are met.
 # LAYOUTCTL (default: the build in the source tree) is copied first, so a rebuild meanwhile does
@@ -203,7 +206,8 @@ cap() { local i; for i in 1 2 3; do lctl_pool_cap_egress "$i" "$1"; done; }
 declare -A WALL CPU PCPU ST FILESM BYTESM TX0 TX1 RC CHECK
 bad=0
 # per contender K: the per-server rows "node files bytes seconds" (one a line) in $T/K.servers
-for k in single spread minmove daemon; do
+RUNS=(single spread minmove single2 spread2 daemon)
+for k in "${RUNS[@]}"; do
 	lctl_pool_vol_create V dist 1 2 3
 	t0=$(now)
 	lctl_pool_with_mount "$V" populate
@@ -229,8 +233,9 @@ for k in single spread minmove daemon; do
 		;;
 	*)
 		args=()
-		[[ $k != single ]] || args=(--single-host)
+		[[ $k != single* ]] || args=(--single-host)
 		[[ $k != minmove ]] || args=(--layout min-move)
+		[[ $k != *2 ]] || args+=(--migrations 2)
 		lctl_pool_exec "$BIN" --server "$S1" --glusterd-dir "$GD1" --json fix --no-task-check \
 			--state-dir "$T/state-$k" --rsh "$RSH" --remote-cmd "$BIN" "${args[@]}" "$V" \
 			>"$T/$k.json" 2>"$T/$k.err" || rc=$?
@@ -302,11 +307,16 @@ declare -A LABEL=(
 	[single]='`layoutctl fix --single-host` (server 1 moves everything)'
 	[spread]='`layoutctl fix` (a worker per server)'
 	[minmove]='`layoutctl fix --layout min-move` (a worker per server)'
+	[single2]='`layoutctl fix --single-host --migrations 2`'
+	[spread2]='`layoutctl fix --migrations 2` (a worker per server)'
 	[daemon]='`gluster volume rebalance VOL start` (until completed)'
 )
 r_ss=$(ratio "${WALL[single]}" "${WALL[spread]}")
 r_ds=$(ratio "${WALL[daemon]}" "${WALL[spread]}")
 r_dm=$(ratio "${WALL[daemon]}" "${WALL[minmove]}")
+r_ss2=$(ratio "${WALL[single2]}" "${WALL[spread2]}")
+r_ss21=$(ratio "${WALL[single]}" "${WALL[spread2]}")
+r_ds2=$(ratio "${WALL[daemon]}" "${WALL[spread2]}")
 
 cat <<EOT
 ### Pool: a fix spread over 3 servers with capped links ($(date -u '+%Y-%m-%d'))
@@ -317,7 +327,7 @@ layoutctl: $BUILD, $COMMIT$DIRTY.
 
 | run | wall time | CPU time: machine (the pool's) | CPU stolen | files moved | bytes moved | sent by server 1 / 2 / 3 | busiest link | exit | check |
 |---|---:|---:|---:|---:|---:|---|---:|---|---|
-$(for k in single spread minmove daemon; do
+$(for k in "${RUNS[@]}"; do
 	s1=$(sent "$k" 1) s2=$(sent "$k" 2) s3=$(sent "$k" 3)
 	max=$(printf '%s\n' "$s1" "$s2" "$s3" | sort -n | tail -n 1)
 	printf '| %s | %s s | %s s (%s s) | %s s | %s | %s MB | %s / %s / %s MB | %s %% | %s | %s |\n' "${LABEL[$k]}" \
@@ -333,7 +343,7 @@ Per server (files and bytes its worker or rebalance process migrated, and for ho
 
 | run | server | files migrated | bytes migrated | its time | bytes sent |
 |---|---:|---:|---:|---:|---:|
-$(for k in single spread minmove daemon; do
+$(for k in "${RUNS[@]}"; do
 	for i in 1 2 3; do
 		read -r _ f b s < <(awk -v i="$i" '$1 == i' "$T/$k.servers") || f='' b='' s=''
 		printf '| %s | %s | %s | %s | %s | %s MB |\n' "$k" "$i" "${f:-0}" "$(mb "${b:-0}") MB" \
@@ -342,6 +352,7 @@ $(for k in single spread minmove daemon; do
 done)
 
 Wall-time ratios: single-host / spread **${r_ss}x** (target 2x: $(met "$r_ss" 2)); daemon / spread **${r_ds}x** (target: faster, above 1x: $(met "$r_ds" 1 strict)); daemon / min-move **${r_dm}x** (target 1.3x: $(met "$r_dm" 1.3)).
+With \`--migrations 2\`: single-host / spread **${r_ss2}x** (target 2x: $(met "$r_ss2" 2)); single-host with the default / spread **${r_ss21}x**; daemon / spread **${r_ds2}x**.
 $( ((bad == 0)) || echo "**A correctness check failed: see the check column.**")
 "Check": afterwards every volume must hold the same data files and bytes on its bricks as it was given, and \`layoutctl scan\` must exit 0 (for the daemon's volume, what the scan found is reported, not judged).
 EOT

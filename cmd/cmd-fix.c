@@ -86,6 +86,9 @@ static const struct opt_word phase_words[] = {
 
 const struct lopt cmd_fix_options[] = {
 	OPT_UINT('p', "parallel", &fc_args.o.parallel, 1, 64, "N", "worker threads (default 4)"),
+	OPT_UINT(0, "migrations", &fc_args.o.migrations, 1, LCTL_FIX_MAX_MIGRATIONS, "N",
+		 "migrations at a time from or to one subvolume (default 1; 2 where\n"
+		 "the network between servers, not the bricks, is the limit)"),
 	OPT_VOLPATH(0, "path", &fc_args.o.path, "SUBTREE",
 		    "fix only this directory and what is below it"),
 	OPT_ENUM(0, "layout", &fc_args.planner, planner_words, "PLANNER",
@@ -328,6 +331,11 @@ static void worker_args(const struct fix_cli *fc, struct lctl_volume *vol, size_
 		 fc->o.parallel ? fc->o.parallel : LCTL_FIX_DEFAULT_PARALLEL);
 	av_add(t, "--parallel");
 	av_add(t, buf);
+	if (fc->o.migrations) {
+		snprintf(buf, sizeof(buf), "%u", fc->o.migrations);
+		av_add(t, "--migrations");
+		av_add(t, buf);
+	}
 	if (fc->o.files_per_sec > 0) {
 		snprintf(buf, sizeof(buf), "%.6g", fc->o.files_per_sec);
 		av_add(t, "--rate");
@@ -1217,6 +1225,9 @@ static int drain_planner = LCTL_PLANNER_MINMOVE;
 
 const struct lopt cmd_drain_options[] = {
 	OPT_UINT('p', "parallel", &fc_args.o.parallel, 1, 64, "N", "worker threads (default 4)"),
+	OPT_UINT(0, "migrations", &fc_args.o.migrations, 1, LCTL_FIX_MAX_MIGRATIONS, "N",
+		 "migrations at a time from or to one subvolume (default 1; 2 where\n"
+		 "the network between servers, not the bricks, is the limit)"),
 	OPT_ENUM(0, "layout", &drain_planner, planner_words, "PLANNER",
 		 "min-move (default: only the leaving ranges change owner) or gluster\n"
 		 "(GlusterFS's own decommission layout)"),

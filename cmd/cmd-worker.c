@@ -37,6 +37,7 @@ const char *const cmd_worker_usage[] = {
 /* Filled by the option parser from cmd_worker_options. */
 static struct worker_cli {
 	unsigned parallel;
+	unsigned migrations;
 	const char *state_dir;
 	const char *log;
 	double files_per_sec;
@@ -46,6 +47,8 @@ static struct worker_cli {
 
 const struct lopt cmd_worker_options[] = {
 	OPT_UINT('p', "parallel", &wk_args.parallel, 1, 64, "N", "worker threads (default 4)"),
+	OPT_UINT(0, "migrations", &wk_args.migrations, 1, LCTL_FIX_MAX_MIGRATIONS, "N",
+		 "migrations at a time from or to one subvolume (default 1)"),
 	OPT_PATH(0, "state-dir", &wk_args.state_dir, 4096, "DIR",
 		 "its lock and kept modes (default /var/lib/layoutctl/VOLUME/worker)"),
 	{ .name = "log",
@@ -199,6 +202,7 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	o.parallel = wk_args.parallel;
+	o.migrations = wk_args.migrations;
 	o.files_per_sec = wk_args.files_per_sec;
 	o.bytes_per_sec = wk_args.bandwidth * 1e6;
 	gfapi_only = wk_args.brick_reads == BRICK_READS_GFAPI;

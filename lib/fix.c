@@ -952,6 +952,9 @@ static int validate_opts(const struct lctl_fix_opts *opts, const char *top, stru
 	if (opts->parallel > LCTL_CRAWL_MAX_WORKERS)
 		return lctl_seterr(err, LCTL_EINVAL, 0, "parallel wants 1-%d workers, not %u",
 				   LCTL_CRAWL_MAX_WORKERS, opts->parallel);
+	if (opts->migrations > LCTL_FIX_MAX_MIGRATIONS)
+		return lctl_seterr(err, LCTL_EINVAL, 0, "migrations wants 1-%d, not %u",
+				   LCTL_FIX_MAX_MIGRATIONS, opts->migrations);
 	if (opts->planner != LCTL_PLANNER_GLUSTER && opts->planner != LCTL_PLANNER_MINMOVE)
 		return lctl_seterr(err, LCTL_EINVAL, 0, "unknown layout planner %d",
 				   (int)opts->planner);
@@ -1011,7 +1014,7 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts, st
 	f->lock_fd = -1;
 	pthread_mutex_init(&f->tlock, NULL);
 	pthread_mutex_init(&f->dlock, NULL);
-	if (lctl_slots_init(&f->slots, lctl_volume_nsubvols(vol))) {
+	if (lctl_slots_init(&f->slots, lctl_volume_nsubvols(vol), opts->migrations)) {
 		pthread_mutex_destroy(&f->tlock);
 		pthread_mutex_destroy(&f->dlock);
 		free(f);

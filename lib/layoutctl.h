@@ -960,10 +960,16 @@ enum lctl_fix_phase {
  * here (2 cores, 6 bricks), more than a few workers made it slower.
  */
 #define LCTL_FIX_DEFAULT_PARALLEL 4
+#define LCTL_FIX_MAX_MIGRATIONS 8
 
 struct lctl_fix_opts {
 	const char *path;  /* subtree; NULL = the whole volume */
 	unsigned parallel; /* 0 = LCTL_FIX_DEFAULT_PARALLEL */
+	/*
+	 * Migrations at a time from or to one subvolume, 1-LCTL_FIX_MAX_MIGRATIONS; 0 = 1. More
+	 * than one pays where the network is the limit (slots.c).
+	 */
+	unsigned migrations;
 	enum lctl_planner planner;
 	enum lctl_fix_mode mode;
 	enum lctl_fix_phase phase; /* LCTL_FIX_CLEAN_FIRST only */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * One migration at a time per subvolume.
+ * One migration at a time per subvolume (by default; fix --migrations N allows N).
  *
  * DHT's migration of a file (dht_migrate_file, started by our migrate-data setxattr) runs with
  * the rebalance pid, so every FOP it sends is queued by the bricks' io-threads at least
@@ -12,6 +12,11 @@
  * docs/design.md). So a fix runs at most one migration per subvolume at a time, from or to
  * it; migrations between disjoint pairs of subvolumes still run in parallel. Directory workers
  * that wait here hold no lock of the volume.
+ *
+ * Where the network, not the bricks, is the limit (servers apart, each migration spending a
+ * fixed time per file on round trips before and after its copy), one migration per subvolume
+ * leaves the links idle for that time: bench/pool.sh measured them half busy. --migrations 2
+ * overlaps one file's round trips with another's copy (docs/benchmarks.md).
  */
 #include "crawl.h"
 #include "slots.h"
@@ -20,11 +25,12 @@
 #include <stdlib.h>
 #include <time.h>
 
-int lctl_slots_init(struct lctl_slots *s, size_t n)
+int lctl_slots_init(struct lctl_slots *s, size_t n, unsigned cap)
 {
 	pthread_condattr_t ca;
 
 	s->n = n;
+	s->cap = cap ? cap : 1;
 	s->busy = calloc(n ? n : 1, sizeof(*s->busy));
 	if (!s->busy)
 		return -ENOMEM;
@@ -46,15 +52,21 @@ void lctl_slots_destroy(struct lctl_slots *s)
 	s->busy = NULL;
 }
 
-static bool is_busy(const struct lctl_slots *s, int i)
+static bool is_full(const struct lctl_slots *s, int i)
 {
-	return i >= 0 && (size_t)i < s->n && s->busy[i];
+	return i >= 0 && (size_t)i < s->n && s->busy[i] >= s->cap;
 }
 
-static void set_busy(struct lctl_slots *s, int i, bool v)
+static void take_one(struct lctl_slots *s, int i)
 {
 	if (i >= 0 && (size_t)i < s->n)
-		s->busy[i] = v;
+		s->busy[i]++;
+}
+
+static void put_one(struct lctl_slots *s, int i)
+{
+	if (i >= 0 && (size_t)i < s->n && s->busy[i])
+		s->busy[i]--;
 }
 
 bool lctl_slots_take(struct lctl_slots *s, int a, int b, bool (*stop)(void *), void *arg)
@@ -62,7 +74,9 @@ bool lctl_slots_take(struct lctl_slots *s, int a, int b, bool (*stop)(void *), v
 	struct timespec ts;
 
 	pthread_mutex_lock(&s->lock);
-	while (is_busy(s, a) || is_busy(s, b)) {
+	if (a == b)
+		b = -1; /* one subvolume, counted once */
+	while (is_full(s, a) || is_full(s, b)) {
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		ts.tv_nsec += 200000000L;
 		if (ts.tv_nsec >= 1000000000L) {
@@ -82,17 +96,19 @@ bool lctl_slots_take(struct lctl_slots *s, int a, int b, bool (*stop)(void *), v
 			}
 		}
 	}
-	set_busy(s, a, true);
-	set_busy(s, b, true);
+	take_one(s, a);
+	take_one(s, b);
 	pthread_mutex_unlock(&s->lock);
 	return true;
 }
 
 void lctl_slots_put(struct lctl_slots *s, int a, int b)
 {
+	if (a == b)
+		b = -1;
 	pthread_mutex_lock(&s->lock);
-	set_busy(s, a, false);
-	set_busy(s, b, false);
+	put_one(s, a);
+	put_one(s, b);
 	pthread_cond_broadcast(&s->freed);
 	pthread_mutex_unlock(&s->lock);
 }

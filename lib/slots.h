@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* One migration at a time per subvolume (see slots.c). Internal to lib/ and the unit tests. */
+/* A few migrations at a time per subvolume, one by default (see slots.c). Internal to lib/ and
+ * the unit tests. */
 #ifndef LCTL_SLOTS_H
 #define LCTL_SLOTS_H
 
@@ -11,15 +12,17 @@ struct lctl_slots {
 	pthread_mutex_t lock;
 	pthread_cond_t freed;
 	size_t n;
-	bool *busy; /* per subvolume: a migration from or to it is running */
+	unsigned cap;	/* migrations at a time from or to one subvolume */
+	unsigned *busy; /* per subvolume: how many are running from or to it */
 };
 
-int lctl_slots_init(struct lctl_slots *s, size_t n);
+/* @n subvolumes, at most @cap migrations at a time from or to each (0: 1) */
+int lctl_slots_init(struct lctl_slots *s, size_t n, unsigned cap);
 void lctl_slots_destroy(struct lctl_slots *s);
 
 /*
- * Wait until neither subvolume @a nor @b is busy, then mark both (atomically: two takers can
- * never deadlock). @stop, if set, is asked without the lock held about every 200 ms while
+ * Wait until neither subvolume @a nor @b is full (@cap migrations from or to it), then count
+ * one more on both (atomically: two takers can never deadlock). @stop, if set, is asked without the lock held about every 200 ms while
  * waiting; true from it ends the wait with false and nothing taken. An index outside the set
  * is ignored (nothing to wait for).
  */

@@ -9,7 +9,8 @@
 # every brick, sparse files still sparse, no lookup failed; and the pool's own: only server 1's
 # bricks are read as local folders (--node 127.1.1.2: server 2's), `info` lists the servers,
 # every server moved files, each only from its own bricks (its outcome log), none moved twice,
-# and the report, progress.json and `status` show a row per server.
+# and the report, progress.json and `status` show a row per server. The run allows two
+# migrations at a time per subvolume (--migrations 2), passed on to every worker.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/pool.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
@@ -61,10 +62,19 @@ assert_contains "$(<"$FX/norecord")" "no record of volume"
 
 fx_checker_start "$VOL" "$FX/list"
 sleep 2
-pf_fix "$VOL" --parallel 4
+# with two migrations at a time per subvolume (--migrations), which every worker must be
+# given: the remote shell logs each command line it runs (servers 2 and 3; server 1's worker
+# is started without it)
+printf '#!/bin/sh\nprintf "%%s\\n" "$*" >>"%s"\nexec "%s" "$@"\n' "$FX/rsh.log" "$PF_RSH" >"$FX/rsh"
+chmod +x "$FX/rsh"
+PF_RSH=$FX/rsh pf_fix "$VOL" --parallel 4 --migrations 2
 sleep 1
 fx_checker_stop
 assert_eq 0 "$LCTL_RC" "fix exit status"
+tr -d "'" <"$FX/rsh.log" >"$FX/rsh.words"
+n=$(grep -c -- ' worker ' "$FX/rsh.words" || true)
+m=$(grep -c -- ' worker --parallel 4 --migrations 2 ' "$FX/rsh.words" || true)
+((n >= 2 && m == n)) || fail "$m of $n workers started with --migrations 2: $(cat "$FX/rsh.log")"
 # the per-server report: three servers, all done, each moved something
 rows=$(grep -cE '^127\.1\.1\.[1-3] +done +[0-9]+ +[1-9]' "$FX/fix.out" || true)
 assert_eq 3 "$rows" "servers that report done with files migrated"

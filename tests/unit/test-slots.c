@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests: one migration at a time per subvolume (lib/slots.c; also run under TSan in CI). */
+/* Unit tests: N migrations at a time per subvolume (lib/slots.c; also run under TSan in CI). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,7 +20,7 @@ static void test_disjoint_pairs(void **state)
 	struct lctl_slots s;
 
 	(void)state;
-	assert_int_equal(lctl_slots_init(&s, NSUB), 0);
+	assert_int_equal(lctl_slots_init(&s, NSUB, 1), 0);
 	assert_true(lctl_slots_take(&s, 0, 1, NULL, NULL));
 	assert_true(lctl_slots_take(&s, 2, 3, NULL, NULL));
 	/* an index outside the set waits for nothing */
@@ -35,6 +35,47 @@ static void test_disjoint_pairs(void **state)
 	lctl_slots_put(&s, 2, 1);
 	lctl_slots_destroy(&s);
 	lctl_slots_destroy(&s); /* twice is harmless */
+}
+
+static bool stop_now(void *arg)
+{
+	(void)arg;
+	return true;
+}
+
+/* With a capacity of 2 a subvolume takes two migrations, not a third; the same index as source
+ * and target counts once. */
+static void test_capacity(void **state)
+{
+	struct lctl_slots s;
+
+	(void)state;
+	assert_int_equal(lctl_slots_init(&s, NSUB, 2), 0);
+	assert_true(lctl_slots_take(&s, 0, 1, NULL, NULL));
+	assert_true(lctl_slots_take(&s, 0, 2, NULL, NULL));
+	/* 0 is full: the third waits, and gives up when asked to stop, holding nothing */
+	assert_false(lctl_slots_take(&s, 3, 0, stop_now, NULL));
+	assert_true(lctl_slots_take(&s, 3, 1, NULL, NULL)); /* 1 has room for one more */
+	assert_false(lctl_slots_take(&s, 1, 4, stop_now, NULL));
+	lctl_slots_put(&s, 0, 2);
+	assert_true(lctl_slots_take(&s, 4, 0, NULL, NULL)); /* room again on 0 */
+	lctl_slots_put(&s, 4, 0);
+	lctl_slots_put(&s, 3, 1);
+	lctl_slots_put(&s, 0, 1);
+	/* all free: 2 holds two, even named twice in one take */
+	assert_true(lctl_slots_take(&s, 2, 2, NULL, NULL));
+	assert_true(lctl_slots_take(&s, 2, 3, NULL, NULL));
+	assert_false(lctl_slots_take(&s, 2, 4, stop_now, NULL));
+	lctl_slots_put(&s, 2, 2);
+	lctl_slots_put(&s, 2, 3);
+	lctl_slots_destroy(&s);
+
+	/* the same with capacity 1: a second migration from 0 waits */
+	assert_int_equal(lctl_slots_init(&s, NSUB, 1), 0);
+	assert_true(lctl_slots_take(&s, 0, 1, NULL, NULL));
+	assert_false(lctl_slots_take(&s, 0, 2, stop_now, NULL));
+	lctl_slots_put(&s, 0, 1);
+	lctl_slots_destroy(&s);
 }
 
 /* Many threads, random pairs: no subvolume is ever used by two holders at once. */
@@ -75,7 +116,7 @@ static void test_exclusive(void **state)
 	int i;
 
 	(void)state;
-	assert_int_equal(lctl_slots_init(&r.s, NSUB), 0);
+	assert_int_equal(lctl_slots_init(&r.s, NSUB, 0), 0);
 	for (i = 0; i < 8; i++)
 		assert_int_equal(pthread_create(&t[i], NULL, racer, &r), 0);
 	for (i = 0; i < 8; i++)
@@ -126,7 +167,7 @@ static void test_wait_and_stop(void **state)
 
 	(void)state;
 	alarm(60); /* a waiter that is never released fails the test instead of hanging it */
-	assert_int_equal(lctl_slots_init(&s, NSUB), 0);
+	assert_int_equal(lctl_slots_init(&s, NSUB, 1), 0);
 
 	/* released by a put */
 	atomic_store(&w.result, -1);
@@ -159,6 +200,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_disjoint_pairs),
+		cmocka_unit_test(test_capacity),
 		cmocka_unit_test(test_exclusive),
 		cmocka_unit_test(test_wait_and_stop),
 	};
