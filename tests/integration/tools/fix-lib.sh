@@ -213,10 +213,12 @@ fx_writer_start() {
 	(
 		set +e
 		i=0
+		x=$(printf '%200s' '')
+		x=${x// /x}
 		while [[ ! -e $FX/writer.stop ]]; do
 			i=$((i + 1))
 			for d in "$@"; do
-				printf 'w%s %s\n' "$i" "$(head -c 200 /dev/zero | tr '\0' x)" >"$mp/$d/w$i"
+				printf 'w%s %s\n' "$i" "$x" >"$mp/$d/w$i"
 				printf '%s\n' "$i" >>"$mp/$d/wlog"
 				((i == 1)) || mv -- "$mp/$d/w$((i - 1))" "$mp/$d/r$((i - 1))"
 			done
