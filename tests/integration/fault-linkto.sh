@@ -39,8 +39,9 @@ exit 1
 EOS
 chmod +x "$FX/unlink-linkto"
 
-run_case() { # SETTLE
-	local settle=$1 VOL MP B b v n undone hx i
+# new_case: a volume VOL of 2 bricks with 40 files in /l, grown to 4 bricks (B, $FX/bricks)
+new_case() {
+	local MP i
 	lctl_vol_create dist 2 VOL
 	MP=$(lctl_mount "$VOL")
 	mkdir "$MP/l"
@@ -49,8 +50,31 @@ run_case() { # SETTLE
 	lctl_vol_add_bricks "$VOL" 2
 	B=("${LCTL_BRICKS[@]}")
 	printf '%s\n' "${B[@]}" >"$FX/bricks"
-	rm -f -- "$FX/undone"
 	rm -rf -- "$FX/state"
+}
+
+# check_case [FX_BRICKS_CHECK ARGS]: scan exits 0, the bricks check, /l stamped with the run's
+# commit hash on every brick, every file of /l reads back its content
+check_case() {
+	local MP b v hx i
+	expect_exit 0 "$LAYOUTCTL" scan "$VOL"
+	fx_bricks_check "$VOL" "$@"
+	hx=$(printf '0x%08x' "$(fx_vol_hash "$VOL")")
+	for b in "${B[@]}"; do
+		v=$(brick_xattr_hex "$b" /l trusted.glusterfs.dht) || fail "no layout on /l in $b"
+		[[ $v == "$hx"* ]] || fail "/l in $b is $v, not stamped with $hx"
+	done
+	MP=$(lctl_mount "$VOL")
+	for i in $(seq 1 40); do
+		assert_eq "l $i" "$(cat "$MP/l/f$i")" "content of /l/f$i"
+	done
+	lctl_umount "$MP"
+}
+
+run_case() { # SETTLE
+	local settle=$1 VOL B n undone
+	new_case
+	rm -f -- "$FX/undone"
 
 	FAULT_DIR=/l FAULT_CMD=$FX/unlink-linkto LD_PRELOAD="${asan:+$asan }$FX/faultlinkto.so" \
 		fx_fix "$VOL" --mode linkto --settle "$settle"
@@ -62,18 +86,7 @@ run_case() { # SETTLE
 		"$FX/state/outcomes.jsonl" | wc -l)
 	assert_eq 2 "$n" "settle $settle: times $undone was linked (before the fault and after)"
 
-	expect_exit 0 "$LAYOUTCTL" scan "$VOL"
-	fx_bricks_check "$VOL" --linked-ok
-	hx=$(printf '0x%08x' "$(fx_vol_hash "$VOL")")
-	for b in "${B[@]}"; do
-		v=$(brick_xattr_hex "$b" /l trusted.glusterfs.dht) || fail "no layout on /l in $b"
-		[[ $v == "$hx"* ]] || fail "/l in $b is $v, not stamped with $hx"
-	done
-	MP=$(lctl_mount "$VOL")
-	for i in $(seq 1 40); do
-		assert_eq "l $i" "$(cat "$MP/l/f$i")" "content of /l/f$i"
-	done
-	lctl_umount "$MP"
+	check_case --linked-ok
 }
 
 # FAULT_CMD PATH for the data phase: once the journal says phase data, move the data of a placed
@@ -112,17 +125,9 @@ chmod +x "$FX/misplace-one"
 # back to its hashed brick) and stamped again; the run exits 0. (It used to leave /l dirty, not
 # fixed, exit 1: "misplaced after moving: left dirty".)
 run_data_case() {
-	local VOL MP B b v hx i name from to n
-	lctl_vol_create dist 2 VOL
-	MP=$(lctl_mount "$VOL")
-	mkdir "$MP/l"
-	for i in $(seq 1 40); do echo "l $i" >"$MP/l/f$i"; done
-	lctl_umount "$MP"
-	lctl_vol_add_bricks "$VOL" 2
-	B=("${LCTL_BRICKS[@]}")
-	printf '%s\n' "${B[@]}" >"$FX/bricks"
+	local VOL B name from to n
+	new_case
 	rm -f -- "$FX/misplaced"
-	rm -rf -- "$FX/state"
 
 	FAULT_DIR=/l FAULT_CMD=$FX/misplace-one LD_PRELOAD="${asan:+$asan }$FX/faultlinkto.so" \
 		fx_fix "$VOL"
@@ -137,18 +142,7 @@ run_data_case() {
 		"$FX/state/outcomes.jsonl" | wc -l)
 	assert_eq 1 "$n" "data phase: times $name was migrated"
 
-	expect_exit 0 "$LAYOUTCTL" scan "$VOL"
-	fx_bricks_check "$VOL"
-	hx=$(printf '0x%08x' "$(fx_vol_hash "$VOL")")
-	for b in "${B[@]}"; do
-		v=$(brick_xattr_hex "$b" /l trusted.glusterfs.dht) || fail "no layout on /l in $b"
-		[[ $v == "$hx"* ]] || fail "/l in $b is $v, not stamped with $hx"
-	done
-	MP=$(lctl_mount "$VOL")
-	for i in $(seq 1 40); do
-		assert_eq "l $i" "$(cat "$MP/l/f$i")" "content of /l/f$i"
-	done
-	lctl_umount "$MP"
+	check_case
 }
 
 run_case 0
