@@ -115,10 +115,9 @@ enum lctl_clean_place lctl_repair_clean_place(const struct lctl_entry_report *e)
  * symbolic links, devices, FIFOs or sockets to move is made dirty only after its regular
  * files moved; so is one whose verify after the moves finds an entry a lookup would miss (a
  * client's create or rename through a layout it had cached). Either way *@deferred is set and
- * the report returned at once (the regular
- * files placed where they could be, the directory dirty): the caller lets the settle period
- * pass, doing other work meanwhile, then hands it to lctl_repair_specials(). The report has
- * @data_phase set.
+ * the report returned at once (the regular files placed where they could be, the directory
+ * dirty): the caller lets the settle period pass, doing other work meanwhile, then hands it
+ * to lctl_repair_specials(). The report has @data_phase set.
  * @initial: as for lctl_repair_dir().
  */
 int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned depth,

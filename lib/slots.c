@@ -16,7 +16,7 @@
  * Where the network, not the bricks, is the limit (servers apart, each migration spending a
  * fixed time per file on round trips before and after its copy), one migration per subvolume
  * leaves the links idle for that time: bench/pool.sh measured them half busy. --migrations 2
- * overlaps one file's round trips with another's copy (docs/benchmarks.md).
+ * lets a second migration use some of it (a tenth faster there; docs/benchmarks.md).
  */
 #include "crawl.h"
 #include "slots.h"
