@@ -664,6 +664,8 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 				       json_object_new_int64((int64_t)s->data_dirs));
 		json_object_object_add(o, "data_placed",
 				       json_object_new_int64((int64_t)s->data_placed));
+		json_object_object_add(o, "repaired_later",
+				       json_object_new_int64((int64_t)s->repaired_later));
 		json_object_object_add(j, "clean_first", o);
 	}
 	o = json_object_new_object();
@@ -735,7 +737,9 @@ static const struct out_line fix_summary_lines[] = {
 	  "{commit}" },
 	{ "directory_outcomes", "!^dry_run&.", "  {@:-16} {.}" },
 	{ NULL, "!dry_run&clean_first.clean_after_seconds",
-	  "Directories clean: all, {clean_first.clean_after_seconds:.1} s after the start" },
+	  "Directories clean: all, {clean_first.clean_after_seconds:.1} s after the start"
+	  "{clean_first.repaired_later? ({clean_first.repaired_later} of them repaired by the data "
+	  "phase)~}" },
 	{ NULL, "!dry_run&clean_first&!clean_first.clean_after_seconds&directories",
 	  "Directories clean: not all (see above)" },
 	{ NULL, "!dry_run&clean_first.data_phase_ran",

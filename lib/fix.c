@@ -1310,6 +1310,7 @@ static void summary_add(struct lctl_fix *f, const struct lctl_repair_report *rr)
 			f->sum.data_placed++;
 		if (good && u && !f->repaired[u - f->unclean]) {
 			f->repaired[u - f->unclean] = true;
+			f->sum.repaired_later++;
 			if (++f->nrepaired == f->nunclean && all_clean(f))
 				f->clean_at = mono_now() - ((double)f->start.tv_sec +
 							    (double)f->start.tv_nsec / 1e9);

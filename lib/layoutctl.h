@@ -1080,6 +1080,8 @@ struct lctl_fix_summary {
 	bool two_phase;
 	bool data_ran;			 /* the data phase started */
 	uint64_t data_dirs, data_placed; /* data phase: directories seen, placed */
+	uint64_t repaired_later;	 /* of those the first phase left not clean,
+						 * how many the data phase repaired */
 	double clean_at;		 /* seconds after the start at which every
 						 * directory was clean; 0: not in this run */
 	bool stopped;			 /* cancelled or out of time: resumable */
