@@ -1750,17 +1750,18 @@ enum lctl_clean_place lctl_repair_clean_place(const struct lctl_entry_report *e)
 
 /*
  * Mark @path (inspected as @r) dirty where it is stamped. Should that fail, it stays stamped,
- * and lctl_repair_dir() finds it so after the settle period and says so.
+ * and lctl_repair_dir() finds it so after the settle period and says so. Return: unstamp()'s.
  */
-static void make_dirty(struct lctl_repair_ctx *rc, const char *path,
-		       const struct lctl_dir_report *r)
+static int make_dirty(struct lctl_repair_ctx *rc, const char *path, const struct lctl_dir_report *r)
 {
 	struct stat st;
+	int u;
 
-	if (copy_clean(r, rc->commit)) {
-		unstamp(rc, path, r);
-		glfs_lstat(lctl_volume_fs(rc->in->vol), path, &st); /* our DHT client re-reads it */
-	}
+	if (!copy_clean(r, rc->commit))
+		return 0;
+	u = unstamp(rc, path, r);
+	glfs_lstat(lctl_volume_fs(rc->in->vol), path, &st); /* our DHT client re-reads it */
+	return u;
 }
 
 int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
@@ -1837,18 +1838,15 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		 * directory that needs to be dirty (above), it is repaired and stamped again once
 		 * its settle period is over (lctl_repair_specials())
 		 */
-		int u = copy_clean(v, rc->commit) ? unstamp(rc, path, v) : 0;
-		struct stat st;
+		int u = make_dirty(rc, path, v);
 
-		if (u) {
+		if (u)
 			set_reason(rr, LCTL_DIR_NOT_FIXED,
 				   "stamped but unsafe: %s after moving, and "
 				   "cannot be marked dirty: %s",
 				   first_bad_state(v), strerror(-u));
-			goto done;
-		}
-		glfs_lstat(lctl_volume_fs(rc->in->vol), path, &st); /* our DHT client re-reads it */
-		*deferred = true;
+		else
+			*deferred = true;
 		goto done;
 	}
 	if (v->problems || v->err || v->commit != rc->commit) {

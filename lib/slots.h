@@ -22,9 +22,10 @@ void lctl_slots_destroy(struct lctl_slots *s);
 
 /*
  * Wait until neither subvolume @a nor @b is full (@cap migrations from or to it), then count
- * one more on both (atomically: two takers can never deadlock). @stop, if set, is asked without the lock held about every 200 ms while
- * waiting; true from it ends the wait with false and nothing taken. An index outside the set
- * is ignored (nothing to wait for).
+ * one more on both (atomically: two takers can never deadlock; @a == @b counts once). @stop,
+ * if set, is asked without the lock held about every 200 ms while waiting; true from it ends
+ * the wait with false and nothing taken. An index outside the set is ignored (nothing to wait
+ * for).
  */
 bool lctl_slots_take(struct lctl_slots *s, int a, int b, bool (*stop)(void *), void *arg);
 void lctl_slots_put(struct lctl_slots *s, int a, int b);
