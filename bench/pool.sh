@@ -40,9 +40,9 @@
 #
 # Output: a Markdown block on stdout (for docs/benchmarks.md): the contenders, the per-server
 # table, the ratios single/spread, daemon/spread and daemon/min-move (and single/spread,
-# daemon/spread with --migrations 2) and whether the targets
-# (2x, more than 1x, 1.3x) are met. Progress on stderr. Exit status 1 if a correctness check
-# failed (the figures are printed anyway), 0 otherwise, whether or not the targets are met.
+# daemon/spread with --migrations 2) and whether the targets (2x, more than 1x, 1.3x) are met.
+# Progress on stderr. Exit status 1 if a correctness check failed (the figures are printed
+# anyway), 0 otherwise, whether or not the targets are met.
 # LAYOUTCTL (default: the build in the source tree) is copied first, so a rebuild meanwhile does
 # not change what is timed. BENCH_KEEP=1 keeps the pool (and the last volume).
 set -euo pipefail

@@ -213,7 +213,7 @@ fx_writer_start() {
 	(
 		set +e
 		i=0
-		x=$(printf '%200s' '')
+		printf -v x '%200s' ''
 		x=${x// /x}
 		while [[ ! -e $FX/writer.stop ]]; do
 			i=$((i + 1))
