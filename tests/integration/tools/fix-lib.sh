@@ -155,14 +155,15 @@ fx_fix() {
 		echo "fx_fix: a GlusterFS call hung (gluster issue 3688): resuming the run" >&2
 		echo "$vol" >>"$FX/hangs"
 		# the resume keeps how the run reached its servers (a pool's --rsh, --remote-cmd,
-		# --no-task-check: the task check would ask the wrong glusterd)
+		# --no-task-check: the task check would ask the wrong glusterd) and how hard it
+		# worked (--parallel, --migrations: options of each run, not in the journal)
 		local keep=() a
 		while (($#)); do
 			a=$1
 			shift
 			case $a in
 			--no-task-check) keep+=("$a") ;;
-			--rsh | --remote-cmd) keep+=("$a" "$1") && shift ;;
+			--rsh | --remote-cmd | --parallel | --migrations) keep+=("$a" "$1") && shift ;;
 			esac
 		done
 		FX_HANG_RESUME=0 fx_fix "$vol" "${keep[@]}" --resume
