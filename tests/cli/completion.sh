@@ -60,6 +60,46 @@ complete_words() {
 	[[ ! -s $err ]] || fail "the completion wrote to stderr for '$*': $(cat "$err")"
 }
 
+# complete_many: the same for many command lines in one bash, as an interactive shell completes
+# one after another (state left from one completion must not change the next): each line of
+# stdin is a command line's WORDS, each quoted by printf %q; prints one line per command line,
+# what it offers sorted and joined by spaces (each followed by one). Into the array ANSWERS.
+complete_many() {
+	local err=$tmp/stderr line offers=()
+	ANSWERS=()
+	# (each command line's offers end with a line holding only an RS character)
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	PATH=$tmp/fake:$tmp/none "$BASH" --norc --noprofile -c '
+		. "$1" || exit 99
+		word0=$2
+		while IFS= read -r line; do
+			eval "words=($line)"
+			COMP_WORDS=("$word0" "${words[@]}")
+			COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+			COMP_LINE="${COMP_WORDS[*]}"
+			COMP_POINT=${#COMP_LINE}
+			COMPREPLY=()
+			_layoutctl "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+			((${#COMPREPLY[@]} == 0)) || printf "%s\n" "${COMPREPLY[@]}"
+			printf "\036\n"
+		done
+	' complete-test "$comp" "$LAYOUTCTL" >"$tmp/answers" 2>"$err" || fail "complete_many: exit $?"
+	[[ ! -s $err ]] || fail "the completion wrote to stderr: $(cat "$err")"
+	while IFS= read -r line; do
+		if [[ $line == $'\036' ]]; then
+			ANSWERS+=("$( ((${#offers[@]} == 0)) || printf '%s\n' "${offers[@]}" | lines)")
+			offers=()
+		else
+			offers+=("$line")
+		fi
+	done <"$tmp/answers"
+}
+# quote WORDS...: one line for complete_many
+quote() {
+	printf '%q ' "$@"
+	echo
+}
+
 sorted() { printf '%s\n' "$@" | LC_ALL=C sort; }
 lines() { LC_ALL=C sort | tr '\n' ' '; }
 
@@ -105,28 +145,46 @@ takes_value() { # CMD|'' OPTION
 }
 # after a flag the next word is an operand (a volume), after an option with a value it is that
 # value: never a volume, an option or a command
+# (the command lines of both loops completed in one shell: a fresh one for each took most of
+# this test's time; the other cases here each get a fresh one)
+pairs=()
 for o in $global; do
-	got=$(complete_words "$o" '' | lines)
-	if takes_value '' "$o"; then
-		for c in $commands; do
-			[[ " $got " != *" $c "* ]] || fail "'layoutctl $o <TAB>' offers command '$c': $got"
-		done
-	elif [[ $o != --help && $o != --version ]]; then
-		assert_eq "$(lines <<<"$commands")" "$got" "layoutctl $o <TAB> (a flag)"
-	fi
+	pairs+=("" "$o")
 done
 for c in $commands; do
 	[[ $("$LAYOUTCTL" help "$c" | head -n 1) == *VOLUME* ]] || continue
 	for o in $("$LAYOUTCTL" __complete options "$c") $global; do
-		[[ $o == --help || $o == --version ]] && continue
-		got=$(complete_words "$c" "$o" '' | lines)
-		if takes_value "$c" "$o"; then
-			[[ " $got " != *" gv0 "* ]] || fail "'layoutctl $c $o <TAB>' offers volumes: $got"
-			[[ " $got " != *" --"* ]] || fail "'layoutctl $c $o <TAB>' offers options: $got"
-		else
-			assert_eq "gv0 scratch-vol " "$got" "layoutctl $c $o <TAB> (a flag, then VOLUME)"
-		fi
+		[[ $o == --help || $o == --version ]] || pairs+=("$c" "$o")
 	done
+done
+for ((i = 0; i < ${#pairs[@]}; i += 2)); do
+	# shellcheck disable=SC2086 # no command: no word
+	quote ${pairs[i]:+"${pairs[i]}"} "${pairs[i + 1]}" ''
+done >"$tmp/queries"
+complete_many <"$tmp/queries"
+((${#ANSWERS[@]} * 2 == ${#pairs[@]})) ||
+	fail "${#ANSWERS[@]} answers from the completion for $((${#pairs[@]} / 2)) command lines"
+# the same completion in a fresh shell, for one of them: what complete_many reports is what
+# complete_words does
+assert_eq "$(complete_words fix --parallel '' | lines)" \
+	"${ANSWERS[$(grep -nxF -- "$(quote fix --parallel '')" "$tmp/queries" | cut -d: -f1) - 1]}" \
+	"fix --parallel <TAB> in one shell and in a fresh one"
+for ((i = 0; i < ${#pairs[@]}; i += 2)); do
+	c=${pairs[i]} o=${pairs[i + 1]} got=${ANSWERS[i / 2]}
+	if [[ -z $c ]]; then
+		if takes_value '' "$o"; then
+			for k in $commands; do
+				[[ " $got " != *" $k "* ]] || fail "'layoutctl $o <TAB>' offers command '$k': $got"
+			done
+		elif [[ $o != --help && $o != --version ]]; then
+			assert_eq "$(lines <<<"$commands")" "$got" "layoutctl $o <TAB> (a flag)"
+		fi
+	elif takes_value "$c" "$o"; then
+		[[ " $got " != *" gv0 "* ]] || fail "'layoutctl $c $o <TAB>' offers volumes: $got"
+		[[ " $got " != *" --"* ]] || fail "'layoutctl $c $o <TAB>' offers options: $got"
+	else
+		assert_eq "gv0 scratch-vol " "$got" "layoutctl $c $o <TAB> (a flag, then VOLUME)"
+	fi
 done
 
 # --- option values: offered, and every value offered is accepted by the binary ---------------
@@ -231,32 +289,45 @@ zsh -n "$zcomp" || fail "zsh -n $zcomp"
 mkdir -p "$tmp/bin"
 ln -s "$LAYOUTCTL" "$tmp/bin/layoutctl"
 zl=$tmp/bin/layoutctl
-# zsh_complete LINE: the candidates the zsh completion offers for LINE, sorted
+# zsh_complete LINE...: the candidates the zsh completion offers for each LINE, sorted, one per
+# line, into the array ZANSWERS (all in one zsh: tests/cli/zsh-complete.zsh)
 zsh_complete() {
-	local rc=0
-	timeout 120 zsh -f "$LCTL_SRCDIR/tests/cli/zsh-complete.zsh" \
-		"$LCTL_SRCDIR/completions" "$tmp/zsh.out" "$*" || rc=$?
+	local rc=0 k
+	rm -f -- "$tmp"/zsh.out.*
+	timeout 300 zsh -f "$LCTL_SRCDIR/tests/cli/zsh-complete.zsh" \
+		"$LCTL_SRCDIR/completions" "$tmp/zsh.out" "$@" || rc=$?
 	((rc != 2)) || return 2
 	((rc == 0)) || fail "zsh completion of '$*' did not finish (exit $rc)"
-	LC_ALL=C sort -u "$tmp/zsh.out"
+	ZANSWERS=()
+	for ((k = 1; k <= $#; k++)); do
+		[[ -f $tmp/zsh.out.$k ]] || fail "zsh completion of '${!k}': no answer"
+		ZANSWERS+=("$(LC_ALL=C sort -u "$tmp/zsh.out.$k")")
+	done
 }
-if ! zsh_complete "$zl " >/dev/null; then
+lines_z=("$zl " "$zl fix --mode " "$zl --format " "$zl --")
+for c in $commands; do
+	lines_z+=("$zl $c --")
+done
+if ! zsh_complete "${lines_z[@]}"; then
 	echo "zsh has no zpty module: only the syntax of the zsh completion was checked"
 	exit 0
 fi
-assert_eq "$commands" "$(zsh_complete "$zl ")" "zsh: layoutctl <TAB>"
-assert_eq "$(sorted clean-first linkto migrate)" "$(zsh_complete "$zl fix --mode ")" \
-	"zsh: layoutctl fix --mode <TAB>"
-assert_eq "$(sorted json prometheus text xml)" "$(zsh_complete "$zl --format ")" \
-	"zsh: layoutctl --format <TAB>"
-got=$(zsh_complete "$zl --")
+assert_eq "$commands" "${ZANSWERS[0]}" "zsh: layoutctl <TAB>"
+assert_eq "$(sorted clean-first linkto migrate)" "${ZANSWERS[1]}" "zsh: layoutctl fix --mode <TAB>"
+assert_eq "$(sorted json prometheus text xml)" "${ZANSWERS[2]}" "zsh: layoutctl --format <TAB>"
+got=${ZANSWERS[3]}
 for o in $global; do
 	grep -qxF -- "$o" <<<"$got" || fail "zsh: 'layoutctl --<TAB>' does not offer $o"
 done
+k=4
 for c in $commands; do
-	got=$(zsh_complete "$zl $c --")
+	got=${ZANSWERS[k]}
+	k=$((k + 1))
 	for o in $("$LAYOUTCTL" __complete options "$c") $global; do
 		grep -qxF -- "$o" <<<"$got" || fail "zsh: 'layoutctl $c --<TAB>' does not offer $o (offers: $got)"
 	done
 done
+# each line alone in a fresh zsh: the same answer (nothing carried over from the one before)
+zsh_complete "$zl fix --mode "
+assert_eq "$(sorted clean-first linkto migrate)" "${ZANSWERS[0]}" "zsh: fix --mode <TAB> in a fresh zsh"
 exit 0
