@@ -32,7 +32,7 @@ fi
 # Results of an earlier run must not count: drop the old .trs/.log files and per-test logs.
 find tests -name '*.trs' -delete
 find tests -name '*.log' -type f -delete
-rm -rf test-logs test-suite.log tests/pool-lane.out tests/builds.out
+rm -rf test-logs test-suite.log tests/pool-lane.out tests/builds.out tests/builds.rc
 
 autoreconf -fi
 # Objects built with other flags (say, without --with-sanitizers) are not rebuilt by make when
@@ -53,9 +53,10 @@ rc=0
 # each), the slowest first; then the tests that restart the default glusterd, alone.
 # LCTL_CHECK_FLAGS (or LCTL_LANES=1) runs one `make check`.
 # The ThreadSanitizer build and `make distcheck` (the tarball builds, installs and passes the
-# unit, fuzz and cli tests but the linters; the integration tests run here against the same
-# sources) run beside the
-# tests, which mostly wait for GlusterFS: builds_start, then builds_wait before the summary.
+# unit tests and the cli tests that read its data files; the integration tests run here
+# against the same sources) run at the end of the side lane, which is done minutes before the
+# rest: compiling there fills the CPU time the rest's last tests leave idle (waiting for
+# GlusterFS), where at the start it slowed every test beside it. builds_wait before the summary.
 tsan=$(mktemp -d /tmp/lctl-tsan.XXXXXX)
 # what the TSan phase runs, and the programs it needs (built beside the lanes, nothing more)
 tsan_progs=(tests/unit/test-crawl tests/unit/test-slots)
@@ -86,18 +87,16 @@ builds_run() {
 		echo "make distcheck: ok ($((SECONDS - t0)) s)"
 	fi
 }
-builds=
-builds_start() {
-	builds_run >tests/builds.out 2>&1 &
-	builds=$!
+# builds_lane: the builds in the side lane (their exit status into tests/builds.rc)
+builds_lane() {
+	local r=0
+	builds_run >tests/builds.out 2>&1 || r=$?
+	echo "$r" >tests/builds.rc
 }
 builds_rc=0
 builds_wait() {
-	if [[ -z $builds ]]; then
-		builds_run >tests/builds.out 2>&1 || builds_rc=$?
-	else
-		wait "$builds" || builds_rc=$?
-	fi
+	[[ -f tests/builds.rc ]] || builds_lane
+	builds_rc=$(<tests/builds.rc)
 }
 
 lanes=$(make -s print-test-lanes)
@@ -110,11 +109,12 @@ if [[ -n ${LCTL_CHECK_FLAGS:-} || ${LCTL_LANES:-2} == 1 || -z $pool_tests ]]; th
 else
 	t0=$SECONDS
 	make check TESTS= >/dev/null # builds the test programs, so the lanes build nothing
-	builds_start
 	{
 		r=0
 		make check TESTS="$pool_tests" TEST_SUITE_LOG=tests/pool-suite.log >tests/pool-lane.out 2>&1 || r=$?
 		echo "--- the side lane: $((SECONDS - t0)) s" >>tests/pool-lane.out
+		builds_lane
+		echo "--- the side lane's builds: $((SECONDS - t0)) s" >>tests/pool-lane.out
 		exit "$r"
 	} &
 	lane=$!
@@ -207,7 +207,7 @@ if ((rc != 0 || failed != 0)); then
 fi
 
 # --- ThreadSanitizer over the crawler and a parallel scan and fix ---------------------------------
-# Its build (above, beside the tests) is in a copy made by `make distdir` (the source tree is
+# Its build (above, at the end of the side lane) is in a copy made by `make distdir` (the source tree is
 # configured in place, so no VPATH build), which also proves the distribution holds what a
 # build needs; its tests run here, after the others (parallel.sh needs the default glusterd,
 # which fault-glusterd.sh restarts).
