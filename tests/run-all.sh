@@ -50,13 +50,14 @@ rc=0
 # reaches the default glusterd or its volumes, and nothing the others do, glusterd restarts
 # included, reaches them), the unit tests, fuzzers and the CLI tests that never reach the
 # default glusterd. Beside it, the rest, LCTL_REST_JOBS [2] at a time (volumes of their own
-# each), the slowest first; then the tests that restart the default glusterd, alone.
-# LCTL_CHECK_FLAGS (or LCTL_LANES=1) runs one `make check`.
-# The ThreadSanitizer build and `make distcheck` (the tarball builds, installs and passes the
-# unit tests and the cli tests that read its data files; the integration tests run here
-# against the same sources) run at the end of the side lane, which is done minutes before the
-# rest: compiling there fills the CPU time the rest's last tests leave idle (waiting for
-# GlusterFS), where at the start it slowed every test beside it. builds_wait before the summary.
+# each), the slowest first; once both are done, the tests that restart the default glusterd,
+# alone. LCTL_CHECK_FLAGS (or LCTL_LANES=1) runs one `make check`.
+# The side lane's own tests are done minutes before the rest: then it runs the ThreadSanitizer
+# build and `make distcheck` (the tarball builds, installs and passes the unit tests and the
+# cli tests that read its data files; the integration tests run here against the same
+# sources), which fill the CPU time the rest's last tests leave idle (waiting for GlusterFS)
+# where at the start they slowed every test beside them, and then a few of the rest's tests
+# (its tail: Makefile.am's side_tail) to even the lanes out. builds_wait before the summary.
 tsan=$(mktemp -d /tmp/lctl-tsan.XXXXXX)
 # what the TSan phase runs, and the programs it needs (built beside the lanes, nothing more)
 tsan_progs=(tests/unit/test-crawl tests/unit/test-slots)
@@ -103,6 +104,7 @@ lanes=$(make -s print-test-lanes)
 pool_tests=$(sed -n 's/^pool: *//p' <<<"$lanes")
 solo_tests=$(sed -n 's/^solo: *//p' <<<"$lanes")
 rest_tests=$(sed -n 's/^rest: *//p' <<<"$lanes")
+tail_tests=$(sed -n 's/^tail: *//p' <<<"$lanes")
 if [[ -n ${LCTL_CHECK_FLAGS:-} || ${LCTL_LANES:-2} == 1 || -z $pool_tests ]]; then
 	# shellcheck disable=SC2086 # word splitting of the flags is wanted
 	make check ${LCTL_CHECK_FLAGS:-} || rc=$?
@@ -115,18 +117,23 @@ else
 		echo "--- the side lane: $((SECONDS - t0)) s" >>tests/pool-lane.out
 		builds_lane
 		echo "--- the side lane's builds: $((SECONDS - t0)) s" >>tests/pool-lane.out
+		if [[ -n ${tail_tests// /} ]]; then
+			make check TESTS="$tail_tests" TEST_SUITE_LOG=tests/tail-suite.log >>tests/pool-lane.out 2>&1 || r=$?
+			echo "--- the side lane's tail: $((SECONDS - t0)) s" >>tests/pool-lane.out
+		fi
 		exit "$r"
 	} &
 	lane=$!
 	make -j"${LCTL_REST_JOBS:-2}" check TESTS="$rest_tests" || rc=$?
 	echo "--- the rest: $((SECONDS - t0)) s"
+	# the side lane's tail uses the default glusterd, which the solo tests restart
+	wait "$lane" || rc=$?
+	grep -E '^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR):|^--- the side lane' tests/pool-lane.out ||
+		cat tests/pool-lane.out
 	if [[ -n ${solo_tests// /} ]]; then
 		make check TESTS="$solo_tests" TEST_SUITE_LOG=tests/solo-suite.log || rc=$?
 		echo "--- alone: $((SECONDS - t0)) s"
 	fi
-	wait "$lane" || rc=$?
-	grep -E '^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR):|^--- the side lane' tests/pool-lane.out ||
-		cat tests/pool-lane.out
 fi
 builds_wait
 
