@@ -59,7 +59,7 @@ rc=0
 # where at the start they slowed every test beside them, and then a few of the rest's tests
 # (its tail: Makefile.am's side_tail) to even the lanes out. builds_wait before the summary.
 tsan=$(mktemp -d /tmp/lctl-tsan.XXXXXX)
-# what the TSan phase runs, and the programs it needs (built beside the lanes, nothing more)
+# what the TSan phase runs, and the programs it needs (built in the side lane, nothing more)
 tsan_progs=(tests/unit/test-crawl tests/unit/test-slots)
 tsan_tests="${tsan_progs[*]} tests/integration/parallel.sh"
 builds_run() {

@@ -60,10 +60,10 @@ complete_words() {
 	[[ ! -s $err ]] || fail "the completion wrote to stderr for '$*': $(cat "$err")"
 }
 
-# complete_many: the same for many command lines in one bash, as an interactive shell completes
-# one after another (state left from one completion must not change the next): each line of
-# stdin is a command line's WORDS, each quoted by printf %q; prints one line per command line,
-# what it offers sorted and joined by spaces (each followed by one). Into the array ANSWERS.
+# complete_many: the same for many command lines in one bash, one after another as an
+# interactive shell completes them (state left from one completion must not change the next):
+# each line of stdin is a command line's WORDS, each quoted by printf %q. Fills the array
+# ANSWERS, one element per command line: what it offers, sorted, each followed by a space.
 complete_many() {
 	local err=$tmp/stderr line offers=()
 	ANSWERS=()
@@ -145,8 +145,8 @@ takes_value() { # CMD|'' OPTION
 }
 # after a flag the next word is an operand (a volume), after an option with a value it is that
 # value: never a volume, an option or a command
-# (the command lines of both loops completed in one shell: a fresh one for each took most of
-# this test's time; the other cases here each get a fresh one)
+# (the command lines of both loops are completed in one shell, complete_many; the other cases
+# here each get a fresh one)
 pairs=()
 for o in $global; do
 	pairs+=("" "$o")
