@@ -32,6 +32,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdarg.h>
@@ -1317,6 +1318,54 @@ static const char *first_bad_state(const struct lctl_dir_report *r)
 	return "none";
 }
 
+/* The first entry of @r that entries_safe() objects to, or NULL. */
+static const struct lctl_entry_report *first_unsafe(const struct lctl_dir_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nentries; i++) {
+		const struct lctl_entry_report *e = &r->entries[i];
+
+		if (!lctl_entry_state_ok((int)e->state) && e->state != LCTL_ENTRY_ORPHAN_LINKTO &&
+		    !(e->state == LCTL_ENTRY_STALE_LINKTO && e->cached >= 0 &&
+		      e->cached == e->hashed))
+			return e;
+	}
+	return NULL;
+}
+
+/*
+ * Why @r is not safe to stamp, for a reason string: the state of the entry that makes it so
+ * (first_bad_state() would name an orphan linkto, which is harmless, before a duplicate).
+ */
+static const char *unsafe_state(const struct lctl_dir_report *r)
+{
+	const struct lctl_entry_report *e = first_unsafe(r);
+
+	return e ? lctl_entry_state_name((int)e->state) : first_bad_state(r);
+}
+
+static const char *subvol_name(const struct lctl_repair_ctx *rc, int i)
+{
+	return i >= 0 ? lctl_volume_subvol(rc->in->vol, (size_t)i)->name : "none";
+}
+
+/* -v: the entry that made a directory unsafe to stamp, and where its copies are. */
+static void log_unsafe(const struct lctl_repair_ctx *rc, const char *path,
+		       const struct lctl_dir_report *v)
+{
+	const struct lctl_entry_report *e = first_unsafe(v);
+
+	if (!e)
+		return;
+	lctl_log(LCTL_LOG_INFO,
+		 "'%.200s': '%.200s' is %s (hashed to %s, data on %s, linkto on %s naming %s; "
+		 "%" PRIu64 " files in the directory)",
+		 path, e->name, lctl_entry_state_name((int)e->state), subvol_name(rc, e->hashed),
+		 subvol_name(rc, e->cached), subvol_name(rc, e->linkto_subvol),
+		 subvol_name(rc, e->linkto_target), v->nfiles);
+}
+
 /* A server whose worker did not finish and that was to move a file of @v, or (size_t)-1. */
 static size_t lost_mover(struct lctl_repair_ctx *rc, const char *dir,
 			 const struct lctl_dir_report *v)
@@ -1601,10 +1650,12 @@ place:
 	if (!v || (v->problems & STRUCTURAL) || !entries_safe(v)) {
 		const struct lctl_dir_report *w = v ? v : r;
 
+		if (!(w->problems & STRUCTURAL))
+			log_unsafe(rc, path, w);
 		set_reason(rr, LCTL_DIR_NOT_FIXED, "cannot verify: %s",
 			   (w->problems & STRUCTURAL) ? first_problem(w->problems & STRUCTURAL)
 			   : !entries_safe(w) || leaving_clear(rc, w)
-				   ? first_bad_state(w)
+				   ? unsafe_state(w)
 				   : "files left on a leaving subvolume");
 		goto done;
 	}
@@ -1644,18 +1695,18 @@ place:
 	if (v->problems || v->err || !entries_safe(v) || v->commit != rc->commit) {
 		int u = unstamp(rc, path, v);
 
+		log_unsafe(rc, path, v);
+
 		if (u)
 			set_reason(rr, LCTL_DIR_NOT_FIXED,
 				   "stamped but unsafe: changed while being "
 				   "stamped (%s), and cannot be marked dirty again: %s",
-				   entries_safe(v) ? first_problem(v->problems)
-						   : first_bad_state(v),
+				   entries_safe(v) ? first_problem(v->problems) : unsafe_state(v),
 				   strerror(-u));
 		else
 			set_reason(rr, LCTL_DIR_NOT_FIXED,
 				   "changed while being stamped (%s): left dirty",
-				   entries_safe(v) ? first_problem(v->problems)
-						   : first_bad_state(v));
+				   entries_safe(v) ? first_problem(v->problems) : unsafe_state(v));
 		goto done;
 	}
 	/*
@@ -1840,11 +1891,12 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		 */
 		int u = make_dirty(rc, path, v);
 
+		log_unsafe(rc, path, v);
 		if (u)
 			set_reason(rr, LCTL_DIR_NOT_FIXED,
 				   "stamped but unsafe: %s after moving, and "
 				   "cannot be marked dirty: %s",
-				   first_bad_state(v), strerror(-u));
+				   unsafe_state(v), strerror(-u));
 		else
 			*deferred = true;
 		goto done;

@@ -130,11 +130,14 @@ run_data_case() {
 	rm -f -- "$FX/misplaced"
 
 	FAULT_DIR=/l FAULT_CMD=$FX/misplace-one LD_PRELOAD="${asan:+$asan }$FX/faultlinkto.so" \
-		fx_fix "$VOL"
+		fx_fix "$VOL" -v
 	[[ -s $FX/misplaced ]] || fail "data phase: the fault was not hit (no migration in /l was seen)"
 	read -r name from to <"$FX/misplaced"
 	echo "data phase: $name moved from $from to $to behind fix's back" >&2
 	assert_eq 0 "$LCTL_RC" "data phase: fix exit status after $name was misplaced"
+	# -v names the file that made /l unsafe, and where its copies were
+	assert_contains "$(cat "$FX/fix.out")" "'/l': '${name#/l/}' is misplaced (hashed to "
+	assert_contains "$(cat "$FX/fix.out")" "linkto on none naming none;"
 	assert_contains "$(cat "$FX/state/journal")" "phase done" "the journal at the end"
 	# moved back: data on its hashed brick alone, where it was
 	[[ -f $from$name && ! -e $to$name ]] || fail "$name was not moved back to $from"
