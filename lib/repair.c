@@ -265,23 +265,34 @@ static bool entries_ok(const struct lctl_dir_report *r)
  * ourselves would hide the renamed file), and a stray linkto beside a file that is on its
  * hashed subvolume (clients still holding the old layout make those while we work).
  */
-static bool entries_safe(const struct lctl_dir_report *r)
+static bool harmless_leftover(const struct lctl_entry_report *e)
+{
+	return e->state == LCTL_ENTRY_ORPHAN_LINKTO ||
+	       (e->state == LCTL_ENTRY_STALE_LINKTO && e->cached >= 0 && e->cached == e->hashed);
+}
+
+/* The first entry of @r that makes it unsafe to stamp, or NULL. */
+static const struct lctl_entry_report *first_unsafe(const struct lctl_dir_report *r)
 {
 	size_t i;
+
+	for (i = 0; i < r->nentries; i++)
+		if (!lctl_entry_state_ok((int)r->entries[i].state) &&
+		    !harmless_leftover(&r->entries[i]))
+			return &r->entries[i];
+	return NULL;
+}
+
+/* Safe to stamp (above): every entry placed, linked or a harmless leftover. */
+static bool entries_safe(const struct lctl_dir_report *r)
+{
 	int s;
 
 	for (s = 0; s < LCTL_ENTRY_STATE_COUNT; s++)
 		if (r->count[s] && !lctl_entry_state_ok(s) && s != LCTL_ENTRY_ORPHAN_LINKTO &&
 		    s != LCTL_ENTRY_STALE_LINKTO)
 			return false;
-	for (i = 0; i < r->nentries; i++) {
-		const struct lctl_entry_report *e = &r->entries[i];
-
-		if (e->state == LCTL_ENTRY_STALE_LINKTO &&
-		    !(e->cached >= 0 && e->cached == e->hashed))
-			return false;
-	}
-	return true;
+	return !first_unsafe(r);
 }
 
 static bool on_leaving(const struct lctl_repair_ctx *rc, int sv)
@@ -1318,22 +1329,6 @@ static const char *first_bad_state(const struct lctl_dir_report *r)
 	return "none";
 }
 
-/* The first entry of @r that entries_safe() objects to, or NULL. */
-static const struct lctl_entry_report *first_unsafe(const struct lctl_dir_report *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->nentries; i++) {
-		const struct lctl_entry_report *e = &r->entries[i];
-
-		if (!lctl_entry_state_ok((int)e->state) && e->state != LCTL_ENTRY_ORPHAN_LINKTO &&
-		    !(e->state == LCTL_ENTRY_STALE_LINKTO && e->cached >= 0 &&
-		      e->cached == e->hashed))
-			return e;
-	}
-	return NULL;
-}
-
 /*
  * Why @r is not safe to stamp, for a reason string: the state of the entry that makes it so
  * (first_bad_state() would name an orphan linkto, which is harmless, before a duplicate).
@@ -1715,12 +1710,8 @@ place:
 	 * made some while we worked. Tidy them now, the same careful way as before.
 	 */
 	for (i = 0; i < v->nentries && !stopping(rc); i++) {
-		const struct lctl_entry_report *e = &v->entries[i];
-
-		if (e->state == LCTL_ENTRY_ORPHAN_LINKTO ||
-		    (e->state == LCTL_ENTRY_STALE_LINKTO && e->cached >= 0 &&
-		     e->cached == e->hashed))
-			place_entry(rc, rr, path, e);
+		if (harmless_leftover(&v->entries[i]))
+			place_entry(rc, rr, path, &v->entries[i]);
 	}
 	settle_failures(rc, rr, v);
 	rr->outcome = LCTL_DIR_FIXED;
@@ -1922,12 +1913,8 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		goto done;
 	}
 	for (i = 0; i < v->nentries && !stopping(rc); i++) {
-		const struct lctl_entry_report *e = &v->entries[i];
-
-		if (e->state == LCTL_ENTRY_ORPHAN_LINKTO ||
-		    (e->state == LCTL_ENTRY_STALE_LINKTO && e->cached >= 0 &&
-		     e->cached == e->hashed))
-			place_entry(rc, rr, path, e);
+		if (harmless_leftover(&v->entries[i]))
+			place_entry(rc, rr, path, &v->entries[i]);
 	}
 	if (specials && !stopping(rc)) {
 		/*
