@@ -37,53 +37,47 @@ for t in tr head timeout; do
 	ln -s "$(type -P "$t")" "$tmp/none/$t"
 done
 
-# complete [--path DIR] [--cmd WORD0] WORDS...: run the bash completion for the command line
+# The inner bash of complete_words and complete_many: completes each line of stdin, a command
+# line's WORDS after the command's name, each quoted by printf %q, one after another as an
+# interactive shell completes them (state left from one completion must not change the next),
+# and prints what each offers followed by a line holding only an RS character.
+# shellcheck disable=SC2016 # expanded by the inner bash
+complete_loop='
+	. "$1" || exit 99
+	word0=$2
+	while IFS= read -r line; do
+		eval "words=($line)"
+		COMP_WORDS=("$word0" "${words[@]}")
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		COMP_LINE="${COMP_WORDS[*]}"
+		COMP_POINT=${#COMP_LINE}
+		COMPREPLY=()
+		_layoutctl "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+		((${#COMPREPLY[@]} == 0)) || printf "%s\n" "${COMPREPLY[@]}"
+		printf "\036\n"
+	done'
+
+# complete_words [--path DIR] [--cmd WORD0] WORDS...: run the bash completion for the command line
 # "layoutctl WORDS..." (the last word is the one being completed; pass '' to complete a new
 # word) in a fresh bash, and print what it offers, one per line, sorted. PATH is
 # DIR:$tmp/none (default DIR: the fake gluster). Fails when the completion writes to stderr.
 complete_words() {
-	local dir=$tmp/fake word0=$LAYOUTCTL err
+	local dir=$tmp/fake word0=$LAYOUTCTL err=$tmp/stderr
 	[[ $1 == --path ]] && dir=$2 && shift 2
 	[[ $1 == --cmd ]] && word0=$2 && shift 2
-	err=$tmp/stderr
-	# shellcheck disable=SC2016 # expanded by the inner bash
-	PATH=$dir:$tmp/none "$BASH" --norc --noprofile -c '
-		. "$1" || exit 99
-		shift
-		COMP_WORDS=("$@")
-		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-		COMP_LINE="${COMP_WORDS[*]}"
-		COMP_POINT=${#COMP_LINE}
-		_layoutctl "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
-		((${#COMPREPLY[@]} == 0)) || printf "%s\n" "${COMPREPLY[@]}"
-	' complete-test "$comp" "$word0" "$@" 2>"$err" | LC_ALL=C sort
+	quote "$@" | PATH=$dir:$tmp/none "$BASH" --norc --noprofile -c "$complete_loop" \
+		complete-test "$comp" "$word0" 2>"$err" | sed $'/^\036$/d' | LC_ALL=C sort
 	[[ ! -s $err ]] || fail "the completion wrote to stderr for '$*': $(cat "$err")"
 }
 
-# complete_many: the same for many command lines in one bash, one after another as an
-# interactive shell completes them (state left from one completion must not change the next):
-# each line of stdin is a command line's WORDS, each quoted by printf %q. Fills the array
-# ANSWERS, one element per command line: what it offers, sorted, each followed by a space.
+# complete_many: complete_words for many command lines in one bash: each line of stdin is a
+# command line's WORDS, each quoted by printf %q. Fills the array ANSWERS, one element per
+# command line: what it offers, sorted, each followed by a space.
 complete_many() {
 	local err=$tmp/stderr line offers=()
 	ANSWERS=()
-	# (each command line's offers end with a line holding only an RS character)
-	# shellcheck disable=SC2016 # expanded by the inner bash
-	PATH=$tmp/fake:$tmp/none "$BASH" --norc --noprofile -c '
-		. "$1" || exit 99
-		word0=$2
-		while IFS= read -r line; do
-			eval "words=($line)"
-			COMP_WORDS=("$word0" "${words[@]}")
-			COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-			COMP_LINE="${COMP_WORDS[*]}"
-			COMP_POINT=${#COMP_LINE}
-			COMPREPLY=()
-			_layoutctl "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
-			((${#COMPREPLY[@]} == 0)) || printf "%s\n" "${COMPREPLY[@]}"
-			printf "\036\n"
-		done
-	' complete-test "$comp" "$LAYOUTCTL" >"$tmp/answers" 2>"$err" || fail "complete_many: exit $?"
+	PATH=$tmp/fake:$tmp/none "$BASH" --norc --noprofile -c "$complete_loop" \
+		complete-test "$comp" "$LAYOUTCTL" >"$tmp/answers" 2>"$err" || fail "complete_many: exit $?"
 	[[ ! -s $err ]] || fail "the completion wrote to stderr: $(cat "$err")"
 	while IFS= read -r line; do
 		if [[ $line == $'\036' ]]; then
