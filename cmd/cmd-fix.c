@@ -659,6 +659,11 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 		json_object_object_add(o, "clean_after_seconds",
 				       s->clean_at > 0 ? json_object_new_double(s->clean_at)
 						       : NULL);
+		/* this run's time, or that of the run it resumed in its data phase */
+		json_object_object_add(o, "clean_since",
+				       s->clean_since > 0
+					       ? json_object_new_int64((int64_t)s->clean_since)
+					       : NULL);
 		json_object_object_add(o, "data_phase_ran", json_object_new_boolean(s->data_ran));
 		json_object_object_add(o, "data_directories",
 				       json_object_new_int64((int64_t)s->data_dirs));
@@ -740,8 +745,14 @@ static const struct out_line fix_summary_lines[] = {
 	  "Directories clean: all, {clean_first.clean_after_seconds:.1} s after the start"
 	  "{clean_first.repaired_later? ({clean_first.repaired_later} of them repaired by the data "
 	  "phase)~}" },
-	{ NULL, "!dry_run&clean_first&!clean_first.clean_after_seconds&directories",
+	{ NULL, "!dry_run&clean_first.clean_since&!clean_first.clean_after_seconds",
+	  "Directories clean: all, since {clean_first.clean_since|localtime} (an earlier run of "
+	  "this job{clean_first.repaired_later?; {clean_first.repaired_later} repaired by this "
+	  "one~})" },
+	{ NULL, "!dry_run&clean_first&!clean_first.clean_since&directories",
 	  "Directories clean: not all (see above)" },
+	{ NULL, "!dry_run&clean_first&!clean_first.clean_since&!directories",
+	  "Directories clean: not all verified (this run began in the data phase)" },
 	{ NULL, "!dry_run&clean_first.data_phase_ran",
 	  "Data placed: {clean_first.data_placed} of {clean_first.data_directories} directories" },
 	{ NULL, "!dry_run&clean_first&!clean_first.data_phase_ran&!stopped",

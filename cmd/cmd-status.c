@@ -169,7 +169,8 @@ static const struct out_line status_lines[] = {
 	{ NULL, "clean_first",
 	  "Clean:       {clean_first.all_clean?{clean_first.clean_since?every "
 	  "directory, since {clean_first.clean_since|localtime} "
-	  "({clean_first.clean_after_seconds:.0} s after the start)~"
+	  "{clean_first.clean_after_seconds?({clean_first.clean_after_seconds:.0} s after the "
+	  "start)~(an earlier run of this job)}~"
 	  "{clean_first.directories_clean} directories so far}~"
 	  "{clean_first.directories_clean} directories so far}" },
 	{ NULL, "clean_first",

@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 struct dash {
@@ -268,11 +269,23 @@ void dash_draw(struct dash *d, struct json_object *st)
 		 (long long)js_int(st, "directories.not-fixed"),
 		 (long long)js_int(st, "directories.left-alone"));
 	if (json_object_object_get_ex(st, "clean_first", &a) && a) {
-		if (js_int(st, "clean_first.all_clean")) {
+		if (js_int(st, "clean_first.all_clean") &&
+		    js_double(st, "clean_first.clean_after_seconds") > 0) {
 			fmt_duration(js_double(st, "clean_first.clean_after_seconds"), b2,
 				     sizeof(b2));
 			mvprintw(y++, 0,
 				 "Clean first every directory clean after %s   data placed in %lld dirs",
+				 b2, (long long)js_int(st, "clean_first.data_directories_placed"));
+		} else if (js_int(st, "clean_first.all_clean")) {
+			/* made clean by the run this one resumed in its data phase */
+			time_t t = (time_t)js_int(st, "clean_first.clean_since");
+			struct tm tm;
+
+			if (!localtime_r(&t, &tm) ||
+			    !strftime(b2, sizeof(b2), "%Y-%m-%d %H:%M", &tm))
+				snprintf(b2, sizeof(b2), "an earlier run");
+			mvprintw(y++, 0,
+				 "Clean first every directory clean since %s   data placed in %lld dirs",
 				 b2, (long long)js_int(st, "clean_first.data_directories_placed"));
 		} else {
 			mvprintw(y++, 0,

@@ -77,11 +77,15 @@ void progress_update(struct progress_line *pl, const char *what, const struct lc
 			 p->elapsed > 0 ? (double)p->dirs_done / p->elapsed : 0.0,
 			 p->paused ? " [paused]" : "");
 	}
-	if (p->two_phase && p->clean_at > 0) {
+	if (p->two_phase && (p->clean_at > 0 || p->clean_since > 0)) {
 		size_t n = strlen(line);
 
-		snprintf(line + n, sizeof(line) - n, " [all clean after %.0f s; moving data]",
-			 p->clean_at);
+		if (p->clean_at > 0)
+			snprintf(line + n, sizeof(line) - n,
+				 " [all clean after %.0f s; moving data]", p->clean_at);
+		else
+			snprintf(line + n, sizeof(line) - n,
+				 " [all clean since an earlier run; moving data]");
 	}
 	fprintf(stderr, "\r%s\033[K", line);
 	fflush(stderr);

@@ -240,11 +240,10 @@ struct json_object *status_build(const struct status_info *si, const struct lctl
 	if (p->two_phase) {
 		o = json_object_new_object();
 		add(o, "directories_clean", json_object_new_int64((int64_t)p->dirs_clean));
-		add(o, "all_clean", json_object_new_boolean(p->clean_at > 0));
+		/* since this run made them so, or since the run it resumed in its data phase did */
+		add(o, "all_clean", json_object_new_boolean(p->clean_at > 0 || p->clean_since > 0));
 		add(o, "clean_since",
-		    p->clean_at > 0 ? json_object_new_int64((int64_t)si->started +
-							    (int64_t)(p->clean_at + 0.5))
-				    : NULL);
+		    p->clean_since > 0 ? json_object_new_int64((int64_t)p->clean_since) : NULL);
 		add(o, "clean_after_seconds",
 		    p->clean_at > 0 ? json_object_new_double(p->clean_at) : NULL);
 		add(o, "data_directories_placed", json_object_new_int64((int64_t)p->data_placed));

@@ -750,6 +750,25 @@ static int set_phase(struct lctl_fix *f, const char *phase, struct lctl_error *e
 	return lctl_journal_write(f->state_dir, &f->j, err);
 }
 
+/*
+ * Every directory is clean from now on (a clean-first run): when, for progress and the report,
+ * and in the journal, so that a run resumed in the data phase can say since when.
+ */
+static void mark_clean(struct lctl_fix *f)
+{
+	struct lctl_error e = { 0 };
+
+	if (!f->two_phase || f->clean_at > 0)
+		return;
+	f->clean_at = mono_now() - ((double)f->start.tv_sec + (double)f->start.tv_nsec / 1e9);
+	f->j.clean_since = time(NULL);
+	if (f->opts.dry_run || f->opts.place_only)
+		return;
+	if (lctl_journal_write(f->state_dir, &f->j, &e))
+		lctl_log(LCTL_LOG_WARN,
+			 "cannot record in the journal when the volume became clean: %s", e.msg);
+}
+
 /* Whether server @s's worker placed all of its share (repair.c asks before stamping). */
 static bool mover_done(void *arg, size_t s)
 {
@@ -1110,6 +1129,9 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts, st
 				goto fail;
 			}
 			f->data_only = !strcmp(f->j.phase, "data");
+			/* clean since then only while the journal says the directories are */
+			if (!f->data_only)
+				f->j.clean_since = 0;
 			if (opts->phase == LCTL_FIX_PHASE_DATA && !f->data_only) {
 				ret = lctl_seterr(
 					err, LCTL_EINVAL, 0,
@@ -1152,6 +1174,7 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts, st
 					f->j.commit = now_h;
 				snprintf(f->j.phase, sizeof(f->j.phase), "dirty");
 				f->data_only = false;
+				f->j.clean_since = 0;
 				if (opts->phase == LCTL_FIX_PHASE_DATA) {
 					ret = lctl_seterr(err, LCTL_EBUSY, 0,
 							  "the volume commit hash "
@@ -1312,8 +1335,7 @@ static void summary_add(struct lctl_fix *f, const struct lctl_repair_report *rr)
 			f->repaired[u - f->unclean] = true;
 			f->sum.repaired_later++;
 			if (++f->nrepaired == f->nunclean && all_clean(f))
-				f->clean_at = mono_now() - ((double)f->start.tv_sec +
-							    (double)f->start.tv_nsec / 1e9);
+				mark_clean(f);
 		}
 	} else {
 		f->sum.dirs++;
@@ -1551,8 +1573,7 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 	    f->opts.phase != LCTL_FIX_PHASE_CLEAN && !atomic_load(&f->stop)) {
 		/* every directory had its turn: clean now, unless some could not be made so */
 		if (phase_one_ok(&f->sum))
-			f->clean_at = mono_now() -
-				      ((double)f->start.tv_sec + (double)f->start.tv_nsec / 1e9);
+			mark_clean(f);
 		lctl_crawl_free(f->crawl);
 		f->crawl = NULL;
 		if (start_data(f, &werr)) {
@@ -1574,8 +1595,14 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 	if (f->top_started || f->data_started || atomic_load(&f->stop) || f->opts.place_only) {
 		if (f->top_started && !f->data_started && !f->clean_at && phase_one_ok(&f->sum) &&
 		    !atomic_load(&f->stop))
-			f->clean_at = mono_now() -
-				      ((double)f->start.tv_sec + (double)f->start.tv_nsec / 1e9);
+			mark_clean(f);
+		/*
+		 * A run that started in the data phase without knowing since when the directories
+		 * are clean (--phase data on a new run): they are once every one it visited is.
+		 */
+		if (f->data_only && f->data_started && !f->j.clean_since &&
+		    !atomic_load(&f->stop) && f->sum.data_dirs == f->sum.data_placed)
+			mark_clean(f);
 		f->top_done = true;
 		*finished = true;
 		return NULL;
@@ -1613,6 +1640,7 @@ const struct lctl_fix_summary *lctl_fix_summary(struct lctl_fix *f)
 	f->sum.two_phase = f->two_phase;
 	f->sum.data_ran = f->data_started;
 	f->sum.clean_at = f->clean_at;
+	f->sum.clean_since = f->two_phase ? f->j.clean_since : 0;
 	f->sum.refused = f->refused;
 	return &f->sum;
 }
@@ -1654,6 +1682,7 @@ void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p)
 			f->sum.dir_outcome[LCTL_DIR_FIXED] +
 			f->sum.dir_outcome[LCTL_DIR_LEFT_ALONE];
 	p->clean_at = f->clean_at;
+	p->clean_since = f->j.clean_since;
 	p->data_placed = f->sum.data_placed;
 	if (f->pool) {
 		p->nservers = (unsigned)lctl_pool_progress(f->pool, p->servers, LCTL_POOL_MAX);

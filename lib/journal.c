@@ -15,6 +15,8 @@
  *	clean-only 1               (only for a run started with --phase clean: its --resume
  *	                            ends with the directories clean too)
  *	drain NAME,NAME            (only for a drain: the DHT subvolumes it empties)
+ *	clean-since EPOCH          (only once a clean-first run made every directory clean:
+ *	                            when; a run resumed in its data phase says so)
  *	commit H
  *	phase dirty|place|work|data|done|stopped  (place: the pool's workers move their shares;
  *	      data: a clean-first run's directories are clean, its data is being moved)
@@ -155,6 +157,8 @@ int lctl_journal_write(const char *dir, const struct lctl_journal *j, struct lct
 		  j->commit, j->phase);
 	if (j->drain[0])
 		lbuf_addf(&b, "drain %s\n", j->drain);
+	if (j->clean_since > 0)
+		lbuf_addf(&b, "clean-since %lld\n", (long long)j->clean_since);
 	if (b.oom) {
 		lbuf_release(&b);
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
@@ -176,6 +180,22 @@ static int parse_u32(const char *s, uint32_t *out)
 	if (errno || end == s || *end || v > UINT32_MAX)
 		return -1;
 	*out = (uint32_t)v;
+	return 0;
+}
+
+/* A positive number of seconds since the epoch, digits only. */
+static int parse_epoch(const char *s, time_t *out)
+{
+	char *end;
+	long long v;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end || v <= 0)
+		return -1;
+	*out = (time_t)v;
 	return 0;
 }
 
@@ -253,6 +273,9 @@ int lctl_journal_parse(const char *text, size_t len, struct lctl_journal *j, str
 		} else if (!strcmp(line, "drain") && !j->drain[0] && val[0] &&
 			   strlen(val) < sizeof(j->drain) && !drain_list_check(val)) {
 			strcpy(j->drain, val);
+		} else if (!strcmp(line, "clean-since") && !j->clean_since &&
+			   !parse_epoch(val, &j->clean_since)) {
+			/* nothing else depends on it: what status and the report say */
 		} else if (!strcmp(line, "commit") && !parse_u32(val, &j->commit) &&
 			   j->commit != LCTL_COMMIT_INVALID) {
 			/* 1 means "never clean" to DHT: no run stamps it (lctl_commit_hash_new()) */

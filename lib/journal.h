@@ -16,9 +16,10 @@ struct lctl_journal {
 	char scope[4096];
 	enum lctl_fix_mode mode;
 	enum lctl_planner planner;
-	bool force_move;  /* optional line "force-move 1" */
-	bool clean_only;  /* optional line "clean-only 1": started with --phase clean */
-	char drain[4096]; /* optional line "drain NAME,NAME": the subvolumes a drain empties */
+	bool force_move;    /* optional line "force-move 1" */
+	bool clean_only;    /* optional line "clean-only 1": started with --phase clean */
+	char drain[4096];   /* optional line "drain NAME,NAME": the subvolumes a drain empties */
+	time_t clean_since; /* optional line "clean-since EPOCH": every directory clean since */
 	uint32_t commit;
 	char phase[16]; /* dirty, work, done, stopped */
 };

@@ -888,10 +888,13 @@ struct lctl_progress {
 	/* fix: the settle period of this run (0: none), and the seconds left of it */
 	double settle_seconds, settle_left;
 	/* fix --mode clean-first: directories found or made clean so far (first phase), the
-	 * seconds after the start at which all were (0: not yet), data phase directories placed */
+	 * seconds after the start at which all were (0: not yet, or before this run), since when
+	 * all are (seconds since the epoch; 0: not yet, or not known), data phase directories
+	 * placed */
 	bool two_phase;
 	uint64_t dirs_clean;
 	double clean_at;
+	time_t clean_since;
 	uint64_t data_placed;
 	unsigned nservers; /* fix spread over the pool: one row per server */
 	struct lctl_server_progress servers[LCTL_POOL_MAX];
@@ -1084,6 +1087,8 @@ struct lctl_fix_summary {
 						 * how many the data phase repaired */
 	double clean_at;		 /* seconds after the start at which every
 						 * directory was clean; 0: not in this run */
+	time_t clean_since;		 /* since when every directory is clean (this
+						 * run or the one it resumed); 0: not known */
 	bool stopped;			 /* cancelled or out of time: resumable */
 	bool deadline_hit;
 	bool refused; /* ended before anything was written (a server's

@@ -13,8 +13,10 @@
 #	is <= 1.15 in the root and in a directory, every directory stamped; then a FUSE client
 #	writes, appends and renames in two directories while it goes on; every directory the
 #	writer does not touch
-#	stays stamped; kill -9 in the middle, `--resume` ends it, and once the writer stopped,
-#	`fix --phase data` moves what it renamed meanwhile;
+#	stays stamped; kill -9 in the middle; `--resume --max-runtime 3` stops at the end of its
+#	window with every directory still clean, and it and `status` say since when (the
+#	journal's clean-since, from the first run); `--resume` ends it, and once the writer
+#	stopped, `fix --phase data` moves what it renamed meanwhile, and nothing else;
 # and at the end: a fresh-lookup checker saw no ENOENT in either phase, the writer lost
 # nothing, the tree is unchanged, every file on its hashed subvolume (hard links behind a
 # linkto), scan exits 0.
@@ -103,6 +105,10 @@ fx_checker_stop
 assert_eq data "$(journal_phase)" "journal phase after --phase clean"
 assert_eq 0 "$(migrated)" "files migrated by --phase clean"
 grep -q '^Directories clean: all' "$FX/fix.out" || fail "--phase clean does not say every directory is clean"
+# since when: in the journal, for the runs that resume it in its data phase to say
+clean_since=$(awk '$1 == "clean-since" { print $2 }' "$S/journal")
+[[ $clean_since =~ ^[0-9]+$ ]] && ((clean_since >= $(date +%s) - 600)) ||
+	fail "the journal does not say since when the directories are clean: $(cat "$S/journal")"
 fx_bricks_check "$VOL" --linked-ok
 [[ -z $(unstamped_dirs) ]] || fail "directories left unstamped by --phase clean: $(unstamped_dirs | head -3)"
 
@@ -173,6 +179,25 @@ echo "killed after $(migrated) files moved" >&2
 left=$(dirty_beyond_specials | grep -vxE '/wr|/d002/wr' || true)
 [[ -z $left ]] || fail "directories dirty after kill -9 in the data phase: $left"
 
+# a window shorter than what is left (--max-runtime), as from a nightly timer: the run stops
+# resumably in the data phase, the directories stay clean, and what it and `status` report
+# is that they are, since the first run made them so (not "0 directories so far")
+fx_fix "$VOL" --resume --parallel 2 --rate 12 --max-runtime 3
+assert_eq 1 "$LCTL_RC" "exit status of the data phase stopped by --max-runtime"
+grep -q '^Stopped at the end of the time window' "$FX/fix.out" || fail "the data phase was not stopped by --max-runtime"
+assert_eq data "$(journal_phase)" "journal phase after a data phase stopped by --max-runtime"
+assert_eq "$clean_since" "$(awk '$1 == "clean-since" { print $2 }' "$S/journal")" "the journal's clean-since after the window"
+left=$(dirty_beyond_specials | grep -vxE '/wr|/d002/wr' || true)
+[[ -z $left ]] || fail "directories dirty after the data phase's window: $left"
+grep -q '^Directories clean: all, since .* (an earlier run of this job' "$FX/fix.out" ||
+	fail "the data phase's report does not say since when the directories are clean"
+assert_eq "true $clean_since null" \
+	"$(jq -r '[.clean_first.all_clean, .clean_first.clean_since, .clean_first.clean_after_seconds] | map(tostring) | join(" ")' \
+		"$S/progress.json")" "status: clean, since when, after the window"
+"$LAYOUTCTL" status --state-dir "$S" "$VOL" >"$FX/status.out" 2>&1 || true
+grep -q '^Clean: *every directory, since .* (an earlier run of this job)' "$FX/status.out" ||
+	fail "layoutctl status does not say since when the directories are clean: $(cat "$FX/status.out")"
+
 fx_fix "$VOL" --resume --parallel 2
 ((LCTL_RC == 0 || LCTL_RC == 1)) || fail "resumed fix exit status $LCTL_RC"
 sleep 1
@@ -181,10 +206,14 @@ fx_writer_stop
 awk '/^not-fixed / { sub(/^not-fixed +/, ""); sub(/: .*/, ""); print }' "$FX/fix.out" |
 	grep -vxE '/wr|/d002/wr' && fail "a directory the writer did not touch was not finished"
 # what the writer renamed after the data phase passed its directory is linked: a data-only
-# run, as from a nightly timer, moves it
+# run, as from a nightly timer, moves it; and only that: the resumed run left nothing else
+logged=$(wc -l <"$S/outcomes.jsonl")
 fx_fix "$VOL" --phase data
 assert_eq 0 "$LCTL_RC" "exit status of fix --phase data, the writer stopped"
 grep -q '^Fix of .*, data phase: ' "$FX/fix.out" || fail "fix --phase data did not say it ran the data phase"
+others=$(tail -n +"$((logged + 1))" "$S/outcomes.jsonl" |
+	jq -r 'select(.outcome == "migrated") | .path' | grep -vE '^/(wr|d002/wr)/' || true)
+[[ -z $others ]] || fail "fix --phase data moved what the resumed run had left: $(head -3 <<<"$others")"
 fx_checker_stop
 assert_eq "done" "$(journal_phase)" "journal phase at the end"
 [[ -z $(unstamped_dirs) ]] || fail "directories left dirty at the end: $(unstamped_dirs)"

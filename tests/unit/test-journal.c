@@ -297,6 +297,47 @@ static void test_drain(void **state)
 	}
 }
 
+/* when every directory became clean: an optional line, written only once there is a time */
+static void test_clean_since(void **state)
+{
+	static const char *const bad[] = { "clean-since 0\n",
+					   "clean-since -5\n",
+					   "clean-since +5\n",
+					   "clean-since 12x\n",
+					   "clean-since \n",
+					   "clean-since 99999999999999999999\n",
+					   "clean-since 5\nclean-since 6\n" };
+	struct lctl_journal a, b;
+	char *dir = tmpdir(), text[1024], *t;
+	size_t i, len;
+
+	(void)state;
+	sample(&a);
+	assert_int_equal(lctl_journal_write(dir, &a, NULL), 0);
+	t = slurp(dir, &len);
+	assert_null(strstr(t, "clean-since"));
+	free(t);
+	assert_int_equal(lctl_journal_read(dir, &b, NULL), 0);
+	assert_int_equal(b.clean_since, 0);
+	a.clean_since = 1796000000;
+	assert_int_equal(lctl_journal_write(dir, &a, NULL), 0);
+	t = slurp(dir, &len);
+	assert_non_null(strstr(t, "\nclean-since 1796000000\n"));
+	free(t);
+	assert_int_equal(lctl_journal_read(dir, &b, NULL), 0);
+	assert_int_equal(b.clean_since, 1796000000);
+	cleanup(dir);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		len = (size_t)snprintf(text, sizeof(text),
+				       "layoutctl-journal 1\nvolume v\nrun r\nstarted 1\nscope /\n"
+				       "mode clean-first\nlayout gluster\ncommit 7\nphase data\n%s",
+				       bad[i]);
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "crc32 %08x\n",
+					lctl_crc32(text, len));
+		assert_int_equal(lctl_journal_parse(text, len, &b, NULL), -LCTL_ECORRUPT);
+	}
+}
+
 static void test_truncated_and_corrupt(void **state)
 {
 	struct lctl_journal a, b;
@@ -458,6 +499,7 @@ int main(void)
 		cmocka_unit_test(test_scope_checked),
 		cmocka_unit_test(test_flags_bad),
 		cmocka_unit_test(test_drain),
+		cmocka_unit_test(test_clean_since),
 		cmocka_unit_test(test_truncated_and_corrupt),
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_crc32),
