@@ -7,14 +7,15 @@
  * set, as a client of it sees it; posix hides .glusterfs in the root). Each of its bricks that
  * is on this host and carries the volume's id is also read directly, folder by folder, with
  * openat(O_NOFOLLOW) beneath the brick root: that is what `remove-brick` abandons. Skipped at
- * the root only: GlusterFS's internal folders (.glusterfs, .glusterfs-anonymous-inode-*,
- * .trashcan). Directories may stay: GlusterFS's remove-brick leaves them too.
+ * the root only: GlusterFS's internal folders (.glusterfs, .glusterfs-anonymous-inode-UUID,
+ * .trashcan), by their exact names. Directories may stay: GlusterFS's remove-brick leaves them too.
  *
  * Single-threaded; the result belongs to the caller (lctl_drain_left_release()).
  */
 #include "internal.h"
 #include "inspect.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -27,9 +28,29 @@
 /* Directories deeper than this are reported unreadable: the walk proves nothing there. */
 #define DRAIN_MAX_DEPTH 256
 
+/*
+ * GlusterFS's own folders in a brick's root, by their exact names: AFR's for inodes pending
+ * heal is .glusterfs-anonymous-inode-UUID (the volume's id). Anything else is data, whatever
+ * it starts with (a user's ".glusterfs-x" included).
+ */
 static bool internal_name(const char *name)
 {
-	return !strncmp(name, ".glusterfs", 10) || !strcmp(name, ".trashcan");
+	static const char anon[] = ".glusterfs-anonymous-inode-";
+	const size_t n = sizeof(anon) - 1;
+	size_t i;
+
+	if (!strcmp(name, ".glusterfs") || !strcmp(name, ".trashcan"))
+		return true;
+	if (strncmp(name, anon, n) || strlen(name + n) != 36)
+		return false;
+	for (i = 0; i < 36; i++) {
+		char c = name[n + i];
+
+		if (i == 8 || i == 13 || i == 18 || i == 23 ? c != '-'
+							    : !isxdigit((unsigned char)c))
+			return false;
+	}
+	return true;
 }
 
 static void note_left(struct lctl_drain_left *out, const char *where, const char *path,

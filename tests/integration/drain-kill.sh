@@ -1,9 +1,11 @@
 #!/bin/bash
 # layoutctl drain killed with SIGKILL while it moves files, on a 4-brick distribute volume
 # (one brick leaving), with a fresh-lookup checker running throughout: then `drain --resume
-# --commit` while a client holds a POSIX lock on a file still on the leaving brick (DHT does not
-# move a locked file) must refuse the remove (exit 1, the brick still in the volume, the file
-# still there); once the lock is gone, `drain --resume --commit` ends as an uninterrupted
+# --commit` while a client holds a POSIX lock on a file on the leaving brick (DHT does not move
+# a locked file) must refuse the remove (exit 1, the brick still in the volume, the file still
+# there); the file is in the volume's root and named like GlusterFS's internal folders there
+# (".glusterfs-held..."), which the emptiness check must not take for one; once the lock is
+# gone, `drain --resume --commit` ends as an uninterrupted
 # drain would: exit 0, the brick removed and empty, the tree unchanged, scan exit 0, the brick
 # check clean, no ENOENT.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
@@ -13,10 +15,21 @@ fx_init
 lctl_vol_create dist 4 VOL
 MP=$(lctl_mount "$VOL")
 fx_populate "$MP" 20 600 23
-fx_tree manifest "$MP" >"$FX/before"
-fx_tree list "$MP" >"$FX/list"
 LEAVE=${LCTL_BRICKS[1]}
 KEEP=("${LCTL_BRICKS[0]}" "${LCTL_BRICKS[@]:2}")
+# a file in the root, on the leaving brick, named as only GlusterFS's own folders should be
+locked=
+for ((i = 0; i < 64; i++)); do
+	printf 'held %d\n' "$i" >"$MP/.glusterfs-held-$i"
+	if [[ -z $locked && -f $LEAVE/.glusterfs-held-$i ]]; then
+		locked=.glusterfs-held-$i
+	else
+		rm -- "$MP/.glusterfs-held-$i"
+	fi
+done
+[[ -n $locked ]] || fail "no .glusterfs-held-N of 64 hashed to the leaving brick"
+fx_tree manifest "$MP" >"$FX/before"
+fx_tree list "$MP" >"$FX/list"
 S=$FX/state
 mkdir -p "$S"
 leftovers() { find "$1" -path "$1/.glusterfs" -prune -o ! -type d -print; }
@@ -26,6 +39,22 @@ migrated() {
 	grep -c '"outcome":"migrated"' "$S/outcomes.jsonl" || true
 }
 fx_checker_start "$VOL" "$FX/list"
+
+# the lock, held from before the drain until (3): a client's lock on a file DHT cannot move
+python3 - "$MP/$locked" "$FX/locked" "$FX/unlock" <<'EOF' &
+import fcntl, os, sys, time
+f = open(sys.argv[1], "r+b")
+fcntl.lockf(f, fcntl.LOCK_EX)
+open(sys.argv[2], "w").close()
+while not os.path.exists(sys.argv[3]):
+    time.sleep(0.1)
+EOF
+LOCKER=$!
+for ((i = 0; i < 100; i++)); do
+	[[ -e $FX/locked ]] && break
+	sleep 0.1
+done
+[[ -e $FX/locked ]] || fail "could not lock $locked"
 
 # (1) killed while files move (slowed down by --rate)
 "$LAYOUTCTL" drain --state-dir "$S" --settle 1 --rate 30 "$VOL" "$LCTL_HOST:$LEAVE" \
@@ -42,24 +71,9 @@ echo "killed in phase $(journal_phase) after $(migrated) migrations" >&2
 [[ $(journal_phase) == work ]] || fail "killed in phase $(journal_phase), not work"
 [[ -n $(leftovers "$LEAVE") ]] || fail "the leaving brick was empty already when the drain was killed"
 
-# (2) a locked file on the leaving brick: the resumed drain cannot move it, and refuses the remove
-locked=$(cd "$LEAVE" && find . -path ./.glusterfs -prune -o -type f -perm -u+w -size +0 -links 2 ! -perm -1000 -printf '%P\n' |
-	grep -v '[^[:alnum:]/._-]' | head -1)
-[[ -n $locked ]] || fail "no plain file left on the leaving brick to lock"
-python3 - "$MP/$locked" "$FX/locked" "$FX/unlock" <<'EOF' &
-import fcntl, os, sys, time
-f = open(sys.argv[1], "r+b")
-fcntl.lockf(f, fcntl.LOCK_EX)
-open(sys.argv[2], "w").close()
-while not os.path.exists(sys.argv[3]):
-    time.sleep(0.1)
-EOF
-LOCKER=$!
-for ((i = 0; i < 100; i++)); do
-	[[ -e $FX/locked ]] && break
-	sleep 0.1
-done
-[[ -e $FX/locked ]] || fail "could not lock $locked"
+# (2) the locked file on the leaving brick: the resumed drain cannot move it, and refuses the
+# remove
+[[ -f $LEAVE/$locked ]] || fail "the locked file $locked left the leaving brick"
 rc=0
 "$LAYOUTCTL" drain --state-dir "$S" --resume --commit "$VOL" "$LCTL_HOST:$LEAVE" \
 	>"$FX/drain2.out" 2>&1 || rc=$?
