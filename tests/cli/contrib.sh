@@ -141,13 +141,17 @@ reset
 FAKE_SCAN_RC=1 FAKE_FIX_RC=0 expect_exit 0 "$wrapper" fix gv0
 assert_contains "$(calls)" "fix --until 06:00 --state-dir $LAYOUTCTL_STATE_DIR gv0"
 assert_not_contains "$(calls)" "--resume"
-# a journal that did not finish -> resume, without scanning first; a finished one -> scan
-for phase in stopped work dirty 'done'; do
+# a journal that did not finish -> resume, without scanning first; a finished one -> scan.
+# In phase data (a clean-first fix moving data behind its linkto files) scan says clean: the
+# data is still to be moved, so the fix is resumed all the same.
+for phase in stopped work dirty place data 'done'; do
 	reset
 	mkdir -p -m 0700 "$LAYOUTCTL_STATE_DIR"
 	printf 'layoutctl-journal 1\nvolume gv0\nphase %s\ncrc32 00000000\n' "$phase" \
 		>"$LAYOUTCTL_STATE_DIR/journal"
-	FAKE_SCAN_RC=1 LAYOUTCTL_FIX_UNTIL=05:30 LAYOUTCTL_FIX_OPTS="--bandwidth 50" \
+	scan_rc=1
+	[[ $phase == data ]] && scan_rc=0
+	FAKE_SCAN_RC=$scan_rc LAYOUTCTL_FIX_UNTIL=05:30 LAYOUTCTL_FIX_OPTS="--bandwidth 50" \
 		expect_exit 0 "$wrapper" fix gv0
 	if [[ $phase == 'done' ]]; then
 		assert_contains "$(calls)" "scan gv0"
