@@ -18,11 +18,18 @@ mkdir -p -- "$tmp"
 trap 'rm -rf -- "$tmp"' EXIT
 
 # A fake gluster CLI: `gluster [--mode=script] [--remote-host=H] volume list` prints two
-# volumes and logs its arguments; the broken one fails like a gluster without glusterd.
+# volumes, `volume info gv0 --xml` the bricks of gv0 (one with a space, which is not offered),
+# and it logs its arguments; the broken one fails like a gluster without glusterd.
 mkdir -p "$tmp/fake" "$tmp/broken" "$tmp/none"
 cat >"$tmp/fake/gluster" <<EOF
 #!/bin/bash
 printf '%s\n' "\$*" >>"$tmp/gluster.args"
+if [[ " \$* " == *" volume info gv0 --xml "* ]]; then
+	for b in gl1.example:/bricks/b1 gl2.example:/bricks/b2 'gl3.example:/bricks/a b'; do
+		printf '<brick uuid="1b2c">%s<name>%s</name><isArbiter>0</isArbiter></brick>\n' "\$b" "\$b"
+	done
+	exit 0
+fi
 [[ " \$* " == *" volume list "* ]] || exit 1
 printf 'gv0\nscratch-vol\n'
 EOF
@@ -33,7 +40,7 @@ exit 1
 EOF
 chmod +x "$tmp/fake/gluster" "$tmp/broken/gluster"
 # the few tools the completion runs, without any gluster
-for t in tr head timeout; do
+for t in tr head timeout sed; do
 	ln -s "$(type -P "$t")" "$tmp/none/$t"
 done
 
@@ -236,6 +243,13 @@ assert_eq "$(sorted "$tmp/files/state.d" "$tmp/files/state.log")" \
 assert_eq "$commands" "$(complete_words help '')" "help <TAB>"
 assert_eq "" "$(complete_words help fix '')" "help fix <TAB>"
 assert_eq "" "$(complete_words version '')" "version <TAB>"
+# drain: a volume, then its bricks, as many as wanted
+brick_list=(gl1.example:/bricks/b1 gl2.example:/bricks/b2)
+bricks="${brick_list[*]} "
+assert_eq "gv0 scratch-vol " "$(complete_words drain '' | lines)" "drain <TAB>"
+assert_eq "$bricks" "$(complete_words drain gv0 '' | lines)" "drain gv0 <TAB>"
+assert_eq "$bricks" "$(complete_words drain gv0 gl2.example:/bricks/b2 '' | lines)" "drain gv0 BRICK <TAB>"
+assert_eq "gl2.example:/bricks/b2 " "$(complete_words drain --commit gv0 gl2 | lines)" "drain --commit gv0 gl2<TAB>"
 if grep -qx explain <<<"$commands"; then
 	assert_eq "gv0 scratch-vol " "$(complete_words explain '' | lines)" "explain <TAB>"
 	assert_eq "" "$(complete_words explain gv0 '')" "explain gv0 <TAB>"
@@ -288,7 +302,7 @@ zl=$tmp/bin/layoutctl
 zsh_complete() {
 	local rc=0 k
 	rm -f -- "$tmp"/zsh.out.*
-	timeout 300 zsh -f "$LCTL_SRCDIR/tests/cli/zsh-complete.zsh" \
+	PATH=$tmp/fake:$PATH timeout 300 zsh -f "$LCTL_SRCDIR/tests/cli/zsh-complete.zsh" \
 		"$LCTL_SRCDIR/completions" "$tmp/zsh.out" "$@" || rc=$?
 	((rc != 2)) || return 2
 	((rc == 0)) || fail "zsh completion of '$*' did not finish (exit $rc)"
@@ -298,7 +312,7 @@ zsh_complete() {
 		ZANSWERS+=("$(LC_ALL=C sort -u "$tmp/zsh.out.$k")")
 	done
 }
-lines_z=("$zl " "$zl fix --mode " "$zl --format " "$zl --")
+lines_z=("$zl " "$zl fix --mode " "$zl --format " "$zl --" "$zl drain gv0 " "$zl drain gv0 gl1.example:/bricks/b1 ")
 for c in $commands; do
 	lines_z+=("$zl $c --")
 done
@@ -313,7 +327,9 @@ got=${ZANSWERS[3]}
 for o in $global; do
 	grep -qxF -- "$o" <<<"$got" || fail "zsh: 'layoutctl --<TAB>' does not offer $o"
 done
-k=4
+assert_eq "$(sorted "${brick_list[@]}")" "${ZANSWERS[4]}" "zsh: layoutctl drain gv0 <TAB>"
+assert_eq "$(sorted "${brick_list[@]}")" "${ZANSWERS[5]}" "zsh: layoutctl drain gv0 BRICK <TAB>"
+k=6
 for c in $commands; do
 	got=${ZANSWERS[k]}
 	k=$((k + 1))
