@@ -329,22 +329,26 @@ struct reader {
 
 /*
  * Which subvolume a linkto value names, and the value itself without DHT's trailing NUL.
- * Return: 1 a linkto (a value longer than any subvolume name, ERANGE here, is one that names
- * no subvolume, as DHT finds no subvolume by that name), 0 no linkto xattr, -LCTL_ENOMEM, or
- * -LCTL_EIO with sv->err set (the xattr could not be read).
+ * Return (the rule of scan and fix too, lctl_linkto_read_result()): 1 a linkto (a value longer
+ * than any subvolume name, ERANGE here, is one that names no subvolume, as DHT finds no
+ * subvolume by that name), 0 no linkto xattr, -LCTL_ENOMEM, or -LCTL_EIO with sv->err set (the
+ * xattr could not be read).
  */
 static int read_linkto(struct lctl_inspector *in, glfs_t *fs, const char *path,
 		       struct lctl_explain_subvol *sv)
 {
 	char val[512];
 	ssize_t n = glfs_lgetxattr(fs, path, in->linkto_key, val, sizeof(val) - 1);
+	int e = n < 0 ? errno : 0;
 
-	if (n < 0 && errno == ERANGE)
-		return 1;
-	if (n < 0 && errno == ENODATA)
-		return 0;
 	if (n < 0) {
-		sv->err = errno ? errno : EIO;
+		enum lctl_linkto_read how = lctl_linkto_read_result(n, e);
+
+		if (how == LCTL_LINKTO_TOO_LONG)
+			return 1;
+		if (how == LCTL_LINKTO_NONE)
+			return 0;
+		sv->err = e ? e : EIO;
 		return -LCTL_EIO;
 	}
 	val[n] = '\0';

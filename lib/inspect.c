@@ -18,7 +18,10 @@
  *
  * A linkto is a regular file whose permission bits are exactly S_ISVTX (DHT's
  * IS_DHT_LINKFILE_MODE) and which carries the linkto xattr; only those are read further, so a
- * directory costs two calls per subvolume plus one per linkto file.
+ * directory costs two calls per subvolume plus one per linkto file. When that read fails (but
+ * for ENODATA, no xattr: data, and ERANGE, a value naming no subvolume) the file is neither
+ * linkto nor data: its name gets no verdict and the directory is unreadable, so that a fix
+ * neither stamps it nor acts on a verdict built from a guess (lctl_linkto_read_result()).
  *
  * Memory: the sightings of the directory being inspected, freed before the next one; the
  * report keeps only the entries that are not placed (unless all_entries).
@@ -54,6 +57,7 @@ enum sight_kind {
 	S_DATA,
 	S_LINKTO,
 	S_PHASE1,
+	S_UNREAD, /* a linkto candidate whose linkto xattr could not be read */
 };
 
 struct sighting {
@@ -392,18 +396,34 @@ static enum sight_kind classify(struct sighting *s, const struct stat *st, bool 
 }
 
 /*
- * A sticky-only file classify() took for a linkto: it is one if it carries the linkto xattr
- * (@n bytes of @val, or -1 with errno), else plain data. A value too long for @val (ERANGE)
- * is a linkto that names no subvolume, as explain says (DHT finds no subvolume by that name).
+ * A sticky-only file classify() took for a linkto, in directory @path, after reading its linkto
+ * xattr (@n bytes of @val, or -1 with errno @e): it is one if it carries the xattr, else plain
+ * data. A value too long for @val (ERANGE) is a linkto that names no subvolume, as explain
+ * says (DHT finds no subvolume by that name). A read that failed otherwise is never taken for
+ * data (a false duplicate or misplaced file): S_UNREAD, and the directory is unreadable.
  */
-static void settle_linkto(const struct lctl_inspector *in, struct sighting *s, const char *val,
-			  ssize_t n)
+static void settle_linkto(const struct lctl_inspector *in, struct sighting *s, const char *path,
+			  const char *val, ssize_t n, int e, unsigned *problems)
 {
-	bool too_long = n < 0 && errno == ERANGE;
-
-	s->kind = n >= 0 || too_long ? S_LINKTO : S_DATA;
-	if (n >= 0)
+	switch (lctl_linkto_read_result(n, e)) {
+	case LCTL_LINKTO_VALUE:
 		s->target = linkto_target(in->vol, val, n);
+		break;
+	case LCTL_LINKTO_TOO_LONG:
+		break;
+	case LCTL_LINKTO_NONE:
+		s->kind = S_DATA;
+		break;
+	case LCTL_LINKTO_UNREAD:
+		s->kind = S_UNREAD;
+		*problems |= LCTL_DIR_UNREADABLE;
+		lctl_log(LCTL_LOG_WARN,
+			 "'%s/%s' not judged: cannot read its linkto xattr on %s: %s",
+			 strcmp(path, "/") ? path : "", s->name,
+			 lctl_volume_subvol(in->vol, (size_t)s->subvol)->name,
+			 strerror(e ? e : EIO));
+		break;
+	}
 }
 
 static int64_t mono_ms(void)
@@ -543,9 +563,8 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 				free(vpath);
 			}
 		} else if (s.kind == S_LINKTO) {
-			settle_linkto(in, &s, val,
-				      lctl_lgetxattr_at(dfd, de->d_name, in->linkto_key, val,
-							sizeof(val)));
+			n = lctl_lgetxattr_at(dfd, de->d_name, in->linkto_key, val, sizeof(val));
+			settle_linkto(in, &s, path, val, n, n < 0 ? errno : 0, problems);
 		}
 		ret = sightings_add(out, &s);
 		if (ret)
@@ -653,8 +672,8 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 		} else if (s.kind == S_LINKTO) {
 			char val[512];
 
-			settle_linkto(in, &s, val,
-				      glfs_lgetxattr(fs, child, in->linkto_key, val, sizeof(val)));
+			n = glfs_lgetxattr(fs, child, in->linkto_key, val, sizeof(val));
+			settle_linkto(in, &s, path, val, n, n < 0 ? errno : 0, problems);
 		}
 		free(child);
 		ret = sightings_add(out, &s);
@@ -735,6 +754,11 @@ static int judge(struct lctl_inspector *in, struct lctl_dir_report *r, const str
 	size_t j, n = r->nsubvols;
 	uint32_t hash;
 
+	r->nfiles++;
+	/* a copy that could not be read: no verdict from the others (the directory is unreadable) */
+	for (j = 0; j < k; j++)
+		if (g[j].kind == S_UNREAD)
+			return 0;
 	e.name = g[0].name;
 	hash = lctl_name_hash(&in->munge, g[0].name);
 	e.hashed = search(r->layout, n, hash);
@@ -750,7 +774,6 @@ static int judge(struct lctl_inspector *in, struct lctl_dir_report *r, const str
 			r->subvol_bytes[g[j].subvol] += g[j].size;
 		}
 	}
-	r->nfiles++;
 	e.cached = v.ndata == 1 ? v.data : -1; /* for data_ino() */
 	lctl_verdict_end(&v, data_ino, &da);
 	e.state = v.state;

@@ -147,4 +147,28 @@ void lctl_verdict_add(struct lctl_verdict *v, int subvol, enum lctl_copy_kind ki
  */
 bool lctl_verdict_end(struct lctl_verdict *v, uint64_t (*data_ino)(void *arg), void *arg);
 
+/*
+ * What reading the linkto xattr of a file that may be a linkto (sticky-only, or a migration's
+ * source) says, from the read's result: @n bytes, or -1 with errno @e. One rule for scan, fix
+ * (both readers of inspect.c) and explain:
+ *
+ *	n >= 0        LCTL_LINKTO_VALUE      a linkto; its value names a subvolume, or none
+ *	ERANGE        LCTL_LINKTO_TOO_LONG   a linkto whose value is longer than any subvolume
+ *	                                     name: it names none (DHT finds none by that name)
+ *	ENODATA       LCTL_LINKTO_NONE       no linkto xattr: a sticky-only file is plain data
+ *	anything else LCTL_LINKTO_UNREAD     not read (EIO, ENOTCONN, ENOENT, errno 0...): neither
+ *	                                     a linkto nor data, so the name cannot be judged and its
+ *	                                     directory is unreadable
+ *
+ * Pure.
+ */
+enum lctl_linkto_read {
+	LCTL_LINKTO_VALUE,
+	LCTL_LINKTO_TOO_LONG,
+	LCTL_LINKTO_NONE,
+	LCTL_LINKTO_UNREAD,
+};
+
+enum lctl_linkto_read lctl_linkto_read_result(ssize_t n, int e);
+
 #endif

@@ -16,11 +16,13 @@
  *	                                                  linkto sits elsewhere
  *
  * A stale verdict shows the stale linkto: the stray one when there is one (fix removes it),
- * else the hashed one. Pure.
+ * else the hashed one. And what a read of the linkto xattr says of a file that may be a linkto
+ * (lctl_linkto_read_result()): a read that failed is neither linkto nor data. Pure.
  */
 #include "internal.h"
 #include "inspect.h"
 
+#include <errno.h>
 #include <string.h>
 
 void lctl_verdict_init(struct lctl_verdict *v, int hashed)
@@ -104,4 +106,15 @@ bool lctl_verdict_end(struct lctl_verdict *v, uint64_t (*data_ino)(void *arg), v
 		}
 	}
 	return true;
+}
+
+enum lctl_linkto_read lctl_linkto_read_result(ssize_t n, int e)
+{
+	if (n >= 0)
+		return LCTL_LINKTO_VALUE;
+	if (e == ERANGE)
+		return LCTL_LINKTO_TOO_LONG;
+	if (e == ENODATA)
+		return LCTL_LINKTO_NONE;
+	return LCTL_LINKTO_UNREAD;
 }

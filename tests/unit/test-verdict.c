@@ -2,8 +2,9 @@
 /*
  * Unit tests for the one rule set of entry verdicts (lib/verdict.c), used by scan and fix
  * (inspect.c) and by explain (lctl_explain_judge()): a table of copies per subvolume and the
- * verdict each must get, checked through both; and for the directory-level judgement of a
- * layout as it was read (inspect.c: lctl_note_layout(), lctl_judge_layout()).
+ * verdict each must get, checked through both; for what a linkto xattr read says
+ * (lctl_linkto_read_result()); and for the directory-level judgement of a layout as it was read
+ * (inspect.c: lctl_note_layout(), lctl_judge_layout()).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -307,6 +308,27 @@ static void test_no_copy(void **state)
 	assert_int_equal(v.linkto_subvol, -1);
 }
 
+/*
+ * A linkto read that failed is neither a linkto nor data (scan once took any failure but
+ * ERANGE for a data file: a false duplicate, or a misplaced file a fix would move).
+ */
+static void test_linkto_read(void **state)
+{
+	static const int unread[] = { EIO, ENOTCONN, ENAMETOOLONG, ENOENT, ESTALE, EACCES, 0 };
+	size_t i;
+
+	(void)state;
+	assert_int_equal(lctl_linkto_read_result(0, 0), LCTL_LINKTO_VALUE);
+	assert_int_equal(lctl_linkto_read_result(13, 0), LCTL_LINKTO_VALUE);
+	/* errno is only looked at for a failure */
+	assert_int_equal(lctl_linkto_read_result(13, EIO), LCTL_LINKTO_VALUE);
+	assert_int_equal(lctl_linkto_read_result(-1, ERANGE), LCTL_LINKTO_TOO_LONG);
+	assert_int_equal(lctl_linkto_read_result(-1, ENODATA), LCTL_LINKTO_NONE);
+	for (i = 0; i < sizeof(unread) / sizeof(unread[0]); i++)
+		if (lctl_linkto_read_result(-1, unread[i]) != LCTL_LINKTO_UNREAD)
+			fail_msg("errno %d: not taken for a failed read", unread[i]);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* A directory's layout as read                                                               */
 
@@ -418,7 +440,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_scan),   cmocka_unit_test(test_table_explain),
 		cmocka_unit_test(test_no_copy),	     cmocka_unit_test(test_layout_read_failures),
-		cmocka_unit_test(test_judge_layout),
+		cmocka_unit_test(test_judge_layout), cmocka_unit_test(test_linkto_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
