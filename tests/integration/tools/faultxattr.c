@@ -1,13 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * faultxattr.so: LD_PRELOAD fault injection at gfapi's glfs_setxattr(), for
- * tests/integration/fault-unstamp.sh. For the directory $FAULT_DIR (a volume path) only:
+ * faultxattr.so: LD_PRELOAD fault injection at extended attributes.
+ *
+ * At gfapi's glfs_setxattr(), for tests/integration/fault-unstamp.sh. For the directory
+ * $FAULT_DIR (a volume path) only:
  *   - the first write of its layout xattr (trusted.glusterfs.dht) with a commit word other
  *     than 1 (a stamp) goes through, then runs the shell command $FAULT_CMD once (it makes
  *     the directory change under the stamp, as a client with an old layout would);
  *   - from then on every write of commit word 1 (marking it dirty again) fails with EROFS, as
  *     on a brick whose file system went read-only after an error.
- * Everything else goes to the real gfapi.
+ *
+ * At reads of the linkto xattr (trusted.glusterfs.dht.linkto), for
+ * tests/integration/fault-linkto-read.sh: every read of it for a file named $FAULT_LINKTO_EIO
+ * (the last component of the path, in any directory) fails with EIO, as from a disk error on
+ * the brick. Through gfapi (glfs_getxattr(), glfs_lgetxattr(), for explain, the scan's gfapi
+ * reader and fix) and through the system call (lgetxattr(), for the direct brick reader).
+ *
+ * Everything else goes to the real functions.
  * Build: gcc -shared -fPIC -o faultxattr.so faultxattr.c -ldl
  */
 #define _GNU_SOURCE
@@ -21,6 +30,8 @@
 
 struct glfs;
 typedef int (*setxattr_fn)(struct glfs *, const char *, const char *, const void *, size_t, int);
+typedef ssize_t (*glfs_getxattr_fn)(struct glfs *, const char *, const char *, void *, size_t);
+typedef ssize_t (*getxattr_fn)(const char *, const char *, void *, size_t);
 
 static atomic_int stamped;
 
@@ -56,4 +67,73 @@ int glfs_setxattr(struct glfs *fs, const char *path, const char *name, const voi
 	if (!atomic_exchange(&stamped, 1) && (cmd = getenv("FAULT_CMD")) && system(cmd) != 0)
 		abort();
 	return ret;
+}
+
+/* Whether a read of xattr @name of @path is to fail ($FAULT_LINKTO_EIO). */
+static int linkto_fault(const char *path, const char *name)
+{
+	const char *victim = getenv("FAULT_LINKTO_EIO"), *base;
+
+	if (!victim || !path || !name || strcmp(name, "trusted.glusterfs.dht.linkto"))
+		return 0;
+	base = strrchr(path, '/');
+	return !strcmp(base ? base + 1 : path, victim);
+}
+
+ssize_t glfs_getxattr(struct glfs *fs, const char *path, const char *name, void *value,
+		      size_t size);
+ssize_t glfs_lgetxattr(struct glfs *fs, const char *path, const char *name, void *value,
+		       size_t size);
+ssize_t lgetxattr(const char *path, const char *name, void *value, size_t size);
+
+ssize_t glfs_getxattr(struct glfs *fs, const char *path, const char *name, void *value, size_t size)
+{
+	static glfs_getxattr_fn real;
+
+	if (linkto_fault(path, name)) {
+		errno = EIO;
+		return -1;
+	}
+	if (!real)
+		real = (glfs_getxattr_fn)dlsym(RTLD_NEXT, "glfs_getxattr");
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return real(fs, path, name, value, size);
+}
+
+ssize_t glfs_lgetxattr(struct glfs *fs, const char *path, const char *name, void *value,
+		       size_t size)
+{
+	static glfs_getxattr_fn real;
+
+	if (linkto_fault(path, name)) {
+		errno = EIO;
+		return -1;
+	}
+	if (!real)
+		real = (glfs_getxattr_fn)dlsym(RTLD_NEXT, "glfs_lgetxattr");
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return real(fs, path, name, value, size);
+}
+
+ssize_t lgetxattr(const char *path, const char *name, void *value, size_t size)
+{
+	static getxattr_fn real;
+
+	if (linkto_fault(path, name)) {
+		errno = EIO;
+		return -1;
+	}
+	if (!real)
+		real = (getxattr_fn)dlsym(RTLD_NEXT, "lgetxattr");
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return real(path, name, value, size);
 }
