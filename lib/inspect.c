@@ -401,8 +401,10 @@ static enum sight_kind classify(struct sighting *s, const struct stat *st, bool 
  * data. A value too long for @val (ERANGE) is a linkto that names no subvolume, as explain
  * says (DHT finds no subvolume by that name). A read that failed otherwise is never taken for
  * data (a false duplicate or misplaced file): S_UNREAD, and the directory is unreadable.
+ * Return: false when the file is gone since the listing (not seen there, like a file gone
+ * before its stat).
  */
-static void settle_linkto(const struct lctl_inspector *in, struct sighting *s, const char *path,
+static bool settle_linkto(const struct lctl_inspector *in, struct sighting *s, const char *path,
 			  const char *val, ssize_t n, int e, unsigned *problems)
 {
 	switch (lctl_linkto_read_result(n, e)) {
@@ -414,6 +416,8 @@ static void settle_linkto(const struct lctl_inspector *in, struct sighting *s, c
 	case LCTL_LINKTO_NONE:
 		s->kind = S_DATA;
 		break;
+	case LCTL_LINKTO_GONE:
+		return false;
 	case LCTL_LINKTO_UNREAD:
 		s->kind = S_UNREAD;
 		*problems |= LCTL_DIR_UNREADABLE;
@@ -424,6 +428,7 @@ static void settle_linkto(const struct lctl_inspector *in, struct sighting *s, c
 			 strerror(e ? e : EIO));
 		break;
 	}
+	return true;
 }
 
 static int64_t mono_ms(void)
@@ -564,7 +569,8 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 			}
 		} else if (s.kind == S_LINKTO) {
 			n = lctl_lgetxattr_at(dfd, de->d_name, in->linkto_key, val, sizeof(val));
-			settle_linkto(in, &s, path, val, n, n < 0 ? errno : 0, problems);
+			if (!settle_linkto(in, &s, path, val, n, n < 0 ? errno : 0, problems))
+				continue; /* gone since the listing */
 		}
 		ret = sightings_add(out, &s);
 		if (ret)
@@ -642,6 +648,7 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 	for (;;) {
 		struct sighting s = { 0 };
 		char *child = NULL;
+		bool gone = false;
 
 		errno = 0;
 		rc = glfs_readdirplus_r(fd, &st, &de, &res);
@@ -673,9 +680,11 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 			char val[512];
 
 			n = glfs_lgetxattr(fs, child, in->linkto_key, val, sizeof(val));
-			settle_linkto(in, &s, path, val, n, n < 0 ? errno : 0, problems);
+			gone = !settle_linkto(in, &s, path, val, n, n < 0 ? errno : 0, problems);
 		}
 		free(child);
+		if (gone)
+			continue; /* gone since the listing */
 		ret = sightings_add(out, &s);
 		if (ret)
 			break;

@@ -156,8 +156,10 @@ bool lctl_verdict_end(struct lctl_verdict *v, uint64_t (*data_ino)(void *arg), v
  *	ERANGE        LCTL_LINKTO_TOO_LONG   a linkto whose value is longer than any subvolume
  *	                                     name: it names none (DHT finds none by that name)
  *	ENODATA       LCTL_LINKTO_NONE       no linkto xattr: a sticky-only file is plain data
- *	anything else LCTL_LINKTO_UNREAD     not read (EIO, ENOTCONN, ENOENT, errno 0...): neither
- *	                                     a linkto nor data, so the name cannot be judged and its
+ *	ENOENT,       LCTL_LINKTO_GONE       the file was removed or renamed since the listing: as
+ *	ESTALE                               a file gone before its stat, it is not seen there
+ *	anything else LCTL_LINKTO_UNREAD     not read (EIO, ENOTCONN, errno 0...): neither a
+ *	                                     linkto nor data, so the name cannot be judged and its
  *	                                     directory is unreadable
  *
  * Pure.
@@ -166,6 +168,7 @@ enum lctl_linkto_read {
 	LCTL_LINKTO_VALUE,
 	LCTL_LINKTO_TOO_LONG,
 	LCTL_LINKTO_NONE,
+	LCTL_LINKTO_GONE,
 	LCTL_LINKTO_UNREAD,
 };
 

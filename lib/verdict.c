@@ -116,5 +116,7 @@ enum lctl_linkto_read lctl_linkto_read_result(ssize_t n, int e)
 		return LCTL_LINKTO_TOO_LONG;
 	if (e == ENODATA)
 		return LCTL_LINKTO_NONE;
+	if (e == ENOENT || e == ESTALE)
+		return LCTL_LINKTO_GONE;
 	return LCTL_LINKTO_UNREAD;
 }
