@@ -4,7 +4,8 @@
 #   the plan; a second fix of the same volume (same or another state directory) refuses with
 #   exit 3 while one runs; --max-runtime stops cleanly (exit 1, journal "stopped") and --resume
 #   finishes; a corrupt or truncated journal is refused on --resume with a clear message; a
-#   running `gluster volume rebalance` and a subvolume that is down make fix refuse with exit 3.
+#   running `gluster volume rebalance` makes fix and drain refuse with exit 3, and so does a
+#   subvolume that is down for fix.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 require_cmd jq
@@ -97,6 +98,11 @@ assert_contains "$err" "nothing to resume"
 # --- a rebalance of GlusterFS's own runs -------------------------------------------------------
 lctl_vol_add_bricks "$VOL" 1
 lctl_gluster volume rebalance "$VOL" start >/dev/null
+# a drain is refused as a fix is (both move files with DHT's migration)
+rc=0
+err=$("$LAYOUTCTL" drain --state-dir "$FX/drain-state" --settle 1 "$VOL" "$LCTL_HOST:${B[0]}" 2>&1) || rc=$?
+assert_eq 3 "$rc" "exit status of a drain beside a rebalance"
+[[ $err == *"rebalance"* ]] || fail "the drain gave no reason: $err"
 expect_exit 3 "$LAYOUTCTL" fix --state-dir "$S" --settle 1 "$VOL"
 err=$("$LAYOUTCTL" fix --state-dir "$S" --settle 1 "$VOL" 2>&1 || true)
 [[ $err == *"rebalance"* ]] || fail "no reason given: $err"
