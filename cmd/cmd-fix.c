@@ -1308,37 +1308,6 @@ const struct lopt cmd_drain_options[] = {
 };
 
 /*
- * cluster.min-free-disk of one subvolume in bytes: "10%" of its size (the default), or a size
- * with an optional KB, MB, GB, TB or PB (powers of 1024, as GlusterFS reads it).
- */
-static uint64_t min_free_bytes(const char *opt, uint64_t size)
-{
-	static const char *const units[] = { "KB", "MB", "GB", "TB", "PB" };
-	const char *end;
-	char *e;
-	double v;
-	int i;
-
-	if (!opt)
-		opt = "10%";
-	errno = 0;
-	v = strtod(opt, &e);
-	end = e;
-	if (errno || end == opt || !(v >= 0))
-		v = 10, end = "%";
-	if (!strcmp(end, "%"))
-		return v >= 100 ? size : (uint64_t)((double)size * v / 100);
-	for (i = 0; *end && i < 5; i++)
-		if (!strcasecmp(end, units[i]))
-			break;
-	if (*end && i == 5)
-		return size / 10;
-	for (; *end && i >= 0; i--)
-		v *= 1024;
-	return (uint64_t)v;
-}
-
-/*
  * Before anything is written: what is on the leaving subvolumes must fit on the others above
  * their cluster.min-free-disk (DHT's migration refuses to cross it). Return: -1 when it fits,
  * else the exit status.
@@ -1360,7 +1329,7 @@ static int drain_space_check(struct lctl_volume *vol)
 	}
 	for (i = 0; i < lctl_volume_nsubvols(vol); i++) {
 		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
-		uint64_t keep = min_free_bytes(mfd, sv->size_bytes);
+		uint64_t keep = lctl_min_free_bytes(mfd, sv->size_bytes);
 
 		if (!sv->leaving && sv->free_bytes > keep)
 			room += sv->free_bytes - keep;

@@ -1171,6 +1171,15 @@ struct lctl_drain_left {
 int lctl_drain_check(struct lctl_volume *vol, struct lctl_drain_left *out, struct lctl_error *err);
 void lctl_drain_left_release(struct lctl_drain_left *l);
 
+/**
+ * lctl_min_free_bytes() - what DHT keeps free on a subvolume of @size bytes by the volume's
+ * cluster.min-free-disk @opt (NULL: the default, "10%"), read as GlusterFS 10.3 reads it: a
+ * number, with "%" or with a size unit (KB, MB, GB, TB, PB: powers of 1024); a value below 100
+ * is a percentage of @size whichever way it was written, any other a number of bytes (so "50"
+ * is 50 % and "100%" 100 bytes). Something else counts as the default. Pure.
+ */
+uint64_t lctl_min_free_bytes(const char *opt, uint64_t size);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Explain: where DHT puts one name and how it finds it again (read-only)                      */
 /* ------------------------------------------------------------------------------------------ */

@@ -1,6 +1,7 @@
 #!/bin/bash
-# layoutctl drain killed with SIGKILL while it moves files, on a 4-brick distribute volume
-# (one brick leaving), with a fresh-lookup checker running throughout: then `drain --resume
+# layoutctl drain on a 4-brick distribute volume (one brick leaving): refused for lack of room
+# above cluster.min-free-disk (nothing written); then killed with SIGKILL while it moves files
+# with a fresh-lookup checker running throughout: then `drain --resume
 # --commit` while a client holds a POSIX lock on a file on the leaving brick (DHT does not move
 # a locked file) must refuse the remove (exit 1, the brick still in the volume, the file still
 # there); the file is in the volume's root and named like GlusterFS's internal folders there
@@ -31,6 +32,23 @@ done
 fx_tree manifest "$MP" >"$FX/before"
 fx_tree list "$MP" >"$FX/list"
 S=$FX/state
+
+# (0) no room above cluster.min-free-disk on the other bricks (they share a filesystem that is
+# not 99 % free): refused before anything is written, a dry run too; "99" is 99 % as DHT reads
+# it (a value below 100 is a percentage), not 99 bytes
+brick_snapshot "${LCTL_BRICKS[@]}" >"$FX/snap0"
+for mfd in 99% 99; do
+	lctl_gluster volume set "$VOL" cluster.min-free-disk "$mfd" >/dev/null
+	for dry in --dry-run ''; do
+		rc=0
+		out=$("$LAYOUTCTL" drain ${dry:+"$dry"} --state-dir "$FX/state0" "$VOL" "$LCTL_HOST:$LEAVE" 2>&1) || rc=$?
+		assert_eq 3 "$rc" "drain $dry with cluster.min-free-disk $mfd"
+		assert_contains "$out" "cannot drain"
+	done
+done
+lctl_gluster volume reset "$VOL" cluster.min-free-disk >/dev/null
+brick_snapshot "${LCTL_BRICKS[@]}" >"$FX/snap1"
+assert_files_equal "$FX/snap0" "$FX/snap1" "a drain refused for space changed the bricks"
 mkdir -p "$S"
 leftovers() { find "$1" -path "$1/.glusterfs" -prune -o ! -type d -print; }
 journal_phase() { awk '$1 == "phase" { print $2 }' "$S/journal" 2>/dev/null; }

@@ -54,6 +54,16 @@ else
 fi
 leftovers() { local b; for b; do find "$b" -path "$b/.glusterfs" -prune -o ! -type d -print; done; }
 [[ -n $(leftovers "${LEAVES[@]}") ]] || fail "nothing on the bricks to drain"
+# each kind of file the drain must handle is on them: a hard-linked file (two names and the
+# .glusterfs handle), a sparse file, a symbolic link, a name with a byte outside ASCII
+kinds=$(for b in "${LEAVES[@]}"; do
+	find "$b" -path "$b/.glusterfs" -prune -o ! -type d -printf '%y %n %s %b %m %f\n'
+done | LC_ALL=C awk '$1 == "f" && $2 > 2 && $5 != 1000 { k["hard link"] = 1 }
+	$1 == "f" && $3 > 65536 && $4 * 512 < $3 / 2 { k["sparse"] = 1 }
+	$1 == "l" { k["symlink"] = 1 }
+	/[\200-\377]/ { k["odd name"] = 1 }
+	END { for (x in k) print x }' | LC_ALL=C sort | paste -sd,)
+assert_eq "hard link,odd name,sparse,symlink" "$kinds" "kinds of files on the leaving bricks"
 S=$FX/state
 
 # usage: no brick, an unknown brick, every brick, --commit with --dry-run

@@ -853,6 +853,34 @@ static void test_du_chunks(void **state)
 	assert_int_equal(lctl_du_chunks(3, 1 << 20), 3);
 }
 
+/* cluster.min-free-disk as DHT reads it: below 100 a percentage, however it was written */
+static void test_min_free_bytes(void **state)
+{
+	static const struct {
+		const char *opt;
+		uint64_t size, want;
+	} cases[] = {
+		{ NULL, 1000, 100 },	  { "10%", 1000, 100 },	   { "50", 1000, 500 },
+		{ "99.5", 1000, 995 },	  { "0", 1000, 0 },	   { "100%", 1000, 100 },
+		{ "100", 1000, 100 },	  { "2KB", 1000, 2048 },   { "1mb", 10, 1048576 },
+		{ "5GB", 1, 5ULL << 30 }, { "0.5KB", 10000, 512 }, { "junk", 1000, 100 },
+		{ "10 %", 1000, 100 },	  { "-5%", 1000, 100 },	   { "7XB", 1000, 100 },
+		{ "1PB", 1, 1ULL << 50 }, { "", 1000, 100 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t got = lctl_min_free_bytes(cases[i].opt, cases[i].size);
+
+		if (got != cases[i].want)
+			fail_msg("'%s' of %llu bytes: %llu, not %llu",
+				 cases[i].opt ? cases[i].opt : "(unset)",
+				 (unsigned long long)cases[i].size, (unsigned long long)got,
+				 (unsigned long long)cases[i].want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -875,6 +903,7 @@ int main(void)
 		cmocka_unit_test(test_minmove_garbage),
 		cmocka_unit_test(test_minmove_errors),
 		cmocka_unit_test(test_du_chunks),
+		cmocka_unit_test(test_min_free_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
