@@ -1396,7 +1396,7 @@ int lctl_explain(struct lctl_volume *vol, const struct lctl_explain_opts *opts,
 void lctl_explain_free(struct lctl_explain *e);
 
 /* ------------------------------------------------------------------------------------------ */
-/* State directory: the files of a fix, opened safely for root (lib/statedir.c)                */
+/* State directory and named output files, opened safely for root (lib/statedir.c)             */
 /* ------------------------------------------------------------------------------------------ */
 
 /*
@@ -1446,6 +1446,22 @@ ssize_t lctl_state_take(const char *dir, const char *name, char *buf, size_t siz
 			struct lctl_error *err);
 /** lctl_state_remove() - remove @name from @dir (absent is fine). 0 or a negative LCTL_E*. */
 int lctl_state_remove(const char *dir, const char *name, struct lctl_error *err);
+
+enum lctl_output_flags {
+	LCTL_OUTPUT_READ = 1 << 0, /* read-write (a FIFO is still opened write-only) */
+};
+
+/**
+ * lctl_output_open() - open @path, a file an administrator named for us to append to (a log),
+ * as root may: the directories on its way (the current one too, for a relative @path) pass
+ * the rules above a state directory, a symbolic link as its last name is followed only if
+ * root or we own it, and it is created 0600 if absent. Accepted: a regular file of ours with
+ * at most one link (made 0600), a character device, a FIFO of root's or ours or an unnamed
+ * pipe (/dev/stderr). Nothing blocks: a FIFO nobody reads is refused.
+ * Return: a descriptor (O_APPEND, O_CLOEXEC; O_NONBLOCK only on a device) owned by the
+ * caller, or a negative LCTL_E* with a one-line message naming @path. Thread safe.
+ */
+int lctl_output_open(const char *path, unsigned flags, struct lctl_error *err);
 
 #ifdef __cplusplus
 }

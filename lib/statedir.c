@@ -2,7 +2,8 @@
 /*
  * The state directory of a fix (journal, lock, kept modes, progress.json, control, the outcome
  * log, a pool worker's server-HOST folder), opened safely for root in a directory that someone
- * else may have prepared.
+ * else may have prepared; and a file an administrator names for us to write (--log,
+ * --log-file), under the same rules for the directories on its way.
  *
  * layoutctl runs as root and takes the directory from the command line; /tmp and the like are
  * writable by every local user. So every access goes through here:
@@ -20,7 +21,14 @@
  *    then O_CREAT | O_EXCL | O_NOFOLLOW) and renamed over the name, so a symbolic link or a
  *    hard link there is replaced, never written through;
  *  - a file taken (the control file) is renamed away first, then read and removed, so a
- *    command written meanwhile waits under the name for the next take.
+ *    command written meanwhile waits under the name for the next take;
+ *  - a named output file (lctl_output_open) is opened in a directory that passes the rules
+ *    for those above a state directory, with O_NOFOLLOW | O_NONBLOCK (created 0600 as a
+ *    regular file); a symbolic link there is followed only when root or we own it
+ *    (/dev/stderr). What is opened must be a regular file of ours with one link (then made
+ *    0600), a character device (/dev/null, a terminal), or a FIFO of root's or ours or the
+ *    unnamed pipe of a descriptor we hold (/dev/stderr to a pipe). Regular files and FIFOs
+ *    are written blocking from then on; a device keeps O_NONBLOCK.
  *
  * Each call opens the directory again: nothing is cached, the functions are thread safe.
  */
@@ -29,9 +37,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 static bool trusted_uid(uid_t uid)
@@ -45,11 +55,20 @@ static int code_of(int e)
 	return e == EACCES || e == EPERM || e == EROFS ? LCTL_EPERM : LCTL_EIO;
 }
 
+/* how dir_open() takes the directory */
+enum dir_how {
+	DIR_CREATE = 1 << 0, /* create what is missing: 0700, missing parents 0755 */
+	DIR_PARENT = 1 << 1, /* it holds a file we were named: checked as those above it are */
+};
+
 /*
- * Open @dir (creating what is missing when @create) and check it and every directory above
- * it as the header comment says. Return: an O_DIRECTORY descriptor, or a negative LCTL_E*.
+ * Open @dir (creating what is missing with DIR_CREATE) and check it and every directory above
+ * it as the header comment says; with DIR_PARENT, @dir itself is checked as the directories
+ * above a state directory are (root's or ours, writable by nobody else unless sticky; a link
+ * to it followed only when root or we own it). @what names what the path leads to in
+ * messages. Return: an O_DIRECTORY descriptor, or a negative LCTL_E*.
  */
-static int dir_open(const char *dir, bool create, struct lctl_error *err)
+static int dir_open(const char *dir, const char *what, unsigned how, struct lctl_error *err)
 {
 	const char *p, *e;
 	struct stat st;
@@ -57,13 +76,10 @@ static int dir_open(const char *dir, bool create, struct lctl_error *err)
 	int fd, nfd;
 
 	if (!dir || dir[0] != '/')
-		return lctl_seterr(err, LCTL_EINVAL, 0,
-				   "the state directory '%.200s' is not an "
-				   "absolute path",
+		return lctl_seterr(err, LCTL_EINVAL, 0, "%s '%.200s' is not an absolute path", what,
 				   dir ? dir : "");
 	if (strlen(dir) >= PATH_MAX)
-		return lctl_seterr(err, LCTL_EINVAL, ENAMETOOLONG,
-				   "the state directory path is too long");
+		return lctl_seterr(err, LCTL_EINVAL, ENAMETOOLONG, "%s path is too long", what);
 	fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return lctl_seterr(err, LCTL_EIO, errno, "cannot open '/': %s", strerror(errno));
@@ -84,18 +100,18 @@ static int dir_open(const char *dir, bool create, struct lctl_error *err)
 		if (n > NAME_MAX) {
 			close(fd);
 			return lctl_seterr(err, LCTL_EINVAL, ENAMETOOLONG,
-					   "a name in the state directory path is too long");
+					   "a name in %s path is too long", what);
 		}
 		memcpy(comp, p, n);
 		comp[n] = '\0';
 		if (!strcmp(comp, ".") || !strcmp(comp, "..")) {
 			close(fd);
 			return lctl_seterr(err, LCTL_EINVAL, 0,
-					   "the state directory '%.200s' holds a "
-					   "'.' or '..' component",
+					   "%s path '%.200s' holds a '.' or '..' component", what,
 					   dir);
 		}
-		if (create && mkdirat(fd, comp, last ? 0700 : 0755) && errno != EEXIST) {
+		if ((how & DIR_CREATE) && mkdirat(fd, comp, last ? 0700 : 0755) &&
+		    errno != EEXIST) {
 			int e2 = errno;
 
 			close(fd);
@@ -107,19 +123,18 @@ static int dir_open(const char *dir, bool create, struct lctl_error *err)
 		nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (nfd < 0 && (errno == ELOOP || errno == ENOTDIR) &&
 		    !fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode)) {
-			if (last || !trusted_uid(st.st_uid)) {
+			if ((last && !(how & DIR_PARENT)) || !trusted_uid(st.st_uid)) {
 				close(fd);
-				if (last)
+				if (last && !(how & DIR_PARENT))
 					return lctl_seterr(err, LCTL_EPERM, ELOOP,
 							   "the state directory "
 							   "'%.200s' is a symbolic link: give the "
 							   "directory itself",
 							   dir);
 				return lctl_seterr(err, LCTL_EPERM, 0,
-						   "'%.*s' in the state directory "
-						   "path is a symbolic link owned by uid %u: refusing to "
-						   "follow it",
-						   len, dir, (unsigned)st.st_uid);
+						   "'%.*s' in %s path is a symbolic link owned by "
+						   "uid %u: refusing to follow it",
+						   len, dir, what, (unsigned)st.st_uid);
 			}
 			/* root's or ours, in a directory nobody else may change: follow it */
 			nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -128,6 +143,9 @@ static int dir_open(const char *dir, bool create, struct lctl_error *err)
 			int e2 = errno;
 
 			close(fd);
+			if (e2 == ENOENT && (how & DIR_PARENT))
+				return lctl_seterr(err, LCTL_EINVAL, e2, "no directory '%.*s'", len,
+						   dir);
 			if (e2 == ENOENT)
 				return lctl_seterr(err, LCTL_EINVAL, e2,
 						   "no state directory '%.200s'", dir);
@@ -139,7 +157,7 @@ static int dir_open(const char *dir, bool create, struct lctl_error *err)
 		}
 		close(fd);
 		fd = nfd;
-		if (last)
+		if (last && !(how & DIR_PARENT))
 			break;
 		if (fstat(fd, &st)) {
 			int e2 = errno;
@@ -152,13 +170,14 @@ static int dir_open(const char *dir, bool create, struct lctl_error *err)
 		if (!trusted_uid(st.st_uid) || ((st.st_mode & 022) && !(st.st_mode & S_ISVTX))) {
 			close(fd);
 			return lctl_seterr(err, LCTL_EPERM, 0,
-					   "'%.*s', above the state directory, "
-					   "can be changed by others (owner uid %u, mode %04o): "
-					   "refusing it",
-					   len, dir, (unsigned)st.st_uid,
+					   "'%.*s', above %s, can be changed by others "
+					   "(owner uid %u, mode %04o): refusing it",
+					   len, dir, what, (unsigned)st.st_uid,
 					   (unsigned)(st.st_mode & 07777));
 		}
 	}
+	if (how & DIR_PARENT)
+		return fd; /* the loop checked it as those above it */
 	if (fstat(fd, &st)) {
 		int e2 = errno;
 
@@ -183,7 +202,7 @@ static int dir_open(const char *dir, bool create, struct lctl_error *err)
 
 int lctl_state_dir_prepare(const char *dir, struct lctl_error *err)
 {
-	int fd = dir_open(dir, true, err);
+	int fd = dir_open(dir, "the state directory", DIR_CREATE, err);
 
 	if (fd < 0)
 		return fd;
@@ -245,7 +264,7 @@ int lctl_state_open(const char *dir, const char *name, unsigned flags, struct lc
 	struct stat st;
 	int dfd, fd, ret;
 
-	dfd = dir_open(dir, false, err);
+	dfd = dir_open(dir, "the state directory", 0, err);
 	if (dfd < 0)
 		return dfd;
 	if (flags & (LCTL_STATE_CREATE | LCTL_STATE_APPEND))
@@ -265,6 +284,132 @@ int lctl_state_open(const char *dir, const char *name, unsigned flags, struct lc
 		close(fd);
 		return ret;
 	}
+	return fd;
+}
+
+/* "'@path' is ...": the reason an output file cannot be opened (ENXIO: a FIFO, a socket) */
+static int output_open_err(int dfd, const char *name, const char *path, int e,
+			   struct lctl_error *err)
+{
+	struct stat st;
+
+	if (e == ENXIO && !fstatat(dfd, name, &st, 0) && S_ISFIFO(st.st_mode))
+		return trusted_uid(st.st_uid)
+			       ? lctl_seterr(err, LCTL_EIO, e, "'%.200s' is a FIFO nobody reads",
+					     path)
+			       : lctl_seterr(err, LCTL_EPERM, e,
+					     "'%.200s' is a FIFO of uid %u: refusing it", path,
+					     (unsigned)st.st_uid);
+	if (e == ENXIO && !fstatat(dfd, name, &st, 0) && S_ISSOCK(st.st_mode))
+		return lctl_seterr(err, LCTL_ECORRUPT, e, "'%.200s' is a socket: refusing it",
+				   path);
+	return lctl_seterr(err, e == ENOENT ? LCTL_EINVAL : code_of(e), e,
+			   "cannot open '%.200s': %s", path, strerror(e));
+}
+
+/* Is @fd an unnamed pipe (of /dev/stderr, say)? Only a descriptor we were given leads there. */
+static bool unnamed_pipe(int fd)
+{
+	struct statfs sfs;
+
+	return !fstatfs(fd, &sfs) && sfs.f_type == PIPEFS_MAGIC;
+}
+
+int lctl_output_open(const char *path, unsigned flags, struct lctl_error *err)
+{
+	int oflags = O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+	int acc = flags & LCTL_OUTPUT_READ ? O_RDWR : O_WRONLY;
+	char cwd[PATH_MAX] = "", full[PATH_MAX];
+	int dfd, fd, n, ret = 0;
+	struct stat st, lst;
+	const char *name;
+	char *slash;
+
+	if (!path || !path[0])
+		return lctl_seterr(err, LCTL_EINVAL, 0, "no file name");
+	/* a relative name is walked from "/" too: the current directory is checked with the rest */
+	if (path[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+		return lctl_seterr(err, LCTL_EIO, errno, "cannot tell the current directory: %s",
+				   strerror(errno));
+	n = snprintf(full, sizeof(full), "%s%s%s", cwd, cwd[0] ? "/" : "", path);
+	if (n < 0 || (size_t)n >= sizeof(full))
+		return lctl_seterr(err, LCTL_EINVAL, ENAMETOOLONG,
+				   "the path of '%.200s' is too long", path);
+	slash = strrchr(full, '/');
+	name = slash + 1;
+	if (!*name || !strcmp(name, ".") || !strcmp(name, ".."))
+		return lctl_seterr(err, LCTL_EINVAL, EISDIR, "'%.200s' does not name a file", path);
+	if (strlen(name) > NAME_MAX)
+		return lctl_seterr(err, LCTL_EINVAL, ENAMETOOLONG,
+				   "the name of '%.200s' is too long", path);
+	*slash = '\0';
+	dfd = dir_open(slash == full ? "/" : full, "the file", DIR_PARENT, err);
+	if (dfd < 0)
+		return dfd;
+	/* created as a regular file of ours; a link there is followed only if root's or ours */
+	fd = openat(dfd, name, acc | oflags | O_CREAT, 0600);
+	if (fd < 0) {
+		int e = errno;
+
+		/* ELOOP; or EACCES, from kernels that refuse O_CREAT at another user's link in /tmp */
+		if (fstatat(dfd, name, &lst, AT_SYMLINK_NOFOLLOW) || !S_ISLNK(lst.st_mode)) {
+			ret = output_open_err(dfd, name, path, e, err);
+			goto out;
+		}
+		if (!trusted_uid(lst.st_uid)) {
+			ret = lctl_seterr(err, LCTL_EPERM, ELOOP,
+					  "'%.200s' is a symbolic link owned by uid %u: refusing to "
+					  "follow it",
+					  path, (unsigned)lst.st_uid);
+			goto out;
+		}
+		/* /dev/stderr, or a link root made: to something that exists, checked below */
+		oflags &= ~O_NOFOLLOW;
+		fd = openat(dfd, name, acc | oflags);
+		if (fd < 0) {
+			ret = output_open_err(dfd, name, path, errno, err);
+			goto out;
+		}
+	}
+	if (fstat(fd, &st))
+		ret = lctl_seterr(err, LCTL_EIO, errno, "cannot stat '%.200s': %s", path,
+				  strerror(errno));
+	else if (S_ISREG(st.st_mode) && st.st_nlink > 1)
+		ret = lctl_seterr(err, LCTL_ECORRUPT, EMLINK,
+				  "'%.200s' has %lu hard links: refusing it", path,
+				  (unsigned long)st.st_nlink);
+	else if (S_ISREG(st.st_mode) && st.st_uid != geteuid())
+		ret = lctl_seterr(err, LCTL_EPERM, 0, "'%.200s' belongs to uid %u: refusing it",
+				  path, (unsigned)st.st_uid);
+	else if (S_ISFIFO(st.st_mode) && !trusted_uid(st.st_uid) && !unnamed_pipe(fd))
+		ret = lctl_seterr(err, LCTL_EPERM, 0, "'%.200s' is a FIFO of uid %u: refusing it",
+				  path, (unsigned)st.st_uid);
+	else if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode))
+		ret = lctl_seterr(err, LCTL_ECORRUPT, 0,
+				  "'%.200s' is not a regular file, a character device or a FIFO: "
+				  "refusing it",
+				  path);
+	if (ret || !S_ISFIFO(st.st_mode) || acc != O_RDWR)
+		goto out;
+	/* a FIFO write-only, as a pipe's writer: no reader fails now, a reader gone fails writes */
+	close(fd);
+	fd = openat(dfd, name, O_WRONLY | oflags);
+	if (fd < 0)
+		ret = output_open_err(dfd, name, path, errno, err);
+	else if (fstat(fd, &lst) || lst.st_dev != st.st_dev || lst.st_ino != st.st_ino)
+		ret = lctl_seterr(err, LCTL_EIO, 0, "'%.200s' changed while being opened", path);
+out:
+	close(dfd);
+	if (ret) {
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
+	if (S_ISREG(st.st_mode))
+		fchmod(fd, 0600);
+	/* ours, or the pipe we were given: written as stderr is; a device keeps O_NONBLOCK */
+	if (!S_ISCHR(st.st_mode))
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
 }
 
@@ -321,7 +466,7 @@ int lctl_state_write(const char *dir, const char *name, const void *buf, size_t 
 
 	if ((size_t)snprintf(tmp, sizeof(tmp), ".%s.tmp", name) >= sizeof(tmp))
 		return lctl_seterr(err, LCTL_EINVAL, 0, "state file name '%s' too long", name);
-	dfd = dir_open(dir, false, err);
+	dfd = dir_open(dir, "the state directory", 0, err);
 	if (dfd < 0)
 		return dfd;
 	/* whatever a dead run (or anyone) left under the temporary name goes, never followed */
@@ -380,7 +525,7 @@ ssize_t lctl_state_take(const char *dir, const char *name, char *buf, size_t siz
 
 	if (!size || (size_t)snprintf(taken, sizeof(taken), ".%s.taken", name) >= sizeof(taken))
 		return lctl_seterr(err, LCTL_EINVAL, 0, "cannot take '%s'", name);
-	dfd = dir_open(dir, false, err);
+	dfd = dir_open(dir, "the state directory", 0, err);
 	if (dfd < 0)
 		return dfd;
 	/* away first: what is written from now on waits under @name for the next take */
@@ -409,7 +554,7 @@ ssize_t lctl_state_take(const char *dir, const char *name, char *buf, size_t siz
 
 int lctl_state_remove(const char *dir, const char *name, struct lctl_error *err)
 {
-	int dfd = dir_open(dir, false, err), ret = 0;
+	int dfd = dir_open(dir, "the state directory", 0, err), ret = 0;
 
 	if (dfd < 0)
 		return dfd;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests: state files opened safely (lib/statedir.c): the directory and what is above it,
- * and symbolic links, hard links, FIFOs and oversized files where a state file should be.
+ * and symbolic links, hard links, FIFOs and oversized files where a state file should be; and
+ * the same for a file named for us to write (lctl_output_open: --log, --log-file).
  * The cases about other users' directories need root (chown); as another user they are left
  * out, the rest runs.
  */
@@ -206,12 +207,157 @@ static void test_files(void **state)
 	assert_int_equal(lctl_state_open(at("s"), "new", LCTL_STATE_CREATE, &err), -LCTL_EPERM);
 }
 
+static int output(const char *path, unsigned flags, int want)
+{
+	struct lctl_error err = { 0 };
+	int fd = lctl_output_open(path, flags, &err);
+
+	if ((want < 0 && fd != want) || (want >= 0 && fd < 0))
+		fail_msg("output %s: %d (%s), want %d", path, fd, err.msg, want);
+	if (fd < 0) {
+		assert_true(err.msg[0] && !strchr(err.msg, '\n'));
+		return fd;
+	}
+	/* appended to; blocking unless a device; write-only unless a regular file asked for read */
+	assert_true(fcntl(fd, F_GETFL) & O_APPEND);
+	assert_true(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	return fd;
+}
+
+/* A file named for us to write (--log, --log-file): where, and what, we write. */
+static void test_output(void **state)
+{
+	struct lctl_error err = { 0 };
+	struct stat st;
+	mode_t old;
+	int fd, rfd;
+
+	(void)state;
+	assert_int_equal(mkdir(at("d"), 0755), 0);
+	put(at("victim"), "precious\n");
+	/* a new file: a regular file of ours, 0600 whatever the umask; an old one made 0600 */
+	old = umask(0);
+	fd = output(at("d/new.log"), 0, 0);
+	umask(old);
+	assert_int_equal(write(fd, "a\n", 2), 2);
+	assert_false(fcntl(fd, F_GETFL) & O_NONBLOCK);
+	close(fd);
+	assert_int_equal(stat(at("d/new.log"), &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_int_equal(chmod(at("d/new.log"), 0644), 0);
+	fd = output(at("d/new.log"), LCTL_OUTPUT_READ, 0);
+	assert_int_equal((fcntl(fd, F_GETFL) & O_ACCMODE), O_RDWR);
+	assert_int_equal(write(fd, "b\n", 2), 2);
+	close(fd);
+	expect_file(at("d/new.log"), "a\nb\n");
+	assert_int_equal(stat(at("d/new.log"), &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	/* relative: from the current directory, checked as the rest */
+	assert_int_equal(chdir(at("d")), 0);
+	close(output("rel.log", 0, 0));
+	assert_int_equal(chdir("/"), 0);
+	assert_int_equal(access(at("d/rel.log"), F_OK), 0);
+	/* a device: written, never changed (/dev/null stays 0666), keeps O_NONBLOCK */
+	assert_int_equal(stat("/dev/null", &st), 0);
+	old = st.st_mode;
+	fd = output("/dev/null", LCTL_OUTPUT_READ, 0);
+	assert_true(fcntl(fd, F_GETFL) & O_NONBLOCK);
+	close(fd);
+	assert_int_equal(stat("/dev/null", &st), 0);
+	assert_int_equal(st.st_mode, old);
+	/* a hard link, a directory, no such directory, no name */
+	assert_int_equal(link(at("victim"), at("d/hard.log")), 0);
+	output(at("d/hard.log"), 0, -LCTL_ECORRUPT);
+	output(at("d/hard.log"), LCTL_OUTPUT_READ, -LCTL_ECORRUPT);
+	output(at("d"), 0, -LCTL_EIO);
+	output(at("none/x.log"), 0, -LCTL_EINVAL);
+	assert_int_equal(lctl_output_open(at("d/none/x.log"), 0, &err), -LCTL_EINVAL);
+	assert_int_equal(err.sys_errno, ENOENT);
+	output(at("d/"), 0, -LCTL_EINVAL);
+	output(at("d/.."), 0, -LCTL_EINVAL);
+	output(at("d/../d/x.log"), 0, -LCTL_EINVAL);
+	expect_file(at("victim"), "precious\n");
+	/* our FIFO: nobody reads it, refused at once (read-write asked too); read, written blocking */
+	assert_int_equal(mkfifo(at("d/fifo"), 0600), 0);
+	alarm(10);
+	output(at("d/fifo"), 0, -LCTL_EIO);
+	output(at("d/fifo"), LCTL_OUTPUT_READ, -LCTL_EIO);
+	rfd = open(at("d/fifo"), O_RDONLY | O_NONBLOCK);
+	assert_true(rfd >= 0);
+	fd = output(at("d/fifo"), LCTL_OUTPUT_READ, 0);
+	alarm(0);
+	assert_int_equal((fcntl(fd, F_GETFL) & O_ACCMODE), O_WRONLY);
+	assert_false(fcntl(fd, F_GETFL) & O_NONBLOCK);
+	close(fd);
+	close(rfd);
+	/* the directory: writable by others only if sticky; our own link to it is followed */
+	assert_int_equal(chmod(at("d"), 0777), 0);
+	output(at("d/new.log"), 0, -LCTL_EPERM);
+	assert_int_equal(chmod(at("d"), 01777), 0);
+	close(output(at("d/new.log"), 0, 0));
+	assert_int_equal(chmod(at("d"), 0755), 0);
+	assert_int_equal(symlink("d", at("dlink")), 0);
+	close(output(at("dlink/new.log"), 0, 0));
+	/* our own link as the name: followed, to something that exists (as /dev/stderr is) */
+	assert_int_equal(symlink(at("d/new.log"), at("d/link.log")), 0);
+	close(output(at("d/link.log"), 0, 0));
+	assert_int_equal(symlink(at("d/absent.log"), at("d/dangling.log")), 0);
+	output(at("d/dangling.log"), 0, -LCTL_EINVAL);
+	assert_int_equal(access(at("d/absent.log"), F_OK), -1);
+	if (geteuid())
+		return;
+	/* someone else's: a link as the name, a link above it, the directory, a file, a FIFO */
+	assert_int_equal(symlink(at("victim"), at("d/their.log")), 0);
+	assert_int_equal(lchown(at("d/their.log"), NOBODY, NOBODY), 0);
+	output(at("d/their.log"), 0, -LCTL_EPERM);
+	output(at("d/their.log"), LCTL_OUTPUT_READ, -LCTL_EPERM);
+	assert_int_equal(symlink("d", at("their-dir")), 0);
+	assert_int_equal(lchown(at("their-dir"), NOBODY, NOBODY), 0);
+	output(at("their-dir/x.log"), 0, -LCTL_EPERM);
+	assert_int_equal(access(at("d/x.log"), F_OK), -1);
+	assert_int_equal(mkdir(at("theirs"), 0755), 0);
+	assert_int_equal(chown(at("theirs"), NOBODY, NOBODY), 0);
+	output(at("theirs/x.log"), 0, -LCTL_EPERM);
+	assert_int_equal(access(at("theirs/x.log"), F_OK), -1);
+	assert_int_equal(chown(at("d/new.log"), NOBODY, NOBODY), 0);
+	output(at("d/new.log"), 0, -LCTL_EPERM);
+	assert_int_equal(chown(at("d/fifo"), NOBODY, NOBODY), 0);
+	alarm(10);
+	output(at("d/fifo"), 0, -LCTL_EPERM);
+	rfd = open(at("d/fifo"), O_RDONLY | O_NONBLOCK);
+	assert_true(rfd >= 0);
+	output(at("d/fifo"), 0, -LCTL_EPERM);
+	output(at("d/fifo"), LCTL_OUTPUT_READ, -LCTL_EPERM);
+	alarm(0);
+	close(rfd);
+	expect_file(at("victim"), "precious\n");
+	/* an unnamed pipe another user made (sudo ... 2>&1 | less): only a descriptor of ours leads
+	 * there (/dev/stderr), so it is taken */
+	{
+		char proc[64];
+		int p[2];
+
+		assert_int_equal(seteuid(NOBODY), 0);
+		assert_int_equal(pipe(p), 0);
+		assert_int_equal(seteuid(0), 0);
+		assert_int_equal(fstat(p[1], &st), 0);
+		assert_int_equal(st.st_uid, NOBODY);
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", p[1]);
+		fd = output(proc, LCTL_OUTPUT_READ, 0);
+		assert_int_equal(write(fd, "x", 1), 1);
+		close(fd);
+		close(p[0]);
+		close(p[1]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_create, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dir_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_output, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
