@@ -40,6 +40,7 @@ struct fix_cli {
 	struct lctl_fix_opts o;
 	const char *volume;
 	const char *log;
+	int log_fd; /* --log, opened before the volume (named_log_open()); -1: none */
 	char state_dir[4096];
 	char log_path[4200];
 	bool task_check;
@@ -68,7 +69,10 @@ struct fix_cli {
 };
 
 /* Filled by the option parser from cmd_fix_options. */
-static struct fix_cli fc_args = { .mode = LCTL_FIX_CLEAN_FIRST, .settle = 5, .hang_timeout = 1800 };
+static struct fix_cli fc_args = { .mode = LCTL_FIX_CLEAN_FIRST,
+				  .settle = 5,
+				  .hang_timeout = 1800,
+				  .log_fd = -1 };
 
 static const struct opt_word mode_words[] = {
 	{ "clean-first", LCTL_FIX_CLEAN_FIRST },
@@ -465,7 +469,11 @@ static int check_gluster_tasks(const char *volume)
 /*
  * The outcome log is appended to one line per write(2) on an O_APPEND descriptor: a run killed
  * at any moment leaves whole lines (stdio would flush at buffer boundaries, mid-line), and a
- * line torn anyway (a full disk) is ended before the next run appends.
+ * line torn anyway (a full disk) is ended before the next run appends. Root writes it where
+ * others may have prepared the name (lib/statedir.c): the default one in the state directory
+ * is a regular file of ours with one link; a --log may also be a device or a pipe or FIFO of
+ * ours (/dev/null, /dev/stderr), never a link someone else made, another user's file or FIFO,
+ * or a hard link.
  */
 int log_open(const char *path, const char *state_dir, char *why, size_t n)
 {
@@ -474,23 +482,16 @@ int log_open(const char *path, const char *state_dir, char *why, size_t n)
 	char c;
 	int fd;
 
-	/* in the state directory: a regular file of ours, never a FIFO or a link (statedir.c) */
 	if (state_dir)
 		fd = lctl_state_open(state_dir, "outcomes.jsonl", LCTL_STATE_APPEND, &err);
 	else
-		fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	snprintf(why, n, "%s", fd < 0 && state_dir ? err.msg : strerror(errno));
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
-		return fd; /* --log /dev/stderr, a pipe: not ours to change */
-	/* a hard link to another file, or another user's file: a trap for root, never written */
-	if (st.st_nlink > 1 || st.st_uid != geteuid()) {
-		close(fd);
-		errno = st.st_nlink > 1 ? EMLINK : EACCES;
-		snprintf(why, n, "%s", strerror(errno));
+		fd = lctl_output_open(path, LCTL_OUTPUT_READ, &err);
+	if (fd < 0) {
+		snprintf(why, n, "%s", err.msg);
 		return -1;
 	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		return fd; /* --log /dev/stderr, a pipe: not ours to change */
 	fchmod(fd, 0600);
 	if (st.st_size > 0 && pread(fd, &c, 1, st.st_size - 1) == 1 && c != '\n' &&
 	    write(fd, "\n", 1) != 1) {
@@ -1064,10 +1065,12 @@ static int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *da
 		ret = exit_for_error(ret) == EXIT_USAGE && !fc.o.resume ? EXIT_USAGE : EXIT_CANTRUN;
 		goto out;
 	}
-	if (!fc.o.dry_run) {
+	if (fc.log_fd >= 0) {
+		log = fc.log_fd; /* --log: its caller opened it before the volume, and closes it */
+	} else if (!fc.o.dry_run) {
 		char lwhy[256];
 
-		log = log_open(fc.log_path, fc.log ? NULL : fc.state_dir, lwhy, sizeof(lwhy));
+		log = log_open(fc.log_path, fc.state_dir, lwhy, sizeof(lwhy));
 		if (log < 0)
 			warning("cannot open the outcome log '%s': %s", fc.log_path, lwhy);
 	}
@@ -1176,7 +1179,7 @@ static int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *da
 	share_release(&share);
 out:
 	dash_close(dash);
-	if (log >= 0 && (close(log) || log_failed))
+	if (log >= 0 && ((log != fc.log_fd && close(log)) || log_failed))
 		warning("cannot write the outcome log '%s'", fc.log_path);
 	if (lctl_fix_hung(fix)) {
 		/* a thread is still inside GlusterFS: closing the volume could wait for ever */
@@ -1190,6 +1193,32 @@ out:
 	return ret;
 }
 
+/*
+ * A --log, opened before the volume is (and before the state directory is made): one that is
+ * refused (lctl_output_open()) stops the command before anything is written. A dry run
+ * writes none.
+ */
+static int named_log_open(struct fix_cli *fc)
+{
+	char why[256];
+
+	if (!fc->log || fc->o.dry_run)
+		return EXIT_CLEAN;
+	fc->log_fd = log_open(fc->log, NULL, why, sizeof(why));
+	if (fc->log_fd < 0) {
+		error("cannot open the outcome log '%s': %s", fc->log, why);
+		return EXIT_CANTRUN;
+	}
+	return EXIT_CLEAN;
+}
+
+static void named_log_close(struct fix_cli *fc)
+{
+	if (fc->log_fd >= 0 && close(fc->log_fd))
+		warning("cannot write the outcome log '%s'", fc->log);
+	fc->log_fd = -1;
+}
+
 int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 {
 	struct fix_cli fc = fc_args;
@@ -1200,15 +1229,20 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
+	ret = named_log_open(&fc);
+	if (ret)
+		return ret;
 	dash = dash_first(&fc, t0);
 	ret = open_volume(fc.volume,
 			  fc.gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS, &vol);
 	if (ret) {
 		dash_close(dash);
+		named_log_close(&fc);
 		return ret;
 	}
 	ret = fix_run(&fc, vol, dash, t0);
 	lctl_volume_close(vol, false);
+	named_log_close(&fc);
 	return finish_stdout(ret);
 }
 
@@ -1576,12 +1610,16 @@ int cmd_drain(const struct cmd *cmd, int argc, char **argv)
 	ret = parse_fix_args(cmd, argc, argv, &fc);
 	if (ret >= 0)
 		return ret;
+	ret = named_log_open(&fc);
+	if (ret)
+		return ret;
 	dash = dash_first(&fc, t0);
 	ret = open_volume_leaving(fc.volume,
 				  fc.gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
 				  fc.leaving, fc.nleaving, &vol);
 	if (ret) {
 		dash_close(dash);
+		named_log_close(&fc);
 		return ret;
 	}
 	ret = fc.o.resume ? -1 : drain_space_check(vol);
@@ -1613,5 +1651,6 @@ int cmd_drain(const struct cmd *cmd, int argc, char **argv)
 		ret = fc.commit || fin != EXIT_CLEAN ? fin : ret;
 	}
 	lctl_volume_close(vol, false);
+	named_log_close(&fc);
 	return finish_stdout(ret);
 }

@@ -217,11 +217,17 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 	if (!log_arg)
 		snprintf(log_path, sizeof(log_path), "%s/outcomes.jsonl", state_dir);
 	o.state_dir = state_dir;
+	/* a --log before the volume: one that is refused stops the worker before anything */
+	if (log_arg && (log = log_open(log_arg, NULL, why, sizeof(why))) < 0)
+		return fail(EXIT_CANTRUN, "cannot open the outcome log '%s': %s", log_arg, why);
 
 	ret = open_volume(argv[1], gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
 			  &vol);
-	if (ret)
+	if (ret) {
+		if (log >= 0)
+			close(log);
 		return fail(ret, "cannot open volume '%s' on this server", argv[1]);
+	}
 	for (i = 0; i < lctl_volume_nservers(vol); i++)
 		mine += lctl_volume_server_at(vol, i)->mine;
 	if (!mine) {
@@ -254,8 +260,7 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 		ret = fail(EXIT_CANTRUN, "%s", err.msg[0] ? err.msg : lctl_strerror(ret));
 		goto out;
 	}
-	log = log_open(log_path, log_arg ? NULL : state_dir, why, sizeof(why));
-	if (log < 0)
+	if (!log_arg && (log = log_open(log_path, state_dir, why, sizeof(why))) < 0)
 		warning("cannot open the outcome log '%s': %s", log_path, why);
 	while (!fin) {
 		struct lctl_repair_report *rr = lctl_fix_next(fix, 200, &fin);

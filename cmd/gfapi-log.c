@@ -10,8 +10,11 @@
  * "password" or "username" (followed by a space, ':' or '=') replaced by "<redacted>". What
  * is still in gfapi's stdio buffers or in the pipe when the process exits is copied by an
  * atexit() hook, which stops the thread. A line longer than the buffer is cut (and marked so): a value is never split.
+ * The real file is opened by lctl_output_open() before the volume is contacted: root writes it,
+ * so a link, another user's FIFO or a hard link under that name is refused (exit 3).
  */
 #include "gfapi-log.h"
+#include "layoutctl.h"
 #include "msg.h"
 
 #include <errno.h>
@@ -182,25 +185,29 @@ static void stop_copier(void)
 	close(glog.out);
 }
 
-const char *gfapi_log_target(const char *path)
+int gfapi_log_target(const char *path, const char **target)
 {
+	struct lctl_error err = { 0 };
 	sigset_t all, old;
 	int p[2];
 
+	*target = NULL;
 	if (!path)
-		return NULL;
-	if (glog.started)
-		return glog.path;
-	glog.out = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
+		return 0;
+	if (glog.started) {
+		*target = glog.path;
+		return 0;
+	}
+	/* as root, in a place others may write: lib/statedir.c's rules (no link, FIFO, hard link) */
+	glog.out = lctl_output_open(path, 0, &err);
 	if (glog.out < 0) {
-		warning("cannot open the gfapi log '%s': %s; gfapi logs nowhere", path,
-			strerror(errno));
-		return NULL;
+		error("cannot open the gfapi log '%s': %s", path, err.msg);
+		return -1;
 	}
 	if (pipe2(p, O_CLOEXEC) || pipe2(glog.stop, O_CLOEXEC)) {
 		warning("cannot set up the gfapi log: %s; gfapi logs nowhere", strerror(errno));
 		close(glog.out);
-		return NULL;
+		return 0;
 	}
 	glog.rfd = p[0];
 	glog.wfd = p[1];
@@ -213,8 +220,9 @@ const char *gfapi_log_target(const char *path)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!glog.started) {
 		warning("cannot set up the gfapi log: no thread; gfapi logs nowhere");
-		return NULL;
+		return 0;
 	}
 	atexit(stop_copier);
-	return glog.path;
+	*target = glog.path;
+	return 0;
 }

@@ -6,11 +6,12 @@
 #include <stddef.h>
 
 /*
- * The file name to give gfapi for its log when the user asked for @path (NULL: none): a pipe
- * whose lines a thread copies to @path, redacted. Started once per process; NULL, with a
- * warning, if @path cannot be opened (gfapi then logs nowhere).
+ * Into @target, the file name to give gfapi for its log when the user asked for @path (NULL:
+ * none): a pipe whose lines a thread copies to @path, redacted. Started once per process;
+ * NULL, with a warning, if the pipe cannot be set up (gfapi then logs nowhere). Returns -1,
+ * with an error printed, if @path cannot be opened or is refused (lctl_output_open()).
  */
-const char *gfapi_log_target(const char *path);
+int gfapi_log_target(const char *path, const char **target);
 
 /*
  * Copy @n bytes of @in to @out (@size bytes, NUL-terminated) with the value after every word

@@ -335,7 +335,9 @@ int open_volume_leaving(const char *name, unsigned flags, const char *const *lea
 		return EXIT_CANTRUN;
 	}
 	protect_secrets();
-	o.log_file = gfapi_log_target(gopts.log_file);
+	/* before anything is contacted: a --log-file refused stops the command here */
+	if (gfapi_log_target(gopts.log_file, &o.log_file))
+		return EXIT_CANTRUN;
 	ret = lctl_volume_open(&o, out, &err);
 	if (ret) {
 		error("%s", err.msg[0] ? err.msg : lctl_strerror(ret));

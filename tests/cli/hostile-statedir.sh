@@ -8,7 +8,11 @@
 # 1. a directory the user owns, or that sits below one, or is a link the user made: refused;
 # 2. a directory root owns (0700) whose entries the user made before (an adopted one): a link,
 #    a FIFO, a hard link as progress.json is refused; `top` (in tmux, when it is here) sends a
-#    command past a link planted as .control.tmp without writing through it.
+#    command past a link planted as .control.tmp without writing through it;
+# 3. a log root is told to write (--log-file, fix --log) in a directory like /tmp: the user's
+#    link to root's file, the user's FIFO (read or not), a name under the user's link to root's
+#    directory, a hard link to root's file are refused before the volume is contacted; a new
+#    file, /dev/null and /dev/stderr (a file, a pipe) are still written.
 . "$LCTL_SRCDIR/tests/cli/lib.sh"
 
 (($(id -u) == 0)) || skip "needs root: root using a directory that another user prepared"
@@ -112,6 +116,71 @@ printf '{"state":"running","volume":"gv0","pid":1,"host":"elsewhere","updated":0
 	>"$T/adopted/progress.json"
 lctl 1 status --state-dir "$T/adopted" gv0 # readable now: a dead run of another host
 victims_intact "status and top against an adopted directory"
+
+# --- 3. a log named for root to write: --log-file (gfapi's), fix --log -------------------------
+# Both are opened before the volume is contacted: with the volfile server at a closed port, a
+# log that is taken gives "cannot reach volfile server", one refused is the only error line.
+nosrv=(-s 127.0.0.1:1)
+# logs RC LOG TEXT: `--log-file LOG info` and `fix --log LOG` exit RC with TEXT in the error line
+# (escaped: no raw control byte)
+logs() {
+	lctl "$1" "${nosrv[@]}" --log-file "$2" info nosuchvol
+	assert_contains "$(cat "$T/err")" "$3" "--log-file ${2@Q}"
+	! grep -q '[[:cntrl:]]' "$T/err" || fail "a raw control byte in: $(cat -v "$T/err")"
+	lctl "$1" "${nosrv[@]}" fix --state-dir "$T/fixstate" --log "$2" nosuchvol
+	assert_contains "$(cat "$T/err")" "$3" "fix --log ${2@Q}"
+	! grep -q '[[:cntrl:]]' "$T/err" || fail "a raw control byte in: $(cat -v "$T/err")"
+	[[ ! -e $T/fixstate ]] || fail "fix made its state directory: --log ${2@Q}"
+}
+as_user ln -s "$T/root/victim1" "$T/pub/link.log"
+logs 3 "$T/pub/link.log" "is a symbolic link owned by uid 65534"
+as_user mkfifo "$T/pub/fifo.log"
+logs 3 "$T/pub/fifo.log" "is a FIFO of uid 65534"
+# the user reading it: the open would not fail, the writes would block once the pipe is full
+# (setpriv itself in the background, not as_user's subshell: $! is then the reader to kill)
+setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+	bash -c 'exec 3<>"$1"; exec sleep 60' reader "$T/pub/fifo.log" &
+reader=$!
+trap 'kill "$reader" 2>/dev/null || true; rm -rf -- "$T"' EXIT
+for _ in $(seq 50); do
+	[[ $(readlink "/proc/$reader/fd/3") == "$T/pub/fifo.log" ]] && break
+	sleep 0.1
+done
+[[ $(readlink "/proc/$reader/fd/3") == "$T/pub/fifo.log" ]] || fail "the user's reader did not start"
+logs 3 "$T/pub/fifo.log" "is a FIFO of uid 65534"
+kill "$reader"
+wait "$reader" 2>/dev/null || true
+trap 'rm -rf -- "$T"' EXIT
+as_user ln -s "$T/root" "$T/pub/rootdir"
+logs 3 "$T/pub/rootdir/new.log" "symbolic link owned by uid 65534"
+[[ ! -e $T/root/new.log ]] || fail "created a log through the user's link to root's directory"
+# (root makes the link: protected_hardlinks keeps the user from linking a file of root's)
+ln "$T/root/victim2" "$T/pub/hard.log"
+logs 3 "$T/pub/hard.log" "has 2 hard links"
+as_user mkdir "$T/pub/theirs"
+logs 3 "$T/pub/theirs/new"$'\e[2J'".log" "can be changed by others (owner uid 65534"
+assert_contains "$(cat "$T/err")" 'new\x1b[2J.log' "the path, escaped"
+victims_intact "logs refused"
+# taken: a new file (0600, root's), /dev/null (its mode kept), /dev/stderr as a file
+logs 3 "$T/pub/new.log" "cannot reach volfile server"
+[[ -f $T/pub/new.log && ! -L $T/pub/new.log ]] || fail "no new log file"
+assert_eq "600 0" "$(stat -c '%a %u' "$T/pub/new.log")" "the new log's mode and owner"
+nullmode=$(stat -c %a /dev/null)
+logs 3 /dev/null "cannot reach volfile server"
+assert_eq "$nullmode" "$(stat -c %a /dev/null)" "the mode of /dev/null"
+logs 3 /dev/stderr "cannot reach volfile server"
+# /dev/stderr as a pipe
+for args in "--log-file /dev/stderr info" "fix --state-dir $T/fixstate --log /dev/stderr"; do
+	# shellcheck disable=SC2086 # the words of $args
+	err=$({
+		rc=0
+		timeout -k 5 20 "$LAYOUTCTL" "${nosrv[@]}" $args nosuchvol 2>&1 >/dev/null || rc=$?
+		echo "exit $rc"
+	} | cat)
+	assert_contains "$err" "cannot reach volfile server" "$args with stderr a pipe"
+	assert_contains "$err" "exit 3" "$args with stderr a pipe"
+done
+victims_intact "logs taken"
 
 # top's keys reach the fix past the link planted as .control.tmp, not through it
 if command -v tmux >/dev/null 2>&1; then

@@ -42,13 +42,15 @@ nullmode=$(stat -c %a /dev/null)
 fx_fix "$VOL" --mode linkto --parallel 2 --log /dev/null
 assert_eq 0 "$LCTL_RC" "fix --log /dev/null of a clean volume"
 assert_eq "$nullmode" "$(stat -c %a /dev/null)" "the mode of /dev/null after fix --log /dev/null"
-# a --log that is a hard link to another file (a trap for root) is neither written nor chmod'ed
+# a --log that is a hard link to another file (a trap for root) is neither written nor chmod'ed:
+# refused before the volume is opened (exit 3)
 printf 'keep\n' >"$FX/target"
 chmod 0644 "$FX/target"
 ln "$FX/target" "$FX/trap.jsonl"
 fx_fix "$VOL" --mode linkto --parallel 2 --log "$FX/trap.jsonl"
-assert_eq 0 "$LCTL_RC" "fix --log HARDLINK of a clean volume"
+assert_eq 3 "$LCTL_RC" "fix --log HARDLINK"
 assert_contains "$(<"$FX/fix.out")" "cannot open the outcome log"
+assert_contains "$(<"$FX/fix.out")" "has 2 hard links"
 assert_eq keep "$(<"$FX/target")" "the hard-linked file's content"
 assert_eq 644 "$(stat -c %a "$FX/target")" "the hard-linked file's mode"
 # (who created each linkto is not asserted: the fresh-lookup checker's own lookups in the dirty

@@ -216,15 +216,23 @@ assert_eq 1 "$(jq '[.directories[] | select(.path | endswith("/s")) | select(.pa
 lctl_vol_add_bricks "$VOL" 1
 B=("${LCTL_BRICKS[@]}")
 mkdir -p "$FX/state"
-# the hostile directory alone, with a --log as hostile (its folder does not exist: a warning that
-# quotes it), then status of that run in every format
+# the hostile directory alone, with a --log as hostile: in a folder that does not exist (refused
+# before the volume is opened, exit 3, with an error that quotes it), then beside the others;
+# then status of that run in every format
 mkdir -m 0700 "$FX/state-h"
 hs_lctl "$FX/fixh.out" "$FX/fixh.err" -v fix --state-dir "$FX/state-h" --settle 1 \
 	--log "$FX/no-such-dir/$hdir.jsonl" --path "/$hdir" "$VOL"
 cat "$FX/fixh.out" "$FX/fixh.err" >&2
+assert_eq 3 "$LCTL_RC" "fix --log in a folder that does not exist"
+grep -qF 'cannot open the outcome log' "$FX/fixh.err" || fail "no error about the --log path"
+no_raw "$FX/fixh.out" "$FX/fixh.err"
+hs_lctl "$FX/fixh.out" "$FX/fixh.err" -v fix --state-dir "$FX/state-h" --settle 1 \
+	--log "$FX/$hdir.jsonl" --path "/$hdir" "$VOL"
+cat "$FX/fixh.out" "$FX/fixh.err" >&2
 assert_eq 0 "$LCTL_RC" "fix --path of the hostile directory"
-grep -qF 'cannot open the outcome log' "$FX/fixh.err" || fail "no warning about the --log path"
-no_raw "$FX/fixh.out" "$FX/fixh.err" "$FX/state-h/progress.json"
+[[ -f $FX/$hdir.jsonl ]] || fail "no outcome log under the hostile name"
+no_raw "$FX/fixh.out" "$FX/fixh.err" "$FX/state-h/progress.json" "$FX/$hdir.jsonl"
+hs_jsonl_ok "$FX/$hdir.jsonl"
 hs_json_ok "$FX/state-h/progress.json"
 hs_lctl "$FX/fixh.json" "$FX/fixh.err" --json fix --state-dir "$FX/state-h" --settle 1 \
 	--path "/$hdir" "$VOL"
