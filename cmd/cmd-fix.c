@@ -368,10 +368,29 @@ static void worker_args(const struct fix_cli *fc, struct lctl_volume *vol, size_
 	av_add(t, fc->volume);
 }
 
+/* Whether the remote shell's words @a are ssh's own (named ssh), without a "--" yet. */
+static bool rsh_is_ssh(const struct argv_buf *a)
+{
+	const char *base;
+	size_t k;
+
+	if (!a->n)
+		return false;
+	base = strrchr(a->v[0], '/');
+	if (strcmp(base ? base + 1 : a->v[0], "ssh"))
+		return false;
+	for (k = 1; k < a->n; k++)
+		if (!strcmp(a->v[k], "--"))
+			return false;
+	return true;
+}
+
 /*
  * One worker per server: this host's directly (its own executable), every other through
  * the remote shell: RSH-WORDS HOST REMOTE-CMD ARGS, each argument quoted for the remote
- * shell (ssh hands the remote side one command line).
+ * shell (ssh hands the remote side one command line). The host comes from the volfile, which
+ * the parser refused unless it reads as a host (lctl_host_check()); for ssh a "--" before it
+ * says so once more (OpenSSH's options end there; another remote shell is left as given).
  */
 static void build_workers(const struct fix_cli *fc, struct lctl_volume *vol, struct pool_specs *ps)
 {
@@ -403,6 +422,8 @@ static void build_workers(const struct fix_cli *fc, struct lctl_volume *vol, str
 				}
 				r += w + (r[w] == ' ');
 			}
+			if (rsh_is_ssh(a))
+				av_add(a, "--");
 			av_add(a, srv->host);
 			av_add(a, fc->remote_cmd ? fc->remote_cmd : "layoutctl");
 			for (k = 0; k < t.n; k++)

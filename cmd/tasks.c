@@ -12,7 +12,6 @@
  */
 #include "tasks.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -27,6 +26,8 @@
 
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
+
+#include "layoutctl.h"
 
 #define ANSWER_MAX (4u << 20) /* a task list is a few KiB */
 #define ANSWER_TIMEOUT_MS 120000
@@ -181,19 +182,17 @@ int tasks_check(const char *gluster, const char *volume, bool *running)
 }
 
 /*
- * A brick as the gluster CLI takes it: HOST:/PATH, the host letters, digits, '.', '-', '_' or
- * an IPv6 address's ':' (not first), the path absolute and free of control characters.
+ * A brick as the gluster CLI takes it: HOST:/PATH, the host as the volfile parser takes a
+ * brick's host (lctl_host_check(): never an option), the path absolute and free of control
+ * characters.
  */
 bool tasks_brick_ok(const char *b)
 {
 	const char *colon = strstr(b, ":/");
 	const char *p;
 
-	if (!colon || colon == b || b[0] == '-')
+	if (!colon || lctl_host_check(b, (size_t)(colon - b)))
 		return false;
-	for (p = b; p < colon; p++)
-		if (!isalnum((unsigned char)*p) && !strchr(".-_:", *p))
-			return false;
 	for (p = colon + 1; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			return false;

@@ -550,12 +550,25 @@ struct lctl_volfile {
 /* The most subvolumes one translator may have (a larger volfile is rejected when parsed). */
 #define LCTL_MAX_SUBVOLS 1024
 
+/* The longest brick host a volfile may name (a DNS name has at most 253 bytes). */
+#define LCTL_HOST_MAX 255
+
+/**
+ * lctl_host_check() - whether the @len bytes at @host read as a host name or address to every
+ * program a brick's host is handed to (gfapi; ssh for a pool run, the gluster CLI for a
+ * drain): 1 to LCTL_HOST_MAX ASCII letters, digits, '.', '-', '_' or ':' (an IPv6 address,
+ * bare as glusterd writes it), not starting with '-' (never an option).
+ * Return: 0 if so, -1 if not.
+ */
+int lctl_host_check(const char *host, size_t len);
+
 /**
  * lctl_volfile_parse() - parse a GlusterFS volfile.
  * @text: the volfile, not necessarily NUL-terminated.
  * @len: its length in bytes.
  * @out: filled on success; release with lctl_volfile_release().
  * @err: optional; says which line is wrong on failure.
+ * A protocol/client translator's remote-host (a brick's host) must pass lctl_host_check().
  * Return: 0, or -LCTL_EINVAL for a malformed volfile, -LCTL_ENOMEM.
  */
 int lctl_volfile_parse(const char *text, size_t len, struct lctl_volfile *out,

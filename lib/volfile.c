@@ -24,6 +24,10 @@
  * translator, a child named twice in one list, nesting deeper than VF_MAX_DEPTH, or more than
  * VF_MAX_UNFOLDED translators when shared children are counted once per parent (a few KiB of
  * "subvolumes a b" lines over shared children would otherwise unfold exponentially) are errors.
+ *
+ * A brick's host (protocol/client's remote-host) is handed on as an argument: to ssh for a pool
+ * run, to the gluster CLI for a drain. One that could read as an option there, or as more than
+ * a host ("-oProxyCommand=..."), is refused here, once for all of them (lctl_host_check()).
  */
 #include "internal.h"
 
@@ -211,6 +215,47 @@ static int add_subvols(struct lctl_volfile *vf, struct vf_shape *shape, size_t s
 	return 0;
 }
 
+int lctl_host_check(const char *host, size_t len)
+{
+	size_t i;
+
+	if (!len || len > LCTL_HOST_MAX || host[0] == '-')
+		return -1;
+	/* ASCII only, whatever the locale */
+	for (i = 0; i < len; i++) {
+		char c = host[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '.' || c == '-' || c == '_' || c == ':'))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The host a protocol/client translator (ended at line @lineno) names is a host. None is
+ * fine: the client then takes the volfile server's (glusterd's snapd client, with USS).
+ */
+static int check_brick_host(const struct lctl_xlator *xl, unsigned lineno, struct lctl_error *err)
+{
+	size_t i, n;
+
+	/* every remote-host line, not only the first: gfapi may take another one */
+	for (i = 0; i < xl->nopts; i++) {
+		const char *h = xl->opts[i].value;
+
+		if (strcmp(xl->opts[i].key, "remote-host"))
+			continue;
+		n = strlen(h);
+		if (lctl_host_check(h, n))
+			return lctl_seterr(err, LCTL_EINVAL, 0,
+					   "volfile line %u: brick '%.64s' names the host '%.64s%s': "
+					   "not a host name or address",
+					   lineno, xl->name, h, n > 64 ? "..." : "");
+	}
+	return 0;
+}
+
 int lctl_volfile_parse(const char *text, size_t len, struct lctl_volfile *out,
 		       struct lctl_error *err)
 {
@@ -297,6 +342,11 @@ int lctl_volfile_parse(const char *text, size_t len, struct lctl_volfile *out,
 						  "volfile line %u: translator '%s' has no type",
 						  r.lineno, cur->name);
 				goto out;
+			}
+			if (!strcmp(cur->type, "protocol/client")) {
+				ret = check_brick_host(cur, r.lineno, err);
+				if (ret)
+					goto out;
 			}
 			cur = NULL;
 		} else if (word_is(w, wn, "type")) {

@@ -216,6 +216,7 @@ static void collect_bricks(const struct lctl_xlator *xl, struct lctl_subvol *sv,
 			return;
 		sv->bricks = b;
 		b = &sv->bricks[sv->nbricks];
+		/* a host name or address, never an option (lctl_volfile_parse() checked it), or "" */
 		b->host = strdup(h ? h : "");
 		b->path = strdup(p ? p : "");
 		b->xlator = strdup(xl->name);

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "layoutctl.h"
 #include "tasks.h"
 
 #define HEAD "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<cliOutput>"
@@ -181,6 +182,8 @@ static int teardown(void **state)
 /* what a hostile volfile could hand remove-brick as a brick: refused before the CLI runs */
 static void test_brick_ok(void **state)
 {
+	char host[LCTL_HOST_MAX + 8];
+
 	(void)state;
 	assert_true(tasks_brick_ok("srv1:/bricks/b1"));
 	assert_true(tasks_brick_ok("127.1.1.2:/var/tmp/x y/b"));
@@ -196,6 +199,14 @@ static void test_brick_ok(void **state)
 	assert_false(tasks_brick_ok("srv;rm:/b"));
 	assert_false(tasks_brick_ok("srv1:/b\nforce"));
 	assert_false(tasks_brick_ok("srv1:/b\x1b[2J"));
+	/* the host is checked as the volfile parser checks a brick's (lctl_host_check()) */
+	memset(host, 'a', sizeof(host));
+	snprintf(host + LCTL_HOST_MAX, sizeof(host) - LCTL_HOST_MAX, ":/b");
+	assert_true(tasks_brick_ok(host));
+	snprintf(host + LCTL_HOST_MAX, sizeof(host) - LCTL_HOST_MAX, "a:/b");
+	assert_false(tasks_brick_ok(host));
+	assert_false(tasks_brick_ok("[::1]:/b"));
+	assert_false(tasks_brick_ok("s\xc3\xa9rv:/b"));
 }
 
 int main(void)

@@ -310,13 +310,124 @@ static void test_scrub_credentials(void **state)
 	lctl_volfile_release(&vf);
 }
 
+/* A volfile of one brick, v-client-0, whose remote-host lines are @hosts (none for ""). */
+static char *brick_volfile(const char *hosts)
+{
+	char *t = NULL;
+
+	assert_true(
+		asprintf(&t,
+			 "volume v-client-0\n    type protocol/client\n%s"
+			 "    option remote-subvolume /bricks/b1\nend-volume\n"
+			 "volume v-dht\n    type cluster/distribute\n    subvolumes v-client-0\n"
+			 "end-volume\n",
+			 hosts) > 0);
+	return t;
+}
+
+/*
+ * A brick's host is handed to ssh (a pool run) and to the gluster CLI (a drain) as an
+ * argument: a volfile whose remote-host could read as an option there, or as more than a host,
+ * is refused when it is parsed, with a message naming the brick.
+ */
+static void test_brick_hosts(void **state)
+{
+	static const char *const bad[] = {
+		"-oProxyCommand=touch${IFS}X",
+		"\"-oProxyCommand=touch /tmp/PWN\"",
+		"-oProxyCommand=touch\v/tmp/PWN",
+		"x${IFS}y",
+		"srv1 -oProxyCommand=x",
+		"srv1\tsrv2",
+		"-h",
+		"--",
+		"\"\"",
+		"srv;id",
+		"srv$(id)",
+		"srv`id`",
+		"srv/x",
+		"user@srv",
+		"[::1]",
+		"srv\x1b[2J",
+		"srv\x7f",
+		"s\xc3\xa9rv",
+	};
+	static const char *const good[] = {
+		"server1", "srv-1.example.com", "a_b", "192.168.1.10", "fe80::1",
+		"::1",	   "2001:db8::42",
+	};
+	char line[1024], host[LCTL_HOST_MAX + 2];
+	struct lctl_volfile vf;
+	struct lctl_error err;
+	size_t i;
+	char *t;
+
+	(void)state;
+	for (i = 0; i < LCTL_ARRAY_SIZE(bad); i++) {
+		snprintf(line, sizeof(line), "    option remote-host %s\n", bad[i]);
+		t = brick_volfile(line);
+		expect_reject(t, "brick 'v-client-0' names the host");
+		free(t);
+	}
+	/* an empty value, and a bad one after a good one */
+	t = brick_volfile("    option remote-host\n");
+	expect_reject(t, "not a host name or address");
+	free(t);
+	t = brick_volfile("    option remote-host srv1\n    option remote-host -oProxyCommand=x\n");
+	expect_reject(t, "'-oProxyCommand=x'");
+	free(t);
+	/* a newline cannot be in an option's value: the rest is a line of its own */
+	t = brick_volfile("    option remote-host srv1\n-oProxyCommand=x\n");
+	expect_reject(t, "unknown keyword");
+	free(t);
+
+	for (i = 0; i < LCTL_ARRAY_SIZE(good); i++) {
+		snprintf(line, sizeof(line), "    option remote-host %s\n", good[i]);
+		t = brick_volfile(line);
+		assert_int_equal(lctl_volfile_parse(t, strlen(t), &vf, NULL), 0);
+		assert_string_equal(lctl_xlator_option(&vf.xl[0], "remote-host"), good[i]);
+		lctl_volfile_release(&vf);
+		free(t);
+	}
+
+	/* no remote-host: the client takes the volfile server's (glusterd's snapd client) */
+	t = brick_volfile("");
+	assert_int_equal(lctl_volfile_parse(t, strlen(t), &vf, NULL), 0);
+	lctl_volfile_release(&vf);
+	free(t);
+
+	/* LCTL_HOST_MAX bytes are a host, one more is not (and the message is cut) */
+	memset(host, 'a', LCTL_HOST_MAX);
+	host[LCTL_HOST_MAX] = '\0';
+	snprintf(line, sizeof(line), "    option remote-host %s\n", host);
+	t = brick_volfile(line);
+	assert_int_equal(lctl_volfile_parse(t, strlen(t), &vf, NULL), 0);
+	lctl_volfile_release(&vf);
+	free(t);
+	strcat(host, "a");
+	snprintf(line, sizeof(line), "    option remote-host %s\n", host);
+	t = brick_volfile(line);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(lctl_volfile_parse(t, strlen(t), &vf, &err), -LCTL_EINVAL);
+	assert_non_null(strstr(err.msg, "aaa...': not a host name or address"));
+	free(t);
+
+	/* the rule itself, for what a volfile line cannot hold */
+	assert_int_equal(lctl_host_check("srv1", 4), 0);
+	assert_int_equal(lctl_host_check("srv1\nx", 6), -1);
+	assert_int_equal(lctl_host_check("srv1\0x", 6), -1);
+	assert_int_equal(lctl_host_check("", 0), -1);
+	/* only @len bytes count */
+	assert_int_equal(lctl_host_check("srv1:/b", 4), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_dist_rep),	  cmocka_unit_test(test_subtree_roundtrip),
 		cmocka_unit_test(test_malformed),	  cmocka_unit_test(test_nul_and_comments),
 		cmocka_unit_test(test_graph_bounds),	  cmocka_unit_test(test_mutations),
-		cmocka_unit_test(test_scrub_credentials),
+		cmocka_unit_test(test_scrub_credentials), cmocka_unit_test(test_brick_hosts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
