@@ -1006,6 +1006,11 @@ static int validate_opts(const struct lctl_fix_opts *opts, const char *top, stru
 	if (opts->nworkers && !opts->workers)
 		return lctl_seterr(err, LCTL_EINVAL, 0, "%zu workers but no worker list",
 				   opts->nworkers);
+	/* lctl_pool_spawn() refuses more, but only after the state directory and the lock */
+	if (opts->nworkers > LCTL_POOL_MAX)
+		return lctl_seterr(err, LCTL_EINVAL, 0,
+				   "a run spread over the pool takes at most %d servers, not %zu",
+				   LCTL_POOL_MAX, opts->nworkers);
 	return 0;
 }
 

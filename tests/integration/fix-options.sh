@@ -3,8 +3,8 @@
 #   - the CLI: each invalid option (range, word, path, a --state-dir or --log longer than its
 #     buffer) exits 2 with a one-line message;
 #   - the library: lctl_fix_start() given one invalid option at a time (tools/fixopts.c: 65
-#     workers, an unknown planner or mode, negative or non-finite throttles, ...) returns
-#     LCTL_EINVAL.
+#     workers, an unknown planner or mode, negative or non-finite throttles, more pool servers
+#     than LCTL_POOL_MAX, ...) returns LCTL_EINVAL.
 # After all of them every brick is byte-identical (tree, modes, every trusted.* xattr, the
 # roots' layouts and volume commit hash included) and no state directory was made.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
@@ -69,7 +69,7 @@ assert_contains "$err" "shorter than"
 
 "$FIXOPTS" "$VOL" "$S" >"$T/fixopts.out" 2>&1 || fail "lctl_fix_start took an invalid option: $(cat "$T/fixopts.out")"
 cat "$T/fixopts.out" >&2
-assert_eq 15 "$(grep -c '^refused ' "$T/fixopts.out")" "cases refused by lctl_fix_start"
+assert_eq 16 "$(grep -c '^refused ' "$T/fixopts.out")" "cases refused by lctl_fix_start"
 
 brick_snapshot "${B[@]}" >"$T/snap.after"
 assert_unchanged "$T/snap.before" "$T/snap.after" "an invalid fix option changed the bricks"

@@ -32,6 +32,9 @@ static void end_run(struct lctl_fix *f)
 int main(int argc, char **argv)
 {
 	static char long_dir[5000];
+	static char prog[] = "/bin/false";
+	static char *const no_argv[] = { prog, NULL };
+	struct lctl_worker_spec many[LCTL_POOL_MAX + 1];
 	struct lctl_open_opts oo = { 0 };
 	struct lctl_volume *vol = NULL;
 	struct lctl_error err = { 0 };
@@ -42,6 +45,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (i = 0; i <= LCTL_POOL_MAX; i++)
+		many[i] = (struct lctl_worker_spec){ "nowhere", no_argv };
 	memset(long_dir, 'd', sizeof(long_dir) - 1);
 	long_dir[0] = '/';
 	oo.volume = argv[1];
@@ -117,6 +122,12 @@ int main(int argc, char **argv)
 		case 14:
 			what = "2 workers, no list";
 			o.nworkers = 2;
+			break;
+		case 15:
+			/* refused by lctl_pool_spawn() too, but after the state directory and lock */
+			what = "33 workers";
+			o.workers = many;
+			o.nworkers = LCTL_POOL_MAX + 1;
 			break;
 		default:
 			what = NULL;
