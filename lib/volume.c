@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ifaddrs.h>
+#include <limits.h>
 #include <netdb.h>
 #include <poll.h>
 #include <pthread.h>
@@ -448,15 +449,39 @@ static bool store_value(FILE *f, const char *key, char *out, size_t size)
 	return false;
 }
 
+/*
+ * @buf (@size bytes) = the path of @leaf in glusterd's directory @gdir, or in its record of
+ * @volume when not NULL (GDIR/vols/VOLUME/LEAF). False when it does not fit, with a line at -v:
+ * a path cut short would name another file (one a user could make, next to a --glusterd-dir
+ * in a directory of theirs).
+ */
+static bool store_path(char *buf, size_t size, const char *gdir, const char *volume,
+		       const char *leaf)
+{
+	int n = volume ? snprintf(buf, size, "%s/vols/%s/%s", gdir, volume, leaf)
+		       : snprintf(buf, size, "%s/%s", gdir, leaf);
+
+	if (n >= 0 && (size_t)n < size)
+		return true;
+	lctl_log(LCTL_LOG_INFO,
+		 "not reading %s%s%s%s in the glusterd directory '%.100s%s': its path is "
+		 "longer than %zu bytes",
+		 volume ? "vols/" : "", volume ? volume : "", volume ? "/" : "", leaf, gdir,
+		 strlen(gdir) > 100 ? "..." : "", size - 1);
+	buf[0] = '\0';
+	return false;
+}
+
 /* The volume's id from glusterd's record of it on this host (vols/NAME/info: volume-id=UUID). */
 static void read_volume_id(struct lctl_volume *vol)
 {
-	char path[512], line[256];
+	char path[PATH_MAX], line[256];
 	unsigned v[16];
 	FILE *f;
 	int k;
 
-	snprintf(path, sizeof(path), "%s/vols/%s/info", vol->glusterd_dir, vol->name);
+	if (!store_path(path, sizeof(path), vol->glusterd_dir, vol->name, "info"))
+		return;
 	f = open_store_file(AT_FDCWD, path);
 	if (!f)
 		return;
@@ -552,13 +577,14 @@ static size_t read_brick_uuids(const char *gdir, const char *volume, struct bric
 {
 	struct brick_uuid *v = NULL, *nv;
 	struct dirent *de;
-	char path[4200];
+	char path[PATH_MAX];
 	size_t n = 0;
 	DIR *d;
 	int fd;
 
 	*out = NULL;
-	snprintf(path, sizeof(path), "%s/vols/%s/bricks", gdir, volume);
+	if (!store_path(path, sizeof(path), gdir, volume, "bricks"))
+		return 0;
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
@@ -598,12 +624,12 @@ static size_t read_brick_uuids(const char *gdir, const char *volume, struct bric
 static int identify_servers(struct lctl_volume *vol, const struct lctl_open_opts *opts)
 {
 	struct brick_uuid *bu = NULL;
-	char path[4200], me[64] = "";
+	char path[PATH_MAX], me[64] = "";
 	size_t nbu, i, j, k;
-	FILE *f;
+	FILE *f = NULL;
 
-	snprintf(path, sizeof(path), "%s/glusterd.info", vol->glusterd_dir);
-	f = open_store_file(AT_FDCWD, path);
+	if (store_path(path, sizeof(path), vol->glusterd_dir, NULL, "glusterd.info"))
+		f = open_store_file(AT_FDCWD, path);
 	if (f) {
 		store_value(f, "UUID", me, sizeof(me));
 		fclose(f);
