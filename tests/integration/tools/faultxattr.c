@@ -16,22 +16,34 @@
  * the brick. Through gfapi (glfs_getxattr(), glfs_lgetxattr(), for explain, the scan's gfapi
  * reader and fix) and through the system call (lgetxattr(), for the direct brick reader).
  *
+ * At gfapi's glfs_getxattr() of the key $FAULT_SLOW_XATTR (any path), for
+ * tests/integration/fix-break-lock.sh: once the real read returns, a line "PID MS VALUE" (MS
+ * the wall clock in milliseconds, VALUE what was read, or "-ERRNO") is appended to the file
+ * $FAULT_SLOW_LOG if set, and then the caller sleeps $FAULT_SLOW_MS milliseconds before it
+ * sees the result: two runs that read it about the same time both act on what they read.
+ * And glfs_removexattr() of the key $FAULT_REMOVE_EIO fails with EIO, as from a brick's disk.
+ *
  * Everything else goes to the real functions.
  * Build: gcc -shared -fPIC -o faultxattr.so faultxattr.c -ldl
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
 
 struct glfs;
 typedef int (*setxattr_fn)(struct glfs *, const char *, const char *, const void *, size_t, int);
 typedef ssize_t (*glfs_getxattr_fn)(struct glfs *, const char *, const char *, void *, size_t);
 typedef ssize_t (*getxattr_fn)(const char *, const char *, void *, size_t);
+typedef int (*removexattr_fn)(struct glfs *, const char *, const char *);
 
 static atomic_int stamped;
 
@@ -86,9 +98,48 @@ ssize_t glfs_lgetxattr(struct glfs *fs, const char *path, const char *name, void
 		       size_t size);
 ssize_t lgetxattr(const char *path, const char *name, void *value, size_t size);
 
+/* After a read of $FAULT_SLOW_XATTR that returned @n (@value, or errno): log, then sleep. */
+static void slow_read(const char *name, const void *value, ssize_t n)
+{
+	const char *key = getenv("FAULT_SLOW_XATTR"), *log = getenv("FAULT_SLOW_LOG");
+	const char *ms = getenv("FAULT_SLOW_MS");
+	int saved = errno, fd, len;
+	struct timespec ts;
+	char line[1024];
+
+	if (!key || !name || strcmp(name, key))
+		return;
+	if (log) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		len = snprintf(line, sizeof(line), "%ld %lld ", (long)getpid(),
+			       (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+		if (n >= 0)
+			len += snprintf(line + len, sizeof(line) - (size_t)len, "%.*s\n",
+					(int)(n < 512 ? n : 512), (const char *)value);
+		else
+			len += snprintf(line + len, sizeof(line) - (size_t)len, "-%d\n", saved);
+		fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+		if (fd >= 0) {
+			if (write(fd, line, (size_t)len) != len)
+				abort();
+			close(fd);
+		}
+	}
+	if (ms) {
+		long v = strtol(ms, NULL, 10);
+
+		ts.tv_sec = v / 1000;
+		ts.tv_nsec = v % 1000 * 1000000;
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+	}
+	errno = saved;
+}
+
 ssize_t glfs_getxattr(struct glfs *fs, const char *path, const char *name, void *value, size_t size)
 {
 	static glfs_getxattr_fn real;
+	ssize_t n;
 
 	if (linkto_fault(path, name)) {
 		errno = EIO;
@@ -100,7 +151,9 @@ ssize_t glfs_getxattr(struct glfs *fs, const char *path, const char *name, void 
 		errno = ENOSYS;
 		return -1;
 	}
-	return real(fs, path, name, value, size);
+	n = real(fs, path, name, value, size);
+	slow_read(name, value, n);
+	return n;
 }
 
 ssize_t glfs_lgetxattr(struct glfs *fs, const char *path, const char *name, void *value,
@@ -136,4 +189,24 @@ ssize_t lgetxattr(const char *path, const char *name, void *value, size_t size)
 		return -1;
 	}
 	return real(path, name, value, size);
+}
+
+int glfs_removexattr(struct glfs *fs, const char *path, const char *name);
+
+int glfs_removexattr(struct glfs *fs, const char *path, const char *name)
+{
+	static removexattr_fn real;
+	const char *key = getenv("FAULT_REMOVE_EIO");
+
+	if (key && name && !strcmp(name, key)) {
+		errno = EIO;
+		return -1;
+	}
+	if (!real)
+		real = (removexattr_fn)dlsym(RTLD_NEXT, "glfs_removexattr");
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return real(fs, path, name);
 }
