@@ -451,7 +451,8 @@ int lctl_plan_gluster(const struct lctl_plan_in *in, const struct lctl_munge *m,
  *
  * The new layout is computed as for a new directory; then, only if @in->weights is NULL or
  * all @n weights are equal, ranges are swapped pairwise where that keeps more of the old
- * ranges. Finally DHT leaves the directory alone when the old layout has a user type, an
+ * ranges (an entry whose directory is missing, ENOENT, takes part: DHT's lookup makes the
+ * directory there before it fixes the layout). Finally DHT leaves the directory alone when the old layout has a user type, an
  * entry with an unexpected error, or is already complete (no hole or overlap, every
  * subvolume ranged, none decommissioned) with the same equal/weighted distribution.
  * (GlusterFS keeps the directory's old commit hash on the ranged entries, and writes 0 on

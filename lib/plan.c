@@ -442,7 +442,10 @@ int lctl_plan_gluster_fix(const struct lctl_plan_in *in, const struct lctl_munge
 		goto keep;
 
 	/* dht_fix_layout_of_directory(): new err = old err (ENOSPC -> -1), then
-	 * dht_get_layout_count(): decommissioned -> EINVAL, 0 -> -1. */
+	 * dht_get_layout_count(): decommissioned -> EINVAL, 0 -> -1. A directory missing on a
+	 * subvolume (ENOENT) is -1 as well: DHT fixes a layout only after a lookup of the
+	 * directory, which makes it there first (dht_selfheal_dir_mkdir_cbk() sets err -1), so
+	 * maximize_overlap() swaps that entry's range too (an err > 0 would be passed over). */
 	for (s = 0; s < n; s++) {
 		const struct lctl_layout_entry *o = &old[g.slot[s]];
 		int e = mem_err(o->err);
@@ -450,7 +453,7 @@ int lctl_plan_gluster_fix(const struct lctl_plan_in *in, const struct lctl_munge
 		oerr[s] = e;
 		os[s] = e == 0 && o->err == 0 ? o->r.start : 0;
 		oe[s] = e == 0 && o->err == 0 ? o->r.stop : 0;
-		if (e == ENOSPC)
+		if (e == ENOSPC || e == ENOENT)
 			e = ERR_USABLE;
 		if (!is_active(in, g.slot[s]))
 			e = EINVAL;

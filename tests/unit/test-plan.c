@@ -521,6 +521,69 @@ static void test_gluster_fix_decisions(void **state)
 	assert_int_equal(lctl_plan_gluster_fix(&in, NULL, "/d1", NULL, 7, out, NULL), -LCTL_EINVAL);
 }
 
+/*
+ * remove-brick start of client-1 on a 5-brick volume whose /d3 and /.x.y were made on the first
+ * 4 bricks (client-4 added later, the directory not yet made there): the layouts GlusterFS
+ * 10.3's rebalance daemon wrote, read from the bricks (docs/design.md, drain). Its lookup makes
+ * the missing directory before the fix-layout, so the overlap maximisation moves client-4 too.
+ */
+static void test_gluster_fix_remove_missing(void **state)
+{
+	static const struct {
+		const char *key;
+		uint32_t old[4][2]; /* client-0..3; client-4 missing */
+		uint32_t want[5][2];
+	} v[] = {
+		{ "/d3",
+		  { { 0x3fffffff, 0x7ffffffd },
+		    { 0x7ffffffe, 0xbffffffc },
+		    { 0xbffffffd, 0xffffffff },
+		    { 0x00000000, 0x3ffffffe } },
+		  { { 0x3fffffff, 0x7ffffffd },
+		    { 0, 0 },
+		    { 0xbffffffd, 0xffffffff },
+		    { 0x00000000, 0x3ffffffe },
+		    { 0x7ffffffe, 0xbffffffc } } },
+		{ "/.x.y",
+		  { { 0xbffffffd, 0xffffffff },
+		    { 0x00000000, 0x3ffffffe },
+		    { 0x3fffffff, 0x7ffffffd },
+		    { 0x7ffffffe, 0xbffffffc } },
+		  { { 0xbffffffd, 0xffffffff },
+		    { 0, 0 },
+		    { 0x3fffffff, 0x7ffffffd },
+		    { 0x7ffffffe, 0xbffffffc },
+		    { 0x00000000, 0x3ffffffe } } },
+	};
+	static const int missing[] = { ENOENT, ENODATA, 0 };
+	struct lctl_layout_entry old[5];
+	struct lctl_range out[5];
+	struct names nm;
+	bool act[5] = { true, false, true, true, true };
+	struct lctl_plan_in in = { 5, nm.p, NULL, act, 0 };
+	uint64_t w[5] = { 9, 9, 9, 9, 9 };
+	size_t k, m, i;
+
+	(void)state;
+	make_names(&nm, "rx1", 5);
+	for (k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
+		/* missing, made without an xattr, made with DHT's 0-0: the same new layout */
+		for (m = 0; m < sizeof(missing) / sizeof(missing[0]); m++) {
+			for (i = 0; i < 5; i++) {
+				old[i].subvol = (int)i;
+				old[i].err = i < 4 ? 0 : missing[m];
+				old[i].r = (struct lctl_range){ 0x589e787a, LCTL_LAYOUT_TYPE_NORMAL,
+								i < 4 ? v[k].old[i][0] : 0,
+								i < 4 ? v[k].old[i][1] : 0 };
+			}
+			in.weights = m == 2 ? w : NULL; /* equal weights: maximised as well */
+			assert_int_equal(fix(&in, v[k].key, old, out), 0);
+			for (i = 0; i < 5; i++)
+				expect_range(&out[i], v[k].want[i][0], v[k].want[i][1]);
+		}
+	}
+}
+
 static void test_gluster_fix_random(void **state)
 {
 	struct lctl_layout_entry old[MAXN];
@@ -894,6 +957,7 @@ int main(void)
 		cmocka_unit_test(test_gluster_random),
 		cmocka_unit_test(test_gluster_fix_add),
 		cmocka_unit_test(test_gluster_fix_decisions),
+		cmocka_unit_test(test_gluster_fix_remove_missing),
 		cmocka_unit_test(test_gluster_fix_random),
 		cmocka_unit_test(test_moved_fraction),
 		cmocka_unit_test(test_minmove_add),
