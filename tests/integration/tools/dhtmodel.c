@@ -29,6 +29,15 @@
  *	and options read from the volume by liblayoutctl). Prints "PATH<TAB>SUBVOL<TAB>0x..."
  *	lines, the value in getfattr's hex form, and "weighted yes|no" first.
  *
+ *   dhtmodel drain VOL LEAVING PATH...
+ *	The layout `layoutctl drain --layout gluster VOL LEAVING` writes to each existing
+ *	directory PATH: the volume is opened as the drain opens it (LEAVING: comma-separated
+ *	subvolume names or bricks, lctl_open_opts.leaving; this host's brick folders read
+ *	directly) and each PATH is inspected by the drain's own per-directory step
+ *	(lctl_inspect() with the inspector a drain sets up, GlusterFS planner), which reads the
+ *	current layout and plans. Prints "weighted yes|no", then "PATH<TAB>SUBVOL<TAB>0x..."
+ *	lines of the planned ranges; their commit word is the drain's dirty 1 (it stamps later).
+ *
  * gfapi clients are never glfs_fini'd (it takes ~11 s in 10.3): the process just exits.
  */
 #define _GNU_SOURCE
@@ -42,6 +51,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "inspect.h"
 #include "layoutctl.h"
 
 #define MAXSUB 64
@@ -507,6 +517,18 @@ static int cmd_predict(int argc, char **argv)
 /* ------------------------------------------------------------------------------------------ */
 /* plan                                                                                       */
 
+static void put_range(const char *path, const char *name, const struct lctl_range *r)
+{
+	unsigned char raw[LCTL_LAYOUT_XATTR_LEN];
+	size_t k;
+
+	lctl_layout_encode(r, raw);
+	printf("%s\t%s\t0x", path, name);
+	for (k = 0; k < sizeof(raw); k++)
+		printf("%02x", raw[k]);
+	printf("\n");
+}
+
 static int cmd_plan(int argc, char **argv)
 {
 	struct lctl_open_opts oo = { .volume = argv[2] };
@@ -552,18 +574,54 @@ static int cmd_plan(int argc, char **argv)
 
 		if (lctl_plan_gluster(&pi, &m, argv[a], commit, out, &err))
 			die("planner failed: %s", err.msg);
-		for (i = 0; i < n; i++) {
-			unsigned char raw[LCTL_LAYOUT_XATTR_LEN];
-			size_t k;
-
-			lctl_layout_encode(&out[i], raw);
-			printf("%s\t%s\t0x", argv[a], names[i]);
-			for (k = 0; k < sizeof(raw); k++)
-				printf("%02x", raw[k]);
-			printf("\n");
-		}
+		for (i = 0; i < n; i++)
+			put_range(argv[a], names[i], &out[i]);
 	}
 	lctl_munge_release(&m);
+	fflush(stdout);
+	return 0;
+}
+
+static int cmd_drain(int argc, char **argv)
+{
+	const char *leaving[MAXSUB];
+	struct lctl_open_opts oo = { .volume = argv[2], .local_bricks = true, .leaving = leaving };
+	struct lctl_inspector in;
+	struct lctl_volume *vol;
+	struct lctl_error err = { 0 };
+	char *list, *tok, *save = NULL;
+	size_t n, i;
+	int a, ret;
+
+	if (argc < 5)
+		die("usage: drain VOL LEAVING PATH...");
+	list = strdup(argv[3]);
+	if (!list)
+		die("out of memory");
+	for (tok = strtok_r(list, ",", &save); tok && oo.nleaving < MAXSUB;
+	     tok = strtok_r(NULL, ",", &save))
+		leaving[oo.nleaving++] = tok;
+	if (lctl_volume_open(&oo, &vol, &err))
+		die("cannot open the volume: %s", err.msg);
+	/* as lib/fix.c sets up a drain's inspector */
+	if (lctl_inspector_init(&in, vol, LCTL_PLANNER_GLUSTER, false, &err))
+		die("cannot set up the inspection: %s", err.msg);
+	in.least_move = true;
+	n = lctl_volume_nsubvols(vol);
+	printf("weighted %s\n", in.weights ? "yes" : "no");
+	for (a = 4; a < argc; a++) {
+		struct lctl_dir_report *r;
+
+		ret = lctl_inspect(&in, argv[a], 0, NULL, &r);
+		if (ret || r->err)
+			die("cannot inspect '%s': %s", argv[a],
+			    lctl_strerror(ret ? ret : -LCTL_EIO));
+		for (i = 0; i < n; i++)
+			put_range(argv[a], lctl_volume_subvol(vol, i)->name, &r->planned[i]);
+		lctl_dir_report_free(r);
+	}
+	lctl_inspector_release(&in);
+	free(list);
 	fflush(stdout);
 	return 0;
 }
@@ -576,6 +634,8 @@ int main(int argc, char **argv)
 		return cmd_predict(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "plan"))
 		return cmd_plan(argc, argv);
-	fprintf(stderr, "usage: dhtmodel populate|predict|plan ...\n");
+	if (argc >= 2 && !strcmp(argv[1], "drain"))
+		return cmd_drain(argc, argv);
+	fprintf(stderr, "usage: dhtmodel populate|predict|plan|drain ...\n");
 	return 2;
 }
