@@ -13,10 +13,7 @@
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 fx_init
-gcc -shared -fPIC -o "$FX/faulthang.so" "$FX_TOOLS/faulthang.c" -ldl ||
-	_lctl_hard "cannot build tools/faulthang.c"
-# an ASan build wants its runtime first in the process
-asan=$(ldd "$LAYOUTCTL" | awk '/libasan/ { print $3 }')
+fx_preload faulthang
 journal_phase() { awk '$1 == "phase" { print $2 }' "$FX/state/journal" 2>/dev/null; }
 
 lctl_vol_create dist 2 VOL
@@ -30,7 +27,7 @@ lctl_vol_add_bricks "$VOL" 2
 B=("${LCTL_BRICKS[@]}")
 
 t0=$SECONDS
-HANG_DIR=/h HANG_MARK=$FX/hung LD_PRELOAD="${asan:+$asan }$FX/faulthang.so" FX_HANG_TIMEOUT=5 \
+HANG_DIR=/h HANG_MARK=$FX/hung LD_PRELOAD="$FX_PRELOAD" FX_HANG_TIMEOUT=5 \
 	FX_HANG_RESUME=0 fx_fix "$VOL" --settle 0
 took=$((SECONDS - t0))
 [[ -e $FX/hung ]] || fail "the fault was not hit (nothing looked up or moved in /h)"

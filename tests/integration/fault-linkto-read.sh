@@ -22,10 +22,7 @@
 . "$LCTL_SRCDIR/tests/integration/tools/hostile-lib.sh"
 require_cmd jq
 fx_init
-gcc -shared -fPIC -o "$FX/faultxattr.so" "$FX_TOOLS/faultxattr.c" -ldl ||
-	_lctl_hard "cannot build tools/faultxattr.c"
-# an ASan build wants its runtime first in the process
-asan=$(ldd "$LAYOUTCTL" | awk '/libasan/ { print $3 }')
+fx_preload faultxattr
 
 lctl_vol_create dist 2 VOL
 B=("${LCTL_BRICKS[@]}")
@@ -75,7 +72,7 @@ assert_eq 2 "$(grep -c $'\ttrusted.glusterfs.dht.linkto=' "$FX/files.before")" \
 	"linkto xattrs of $N on the bricks (/r and /s)"
 
 # the fault from here on, in layoutctl only (the brick tools above must read the xattr)
-FAULTY=(env FAULT_LINKTO_EIO="$N" LD_PRELOAD="${asan:+$asan }$FX/faultxattr.so" "$LAYOUTCTL")
+FAULTY=(env FAULT_LINKTO_EIO="$N" LD_PRELOAD="$FX_PRELOAD" "$LAYOUTCTL")
 
 # --- scan: both readers -----------------------------------------------------------------------
 for reads in auto gfapi; do

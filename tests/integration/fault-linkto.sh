@@ -17,10 +17,7 @@
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 fx_init
-gcc -shared -fPIC -o "$FX/faultlinkto.so" "$FX_TOOLS/faultlinkto.c" -ldl -lpthread ||
-	_lctl_hard "cannot build tools/faultlinkto.c"
-# an ASan build wants its runtime first in the process
-asan=$(ldd "$LAYOUTCTL" | awk '/libasan/ { print $3 }')
+fx_preload faultlinkto -lpthread
 
 # FAULT_CMD PATH: remove PATH's linkto from the brick of $FX/bricks holding one; exit 1 if none
 cat >"$FX/unlink-linkto" <<EOS
@@ -76,7 +73,7 @@ run_case() { # SETTLE
 	new_case
 	rm -f -- "$FX/undone"
 
-	FAULT_DIR=/l FAULT_CMD=$FX/unlink-linkto LD_PRELOAD="${asan:+$asan }$FX/faultlinkto.so" \
+	FAULT_DIR=/l FAULT_CMD=$FX/unlink-linkto LD_PRELOAD="$FX_PRELOAD" \
 		fx_fix "$VOL" --mode linkto --settle "$settle"
 	[[ -s $FX/undone ]] || fail "settle $settle: the fault was not hit (no linkto made in /l was seen)"
 	undone=$(<"$FX/undone")
@@ -129,7 +126,7 @@ run_data_case() {
 	new_case
 	rm -f -- "$FX/misplaced"
 
-	FAULT_DIR=/l FAULT_CMD=$FX/misplace-one LD_PRELOAD="${asan:+$asan }$FX/faultlinkto.so" \
+	FAULT_DIR=/l FAULT_CMD=$FX/misplace-one LD_PRELOAD="$FX_PRELOAD" \
 		fx_fix "$VOL" -v
 	[[ -s $FX/misplaced ]] || fail "data phase: the fault was not hit (no migration in /l was seen)"
 	read -r name from to <"$FX/misplaced"

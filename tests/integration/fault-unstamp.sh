@@ -12,10 +12,7 @@
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 fx_init
-gcc -shared -fPIC -o "$FX/faultxattr.so" "$FX_TOOLS/faultxattr.c" -ldl ||
-	_lctl_hard "cannot build tools/faultxattr.c"
-# an ASan build wants its runtime first in the process
-asan=$(ldd "$LAYOUTCTL" | awk '/libasan/ { print $3 }')
+fx_preload faultxattr
 
 lctl_vol_create dist 2 VOL
 B=("${LCTL_BRICKS[@]}")
@@ -26,7 +23,7 @@ lctl_umount "$MP"
 
 export FAULT_DIR=/p
 export FAULT_CMD="echo dup >'${B[0]}/p/dup' && echo dup >'${B[1]}/p/dup'"
-LD_PRELOAD="${asan:+$asan }$FX/faultxattr.so" fx_fix "$VOL" --settle 0
+LD_PRELOAD="$FX_PRELOAD" fx_fix "$VOL" --settle 0
 unset FAULT_DIR FAULT_CMD
 [[ -e ${B[0]}/p/dup ]] || fail "the fault was not injected (no stamp of /p seen)"
 assert_eq 1 "$LCTL_RC" "fix exit status"

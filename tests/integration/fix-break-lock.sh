@@ -19,11 +19,8 @@
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 fx_init
-gcc -shared -fPIC -o "$FX/faultxattr.so" "$FX_TOOLS/faultxattr.c" -ldl ||
-	_lctl_hard "cannot build tools/faultxattr.c"
-# an ASan build wants its runtime first in the process
-asan=$(ldd "$LAYOUTCTL" | awk '/libasan/ { print $3 }')
-FAULTY=(env LD_PRELOAD="${asan:+$asan }$FX/faultxattr.so" "$LAYOUTCTL")
+fx_preload faultxattr
+FAULTY=(env LD_PRELOAD="$FX_PRELOAD" "$LAYOUTCTL")
 LOCK=trusted.layoutctl.lock
 SLOW_MS=4000
 

@@ -50,6 +50,18 @@ fx_tree() {
 	python3 "$FX_TOOLS/fixtree.py" "$@"
 }
 
+# fx_preload NAME [LIBS...]: build the fault injector tools/NAME.c into $FX/NAME.so and set
+# FX_PRELOAD to the LD_PRELOAD value that loads it into layoutctl (an ASan build wants its
+# runtime first in the process)
+fx_preload() {
+	local name=$1 asan
+	shift
+	gcc -shared -fPIC -o "$FX/$name.so" "$FX_TOOLS/$name.c" -ldl "$@" ||
+		_lctl_hard "cannot build tools/$name.c"
+	asan=$(ldd "$LAYOUTCTL" | awk '/libasan/ { print $3 }')
+	FX_PRELOAD="${asan:+$asan }$FX/$name.so"
+}
+
 # fx_populate MOUNT DIRS FILES SEED: fixtree.py populate; what it made specially goes to
 # $FX/special, the hard links among it (one "a b" pair per line) to $FX/hardlinks
 fx_populate() {
