@@ -59,6 +59,7 @@ fx_preload() {
 	gcc -shared -fPIC -o "$FX/$name.so" "$FX_TOOLS/$name.c" -ldl "$@" ||
 		_lctl_hard "cannot build tools/$name.c"
 	asan=$(ldd "$LAYOUTCTL" | awk '/libasan/ { print $3 }')
+	# shellcheck disable=SC2034 # read by the tests that source this file
 	FX_PRELOAD="${asan:+$asan }$FX/$name.so"
 }
 
