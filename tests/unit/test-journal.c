@@ -232,6 +232,25 @@ static void test_scope_checked(void **state)
 	cleanup(dir);
 }
 
+/*
+ * Parse a journal of the required lines (mode @mode, phase @phase) followed by @extra, with a
+ * good checksum: what the parser says of @extra alone. @b receives the result.
+ */
+static int parse_with(const char *mode, const char *phase, const char *extra,
+		      struct lctl_journal *b)
+{
+	char text[1024];
+	size_t len;
+
+	len = (size_t)snprintf(text, sizeof(text),
+			       "layoutctl-journal 1\nvolume v\nrun r\nstarted 1\nscope /\n"
+			       "mode %s\nlayout gluster\ncommit 7\nphase %s\n%s",
+			       mode, phase, extra);
+	len += (size_t)snprintf(text + len, sizeof(text) - len, "crc32 %08x\n",
+				lctl_crc32(text, len));
+	return lctl_journal_parse(text, len, b, NULL);
+}
+
 /* a flag line with another value, or twice, is refused like any bad line */
 static void test_flags_bad(void **state)
 {
@@ -240,27 +259,13 @@ static void test_flags_bad(void **state)
 		"clean-only 0\n", "clean-only\n",     "clean-only 1\nclean-only 1\n"
 	};
 	struct lctl_journal b;
-	char text[1024];
-	size_t i, len;
+	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		len = (size_t)snprintf(text, sizeof(text),
-				       "layoutctl-journal 1\nvolume v\nrun r\nstarted 1\nscope /\n"
-				       "mode migrate\nlayout gluster\n%scommit 7\nphase work\n",
-				       bad[i]);
-		len += (size_t)snprintf(text + len, sizeof(text) - len, "crc32 %08x\n",
-					lctl_crc32(text, len));
-		assert_int_equal(lctl_journal_parse(text, len, &b, NULL), -LCTL_ECORRUPT);
-	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(parse_with("migrate", "work", bad[i], &b), -LCTL_ECORRUPT);
 	/* the same text with good lines parses: the refusals above are the lines' */
-	len = (size_t)snprintf(text, sizeof(text),
-			       "layoutctl-journal 1\nvolume v\nrun r\nstarted 1\nscope /\n"
-			       "mode migrate\nlayout gluster\nforce-move 1\nclean-only 1\n"
-			       "commit 7\nphase work\n");
-	len += (size_t)snprintf(text + len, sizeof(text) - len, "crc32 %08x\n",
-				lctl_crc32(text, len));
-	assert_int_equal(lctl_journal_parse(text, len, &b, NULL), 0);
+	assert_int_equal(parse_with("migrate", "work", "force-move 1\nclean-only 1\n", &b), 0);
 	assert_true(b.force_move);
 	assert_true(b.clean_only);
 }
@@ -272,7 +277,7 @@ static void test_drain(void **state)
 					   "drain a,\n",	 "drain a b\n",	    "drain a\\b\n",
 					   "drain a\ndrain b\n", "drain \xc3\xa9\n" };
 	struct lctl_journal a, b;
-	char *dir = tmpdir(), text[1024], *t;
+	char *dir = tmpdir(), *t;
 	size_t i, len;
 
 	(void)state;
@@ -286,15 +291,8 @@ static void test_drain(void **state)
 	assert_int_equal(lctl_journal_read(dir, &b, NULL), 0);
 	assert_string_equal(b.drain, "v-client-2,v-replicate-10");
 	cleanup(dir);
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		len = (size_t)snprintf(text, sizeof(text),
-				       "layoutctl-journal 1\nvolume v\nrun r\nstarted 1\nscope /\n"
-				       "mode migrate\nlayout gluster\ncommit 7\nphase work\n%s",
-				       bad[i]);
-		len += (size_t)snprintf(text + len, sizeof(text) - len, "crc32 %08x\n",
-					lctl_crc32(text, len));
-		assert_int_equal(lctl_journal_parse(text, len, &b, NULL), -LCTL_ECORRUPT);
-	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(parse_with("migrate", "work", bad[i], &b), -LCTL_ECORRUPT);
 }
 
 /* when every directory became clean: an optional line, written only once there is a time */
@@ -308,7 +306,7 @@ static void test_clean_since(void **state)
 					   "clean-since 99999999999999999999\n",
 					   "clean-since 5\nclean-since 6\n" };
 	struct lctl_journal a, b;
-	char *dir = tmpdir(), text[1024], *t;
+	char *dir = tmpdir(), *t;
 	size_t i, len;
 
 	(void)state;
@@ -327,15 +325,11 @@ static void test_clean_since(void **state)
 	assert_int_equal(lctl_journal_read(dir, &b, NULL), 0);
 	assert_int_equal(b.clean_since, 1796000000);
 	cleanup(dir);
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		len = (size_t)snprintf(text, sizeof(text),
-				       "layoutctl-journal 1\nvolume v\nrun r\nstarted 1\nscope /\n"
-				       "mode clean-first\nlayout gluster\ncommit 7\nphase data\n%s",
-				       bad[i]);
-		len += (size_t)snprintf(text + len, sizeof(text) - len, "crc32 %08x\n",
-					lctl_crc32(text, len));
-		assert_int_equal(lctl_journal_parse(text, len, &b, NULL), -LCTL_ECORRUPT);
-	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(parse_with("clean-first", "data", bad[i], &b), -LCTL_ECORRUPT);
+	/* and a good one parses: the refusals are the lines' */
+	assert_int_equal(parse_with("clean-first", "data", "clean-since 1796000000\n", &b), 0);
+	assert_int_equal(b.clean_since, 1796000000);
 }
 
 static void test_truncated_and_corrupt(void **state)
