@@ -513,7 +513,8 @@ int log_open(const char *path, const char *state_dir, char *why, size_t n)
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
 		return fd; /* --log /dev/stderr, a pipe: not ours to change */
-	fchmod(fd, 0600);
+	if (state_dir)
+		fchmod(fd, 0600); /* lctl_output_open() made a --log 0600 already */
 	if (st.st_size > 0 && pread(fd, &c, 1, st.st_size - 1) == 1 && c != '\n' &&
 	    write(fd, "\n", 1) != 1) {
 		snprintf(why, n, "%s", strerror(errno));
