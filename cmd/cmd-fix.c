@@ -1383,6 +1383,13 @@ static int drain_space_check(struct lctl_volume *vol)
 		error("%s", err.msg);
 		return EXIT_CANTRUN;
 	}
+	/* what could not be listed is not counted: the bytes to move would look smaller */
+	if (l.err) {
+		error("cannot drain '%s': cannot tell how much is on the leaving subvolumes: '%s': %s",
+		      lctl_volume_name(vol), l.err_path, strerror(l.err));
+		lctl_drain_left_release(&l);
+		return EXIT_CANTRUN;
+	}
 	for (i = 0; i < lctl_volume_nsubvols(vol); i++) {
 		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
 		uint64_t keep = lctl_min_free_bytes(mfd, sv->size_bytes);

@@ -108,10 +108,11 @@ static void note_unreadable(struct lctl_drain_left *out, const char *where, cons
 static void walk_gfapi(glfs_t *fs, const char *where, const char *path, unsigned depth,
 		       struct lctl_drain_left *out)
 {
-	struct dirent de, *res;
+	struct dirent de;
 	struct stat st;
 	glfs_fd_t *fd;
 	char child[4096];
+	int rc;
 
 	if (depth > DRAIN_MAX_DEPTH) {
 		note_unreadable(out, where, path, ELOOP);
@@ -122,9 +123,8 @@ static void walk_gfapi(glfs_t *fs, const char *where, const char *path, unsigned
 		note_unreadable(out, where, path, errno);
 		return;
 	}
-	while (!glfs_readdirplus_r(fd, &st, &de, &res) && res) {
-		if (!strcmp(de.d_name, ".") || !strcmp(de.d_name, ".."))
-			continue;
+	/* a listing that fails part of the way proves nothing about the rest: unreadable */
+	while ((rc = lctl_dir_next(fd, &st, &de)) > 0) {
 		if (depth == 0 && internal_name(de.d_name))
 			continue;
 		if (lctl_join_path(child, sizeof(child), path, de.d_name)) {
@@ -137,6 +137,8 @@ static void walk_gfapi(glfs_t *fs, const char *where, const char *path, unsigned
 			note_left(out, where, child, S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0,
 				  false);
 	}
+	if (rc < 0)
+		note_unreadable(out, where, path, -rc);
 	glfs_closedir(fd);
 }
 

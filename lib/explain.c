@@ -387,7 +387,7 @@ static void *read_subvol(void *arg)
 	const struct lctl_subvol *s = lctl_volume_subvol(in->vol, r->i);
 	glfs_t *fs = lctl_volume_subvol_fs(in->vol, r->i);
 	unsigned char buf[64];
-	struct dirent de, *res;
+	struct dirent de;
 	struct stat st;
 	glfs_fd_t *fd;
 	ssize_t n;
@@ -432,10 +432,11 @@ static void *read_subvol(void *arg)
 		return NULL;
 	}
 	for (;;) {
-		errno = 0;
-		if (glfs_readdirplus_r(fd, &st, &de, &res) || !res) {
-			if (errno) {
-				sv->err = errno;
+		int rc = lctl_dir_next(fd, &st, &de);
+
+		if (rc <= 0) {
+			if (rc < 0) {
+				sv->err = -rc;
 				sv->sight = LCTL_SIGHT_ERROR;
 			}
 			break;

@@ -590,7 +590,7 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 	const struct lctl_subvol *sv = lctl_volume_subvol(in->vol, i);
 	glfs_t *fs = lctl_volume_subvol_fs(in->vol, i);
 	unsigned char buf[64];
-	struct dirent de, *res;
+	struct dirent de;
 	glfs_fd_t *fd;
 	struct stat st;
 	ssize_t n;
@@ -650,17 +650,14 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 		char *child = NULL;
 		bool gone = false;
 
-		errno = 0;
-		rc = glfs_readdirplus_r(fd, &st, &de, &res);
-		if (rc || !res) {
-			if (rc || errno) {
+		rc = lctl_dir_next(fd, &st, &de);
+		if (rc <= 0) {
+			if (rc < 0) {
 				*problems |= LCTL_DIR_UNREADABLE;
-				le->err = le->err ? le->err : errno ? errno : EIO;
+				le->err = le->err ? le->err : -rc;
 			}
 			break;
 		}
-		if (!strcmp(de.d_name, ".") || !strcmp(de.d_name, ".."))
-			continue;
 		s.name = de.d_name;
 		s.subvol = (int)i;
 		s.ino = st.st_ino == (ino_t)-1 ? 0 : (uint64_t)st.st_ino;
@@ -913,21 +910,22 @@ static void mark_below_skipped(struct lctl_inspector *in, const struct lctl_dir_
  * without a gfid, -1 cannot tell. */
 static int has_entry(glfs_t *fs, const char *dir, const char *name)
 {
-	struct dirent de, *res;
+	struct dirent de;
 	struct stat st;
 	glfs_fd_t *fd = glfs_opendir(fs, dir);
-	int found = 0;
+	int found = 0, rc;
 
 	if (!fd)
 		return errno == ENOENT ? 0 : -1;
-	while (!glfs_readdirplus_r(fd, &st, &de, &res) && res) {
+	while ((rc = lctl_dir_next(fd, &st, &de)) > 0) {
 		if (!strcmp(de.d_name, name)) {
 			found = st.st_ino == (ino_t)-1 ? 2 : 1;
 			break;
 		}
 	}
 	glfs_closedir(fd);
-	return found;
+	/* a listing that failed before the name was seen cannot tell */
+	return rc < 0 ? -1 : found;
 }
 
 int lctl_inspect_guard_start(struct lctl_inspector *in, const char *path)

@@ -35,6 +35,16 @@ void lbuf_addf(struct lbuf *b, const char *fmt, ...) __attribute__((format(print
 /** lbuf_detach() - hand the buffer to the caller (NULL if an append failed). */
 char *lbuf_detach(struct lbuf *b);
 
+/*
+ * lctl_dir_next() - the next entry of the gfapi directory stream @fd, "." and ".." skipped.
+ * Return: 1 (an entry in @de, its attributes in @st), 0 (the end of the listing) or -errno
+ * (the listing failed: what was not returned yet is unknown, never "not there"). The one
+ * reader of glfs_readdirplus_r() in lib/ (dirnext.c).
+ */
+struct dirent;
+struct stat;
+int lctl_dir_next(glfs_fd_t *fd, struct stat *st, struct dirent *de);
+
 /* qsort()/bsearch() comparison of two char * (an array of strings, by strcmp()) */
 int lctl_cmp_strp(const void *a, const void *b);
 

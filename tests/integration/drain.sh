@@ -138,5 +138,45 @@ expect_exit 0 "$LAYOUTCTL" scan "$VOL"
 	(cd "$MP" && find w-a w-b -type f)
 } >"$FX/linked-ok-writer"
 fx_bricks_check "$VOL" --allow-linked "$FX/linked-ok-writer"
+
+# A listing that fails part of the way in the final check (issue 24, item 3): a brick added,
+# one file of a new directory on it, then drained with the leaving subvolume read through
+# gfapi only (as a brick on another host is) and every listing that reaches that file failing
+# with EIO after drain's space check saw it once. The file cannot move (its directory cannot be
+# read there), and the final check cannot tell the brick is empty: the drain refuses the
+# remove (exit 1); the brick and its file stay. Before, the failed listing read as an empty
+# one and `remove-brick ... force` ran over the file.
+if [[ $KIND == dist ]]; then
+	fx_preload faultreaddir
+	lctl_vol_add_bricks "$VOL" 1
+	NEWB=${LCTL_NEW_BRICKS[0]}
+	lctl_vol_bricks "$VOL" BEFORE
+	mkdir "$MP/victim"
+	victim=
+	for ((i = 0; i < 200; i++)); do
+		printf 'victim %d\n' "$i" >"$MP/victim/v$i"
+		if [[ -z $victim && -f $NEWB/victim/v$i ]]; then
+			victim=v$i
+		else
+			rm -- "$MP/victim/v$i"
+		fi
+	done
+	[[ -n $victim ]] || fail "no victim/vN of 200 hashed to the new brick"
+	rc=0
+	FAULT_READDIR_NAME=$victim FAULT_READDIR_SKIP=1 FAULT_READDIR_LOG=$FX/readdir.log \
+		LD_PRELOAD=$FX_PRELOAD "$LAYOUTCTL" drain --state-dir "$FX/state-eio" --settle 1 \
+		--brick-reads gfapi --commit "$VOL" "$LCTL_HOST:$NEWB" >"$FX/drain-eio.out" 2>&1 || rc=$?
+	cat "$FX/drain-eio.out" >&2
+	_lctl_san_check "layoutctl drain (a listing failing in the final check)"
+	[[ -s $FX/readdir.log ]] || fail "the listing fault was never hit"
+	assert_eq 1 "$rc" "drain --commit whose final check cannot list the leaving brick"
+	assert_contains "$(cat "$FX/drain-eio.out")" "cannot tell whether the leaving subvolumes are empty"
+	[[ $(grep -c 'Running: gluster volume remove-brick' "$FX/drain-eio.out") == 0 ]] ||
+		fail "the remove-brick ran although the final check could not list the leaving brick"
+	lctl_vol_bricks "$VOL" NOW
+	assert_eq "${BEFORE[*]}" "${NOW[*]}" "bricks after the refused commit"
+	[[ -f $NEWB/victim/$victim ]] || fail "the file left the brick whose listing failed"
+	assert_eq "victim ${victim#v}" "$(cat "$MP/victim/$victim")" "the file behind the failed listing"
+fi
 echo "all done after $SECONDS s" >&2
 exit 0
