@@ -354,6 +354,10 @@ static void worker_args(const struct fix_cli *fc, struct lctl_volume *vol, size_
 		av_add(t, "--brick-reads");
 		av_add(t, "gfapi");
 	}
+	/* its own watchdog: a GlusterFS call stuck there is stopped there (fix.c hang_check) */
+	snprintf(buf, sizeof(buf), "%u", fc->o.hang_timeout_s);
+	av_add(t, "--hang-timeout");
+	av_add(t, buf);
 	/* its own state directory on its server: several workers may share a host in tests */
 	n = (size_t)snprintf(dir, sizeof(dir), "%s/server-", fc->state_dir);
 	for (i = 0; srv->host[i] && n + 1 < sizeof(dir); i++)

@@ -4,11 +4,12 @@
  *
  * Started by `layoutctl fix` on the starting host, through a remote shell (or directly for
  * the starting host's own bricks), never by hand. Its stdin and stdout carry the line
- * protocol of lib/pool.c: it says "hello" once the volume is open and this server's bricks
- * are known, waits for "go" (which carries what the run's journal decided: the scope, the
- * planner and --force-move), moves the files whose data this server moves, reports
- * "progress" once a second and ends with "done". End of file on stdin stops it: a worker
- * never outlives the run that started it.
+ * protocol of lib/poolwire.c: it says "hello" once the volume is open and this server's
+ * bricks are known, then "progress" once a second (a heartbeat) while it waits for "go" (which
+ * carries what the run's journal decided: the scope, the planner and --force-move) and while
+ * it moves the files whose data this server moves, and ends with "done". "pause", "resume"
+ * and "stop" are obeyed at once; end of file on stdin, or a line that is no message, stops
+ * it: a worker never outlives the run that started it.
  */
 #include "cli.h"
 #include "msg.h"
@@ -21,8 +22,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-#define POOL_PROTO 1
 
 const char *const cmd_worker_usage[] = {
 	"VOLUME",
@@ -43,7 +42,8 @@ static struct worker_cli {
 	double files_per_sec;
 	double bandwidth;
 	int brick_reads;
-} wk_args;
+	unsigned hang_timeout;
+} wk_args = { .hang_timeout = 1800 };
 
 const struct lopt cmd_worker_options[] = {
 	OPT_UINT('p', "parallel", &wk_args.parallel, 1, 64, "N", "worker threads (default 4)"),
@@ -70,117 +70,85 @@ const struct lopt cmd_worker_options[] = {
 	  .what = "MB per second",
 	  .arg = "MB",
 	  .help = "at most MB megabytes (10^6 bytes) per second of migrated data" },
+	{ .name = "hang-timeout",
+	  .kind = OPTK_UINT,
+	  .to.u = &wk_args.hang_timeout,
+	  .min = 0,
+	  .max = 86400,
+	  .what = "0-86400 seconds",
+	  .arg = "SECONDS",
+	  .help = "stop when a GlusterFS call hangs this long, as for fix (default 1800)" },
 	OPT_ENUM(0, "brick-reads", &wk_args.brick_reads, brick_reads_words, "HOW",
 		 "auto (default) or gfapi, as for fix"),
 	OPT_HELP(),
 	OPT_END(),
 };
 
-/* A protocol line to the starting host: one write, flushed. */
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...)
+/* A protocol line to the starting host (lib/poolwire.c): one write, flushed. */
+static void say(const struct lctl_pool_msg *m)
 {
-	va_list ap;
+	char line[LCTL_POOL_LINE_MAX];
+	int n = lctl_pool_msg_format(m, line, sizeof(line));
 
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
+	if (n > 0) {
+		fwrite(line, 1, (size_t)n, stdout);
+		fflush(stdout);
+	}
 }
 
-/* "error MESSAGE" on one line of printable ASCII, and the same on stderr. */
+/* "progress" (a heartbeat before go) or "done" with the counters of @p. */
+static void say_counts(enum lctl_pool_kind kind, const struct lctl_progress *p, int code)
+{
+	struct lctl_pool_msg m = { .kind = kind, .code = (unsigned)code };
+
+	if (p) {
+		m.dirs = p->dirs_done;
+		m.migrated = p->file_actions[LCTL_FILE_MIGRATED];
+		m.skipped = p->file_actions[LCTL_FILE_SKIPPED];
+		m.failed = p->file_actions[LCTL_FILE_FAILED];
+		m.bytes = p->bytes_moved;
+	}
+	say(&m);
+}
+
+/* "error MESSAGE" to the starting host, and the same on stderr. */
 static int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(int code, const char *fmt, ...)
 {
-	char msg[512];
+	struct lctl_pool_msg m = { .kind = LCTL_PM_ERROR };
 	va_list ap;
-	size_t i;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vsnprintf(m.text, sizeof(m.text), fmt, ap);
 	va_end(ap);
-	for (i = 0; msg[i]; i++)
-		if ((unsigned char)msg[i] < 0x20 || (unsigned char)msg[i] >= 0x7f)
-			msg[i] = '?';
-	say("error %s", msg);
-	error("%s", msg);
+	say(&m);
+	error("%s", m.text);
 	return code;
 }
 
 /*
- * Read one line from stdin within @timeout_ms. Return: 1 a line in @buf, 0 nothing yet,
- * -1 end of file or an error (the starting host is gone).
+ * The next message from the starting host within @timeout_ms. Return: 1 (in @m), 0 nothing
+ * yet, -1 end of file or a broken link (the starting host is gone), -2 a protocol error.
  */
-static int read_line(char *buf, size_t size, size_t *len, int timeout_ms)
+static int next_msg(struct lctl_pool_reader *rd, struct lctl_pool_msg *m, int timeout_ms)
 {
 	struct pollfd pfd = { .fd = 0, .events = POLLIN };
-	char *nl;
-	ssize_t n;
+	int ret;
+	long n;
 
 	for (;;) {
-		nl = memchr(buf, '\n', *len);
-		if (nl) {
-			*nl = '\0';
-			return 1;
-		}
-		if (*len + 1 >= size)
+		ret = lctl_pool_next(rd, m);
+		if (ret)
+			return ret > 0 ? 1 : -2;
+		if (rd->eof)
 			return -1;
 		if (poll(&pfd, 1, timeout_ms) <= 0)
 			return interrupted ? -1 : 0;
-		n = read(0, buf + *len, size - 1 - *len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
+		n = lctl_pool_read(rd, 0);
+		if (n < 0 && n != -EAGAIN)
 			return -1;
-		*len += (size_t)n;
 		timeout_ms = 0;
 	}
-}
-
-/* Drop the first line (up to its NUL) from the buffer. */
-static void consume_line(char *buf, size_t *len)
-{
-	size_t k = strlen(buf) + 1;
-
-	memmove(buf, buf + k, *len - k);
-	*len -= k;
-}
-
-static int unhex(const char *h, char *out, size_t size)
-{
-	size_t n = strlen(h), i;
-	unsigned v;
-
-	if (n % 2 || n / 2 >= size)
-		return -1;
-	for (i = 0; i < n / 2; i++) {
-		if (sscanf(h + 2 * i, "%2x", &v) != 1)
-			return -1;
-		out[i] = (char)v;
-	}
-	out[n / 2] = '\0';
-	return strlen(out) == n / 2 ? 0 : -1;
-}
-
-/* "go force=0|1 layout=gluster|min-move scope=HEX" */
-static int parse_go(char *line, struct lctl_fix_opts *o, char *scope, size_t size)
-{
-	char *tok, *save = NULL;
-	bool have_scope = false;
-
-	if (strncmp(line, "go ", 3))
-		return -1;
-	for (tok = strtok_r(line + 3, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-		if (!strcmp(tok, "force=1"))
-			o->force_move = true;
-		else if (!strcmp(tok, "layout=min-move"))
-			o->planner = LCTL_PLANNER_MINMOVE;
-		else if (!strncmp(tok, "scope=", 6) && !unhex(tok + 6, scope, size) &&
-			 !check_volume_path(scope))
-			have_scope = true;
-	}
-	return have_scope ? 0 : -1;
 }
 
 int cmd_worker(const struct cmd *cmd, int argc, char **argv)
@@ -190,11 +158,13 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 	struct lctl_fix *fix = NULL;
 	struct lctl_error err = { 0 };
 	struct lctl_progress p;
-	char state_dir[4096] = "", log_path[4200] = "", scope[4096], in[8192], node[256];
+	struct lctl_pool_msg hello = { .kind = LCTL_PM_HELLO, .proto = LCTL_POOL_PROTO }, m;
+	struct lctl_pool_reader *rd = NULL;
+	char state_dir[4096] = "", log_path[4200] = "", scope[4096];
 	char why[256];
 	const char *log_arg = NULL;
-	size_t inlen = 0, i, mine = 0;
-	bool gfapi_only = false, fin = false, stopped = false, log_failed = false;
+	size_t i, mine = 0;
+	bool gfapi_only = false, fin = false, stopped = false, log_failed = false, paused = false;
 	double last = -1;
 	int log = -1, ret;
 
@@ -205,6 +175,7 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 	o.migrations = wk_args.migrations;
 	o.files_per_sec = wk_args.files_per_sec;
 	o.bytes_per_sec = wk_args.bandwidth * 1e6;
+	o.hang_timeout_s = wk_args.hang_timeout;
 	gfapi_only = wk_args.brick_reads == BRICK_READS_GFAPI;
 	log_arg = wk_args.log;
 	if (wk_args.state_dir)
@@ -235,25 +206,43 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 			   gopts.nnodes ? gopts.nodes[0] : "not given");
 		goto out;
 	}
-	snprintf(node, sizeof(node), "%s", gopts.nnodes ? gopts.nodes[0] : "-");
-	for (i = 0; node[i]; i++)
-		if ((unsigned char)node[i] <= 0x20 || (unsigned char)node[i] >= 0x7f)
-			node[i] = '?';
-	say("hello %d %s", POOL_PROTO, node);
+	rd = calloc(1, sizeof(*rd));
+	if (!rd) {
+		ret = fail(EXIT_CANTRUN, "out of memory");
+		goto out;
+	}
+	snprintf(hello.node, sizeof(hello.node), "%s", gopts.nnodes ? gopts.nodes[0] : "-");
+	say(&hello);
 
+	/* waiting for go: a heartbeat a second, so that the starting host knows we live */
 	for (;;) {
-		ret = read_line(in, sizeof(in), &inlen, 1000);
-		if (ret < 0) {
+		ret = next_msg(rd, &m, 1000);
+		if (ret == -1) {
 			ret = EXIT_INTERRUPTED; /* the starting host is gone before go: nothing moved */
 			goto out;
 		}
-		if (ret == 0)
-			continue;
-		if (!parse_go(in, &o, scope, sizeof(scope)))
+		if (ret == -2 || (ret == 1 && m.kind != LCTL_PM_GO && m.kind != LCTL_PM_PAUSE &&
+				  m.kind != LCTL_PM_RESUME && m.kind != LCTL_PM_STOP)) {
+			ret = fail(EXIT_CANTRUN, "protocol error: not a message the starting host sends before go");
+			goto out;
+		}
+		if (ret == 1 && m.kind == LCTL_PM_STOP) {
+			ret = EXIT_INTERRUPTED;
+			goto out;
+		}
+		if (ret == 1 && m.kind == LCTL_PM_GO)
 			break;
-		consume_line(in, &inlen);
+		if (ret == 1)
+			paused = m.kind == LCTL_PM_PAUSE;
+		say_counts(LCTL_PM_PROGRESS, NULL, 0);
 	}
-	consume_line(in, &inlen);
+	if (check_volume_path(m.text)) {
+		ret = fail(EXIT_CANTRUN, "protocol error: go names no path of the volume");
+		goto out;
+	}
+	snprintf(scope, sizeof(scope), "%s", m.text);
+	o.force_move = m.force_move;
+	o.planner = m.planner == LCTL_PLANNER_MINMOVE ? LCTL_PLANNER_MINMOVE : LCTL_PLANNER_GLUSTER;
 	o.path = scope;
 	ret = lctl_fix_start(vol, &o, &fix, &err);
 	if (ret) {
@@ -262,6 +251,8 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 	}
 	if (!log_arg && (log = log_open(log_path, state_dir, why, sizeof(why))) < 0)
 		warning("cannot open the outcome log '%s': %s", log_path, why);
+	if (paused)
+		lctl_fix_pause(fix, true);
 	while (!fin) {
 		struct lctl_repair_report *rr = lctl_fix_next(fix, 200, &fin);
 
@@ -269,16 +260,20 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 			log_outcomes(log, vol, rr, &log_failed);
 			lctl_repair_report_free(rr);
 		}
-		/* a command from the starting host; end of file stops us */
-		while (!stopped && (ret = read_line(in, sizeof(in), &inlen, 0)) != 0) {
-			if (ret < 0 || !strcmp(in, "stop")) {
-				stopped = true;
-				lctl_fix_cancel(fix);
-				break;
+		/*
+		 * A command from the starting host: pause, resume, stop. End of file stops us; so
+		 * does anything else (a second go, a line that is no message): the link cannot be
+		 * trusted any more.
+		 */
+		while (!stopped && (ret = next_msg(rd, &m, 0)) != 0) {
+			if (ret == 1 && (m.kind == LCTL_PM_PAUSE || m.kind == LCTL_PM_RESUME)) {
+				lctl_fix_pause(fix, m.kind == LCTL_PM_PAUSE);
+				continue;
 			}
-			if (!strcmp(in, "pause") || !strcmp(in, "resume"))
-				lctl_fix_pause(fix, !strcmp(in, "pause"));
-			consume_line(in, &inlen);
+			if (ret == -2 || (ret == 1 && m.kind != LCTL_PM_STOP))
+				warning("protocol error from the starting host: stopping");
+			stopped = true;
+			lctl_fix_cancel(fix);
 		}
 		if (interrupted && !stopped) {
 			stopped = true;
@@ -287,11 +282,7 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 		lctl_fix_progress(fix, &p);
 		if (p.elapsed - last >= 1.0) {
 			last = p.elapsed;
-			say("progress %llu %llu %llu %llu %llu", (unsigned long long)p.dirs_done,
-			    (unsigned long long)p.file_actions[LCTL_FILE_MIGRATED],
-			    (unsigned long long)p.file_actions[LCTL_FILE_SKIPPED],
-			    (unsigned long long)p.file_actions[LCTL_FILE_FAILED],
-			    (unsigned long long)p.bytes_moved);
+			say_counts(LCTL_PM_PROGRESS, &p, 0);
 		}
 	}
 	lctl_fix_progress(fix, &p);
@@ -300,12 +291,14 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 	      : stopped || lctl_fix_summary(fix)->stopped ? EXIT_INTERRUPTED
 	      : ret					  ? EXIT_PROBLEMS
 							  : EXIT_CLEAN;
-	say("done %llu %llu %llu %llu %llu %d", (unsigned long long)p.dirs_done,
-	    (unsigned long long)p.file_actions[LCTL_FILE_MIGRATED],
-	    (unsigned long long)p.file_actions[LCTL_FILE_SKIPPED],
-	    (unsigned long long)p.file_actions[LCTL_FILE_FAILED], (unsigned long long)p.bytes_moved,
-	    ret);
+	say_counts(LCTL_PM_DONE, &p, ret);
+	if (lctl_fix_hung(fix)) {
+		/* a thread is still inside GlusterFS: closing the volume could wait for ever */
+		fflush(NULL);
+		_exit(ret);
+	}
 out:
+	free(rd);
 	if (log >= 0 && (close(log) || log_failed))
 		warning("cannot write the outcome log '%s'", log_path);
 	lctl_fix_free(fix);

@@ -20,6 +20,10 @@
  *
  * The mapping is lossless: lctl_unescape() gives the original bytes back (it is how strings
  * read back from a document we wrote become raw again). Pure; safe from any thread.
+ *
+ * A word of a line protocol (the pool's, lib/poolwire.c) takes the same escapes, stricter:
+ * every byte outside printable ASCII but the space (0x21-0x7e) is \xHH, so that a word is
+ * ASCII, holds no space or newline, and lctl_unescape() inverts it too.
  */
 #include "layoutctl.h"
 
@@ -176,4 +180,48 @@ size_t lctl_unescape(char *s)
 	}
 	*w = '\0';
 	return (size_t)(w - s);
+}
+
+size_t lctl_escape_word_to(char *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0;
+
+	for (; *p; p++) {
+		if (*p == '\\') {
+			out[o++] = '\\';
+			out[o++] = '\\';
+		} else if (*p > 0x20 && *p < 0x7f) {
+			out[o++] = (char)*p;
+		} else {
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hex[*p >> 4];
+			out[o++] = hex[*p & 0xf];
+		}
+	}
+	out[o] = '\0';
+	return o;
+}
+
+bool lctl_unescape_word(char *s)
+{
+	const char *r;
+
+	for (r = s; *r; r++) {
+		if ((unsigned char)*r <= 0x20 || (unsigned char)*r >= 0x7f)
+			return false;
+		if (*r != '\\')
+			continue;
+		if (r[1] == '\\') {
+			r++;
+			continue;
+		}
+		if (r[1] != 'x' || unhex((unsigned char)r[2]) < 0 || unhex((unsigned char)r[3]) < 0 ||
+		    (r[2] == '0' && r[3] == '0'))
+			return false;
+		r += 3;
+	}
+	lctl_unescape(s);
+	return true;
 }

@@ -1011,15 +1011,12 @@ static void settle_wait(struct lctl_fix *f, int ms)
 /* Let the workers move their shares, with what the journal decided. */
 static void pool_go(struct lctl_fix *f)
 {
-	char line[sizeof(f->top) * 2 + 64];
-	size_t i, n = (size_t)snprintf(line, sizeof(line),
-				       "go force=%d layout=%s scope=", f->opts.force_move,
-				       f->opts.planner == LCTL_PLANNER_MINMOVE ? "min-move"
-									       : "gluster");
+	struct lctl_pool_msg m = { .kind = LCTL_PM_GO,
+				   .force_move = f->opts.force_move,
+				   .planner = f->opts.planner };
 
-	for (i = 0; f->top[i] && n + 3 < sizeof(line); i++)
-		n += (size_t)snprintf(line + n, sizeof(line) - n, "%02x", (unsigned char)f->top[i]);
-	lctl_pool_send(f->pool, line);
+	snprintf(m.text, sizeof(m.text), "%s", f->top);
+	lctl_pool_send(f->pool, &m);
 	f->pool_went = true;
 }
 
@@ -1429,6 +1426,7 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts, st
 		if (opts->nworkers && (f->opts.mode == LCTL_FIX_MIGRATE ||
 				       (f->two_phase && f->opts.phase != LCTL_FIX_PHASE_CLEAN))) {
 			ret = lctl_pool_spawn(opts->workers, opts->nworkers, POOL_HELLO_MS,
+					      opts->hang_timeout_s,
 					      &f->pool, err);
 			if (ret)
 				goto fail;
@@ -1742,13 +1740,19 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 		*finished = true;
 		return NULL;
 	}
+	/*
+	 * The workers' heartbeats are read in every stage, not only while they place: one that
+	 * falls silent before go is lost then (pool.c), and its link never fills up.
+	 */
+	if (f->pool && f->stage != FIX_HELLO && !f->placing)
+		lctl_pool_poll(f->pool, 0);
 	if (hang_check(f, timeout_ms, &rr, finished))
 		return rr;
 	if (early_stage(f, timeout_ms, finished))
 		return NULL;
 	if (f->placing) {
 		if (deadline_passed(f) && !f->pool_stopped) {
-			lctl_pool_send(f->pool, "stop");
+			lctl_pool_send_kind(f->pool, LCTL_PM_STOP);
 			f->pool_stopped = true;
 		}
 		if (!lctl_pool_poll(f->pool, timeout_ms))
@@ -1902,7 +1906,7 @@ void lctl_fix_cancel(struct lctl_fix *f)
 {
 	atomic_store(&f->stop, true);
 	if (f->placing && !f->pool_stopped) {
-		lctl_pool_send(f->pool, "stop");
+		lctl_pool_send_kind(f->pool, LCTL_PM_STOP);
 		f->pool_stopped = true;
 	}
 	if (f->crawl)
@@ -1913,7 +1917,7 @@ void lctl_fix_pause(struct lctl_fix *f, bool pause)
 {
 	atomic_store(&f->paused, pause);
 	if (f->placing && f->pool_paused != pause)
-		lctl_pool_send(f->pool, pause ? "pause" : "resume");
+		lctl_pool_send_kind(f->pool, pause ? LCTL_PM_PAUSE : LCTL_PM_RESUME);
 	f->pool_paused = pause;
 	if (f->crawl)
 		lctl_crawl_pause(f->crawl, pause);

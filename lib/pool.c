@@ -5,20 +5,24 @@
  * Each server runs one worker (`layoutctl worker`, started through a remote shell, or
  * directly for this host) that moves the files whose data sits on its own bricks. The link is
  * the worker's stdin and stdout, one socketpair per worker (so a worker that died makes a
- * write fail with EPIPE instead of a SIGPIPE here), carrying short text lines:
+ * write fail with EPIPE instead of a SIGPIPE here), carrying the lines of poolwire.c. Each
+ * worker is started in a process group of its own, so that the remote shell's children go
+ * with it when it is killed.
  *
- *   worker -> us:  hello PROTO NODE        connected, its bricks found, waiting for "go"
- *                  progress D M S F B      directories done, files migrated / skipped /
- *                                          failed, bytes migrated (about once a second)
- *                  done D M S F B CODE     finished (CODE: 0 all placed, 1 some failed,
- *                                          130 stopped); then it exits
- *                  error MESSAGE           it cannot go on (then it exits)
- *   us -> worker:  go force=0|1 layout=gluster|min-move scope=HEX   (what the journal says:
- *                  --force-move, the planner and the scope, hex-encoded)
- *                  pause | resume | stop; end of file means stop.
+ * The starting host's state machine per worker:
  *
- * A worker that ends without "done" is lost: what it did not move stays misplaced, the
- * starting host's verification leaves those directories dirty, and the run is resumable.
+ *   starting --hello--> ready --(our go)--> placing --done--> done | stopped | failed
+ *   any state --error--> failed        ready, placing --progress--> the same (a heartbeat)
+ *
+ * Anything else (a second hello, progress before hello, done before go, a line that is no
+ * message: poolwire.c) is a protocol error; so is silence: a worker that said hello sends a
+ * line at least once a second, and one that sends nothing for the silence limit (the run's
+ * hang timeout, at most POOL_SILENT_MAX_S) is stopped or caught in a dead link. A worker that
+ * does not end within POOL_STOP_GRACE_S of our stop is stuck too. Any of these makes it lost:
+ * its link closed, its process group killed, its state "lost" and why in its error. Nothing
+ * it said before counts as done: what it did not move stays misplaced, the starting host's
+ * verification leaves those directories dirty, and the run is resumable. done and error are
+ * final: nothing read after them changes the state.
  */
 #include "internal.h"
 #include "pool.h"
@@ -28,6 +32,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,15 +41,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#define POOL_PROTO 1
+/* two minutes without a line: no slow worker, a stopped process or a dead link */
+#define POOL_SILENT_MAX_S 120
+/* a worker told to stop finishes the migrations in flight within this, or is killed */
+#define POOL_STOP_GRACE_S 10
+
+enum wstate { W_STARTING, W_READY, W_PLACING, W_ENDED };
 
 struct worker {
-	pid_t pid;
-	int fd;		/* our end of its stdin and stdout */
-	char buf[1024]; /* a partial line */
-	size_t len;
-	bool hello, ended;
-	double go_at;
+	pid_t pid; /* also its process group */
+	int fd;	   /* our end of its stdin and stdout */
+	struct lctl_pool_reader *rd;
+	enum wstate st;
+	bool hello;
+	double go_at, heard_at, stop_at;
 	struct lctl_server_progress pg;
 };
 
@@ -53,6 +63,7 @@ struct lctl_pool {
 	size_t n;
 	double hello_by; /* every worker says hello by then, or the run refuses */
 	int hello_ms;
+	double silent_s;
 };
 
 extern char **environ;
@@ -83,6 +94,7 @@ static void set_state(struct worker *w, const char *state)
 static int spawn(struct worker *w, const struct lctl_worker_spec *spec)
 {
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
 	int sv[2], ret;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
@@ -90,7 +102,12 @@ static int spawn(struct worker *w, const struct lctl_worker_spec *spec)
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
 	posix_spawn_file_actions_adddup2(&fa, sv[1], 1);
-	ret = posix_spawnp(&w->pid, spec->argv[0], &fa, NULL, spec->argv, environ);
+	posix_spawnattr_init(&at);
+	/* a group of its own: a remote shell's children are killed with it (lose()) */
+	posix_spawnattr_setpgroup(&at, 0);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+	ret = posix_spawnp(&w->pid, spec->argv[0], &fa, &at, spec->argv, environ);
+	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
 	close(sv[1]);
 	if (ret) {
@@ -103,49 +120,93 @@ static int spawn(struct worker *w, const struct lctl_worker_spec *spec)
 	return 0;
 }
 
-static void handle_line(struct worker *w, char *line)
+static void close_link(struct worker *w)
+{
+	if (w->fd >= 0)
+		close(w->fd);
+	w->fd = -1;
+	free(w->rd);
+	w->rd = NULL;
+}
+
+/* The worker cannot be trusted any more: link closed, process group killed, state final. */
+static void lose(struct worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void lose(struct worker *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(w->pg.error, sizeof(w->pg.error), fmt, ap);
+	va_end(ap);
+	set_state(w, w->hello ? "lost" : "failed");
+	if (w->go_at > 0)
+		w->pg.seconds = now_s() - w->go_at;
+	w->st = W_ENDED;
+	close_link(w);
+	if (w->pid > 0)
+		kill(-w->pid, SIGKILL);
+	lctl_log(LCTL_LOG_WARN, "server %s: %s", w->pg.name, w->pg.error);
+}
+
+static void counters(struct worker *w, const struct lctl_pool_msg *m)
+{
+	w->pg.dirs = m->dirs;
+	w->pg.migrated = m->migrated;
+	w->pg.skipped = m->skipped;
+	w->pg.failed = m->failed;
+	w->pg.bytes = m->bytes;
+}
+
+static void handle(struct worker *w, const struct lctl_pool_msg *m)
 {
 	struct lctl_server_progress *pg = &w->pg;
-	unsigned long long d, m, s, f, b;
-	int code, proto;
-	char node[128];
 
-	if (sscanf(line, "hello %d %127s", &proto, node) == 2) {
-		if (proto != POOL_PROTO) {
-			snprintf(pg->error, sizeof(pg->error),
-				 "speaks protocol %d, not %d (another "
-				 "layoutctl version?)",
-				 proto, POOL_PROTO);
-			set_state(w, "failed");
-			w->ended = true;
+	switch (m->kind) {
+	case LCTL_PM_HELLO:
+		if (w->st != W_STARTING)
+			return lose(w, "protocol error: a second hello");
+		if (m->proto != LCTL_POOL_PROTO) {
+			lose(w, "speaks protocol %u, not %d (another layoutctl version?)", m->proto,
+			     LCTL_POOL_PROTO);
 			return;
 		}
 		w->hello = true;
+		w->st = W_READY;
 		set_state(w, "ready");
-	} else if (sscanf(line, "progress %llu %llu %llu %llu %llu", &d, &m, &s, &f, &b) == 5 ||
-		   sscanf(line, "done %llu %llu %llu %llu %llu %d", &d, &m, &s, &f, &b, &code) ==
-			   6) {
-		pg->dirs = d;
-		pg->migrated = m;
-		pg->skipped = s;
-		pg->failed = f;
-		pg->bytes = b;
-		if (line[0] == 'd') {
-			w->ended = true;
-			if (w->go_at > 0)
-				pg->seconds = now_s() - w->go_at;
-			set_state(w, code == 0 ? "done" : code == 130 ? "stopped" : "failed");
-			if (code && code != 130 && !pg->error[0])
-				snprintf(pg->error, sizeof(pg->error), "%llu files failed", f);
-		}
-	} else if (!strncmp(line, "error ", 6)) {
-		printable(pg->error, sizeof(pg->error), line + 6);
+		return;
+	case LCTL_PM_PROGRESS:
+		if (w->st != W_READY && w->st != W_PLACING)
+			return lose(w, "protocol error: progress before hello");
+		if (w->st == W_PLACING)
+			counters(w, m);
+		return;
+	case LCTL_PM_DONE:
+		if (w->st != W_PLACING)
+			return lose(w, "protocol error: done before go");
+		counters(w, m);
+		pg->seconds = now_s() - w->go_at;
+		set_state(w, m->code == 0 ? "done" : m->code == 130 ? "stopped" : "failed");
+		if (m->code && m->code != 130)
+			snprintf(pg->error, sizeof(pg->error), "%llu files failed (exit status %u)",
+				 (unsigned long long)m->failed, m->code);
+		w->st = W_ENDED;
+		close_link(w); /* final: it exits now; lctl_pool_free() reaps it */
+		return;
+	case LCTL_PM_ERROR:
+		printable(pg->error, sizeof(pg->error), m->text);
 		set_state(w, "failed");
+		if (w->go_at > 0)
+			pg->seconds = now_s() - w->go_at;
+		w->st = W_ENDED;
+		close_link(w);
+		return;
+	default:
+		return lose(w, "protocol error: a line only the starting host sends");
 	}
 }
 
 /*
- * Why a worker's link ended before its "done" line: its command's exit status when it has
+ * Why a worker's link ended before its final line: its command's exit status when it has
  * exited by now (a remote shell that could not connect, no layoutctl there: 127), or not.
  */
 static void why_ended(struct worker *w)
@@ -159,14 +220,12 @@ static void why_ended(struct worker *w)
 			w->pid = 0;
 			if (WIFEXITED(status))
 				snprintf(w->pg.error, sizeof(w->pg.error),
-					 "%s (its command exited with "
-					 "status %d)",
-					 what, WEXITSTATUS(status));
+					 "%s (its command exited with status %d)", what,
+					 WEXITSTATUS(status));
 			else if (WIFSIGNALED(status))
 				snprintf(w->pg.error, sizeof(w->pg.error),
-					 "%s (its command was killed "
-					 "by signal %d)",
-					 what, WTERMSIG(status));
+					 "%s (its command was killed by signal %d)", what,
+					 WTERMSIG(status));
 			return;
 		}
 		usleep(10000);
@@ -174,41 +233,58 @@ static void why_ended(struct worker *w)
 	snprintf(w->pg.error, sizeof(w->pg.error), "%s", what);
 }
 
-/* Read what worker @w sent; false once it is gone. */
-static void drain(struct worker *w)
+/* Read what worker @w sent, and act on each whole line. */
+static void receive(struct worker *w)
 {
-	ssize_t n;
-	char *nl;
+	struct lctl_pool_msg m;
+	long n;
+	int ret;
 
-	for (;;) {
-		n = read(w->fd, w->buf + w->len, sizeof(w->buf) - 1 - w->len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+	while (w->st != W_ENDED) {
+		n = lctl_pool_read(w->rd, w->fd);
+		if (n == -EAGAIN)
+			return;
+		if (n > 0)
+			w->heard_at = now_s();
+		while (w->st != W_ENDED && (ret = lctl_pool_next(w->rd, &m)) != 0) {
+			if (ret < 0)
+				return lose(w, "protocol error: a line that is no message of "
+					       "protocol %d",
+					    LCTL_POOL_PROTO);
+			handle(w, &m);
+		}
+		if (w->st == W_ENDED)
 			return;
 		if (n <= 0) {
-			if (!w->ended) {
-				set_state(w, w->hello ? "lost" : "failed");
-				if (w->go_at > 0)
-					w->pg.seconds = now_s() - w->go_at;
-				if (!w->pg.error[0])
-					why_ended(w);
-			}
-			w->ended = true;
-			close(w->fd);
-			w->fd = -1;
+			/* end of file or a broken link before the final line */
+			set_state(w, w->hello ? "lost" : "failed");
+			if (w->go_at > 0)
+				w->pg.seconds = now_s() - w->go_at;
+			if (!w->pg.error[0])
+				why_ended(w);
+			w->st = W_ENDED;
+			close_link(w);
 			return;
 		}
-		w->len += (size_t)n;
-		w->buf[w->len] = '\0';
-		while ((nl = strchr(w->buf, '\n'))) {
-			*nl = '\0';
-			handle_line(w, w->buf);
-			w->len -= (size_t)(nl + 1 - w->buf);
-			memmove(w->buf, nl + 1, w->len + 1);
+	}
+}
+
+/* Silence, or no end after a stop: the worker is lost. */
+static void liveness(struct lctl_pool *p)
+{
+	double now = now_s();
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		struct worker *w = &p->w[i];
+
+		if (w->st == W_READY || w->st == W_PLACING) {
+			if (now - w->heard_at > p->silent_s)
+				lose(w, "sent nothing for %.0f s (stopped, or its link is dead)",
+				     p->silent_s);
+			else if (w->stop_at > 0 && now - w->stop_at > POOL_STOP_GRACE_S)
+				lose(w, "did not stop within %d s of being told to", POOL_STOP_GRACE_S);
 		}
-		if (w->len == sizeof(w->buf) - 1)
-			w->len = 0; /* a line this long is no line of ours */
 	}
 }
 
@@ -228,42 +304,58 @@ static void pool_wait(struct lctl_pool *p, int timeout_ms)
 			usleep((useconds_t)timeout_ms * 1000u);
 		return;
 	}
-	if (poll(pfd, n, timeout_ms) <= 0)
+	if (poll(pfd, n, timeout_ms) > 0)
+		for (i = 0; i < n; i++)
+			if (pfd[i].revents)
+				receive(&p->w[map[i]]);
+	liveness(p);
+}
+
+static void send_msg(struct worker *w, const struct lctl_pool_msg *m)
+{
+	char line[LCTL_POOL_LINE_MAX];
+	int len = lctl_pool_msg_format(m, line, sizeof(line));
+
+	if (len < 0 || w->fd < 0 || w->st == W_ENDED)
 		return;
-	for (i = 0; i < n; i++)
-		if (pfd[i].revents)
-			drain(&p->w[map[i]]);
-}
-
-static void send_line(struct worker *w, const char *line)
-{
-	size_t len = strlen(line);
-
-	if (w->fd >= 0 && !w->ended && send(w->fd, line, len, MSG_NOSIGNAL) != (ssize_t)len)
+	if (send(w->fd, line, (size_t)len, MSG_NOSIGNAL) != (ssize_t)len)
 		lctl_log(LCTL_LOG_DEBUG, "server %s: cannot send '%.*s': %s", w->pg.name,
-			 (int)len - 1, line, strerror(errno));
+			 len - 1, line, strerror(errno));
 }
 
-void lctl_pool_send(struct lctl_pool *p, const char *cmd)
+void lctl_pool_send(struct lctl_pool *p, const struct lctl_pool_msg *m)
 {
-	bool go = !strncmp(cmd, "go", 2) && (cmd[2] == ' ' || !cmd[2]);
-	char *line;
+	double now = now_s();
 	size_t i;
 
-	if (asprintf(&line, "%s\n", cmd) < 0)
-		return;
 	for (i = 0; i < p->n; i++) {
-		if (go && !p->w[i].ended) {
-			p->w[i].go_at = now_s();
-			set_state(&p->w[i], "placing");
+		struct worker *w = &p->w[i];
+
+		if (w->st == W_ENDED)
+			continue;
+		if (m->kind == LCTL_PM_GO) {
+			if (w->st != W_READY)
+				continue;
+			w->st = W_PLACING;
+			w->go_at = now;
+			w->heard_at = now;
+			set_state(w, "placing");
 		}
-		send_line(&p->w[i], line);
+		if (m->kind == LCTL_PM_STOP && !w->stop_at)
+			w->stop_at = now;
+		send_msg(w, m);
 	}
-	free(line);
+}
+
+void lctl_pool_send_kind(struct lctl_pool *p, enum lctl_pool_kind kind)
+{
+	struct lctl_pool_msg m = { .kind = kind };
+
+	lctl_pool_send(p, &m);
 }
 
 int lctl_pool_spawn(const struct lctl_worker_spec *specs, size_t n, int timeout_ms,
-		    struct lctl_pool **out, struct lctl_error *err)
+		    unsigned silent_s, struct lctl_pool **out, struct lctl_error *err)
 {
 	struct lctl_pool *p;
 	size_t i;
@@ -280,10 +372,16 @@ int lctl_pool_spawn(const struct lctl_worker_spec *specs, size_t n, int timeout_
 	p->n = n;
 	p->hello_ms = timeout_ms;
 	p->hello_by = now_s() + timeout_ms / 1000.0;
+	p->silent_s = silent_s && silent_s < POOL_SILENT_MAX_S ? silent_s : POOL_SILENT_MAX_S;
 	for (i = 0; i < n; i++) {
 		struct worker *w = &p->w[i];
 
 		w->fd = -1;
+		w->rd = calloc(1, sizeof(*w->rd));
+		if (!w->rd) {
+			lctl_pool_free(p);
+			return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+		}
 		printable(w->pg.name, sizeof(w->pg.name), specs[i].server);
 		set_state(w, "starting");
 		ret = spawn(w, &specs[i]);
@@ -308,7 +406,7 @@ int lctl_pool_hello(struct lctl_pool *p, int timeout_ms, struct lctl_error *err)
 		for (i = 0, ready = 0; i < p->n; i++) {
 			struct worker *w = &p->w[i];
 
-			if (w->ended || !strcmp(w->pg.state, "failed"))
+			if (w->st == W_ENDED)
 				return lctl_seterr(err, LCTL_ECONNECT, 0,
 						   "server %s cannot take part: %s", w->pg.name,
 						   w->pg.error[0] ? w->pg.error
@@ -333,10 +431,10 @@ int lctl_pool_hello(struct lctl_pool *p, int timeout_ms, struct lctl_error *err)
 }
 
 int lctl_pool_start(const struct lctl_worker_spec *specs, size_t n, int timeout_ms,
-		    struct lctl_pool **out, struct lctl_error *err)
+		    unsigned silent_s, struct lctl_pool **out, struct lctl_error *err)
 {
 	struct lctl_pool *p;
-	int ret = lctl_pool_spawn(specs, n, timeout_ms, &p, err);
+	int ret = lctl_pool_spawn(specs, n, timeout_ms, silent_s, &p, err);
 
 	*out = NULL;
 	while (!ret)
@@ -356,7 +454,7 @@ bool lctl_pool_poll(struct lctl_pool *p, int timeout_ms)
 
 	pool_wait(p, timeout_ms);
 	for (i = 0; i < p->n; i++)
-		if (!p->w[i].ended)
+		if (p->w[i].st != W_ENDED)
 			return false;
 	return true;
 }
@@ -368,7 +466,7 @@ size_t lctl_pool_progress(const struct lctl_pool *p, struct lctl_server_progress
 
 	for (i = 0; i < p->n && i < max; i++) {
 		out[i] = p->w[i].pg;
-		if (p->w[i].go_at > 0 && !p->w[i].ended)
+		if (p->w[i].go_at > 0 && p->w[i].st != W_ENDED)
 			out[i].seconds = now - p->w[i].go_at;
 	}
 	return i;
@@ -404,29 +502,31 @@ void lctl_pool_free(struct lctl_pool *p)
 	for (i = 0; i < p->n; i++) {
 		if (p->w[i].fd >= 0)
 			shutdown(p->w[i].fd, SHUT_WR);
-		if (p->w[i].go_at > 0 && !p->w[i].ended)
-			grace = 10;
+		if (p->w[i].st == W_PLACING)
+			grace = POOL_STOP_GRACE_S;
 	}
 	start = now_s();
 	do {
 		for (i = 0, left = 0; i < p->n; i++) {
 			if (!p->w[i].pid)
 				continue;
-			if (waitpid(p->w[i].pid, &status, WNOHANG) == p->w[i].pid)
+			if (waitpid(p->w[i].pid, &status, WNOHANG) == p->w[i].pid) {
+				/* what its remote shell left behind in its group */
+				kill(-p->w[i].pid, SIGKILL);
 				p->w[i].pid = 0;
-			else
+			} else {
 				left++;
+			}
 		}
 		if (left)
 			pool_wait(p, 50);
 	} while (left && now_s() - start < grace);
 	for (i = 0; i < p->n; i++) {
 		if (p->w[i].pid) {
-			kill(p->w[i].pid, SIGKILL);
+			kill(-p->w[i].pid, SIGKILL);
 			waitpid(p->w[i].pid, &status, 0);
 		}
-		if (p->w[i].fd >= 0)
-			close(p->w[i].fd);
+		close_link(&p->w[i]);
 	}
 	free(p->w);
 	free(p);

@@ -13,22 +13,31 @@ struct lctl_pool;
  * started, fails or does not answer within @timeout_ms: then none is left running.
  */
 int lctl_pool_start(const struct lctl_worker_spec *specs, size_t n, int timeout_ms,
-		    struct lctl_pool **out, struct lctl_error *err);
+		    unsigned silent_s, struct lctl_pool **out, struct lctl_error *err);
 /**
  * lctl_pool_spawn() - start one worker per spec, without waiting: lctl_pool_hello() then
- * says when every one has answered (within @timeout_ms of now). Return: as lctl_pool_start().
+ * says when every one has answered (within @timeout_ms of now). A worker that said hello and
+ * then sends nothing for @silent_s (0 or more than two minutes: two minutes) is lost.
+ * Return: as lctl_pool_start().
  */
 int lctl_pool_spawn(const struct lctl_worker_spec *specs, size_t n, int timeout_ms,
-		    struct lctl_pool **out, struct lctl_error *err);
+		    unsigned silent_s, struct lctl_pool **out, struct lctl_error *err);
 /**
  * lctl_pool_hello() - read the workers' lines for up to @timeout_ms (0: only look).
  * Return: 1 once every worker said hello, 0 not yet, -LCTL_ECONNECT (the message names the
  * server) when one ended, failed or did not answer in time: lctl_pool_free() it then.
  */
 int lctl_pool_hello(struct lctl_pool *p, int timeout_ms, struct lctl_error *err);
-/** lctl_pool_send() - "go", "pause", "resume" or "stop" to every worker still running. */
-void lctl_pool_send(struct lctl_pool *p, const char *cmd);
-/** lctl_pool_poll() - read the workers' lines for up to @timeout_ms; true once all ended. */
+/**
+ * lctl_pool_send() - go (to the workers that said hello), pause, resume or stop to every
+ * worker still running. lctl_pool_send_kind(): one without fields.
+ */
+void lctl_pool_send(struct lctl_pool *p, const struct lctl_pool_msg *m);
+void lctl_pool_send_kind(struct lctl_pool *p, enum lctl_pool_kind kind);
+/**
+ * lctl_pool_poll() - read the workers' lines for up to @timeout_ms (0: what is there), and
+ * lose those silent too long or not stopped in time; true once all ended.
+ */
 bool lctl_pool_poll(struct lctl_pool *p, int timeout_ms);
 /** lctl_pool_server_done() - worker @i (the order of the specs) placed all of its share. */
 bool lctl_pool_server_done(const struct lctl_pool *p, size_t i);

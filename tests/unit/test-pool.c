@@ -19,6 +19,13 @@
 
 #include "pool.h"
 
+#include <errno.h>
+#include <signal.h>
+#include <sys/socket.h>
+
+/* a worker silent this long after hello is lost (start()) */
+static unsigned silent_s = 30;
+
 /* Each worker is `sh -c SCRIPT`. */
 static int start(const char *const *scripts, size_t n, int timeout_ms, struct lctl_pool **p,
 		 struct lctl_error *err)
@@ -41,7 +48,15 @@ static int start(const char *const *scripts, size_t n, int timeout_ms, struct lc
 		spec[i].server = names[i];
 		spec[i].argv = argv[i];
 	}
-	return lctl_pool_start(spec, n, timeout_ms, p, err);
+	return lctl_pool_start(spec, n, timeout_ms, silent_s, p, err);
+}
+
+static void go(struct lctl_pool *p)
+{
+	struct lctl_pool_msg m = { .kind = LCTL_PM_GO, .planner = LCTL_PLANNER_GLUSTER };
+
+	snprintf(m.text, sizeof(m.text), "/");
+	lctl_pool_send(p, &m);
 }
 
 static void run_to_end(struct lctl_pool *p)
@@ -57,9 +72,9 @@ static void run_to_end(struct lctl_pool *p)
 static void test_two_workers_done(void **state)
 {
 	const char *const s[] = {
-		"echo 'hello 1 a'; read go; echo 'progress 1 2 0 0 100'; "
+		"echo 'hello 2 a'; read go; echo 'progress 1 2 0 0 100'; "
 		"echo 'done 3 5 1 0 4096 0'",
-		"echo 'hello 1 b'; read go; case \"$go\" in go*) ;; *) exit 9;; esac; "
+		"echo 'hello 2 b'; read go; case \"$go\" in 'go 0 gluster /') ;; *) exit 9;; esac; "
 		"echo 'done 7 11 0 0 8192 0'",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
@@ -68,7 +83,7 @@ static void test_two_workers_done(void **state)
 
 	(void)state;
 	assert_int_equal(start(s, 2, 5000, &p, &err), 0);
-	lctl_pool_send(p, "go force=0 layout=gluster scope=2f");
+	go(p);
 	run_to_end(p);
 	assert_int_equal(lctl_pool_progress(p, sp, LCTL_POOL_MAX), 2);
 	assert_string_equal(sp[0].name, "server1");
@@ -88,7 +103,7 @@ static void test_two_workers_done(void **state)
 /* A worker that cannot start (a remote shell that fails): refused, the server named. */
 static void test_refused_before_hello(void **state)
 {
-	const char *const s[] = { "echo 'hello 1 a'; read go", "exit 255" };
+	const char *const s[] = { "echo 'hello 2 a'; read go", "exit 255" };
 	struct lctl_error err = { 0 };
 	struct lctl_pool *p = (void *)1;
 
@@ -114,26 +129,32 @@ static void test_refused_on_timeout(void **state)
 /* Another protocol version, and an error line: refused with the worker's words, printable. */
 static void test_refused_proto_and_error(void **state)
 {
-	const char *const s1[] = { "echo 'hello 2 a'; sleep 5" };
-	const char *const s2[] = { "printf 'error no brick \\033]0;x\\007 here\\n'; exit 3" };
+	const char *const s1[] = { "echo 'hello 1 a'; sleep 5" };
+	const char *const s2[] = { "printf '%s\\n' 'error no\\x20brick\\x20\\x1b]0;x\\x07\\x20here'; "
+				   "exit 3" };
+	const char *const s3[] = { "printf 'error no brick \\033]0;x\\007 here\\n'; exit 3" };
 	struct lctl_error err = { 0 };
 	struct lctl_pool *p;
 
 	(void)state;
 	assert_int_equal(start(s1, 1, 5000, &p, &err), -LCTL_ECONNECT);
-	assert_non_null(strstr(err.msg, "protocol 2"));
+	assert_non_null(strstr(err.msg, "protocol 1"));
 	assert_int_equal(start(s2, 1, 5000, &p, &err), -LCTL_ECONNECT);
 	assert_non_null(strstr(err.msg, "no brick"));
 	assert_null(strchr(err.msg, '\033'));
 	assert_null(strchr(err.msg, '\007'));
+	/* the same sent raw, control characters and all, is no message */
+	assert_int_equal(start(s3, 1, 5000, &p, &err), -LCTL_ECONNECT);
+	assert_non_null(strstr(err.msg, "protocol error"));
+	assert_null(strchr(err.msg, '\033'));
 }
 
 /* A worker that dies half-way is lost, with its last counts; the pool is not complete. */
 static void test_lost_worker(void **state)
 {
 	const char *const s[] = {
-		"echo 'hello 1 a'; read go; echo 'done 1 1 0 0 1 0'",
-		"echo 'hello 1 b'; read go; echo 'progress 2 4 0 0 10'; kill -9 $$",
+		"echo 'hello 2 a'; read go; echo 'done 1 1 0 0 1 0'",
+		"echo 'hello 2 b'; read go; echo 'progress 2 4 0 0 10'; kill -9 $$",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
 	struct lctl_error err = { 0 };
@@ -141,7 +162,7 @@ static void test_lost_worker(void **state)
 
 	(void)state;
 	assert_int_equal(start(s, 2, 5000, &p, &err), 0);
-	lctl_pool_send(p, "go");
+	go(p);
 	run_to_end(p);
 	lctl_pool_progress(p, sp, LCTL_POOL_MAX);
 	assert_string_equal(sp[0].state, "done");
@@ -157,8 +178,8 @@ static void test_lost_worker(void **state)
 static void test_stop_and_failed(void **state)
 {
 	const char *const s[] = {
-		"echo 'hello 1 a'; read go; read cmd; [ \"$cmd\" = stop ] && echo 'done 0 0 0 0 0 130'",
-		"echo 'hello 1 b'; read go; echo 'done 1 0 0 2 0 1'",
+		"echo 'hello 2 a'; read go; read cmd; [ \"$cmd\" = stop ] && echo 'done 0 0 0 0 0 130'",
+		"echo 'hello 2 b'; read go; echo 'done 1 0 0 2 0 1'",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
 	struct lctl_error err = { 0 };
@@ -166,8 +187,8 @@ static void test_stop_and_failed(void **state)
 
 	(void)state;
 	assert_int_equal(start(s, 2, 5000, &p, &err), 0);
-	lctl_pool_send(p, "go");
-	lctl_pool_send(p, "stop");
+	go(p);
+	lctl_pool_send_kind(p, LCTL_PM_STOP);
 	run_to_end(p);
 	lctl_pool_progress(p, sp, LCTL_POOL_MAX);
 	assert_string_equal(sp[0].state, "stopped");
@@ -180,7 +201,7 @@ static void test_stop_and_failed(void **state)
 /* Freeing the pool ends workers that are still running (end of file, then SIGKILL). */
 static void test_free_ends_workers(void **state)
 {
-	const char *const s[] = { "echo 'hello 1 a'; exec sleep 60" };
+	const char *const s[] = { "echo 'hello 2 a'; exec sleep 60" };
 	struct lctl_error err = { 0 };
 	struct lctl_pool *p;
 	time_t t0 = time(NULL);
@@ -189,6 +210,287 @@ static void test_free_ends_workers(void **state)
 	assert_int_equal(start(s, 1, 5000, &p, &err), 0);
 	lctl_pool_free(p);
 	assert_true(time(NULL) - t0 < 20);
+}
+
+
+static int parse(const char *line, struct lctl_pool_msg *m)
+{
+	return lctl_pool_msg_parse(line, strlen(line), m);
+}
+
+/* Every message survives its own line: the scope with any bytes, as long as a path can be. */
+static void test_codec_roundtrip(void **state)
+{
+	struct lctl_pool_msg m = { 0 }, back;
+	char line[LCTL_POOL_LINE_MAX];
+	int n, k;
+
+	(void)state;
+	m.kind = LCTL_PM_GO;
+	m.force_move = true;
+	m.planner = LCTL_PLANNER_MINMOVE;
+	snprintf(m.text, sizeof(m.text), "/a b/\n\\x41/\xc3\xa9/\x01\x7f");
+	n = lctl_pool_msg_format(&m, line, sizeof(line));
+	assert_true(n > 0 && line[n - 1] == '\n');
+	for (k = 0; k < n - 1; k++)
+		assert_true(line[k] >= 0x20 && line[k] <= 0x7e);
+	assert_int_equal(lctl_pool_msg_parse(line, (size_t)n - 1, &back), 0);
+	assert_int_equal(back.kind, LCTL_PM_GO);
+	assert_true(back.force_move);
+	assert_int_equal(back.planner, LCTL_PLANNER_MINMOVE);
+	assert_string_equal(back.text, m.text);
+	/* issue 24, item 9: a scope of 4095 bytes fits, even with every byte escaped */
+	memset(m.text, '\xff', sizeof(m.text) - 1);
+	m.text[0] = '/';
+	m.text[sizeof(m.text) - 1] = '\0';
+	n = lctl_pool_msg_format(&m, line, sizeof(line));
+	assert_true(n > 0);
+	assert_int_equal(lctl_pool_msg_parse(line, (size_t)n - 1, &back), 0);
+	assert_string_equal(back.text, m.text);
+
+	memset(&m, 0, sizeof(m));
+	m.kind = LCTL_PM_DONE;
+	m.dirs = 1, m.migrated = 2, m.skipped = 3, m.failed = 4, m.bytes = LCTL_POOL_NUM_MAX;
+	m.code = 130;
+	n = lctl_pool_msg_format(&m, line, sizeof(line));
+	assert_int_equal(lctl_pool_msg_parse(line, (size_t)n - 1, &back), 0);
+	assert_int_equal(back.kind, LCTL_PM_DONE);
+	assert_int_equal(back.bytes, LCTL_POOL_NUM_MAX);
+	assert_int_equal(back.code, 130);
+	m.bytes = LCTL_POOL_NUM_MAX + 1;
+	assert_int_equal(lctl_pool_msg_format(&m, line, sizeof(line)), -1);
+
+	memset(&m, 0, sizeof(m));
+	m.kind = LCTL_PM_HELLO;
+	m.proto = LCTL_POOL_PROTO;
+	snprintf(m.node, sizeof(m.node), "node 1");
+	n = lctl_pool_msg_format(&m, line, sizeof(line));
+	assert_int_equal(lctl_pool_msg_parse(line, (size_t)n - 1, &back), 0);
+	assert_string_equal(back.node, "node 1");
+	assert_int_equal(back.proto, LCTL_POOL_PROTO);
+}
+
+/* Issue 24, item 8: what is not exactly a message is an error, never read another way. */
+static void test_codec_rejects(void **state)
+{
+	static const char *const bad[] = {
+		"",
+		"progress -1 0 0 0 0",		   /* a sign: %llu took it, and the sums wrapped */
+		"progress +1 0 0 0 0",
+		"progress 1 0 0 0",		   /* a field missing */
+		"progress 1 0 0 0 0 0",		   /* one too many */
+		"progress 1  0 0 0 0",		   /* an empty word */
+		"progress 1 0 0 0 0 ",
+		" progress 1 0 0 0 0",
+		"progress 18446744073709551615 0 0 0 0", /* wraps a sum */
+		"progress 4503599627370497 0 0 0 0",	  /* LCTL_POOL_NUM_MAX + 1 */
+		"progress 1x 0 0 0 0",
+		"done 1 2 3 4 5 256",
+		"done 1 2 3 4 5",
+		"hello 2",
+		"hello x a",
+		"hello 2 a\tb",
+		"hello 2 \xc3\xa9",	    /* not ASCII */
+		"error a\\x00b",	    /* a NUL in an escape */
+		"error a\\q",		    /* a backslash that starts no escape */
+		"error",
+		"go force=0 layout=gluster scope=2f", /* protocol 1's go */
+		"go 2 gluster /",
+		"go 1 other /",
+		"go 1 gluster relative",
+		"stop now",
+		"STOP",
+		"ping",
+	};
+	struct lctl_pool_msg m;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (parse(bad[i], &m) != -1)
+			fail_msg("parsed: '%s'", bad[i]);
+	}
+	assert_int_equal(lctl_pool_msg_parse("stop\0stop", 9, &m), -1); /* a NUL */
+	assert_int_equal(parse("stop", &m), 0);
+	assert_int_equal(m.kind, LCTL_PM_STOP);
+	assert_int_equal(parse("error a\\x20b\\\\", &m), 0);
+	assert_string_equal(m.text, "a b\\");
+}
+
+/*
+ * The reader cuts lines at '\n' only: a line too long is an error (before, its tail was read
+ * as a line of its own: 1023 x 'A' then a done counted as done), a partial line waits, and the
+ * lines after go are read at once (before, a go's fields were read as two stale lines).
+ */
+static void test_reader(void **state)
+{
+	struct lctl_pool_reader *r = calloc(1, sizeof(*r));
+	struct lctl_pool_msg m;
+	int sv[2];
+	char big[LCTL_POOL_LINE_MAX + 64];
+
+	(void)state;
+	assert_non_null(r);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(write(sv[1], "go 0 gluster /a\\x20b\nsto", 24), 24);
+	assert_int_equal(lctl_pool_read(r, sv[0]), 24);
+	assert_int_equal(lctl_pool_next(r, &m), 1);
+	assert_int_equal(m.kind, LCTL_PM_GO);
+	assert_string_equal(m.text, "/a b");
+	assert_int_equal(lctl_pool_next(r, &m), 0);
+	assert_int_equal(write(sv[1], "p\npause\n", 8), 8);
+	assert_true(lctl_pool_read(r, sv[0]) > 0);
+	assert_int_equal(lctl_pool_next(r, &m), 1);
+	assert_int_equal(m.kind, LCTL_PM_STOP);
+	assert_int_equal(lctl_pool_next(r, &m), 1);
+	assert_int_equal(m.kind, LCTL_PM_PAUSE);
+	assert_int_equal(lctl_pool_next(r, &m), 0);
+	/* a NUL does not end a line */
+	assert_int_equal(write(sv[1], "stop\0\nstop\n", 11), 11);
+	assert_true(lctl_pool_read(r, sv[0]) > 0);
+	assert_int_equal(lctl_pool_next(r, &m), -1);
+	assert_int_equal(lctl_pool_next(r, &m), 1);
+	/* too long: an error however it ends */
+	memset(big, 'A', sizeof(big));
+	memcpy(big + sizeof(big) - 18, "done 7 7 0 0 0 0\n", 17);
+	r->len = 0;
+	assert_int_equal(write(sv[1], big, sizeof(big) - 1), (ssize_t)sizeof(big) - 1);
+	while (r->len < sizeof(r->buf) && lctl_pool_read(r, sv[0]) > 0)
+		;
+	assert_int_equal(lctl_pool_next(r, &m), -1);
+	/* a line cut off by the end of the link */
+	free(r);
+	r = calloc(1, sizeof(*r));
+	assert_non_null(r);
+	assert_int_equal(write(sv[1], "sto", 3), 3);
+	close(sv[1]);
+	while (lctl_pool_read(r, sv[0]) > 0)
+		;
+	/* what was still queued from above */
+	while (lctl_pool_next(r, &m) == 1 || (r->len && !r->eof))
+		;
+	assert_true(r->eof);
+	close(sv[0]);
+	free(r);
+}
+
+/* A worker that sends garbage after go is lost, never done (issue 24, items 1 and 8). */
+static void test_garbage_is_lost(void **state)
+{
+	const char *const s[] = {
+		"echo 'hello 2 a'; read go; "
+		"head -c 20000 /dev/zero | tr '\\0' A; echo 'done 7 7 0 0 0 0'; sleep 5",
+		"echo 'hello 2 b'; read go; echo 'done 1 1 0 0 1 0'; echo 'done 9 9 0 0 9 1'",
+		"echo 'hello 2 c'; read go; echo 'progress 1 1 0 0 1'; echo 'hello 2 c'; sleep 5",
+		"echo 'hello 2 d'; read go; printf '%s\\n' 'error no\\x20room'; echo 'hello 2 d'; "
+		"echo 'done 1 1 0 0 1 0'",
+		"echo 'hello 2 e'; read go; echo 'progress -1 0 0 0 0'; sleep 5",
+	};
+	struct lctl_server_progress sp[LCTL_POOL_MAX];
+	struct lctl_error err = { 0 };
+	struct lctl_pool *p;
+
+	(void)state;
+	assert_int_equal(start(s, 5, 5000, &p, &err), 0);
+	go(p);
+	run_to_end(p);
+	lctl_pool_progress(p, sp, LCTL_POOL_MAX);
+	assert_string_equal(sp[0].state, "lost");
+	assert_non_null(strstr(sp[0].error, "protocol error"));
+	assert_int_equal(sp[0].migrated, 0);
+	/* done is final: a second one changes nothing */
+	assert_string_equal(sp[1].state, "done");
+	assert_int_equal(sp[1].migrated, 1);
+	assert_string_equal(sp[2].state, "lost");
+	/* error is final: a hello after it does not make the worker ready again */
+	assert_string_equal(sp[3].state, "failed");
+	assert_non_null(strstr(sp[3].error, "no room"));
+	assert_string_equal(sp[4].state, "lost");
+	assert_false(lctl_pool_server_done(p, 0));
+	assert_false(lctl_pool_server_done(p, 2));
+	assert_false(lctl_pool_server_done(p, 3));
+	assert_false(lctl_pool_complete(p));
+	lctl_pool_free(p);
+}
+
+/*
+ * A worker that says nothing for the silence limit is lost, and its process group (what its
+ * remote shell started too) is killed (issue 24, items 2 and 10).
+ */
+static void test_silent_is_lost(void **state)
+{
+	char pidfile[] = "/tmp/test-pool-XXXXXX", script[512];
+	const char *s[1] = { script };
+	struct lctl_server_progress sp[LCTL_POOL_MAX];
+	struct lctl_error err = { 0 };
+	struct lctl_pool *p;
+	unsigned saved = silent_s;
+	time_t t0;
+	FILE *f;
+	long pid = 0;
+	int fd = mkstemp(pidfile);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(script, sizeof(script),
+		 "sleep 60 & echo $! > %s; echo 'hello 2 a'; read go; echo 'progress 0 0 0 0 0'; "
+		 "exec sleep 60",
+		 pidfile);
+	silent_s = 2;
+	assert_int_equal(start(s, 1, 5000, &p, &err), 0);
+	silent_s = saved;
+	go(p);
+	t0 = time(NULL);
+	run_to_end(p);
+	assert_true(time(NULL) - t0 <= 4);
+	lctl_pool_progress(p, sp, LCTL_POOL_MAX);
+	assert_string_equal(sp[0].state, "lost");
+	assert_non_null(strstr(sp[0].error, "sent nothing"));
+	f = fopen(pidfile, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%ld", &pid), 1);
+	fclose(f);
+	unlink(pidfile);
+	lctl_pool_free(p);
+	usleep(100000);
+	/* the grandchild is gone (a zombie at most, where init does not reap) */
+	assert_true(pid > 0);
+	if (!kill((pid_t)pid, 0)) {
+		char path[64], buf[512], *st;
+
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		assert_non_null(fgets(buf, sizeof(buf), f));
+		fclose(f);
+		st = strrchr(buf, ')');
+		assert_non_null(st);
+		assert_int_equal(st[2], 'Z');
+	}
+}
+
+/* pause and resume after go reach a worker, in order (issue 24, item 1). */
+static void test_commands_after_go(void **state)
+{
+	const char *const s[] = {
+		"echo 'hello 2 a'; read go; read a; read b; read c; "
+		"[ \"$a $b $c\" = 'pause resume stop' ] && echo 'done 0 0 0 0 0 130'",
+	};
+	struct lctl_server_progress sp[LCTL_POOL_MAX];
+	struct lctl_error err = { 0 };
+	struct lctl_pool *p;
+
+	(void)state;
+	assert_int_equal(start(s, 1, 5000, &p, &err), 0);
+	go(p);
+	lctl_pool_send_kind(p, LCTL_PM_PAUSE);
+	lctl_pool_send_kind(p, LCTL_PM_RESUME);
+	lctl_pool_send_kind(p, LCTL_PM_STOP);
+	run_to_end(p);
+	lctl_pool_progress(p, sp, LCTL_POOL_MAX);
+	assert_string_equal(sp[0].state, "stopped");
+	lctl_pool_free(p);
 }
 
 int main(void)
@@ -201,6 +503,12 @@ int main(void)
 		cmocka_unit_test(test_lost_worker),
 		cmocka_unit_test(test_stop_and_failed),
 		cmocka_unit_test(test_free_ends_workers),
+		cmocka_unit_test(test_codec_roundtrip),
+		cmocka_unit_test(test_codec_rejects),
+		cmocka_unit_test(test_reader),
+		cmocka_unit_test(test_garbage_is_lost),
+		cmocka_unit_test(test_silent_is_lost),
+		cmocka_unit_test(test_commands_after_go),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
