@@ -858,8 +858,8 @@ static void drop_foreign(struct lctl_repair_ctx *rc, struct lctl_repair_report *
  * Step 3 for a stale linkto, before its entry is placed (lctl_repair_stale_fix()).
  * Return: true when nothing more is to be done for @e now.
  */
-static bool stale_first(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
-			const char *path, const struct lctl_entry_report *e)
+static bool stale_first(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr, const char *path,
+			const struct lctl_entry_report *e)
 {
 	int ret;
 
@@ -918,9 +918,9 @@ static bool stale_first(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 			return true;
 		}
 		/* not a linkto we may touch (changed meanwhile, an odd value): DHT's own placing */
-		lctl_log(LCTL_LOG_VERBOSE, "cannot point the linkto of '%.200s' on %s at the data: %s",
-			 path, lctl_volume_subvol(rc->in->vol, (size_t)e->hashed)->name,
-			 strerror(-ret));
+		lctl_log(LCTL_LOG_VERBOSE,
+			 "cannot point the linkto of '%.200s' on %s at the data: %s", path,
+			 lctl_volume_subvol(rc->in->vol, (size_t)e->hashed)->name, strerror(-ret));
 		return false;
 	case LCTL_STALE_PLACE:
 	default:
