@@ -519,6 +519,10 @@ static int remove_linkto(struct lctl_repair_ctx *rc, size_t sv, const char *path
  * Make the linkto of @path on subvolume @sv name @data_sv, where its data is, after checking
  * right before that it is a linkto (mode exactly S_ISVTX, size 0, the linkto xattr) with the
  * gfid of the data file on @data_sv. The value is written as DHT writes it (name and NUL).
+ * On a brick, the linkto files of one gfid are hard links of one inode (posix links a new name
+ * of a known gfid to its handle), so every name of a hard-linked file whose linkto sits there
+ * is mended at once: all of them name the same data. Return: 0, -EXDEV when the linkto has
+ * another file's gfid (remove_foreign_linkto() then), -EBUSY when it is no linkto, -errno.
  */
 static int retarget_linkto(struct lctl_repair_ctx *rc, size_t sv, size_t data_sv, const char *path)
 {
@@ -534,9 +538,11 @@ static int retarget_linkto(struct lctl_repair_ctx *rc, size_t sv, size_t data_sv
 		ret = raw_gfid(rc, data_sv, path, gd, &sd);
 	if (ret)
 		return ret;
-	if (memcmp(gl, gd, 16) || !S_ISREG(sl.st_mode) || (sl.st_mode & 07777) != S_ISVTX ||
-	    sl.st_size || !S_ISREG(sd.st_mode) || (sd.st_mode & 07777) == S_ISVTX)
+	if (!S_ISREG(sl.st_mode) || (sl.st_mode & 07777) != S_ISVTX || sl.st_size ||
+	    !S_ISREG(sd.st_mode) || (sd.st_mode & 07777) == S_ISVTX)
 		return -EBUSY;
+	if (memcmp(gl, gd, 16))
+		return -EXDEV;
 	if (glfs_lgetxattr(fs, path, rc->in->linkto_key, val, sizeof(val)) < 0)
 		return -EBUSY;
 	if (glfs_lsetxattr(fs, path, rc->in->linkto_key, name, strlen(name) + 1, XATTR_REPLACE))
@@ -800,6 +806,128 @@ static int migrate(struct lctl_repair_ctx *rc, const char *path, const struct lc
 	return ret ? -1 : 0;
 }
 
+/*
+ * What to do first about the stale linkto of @e (a single data copy; pure, see repair.h), in a
+ * dirty directory, where a lookup that misses asks every subvolume, so a linkto changed or
+ * removed for a moment hides nothing:
+ *
+ *	data on its hashed subvolume, a stray linkto elsewhere        remove the stray (done)
+ *	hashed linkto -> data's subvolume, another file's gfid        remove it, then place
+ *	hashed linkto -> another subvolume (or none, or unreadable)   point it at the data
+ *	                                                              (another gfid: remove it)
+ *	correct hashed linkto, a stray on a third subvolume           remove the stray, place
+ *
+ * The third is what a migration leaves for the other names of a file hard-linked while it moved
+ * (GlusterFS's tests/bugs/distribute/bug-1161311.t): their linkto files still name the source.
+ * DHT's lookup does not mend one (its linkfile create meets EEXIST with the same gfid and takes
+ * that as done), and it will not move a hard-linked file, so nothing else would ever make it
+ * right: the directory stayed dirty at every run. Pointed at the data, the name is linked, a
+ * safe state (DHT finds the data), and the directory can be stamped. In a drain, data on a
+ * leaving subvolume is left to DHT's decommission migration of hard links, as before.
+ */
+enum lctl_stale_fix lctl_repair_stale_fix(const struct lctl_entry_report *e, bool data_leaving)
+{
+	if (e->state != LCTL_ENTRY_STALE_LINKTO || e->cached < 0)
+		return LCTL_STALE_PLACE;
+	if (e->cached == e->hashed)
+		return LCTL_STALE_REMOVE_STRAY;
+	if (e->linkto_subvol < 0 || e->hashed < 0)
+		return LCTL_STALE_PLACE;
+	if (e->linkto_subvol != e->hashed)
+		return e->linkto_subvol != e->cached ? LCTL_STALE_REMOVE_THIRD : LCTL_STALE_PLACE;
+	if (e->linkto_target == e->cached)
+		return LCTL_STALE_REMOVE_FOREIGN;
+	return data_leaving ? LCTL_STALE_PLACE : LCTL_STALE_RETARGET;
+}
+
+/* Remove the hashed linkto of @e that carries another file's gfid (remove_foreign_linkto()). */
+static void drop_foreign(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
+			 const char *path, const struct lctl_entry_report *e)
+{
+	int ret = remove_foreign_linkto(rc, (size_t)e->hashed, (size_t)e->cached, path);
+
+	if (ret == 0)
+		add_outcome(rc, rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "another file's gfid",
+			    e->hashed, -1, 0);
+	else if (ret != -EEXIST && ret != -ENOENT)
+		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
+			    "cannot remove a linkto with another file's gfid", e->hashed, -1, 0);
+}
+
+/*
+ * Step 3 for a stale linkto, before its entry is placed (lctl_repair_stale_fix()).
+ * Return: true when nothing more is to be done for @e now.
+ */
+static bool stale_first(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr, const char *path,
+			const struct lctl_entry_report *e)
+{
+	int ret;
+
+	switch (lctl_repair_stale_fix(e, on_leaving(rc, e->cached))) {
+	case LCTL_STALE_REMOVE_STRAY:
+		ret = e->linkto_subvol >= 0
+			      ? remove_linkto(rc, (size_t)e->linkto_subvol, path, e->cached)
+			      : -ENOENT;
+		if (ret == 0 || ret == -ENOENT)
+			add_outcome(rc, rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "stray",
+				    e->linkto_subvol, -1, 0);
+		else
+			add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
+				    "cannot remove a stray linkto", e->linkto_subvol, -1, 0);
+		return true;
+	case LCTL_STALE_REMOVE_FOREIGN:
+		drop_foreign(rc, rr, path, e);
+		return false;
+	case LCTL_STALE_REMOVE_THIRD:
+		/*
+		 * Reachable through a correct linkto on its hashed subvolume, and a stray linkto
+		 * on a third one (e.g. the hashed subvolume of an older layout; inspect names that
+		 * stray here). A stray away from the hashed subvolume is no rename in progress, so
+		 * remove it, then place the data as for any linked entry (a file DHT will not move,
+		 * hard-linked say, stays linked).
+		 */
+		ret = remove_linkto(rc, (size_t)e->linkto_subvol, path, -1);
+		if (ret == 0)
+			add_outcome(rc, rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "stray",
+				    e->linkto_subvol, -1, 0);
+		else if (ret != -ENOENT)
+			add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
+				    "cannot remove a stray linkto", e->linkto_subvol, -1, 0);
+		return false;
+	case LCTL_STALE_RETARGET:
+		ret = retarget_linkto(rc, (size_t)e->hashed, (size_t)e->cached, path);
+		if (ret == -EXDEV) {
+			drop_foreign(rc, rr, path, e);
+			return false;
+		}
+		if (ret == 0) {
+			add_outcome(rc, rr, e->name, LCTL_FILE_LINKED, 0,
+				    "its linkto named another subvolume than the data's", e->cached,
+				    e->hashed, e->size);
+			/*
+			 * Linked now. A linkto pass is done with it; a drain leaves a hard-linked
+			 * file off the leaving subvolumes where it is; else it is placed as any
+			 * linked file (DHT refuses a hard-linked one: skipped, behind this linkto)
+			 */
+			return rc->mode == LCTL_FIX_LINKTO || (rc->drain && e->nlink > 1);
+		}
+		if (rc->drain && e->nlink > 1) {
+			add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
+				    "cannot point its linkto at the data", e->cached, e->hashed,
+				    e->size);
+			return true;
+		}
+		/* not a linkto we may touch (changed meanwhile, an odd value): DHT's own placing */
+		lctl_log(LCTL_LOG_VERBOSE,
+			 "cannot point the linkto of '%.200s' on %s at the data: %s", path,
+			 lctl_volume_subvol(rc->in->vol, (size_t)e->hashed)->name, strerror(-ret));
+		return false;
+	case LCTL_STALE_PLACE:
+	default:
+		return false;
+	}
+}
+
 /* Step 3 for one entry. */
 static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr, const char *dir,
 			const struct lctl_entry_report *e)
@@ -896,56 +1024,8 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 				    e->linkto_subvol, -1, 0);
 		return;
 	case LCTL_ENTRY_STALE_LINKTO:
-		if (e->cached >= 0 && e->cached == e->hashed) {
-			/* data in place; a stray linkto on another subvolume */
-			int ret = e->linkto_subvol >= 0
-					  ? remove_linkto(rc, (size_t)e->linkto_subvol, path,
-							  e->cached)
-					  : -ENOENT;
-
-			if (ret == 0 || ret == -ENOENT)
-				add_outcome(rc, rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "stray",
-					    e->linkto_subvol, -1, 0);
-			else
-				add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
-					    "cannot remove a stray linkto", e->linkto_subvol, -1,
-					    0);
+		if (stale_first(rc, rr, path, e))
 			return;
-		}
-		/* the hashed linkto names the data's subvolume: it has another file's gfid */
-		if (e->cached >= 0 && e->linkto_subvol == e->hashed &&
-		    e->linkto_target == e->cached) {
-			int ret = remove_foreign_linkto(rc, (size_t)e->hashed, (size_t)e->cached,
-							path);
-
-			if (ret == 0)
-				add_outcome(rc, rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0,
-					    "another file's gfid", e->hashed, -1, 0);
-			else if (ret != -EEXIST && ret != -ENOENT)
-				add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
-					    "cannot remove a linkto with another file's gfid",
-					    e->hashed, -1, 0);
-			break;
-		}
-		/*
-		 * Reachable through a correct linkto on its hashed subvolume, and a stray linkto
-		 * on a third one (e.g. the hashed subvolume of an older layout; inspect names that
-		 * stray here). A stray away from the hashed subvolume is no rename in progress, so
-		 * remove it, then place the data as for any linked entry (a file DHT will not move,
-		 * hard-linked say, stays linked).
-		 */
-		if (e->cached >= 0 && e->linkto_subvol >= 0 && e->linkto_subvol != e->hashed &&
-		    e->linkto_subvol != e->cached) {
-			int ret = remove_linkto(rc, (size_t)e->linkto_subvol, path, -1);
-
-			if (ret == 0)
-				add_outcome(rc, rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "stray",
-					    e->linkto_subvol, -1, 0);
-			else if (ret != -ENOENT)
-				add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
-					    "cannot remove a stray linkto", e->linkto_subvol, -1,
-					    0);
-		}
 		break;
 	default:
 		break;
@@ -981,33 +1061,10 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		 * decommission path (gf_defrag_handle_hardlink()), which, for data that is not on
 		 * one of them, only marks the data with a linkto xattr and moves nothing. Without
 		 * them it refuses (EPERM). So such a file stays where it is, as in any fix: linked
-		 * from its hashed subvolume by the first lookup of its name in this dirty directory,
-		 * which also replaces a linkto there that names another subvolume (after DHT moved
-		 * the data of another name of the file off a leaving one, say).
+		 * from its hashed subvolume by the first lookup of its name in this dirty directory;
+		 * a linkto there that names another subvolume (after DHT moved the data of another
+		 * name of the file off a leaving one, say) was pointed at the data (stale_first()).
 		 */
-		if (e->state == LCTL_ENTRY_STALE_LINKTO && e->cached >= 0 &&
-		    e->linkto_subvol == e->hashed && e->hashed >= 0 &&
-		    e->linkto_target != e->cached) {
-			/*
-			 * The linkto of this name on its hashed subvolume still names the subvolume
-			 * the data left (DHT moved it for another name of the file). DHT's lookup
-			 * does not mend it (its linkfile create meets EEXIST, same gfid, and takes
-			 * that as done; and our graph's lookup of a known inode only revalidates on
-			 * the data's subvolume): point it at the data, after checking, right before,
-			 * that it is a linkto with the data's gfid.
-			 */
-			int ret = retarget_linkto(rc, (size_t)e->hashed, (size_t)e->cached, path);
-
-			if (ret == 0)
-				add_outcome(rc, rr, e->name, LCTL_FILE_LINKED, 0,
-					    "its linkto named another subvolume than the data's",
-					    e->cached, e->hashed, e->size);
-			else
-				add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
-					    "cannot point its linkto at the data", e->cached,
-					    e->hashed, e->size);
-			return;
-		}
 		if (e->state != LCTL_ENTRY_LINKED && glfs_lstat(dht, path, &st))
 			add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, errno, "lookup failed",
 				    e->cached, e->hashed, e->size);

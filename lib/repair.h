@@ -106,6 +106,17 @@ enum lctl_clean_place {
 };
 enum lctl_clean_place lctl_repair_clean_place(const struct lctl_entry_report *e);
 
+/* What a fix does first about an entry's stale linkto, before placing it (see repair.c) */
+enum lctl_stale_fix {
+	LCTL_STALE_PLACE,	   /* nothing first: place the entry as any other */
+	LCTL_STALE_REMOVE_STRAY,   /* data on its hashed subvolume: remove the stray, done */
+	LCTL_STALE_REMOVE_THIRD,   /* a correct hashed linkto: remove the stray elsewhere, place */
+	LCTL_STALE_REMOVE_FOREIGN, /* the hashed linkto has another file's gfid: remove it, place */
+	LCTL_STALE_RETARGET,	   /* the hashed linkto names a subvolume without the data: make it
+				    * name the data's (removed instead if its gfid is another's) */
+};
+enum lctl_stale_fix lctl_repair_stale_fix(const struct lctl_entry_report *e, bool data_leaving);
+
 /**
  * lctl_repair_data() - the data phase of a clean-first run for one directory (@rc->mode is
  * LCTL_FIX_MIGRATE): in a directory stamped with @rc->commit, migrate the entries a lookup

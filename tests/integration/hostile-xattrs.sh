@@ -7,6 +7,13 @@
 # trailing NUL, a 300-byte value; a linkto next to a data file on its hashed subvolume (pointing
 # at the data, and at a third subvolume); a linkto on the hashed subvolume naming the data's
 # subvolume but carrying another gfid; and a directory that is a data file on one subvolume.
+# And what GlusterFS's tests/bugs/distribute/bug-1161311.t leaves (a file hard-linked while it
+# migrated): one file with 41 names in /hl, /hl/d1, /hl/d2 and /hl/d2/d3 whose linkto files name
+# a subvolume without the data (as those of the subvolume the data left do). Fix points them at
+# the data and stamps all four directories (scan --path /hl exits 0, lookup-optimize covers them
+# all); the file stays where it is, behind correct linkto files; a second fix changes nothing
+# there but the commit words; every name keeps its inode and link count through a fresh FUSE
+# mount.
 #
 # "A data file and a linkto both on the hashed subvolume" cannot exist (one name per directory
 # on a brick), so it is read as the two states that come closest: the data on the hashed
@@ -40,6 +47,22 @@ for d in lt-none lt-self lt-loop lt-nonul lt-long lt-gfid mig1 strayhl; do
 done
 # hard links, which DHT does not migrate: strayhl's files stay where they are
 for i in $(seq 1 8); do ln "$MP/strayhl/g$i" "$MP/strayhl/h$i"; done
+# one file, hard-linked in four directories (bug-1161311.t): the names DHT did not hash to the
+# data's subvolume get linkto files there
+mkdir -p "$MP/hl/d1" "$MP/hl/d2/d3"
+printf 'hard-linked\n' >"$MP/hl/d1/file"
+HL=(hl/d1/file)
+for d in hl hl/d1 hl/d2 hl/d2/d3; do
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		ln "$MP/hl/d1/file" "$MP/$d/n$i"
+		HL+=("$d/n$i")
+	done
+done
+HLDIRS=(/hl /hl/d1 /hl/d2 /hl/d2/d3)
+hl_ids() { local p; for p in "${HL[@]}"; do stat -c "$p %h %i" -- "$1/$p"; done; }
+hl_ids "$MP" >"$FX/hl.before"
+assert_eq "${#HL[@]}" "$(awk '{print $2}' "$FX/hl.before" | sort -u)" "link count of the hard-linked file"
+assert_eq 1 "$(awk '{print $3}' "$FX/hl.before" | sort -u | wc -l)" "inodes of the hard-linked file's names"
 hs_sums "$MP" >"$FX/sums.before"
 lctl_umount "$MP"
 # From here on nothing goes through a client until the scan: a lookup would heal what we break.
@@ -119,6 +142,18 @@ else
 	hs_mk_linkto "$hl3" "strayhl/$hln" "$(hs_hex "$(hs_sv "$hld")")00" "$hld"
 fi
 hs_is_linkto "${B[hl3]}" "strayhl/$hln" || fail "could not make the stray linkto of strayhl/$hln"
+
+# the file moved to D while it was linked (bug-1161311.t): the linkto files of its other names
+# still name the subvolume it left. Here those on each of the two other subvolumes name the
+# third one (so that every /hl directory has some, whatever the names hash to); on a brick the
+# linkto files of one gfid are hard links of one inode.
+hlD=$(hs_data_subvol hl/d1/file)
+for p in "${HL[@]}"; do
+	for i in 0 1 2; do
+		((i == hlD)) || ! hs_is_linkto "${B[i]}" "$p" || setfattr -n trusted.glusterfs.dht.linkto \
+			-v "0x$(hs_hex "$(hs_sv $((3 - hlD - i)))")00" -- "${B[i]}/$p"
+	done
+done
 
 # --- what a migration killed half-way leaves (DHT's migration runs inside the fix's process) -----
 # phase 1, killed while copying from D (not hashed) to H (hashed): the source on D keeps the
@@ -221,6 +256,15 @@ assert_eq "[\"stale-linkto\",\"$(hs_sv "$s3")\",\"$(hs_sv "$s3")\",\"$(hs_sv $((
 assert_eq "[\"stale-linkto\",\"$(hs_sv "$hll")\",\"$(hs_sv "$hld")\",\"$(hs_sv "$hl3")\",\"$(hs_sv "$hld")\"]" \
 	"$(entry /strayhl "$hln")" "stray linkto beside a linked, hard-linked file"
 
+# every /hl directory has a name whose linkto on its hashed subvolume names a subvolume without
+# the data
+for d in "${HLDIRS[@]}"; do
+	n=$(jq --arg d "$d" '[.directories[] | select(.path == $d) | .entries[] |
+		select(.state == "stale-linkto" and .linkto_on == .hashed and .linkto_target != .cached)] |
+		length' "$FX/scan.json")
+	((n > 0)) || fail "$d: no stale linkto beside the hard-linked file"
+done
+
 echo "mig1/$m1n: $(entry /mig1 "$m1n")" >&2
 echo "mig2/f2: $(entry /mig2 f2)" >&2
 assert_eq '"migration-leftover"' "$(entry /mig1 "$m1n" | jq -c '.[0]')" "an interrupted migration (phase 1)"
@@ -265,6 +309,42 @@ done
 assert_eq fixed "$(outcome /strayhl)" "/strayhl outcome"
 [[ ! -e ${B[hl3]}/strayhl/$hln ]] || fail "the stray linkto of /strayhl/$hln is still on ${B[hl3]}"
 hs_is_linkto "${B[hll]}" "strayhl/$hln" || fail "the linkto of /strayhl/$hln on its hashed brick is gone"
+# the hard-linked file with stale linkto files: every directory fixed and stamped, the data
+# where it was, every linkto of it naming the data's subvolume (hl_bricks_check)
+hl_bricks_check() {
+	local p i h want
+	h=$(printf '%08x' "$(fx_vol_hash "$VOL")")
+	want=0x$(hs_hex "$(hs_sv "$hlD")")00
+	for p in "${HL[@]}"; do
+		[[ -f ${B[hlD]}/$p ]] && ! hs_is_linkto "${B[hlD]}" "$p" || fail "/$p: no data on ${B[hlD]}"
+		for i in 0 1 2; do
+			((i == hlD)) && continue
+			[[ -e ${B[i]}/$p ]] || continue
+			hs_is_linkto "${B[i]}" "$p" || fail "/$p: data on ${B[i]} too"
+			assert_eq "$want" "$(hs_xattr_hex "${B[i]}" "$p" trusted.glusterfs.dht.linkto)" \
+				"linkto of /$p on ${B[i]}"
+		done
+	done
+	# the data's own link count on its brick: every name and the .glusterfs handle
+	assert_eq $((${#HL[@]} + 1)) "$(stat -c %h -- "${B[hlD]}/hl/d1/file")" "link count on ${B[hlD]}"
+	for p in "${HLDIRS[@]}"; do
+		for i in 0 1 2; do
+			assert_eq "$h" "$(hs_layout "${B[i]}" "$p" | cut -c1-8)" "commit word of $p on ${B[i]}"
+		done
+	done
+}
+for d in "${HLDIRS[@]}"; do
+	assert_eq fixed "$(outcome "$d")" "$d outcome (stale linkto files of a hard-linked file)"
+done
+hl_bricks_check
+hs_lctl "$FX/hl-scan.json" "$FX/hl-scan.err" --json scan --path /hl "$VOL"
+assert_eq 0 "$LCTL_RC" "scan --path /hl after the fix"
+assert_eq '[4,1]' "$(jq -c '[.summary.directories, .summary.lookup_optimize_coverage.directory_share]' \
+	"$FX/hl-scan.json")" "directories of /hl, and the share lookup-optimize covers"
+# /hl on the bricks but the layout xattrs (whose commit word a fix of the whole volume changes)
+hl_snapshot() { LCTL_SNAPSHOT_IGNORE='^trusted\.glusterfs\.(mdata|dht)$' brick_snapshot "${B[@]/%//hl}"; }
+hl_snapshot >"$FX/hl.fixed"
+
 # the linkto with another file's gfid is gone: the file's own gfid is on its hashed brick now
 assert_eq fixed "$(outcome /lt-gfid)" "/lt-gfid outcome"
 assert_eq "$gfid_data" "$(hs_xattr_hex "${B[${LINK[lt-gfid]}]}" "lt-gfid/${NAME[lt-gfid]}" trusted.gfid)" \
@@ -298,8 +378,17 @@ assert_eq '[{"path":"/typeconf","problems":["hole","not-a-directory","unstamped"
 # the administrator resolves the conflict (the file goes elsewhere); a second fix ends clean
 # but for the user-set layouts, which stay as the user set them
 mv -- "${B[2]}/typeconf" "$FX/typeconf.saved"
+logged=$(wc -l <"$FX/state/outcomes.jsonl")
 fx_fix "$VOL" --parallel 2
 [[ $LCTL_RC == 0 ]] || soft_fail "second fix exited $LCTL_RC"
+# /hl again: nothing to do but stamp (the file, hard-linked, is left behind its linkto files)
+tail -n +$((logged + 1)) "$FX/state/outcomes.jsonl" |
+	jq -c 'select(.path | startswith("/hl/")) | select(.outcome != "skipped" or
+		(.reason | startswith("hard links") | not))' >"$FX/hl.again"
+[[ ! -s $FX/hl.again ]] || fail "the second fix changed /hl: $(head -3 "$FX/hl.again")"
+hl_bricks_check
+hl_snapshot >"$FX/hl.again"
+assert_unchanged "$FX/hl.fixed" "$FX/hl.again" "the second fix changed /hl on the bricks (layout xattrs aside)"
 hs_lctl "$FX/scan3.json" "$FX/scan3.err" --json scan "$VOL"
 assert_eq 1 "$LCTL_RC" "scan after the second fix"
 left=$(jq -c '[.directories[] | select(.clean == false) | .path | select(test("^/mig") | not)] | sort' "$FX/scan3.json")
@@ -308,5 +397,7 @@ assert_eq '["/user","/usermix"]' "$left" "left after the second fix"
 MP=$(lctl_mount "$VOL")
 hs_sums "$MP" >"$FX/sums.after"
 assert_files_equal "$FX/sums.before" "$FX/sums.after" "a file changed or went missing"
+hl_ids "$MP" >"$FX/hl.after"
+assert_files_equal "$FX/hl.before" "$FX/hl.after" "a name of the hard-linked file: link count or inode"
 soft_end
 exit 0

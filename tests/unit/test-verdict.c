@@ -4,7 +4,8 @@
  * (inspect.c) and by explain (lctl_explain_judge()): a table of copies per subvolume and the
  * verdict each must get, checked through both; for what a linkto xattr read says
  * (lctl_linkto_read_result()); and for the directory-level judgement of a layout as it was read
- * (inspect.c: lctl_note_layout(), lctl_judge_layout()).
+ * (inspect.c: lctl_note_layout(), lctl_judge_layout()); and what a fix does first about a stale
+ * linkto so judged (repair.c: lctl_repair_stale_fix()).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -18,6 +19,7 @@
 #include <cmocka.h>
 
 #include "inspect.h"
+#include "repair.h"
 
 #define NSV 4
 
@@ -297,6 +299,128 @@ static void test_table_explain(void **state)
 	}
 }
 
+/* The copies of one name, the verdict on them, and what a fix does first about it. */
+struct stale_row {
+	const char *what;
+	int hashed;
+	struct copy c[NSV];
+	bool data_leaving;
+	enum lctl_entry_state state;
+	enum lctl_stale_fix fix;
+};
+
+static const struct stale_row stale_rows[] = {
+	/*
+	 * tests/bugs/distribute/bug-1161311.t: a file hard-linked while it moved from 2 to 1;
+	 * the linkto of another name on its hashed subvolume 0 still names the source. DHT's
+	 * lookup keeps it (same gfid), DHT will not move the file: only we can mend it.
+	 */
+	{ "hashed linkto names the source of a finished migration",
+	  0,
+	  { L(2, 10), D(10), _, _ },
+	  false,
+	  LCTL_ENTRY_STALE_LINKTO,
+	  LCTL_STALE_RETARGET },
+	{ "hashed linkto names a subvolume without anything",
+	  2,
+	  { D(10), _, L(3, 10), _ },
+	  false,
+	  LCTL_ENTRY_STALE_LINKTO,
+	  LCTL_STALE_RETARGET },
+	{ "hashed linkto names no subvolume",
+	  2,
+	  { D(10), _, L(-1, 10), _ },
+	  false,
+	  LCTL_ENTRY_STALE_LINKTO,
+	  LCTL_STALE_RETARGET },
+	{ "hashed linkto names its own subvolume",
+	  2,
+	  { D(10), _, L(2, 10), _ },
+	  false,
+	  LCTL_ENTRY_STALE_LINKTO,
+	  LCTL_STALE_RETARGET },
+	/* the stray is the next round's, once the hashed linkto is right */
+	{ "a wrong hashed linkto and a stray",
+	  2,
+	  { D(10), _, L(3, 10), L(0, 10) },
+	  false,
+	  LCTL_ENTRY_STALE_LINKTO,
+	  LCTL_STALE_RETARGET },
+	/* a drain leaves hard links on a leaving subvolume to DHT's decommission migration */
+	{ "drain: data on a leaving subvolume",
+	  0,
+	  { L(2, 10), D(10), _, _ },
+	  true,
+	  LCTL_ENTRY_STALE_LINKTO,
+	  LCTL_STALE_PLACE },
+	{ "hashed linkto -> data, another gfid",
+	  2,
+	  { D(10), _, L(0, 11), _ },
+	  false,
+	  LCTL_ENTRY_STALE_LINKTO,
+	  LCTL_STALE_REMOVE_FOREIGN },
+	{ "a stray next to placed data",
+	  2,
+	  { _, _, D(10), L(2, 10) },
+	  false,
+	  LCTL_ENTRY_STALE_LINKTO,
+	  LCTL_STALE_REMOVE_STRAY },
+	{ "a stray next to a correct linkto",
+	  2,
+	  { D(10), _, L(0, 10), L(0, 10) },
+	  false,
+	  LCTL_ENTRY_STALE_LINKTO,
+	  LCTL_STALE_REMOVE_THIRD },
+	/* a correct linkto is a safe state: nothing to mend, the entry is placed as any other */
+	{ "linked", 2, { D(10), _, L(0, 10), _ }, false, LCTL_ENTRY_LINKED, LCTL_STALE_PLACE },
+	{ "misplaced", 2, { D(10), _, _, _ }, false, LCTL_ENTRY_MISPLACED, LCTL_STALE_PLACE },
+	{ "placed", 2, { _, _, D(10), _ }, false, LCTL_ENTRY_PLACED, LCTL_STALE_PLACE },
+};
+
+static void test_stale_fix(void **state)
+{
+	size_t i;
+	int k;
+
+	(void)state;
+	for (i = 0; i < sizeof(stale_rows) / sizeof(stale_rows[0]); i++) {
+		const struct stale_row *r = &stale_rows[i];
+		struct lctl_entry_report e;
+		struct lctl_verdict v;
+		enum lctl_stale_fix got;
+		char name[] = "f";
+
+		lctl_verdict_init(&v, r->hashed);
+		for (k = 0; k < NSV; k++) {
+			const struct copy *c = &r->c[k];
+
+			if (c->what == 'D')
+				lctl_verdict_add(&v, k, LCTL_COPY_DATA, -1, c->ino);
+			else if (c->what == 'L')
+				lctl_verdict_add(&v, k, LCTL_COPY_LINKTO, c->target, c->ino);
+		}
+		assert_true(lctl_verdict_end(&v, NULL, NULL));
+		memset(&e, 0, sizeof(e));
+		e.name = name;
+		e.state = v.state;
+		e.hashed = v.hashed;
+		e.cached = v.cached;
+		e.linkto_subvol = v.linkto_subvol;
+		e.linkto_target = v.linkto_target;
+		e.nlink = 29;
+		if (e.state != r->state)
+			fail_msg("%s: verdict %s, want %s", r->what,
+				 lctl_entry_state_name((int)e.state),
+				 lctl_entry_state_name((int)r->state));
+		got = lctl_repair_stale_fix(&e, r->data_leaving);
+		if (got != r->fix)
+			fail_msg("%s: fix %d, want %d", r->what, (int)got, (int)r->fix);
+		/* the link count plays no part: a hard-linked file is mended as any other */
+		e.nlink = 1;
+		assert_int_equal(lctl_repair_stale_fix(&e, r->data_leaving), got);
+	}
+}
+
 static void test_no_copy(void **state)
 {
 	struct lctl_verdict v;
@@ -444,6 +568,7 @@ int main(void)
 		cmocka_unit_test(test_table_scan),   cmocka_unit_test(test_table_explain),
 		cmocka_unit_test(test_no_copy),	     cmocka_unit_test(test_layout_read_failures),
 		cmocka_unit_test(test_judge_layout), cmocka_unit_test(test_linkto_read),
+		cmocka_unit_test(test_stale_fix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
