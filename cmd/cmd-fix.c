@@ -1581,11 +1581,21 @@ static int drain_finish(struct fix_cli *fc, struct lctl_volume *vol)
 		fprintf(f, "Drained: nothing but directories is left on");
 		for (i = 0; i < n; i++)
 			fprintf(f, " %s", out_esc(bricks[i]));
-		fprintf(f, ".\n%s: gluster volume remove-brick %s",
-			fc->commit ? "Running" : "Safe now", out_esc(fc->volume));
-		for (i = 0; i < n; i++)
-			fprintf(f, " %s", out_esc(bricks[i]));
-		fprintf(f, " force\n");
+		if (fc->commit) {
+			fprintf(f, ".\nRunning: gluster volume remove-brick %s", out_esc(fc->volume));
+			for (i = 0; i < n; i++)
+				fprintf(f, " %s", out_esc(bricks[i]));
+			fprintf(f, " force\n");
+		} else {
+			/*
+			 * Not the remove-brick itself: run later, without the lock and the check
+			 * before it, it would take whatever a fix or a client put there since.
+			 */
+			fprintf(f, ".\nTo remove them: layoutctl drain --commit %s", out_esc(fc->volume));
+			for (i = 0; i < fc->nleaving; i++)
+				fprintf(f, " %s", out_esc(fc->leaving[i]));
+			fprintf(f, " (checks them again, under the volume lock, then removes them)\n");
+		}
 	}
 	ret = EXIT_CLEAN;
 	if (!fc->commit)
@@ -1611,6 +1621,13 @@ static int drain_finish(struct fix_cli *fc, struct lctl_volume *vol)
 	ret = drain_verify(vol, "before the remove-brick");
 	if (ret >= 0)
 		goto out;
+	/* held since the first pass: another run could have broken it (--break-lock) */
+	if (!lctl_lock_held(fc->o.lock)) {
+		error("cannot remove the bricks: the volume lock of '%s' is no longer this drain's",
+		      fc->volume);
+		ret = EXIT_CANTRUN;
+		goto out;
+	}
 	fc->nsubvols_before = lctl_volume_nsubvols(vol);
 	for (i = 0; i < lctl_volume_nsubvols(vol); i++)
 		fc->nleaving_subvols += lctl_volume_subvol(vol, i)->leaving;
@@ -1621,6 +1638,7 @@ static int drain_finish(struct fix_cli *fc, struct lctl_volume *vol)
 		goto out;
 	}
 	verbose(1, "Removed %zu bricks from '%s'", n, fc->volume);
+	lctl_lock_removed(fc->o.lock);
 	ret = after_remove(fc);
 out:
 	for (i = 0; i < n; i++)
@@ -1633,6 +1651,7 @@ int cmd_drain(const struct cmd *cmd, int argc, char **argv)
 {
 	struct fix_cli fc = fc_args;
 	struct lctl_volume *vol = NULL;
+	struct lctl_lock *lock = NULL;
 	struct dash *dash;
 	double t0 = mono_seconds();
 	int ret, pass;
@@ -1656,6 +1675,21 @@ int cmd_drain(const struct cmd *cmd, int argc, char **argv)
 		return ret;
 	}
 	ret = fc.o.resume ? -1 : drain_space_check(vol);
+	/*
+	 * The locks a fix takes, held from here through every pass, the settle periods between
+	 * them, the final check, the remove-brick and the fix after it: no other run (a fix from
+	 * another state directory, a maintenance timer on another server) may give the leaving
+	 * subvolumes ranges again in between, nor move files onto them.
+	 */
+	if (ret < 0 && !fc.o.dry_run) {
+		struct lctl_error lerr = { 0 };
+
+		if (lctl_volume_lock(vol, fc.state_dir, fc.o.break_lock, &lock, &lerr)) {
+			error("cannot drain '%s': %s", fc.volume, lerr.msg);
+			ret = EXIT_CANTRUN;
+		}
+		fc.o.lock = lock;
+	}
 	/*
 	 * DHT moves a hard-linked file off a decommissioned subvolume only once each of its names
 	 * was visited (gf_defrag_handle_hardlink()): with names in several directories, the first
@@ -1683,6 +1717,7 @@ int cmd_drain(const struct cmd *cmd, int argc, char **argv)
 
 		ret = fc.commit || fin != EXIT_CLEAN ? fin : ret;
 	}
+	lctl_lock_free(lock);
 	lctl_volume_close(vol, false);
 	named_log_close(&fc);
 	return finish_stdout(ret);

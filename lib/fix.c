@@ -5,13 +5,9 @@
  * Order (architecture.md section 3):
  *   1. preflight: every subvolume up, no remove-brick in progress (decommissioned subvolumes
  *      in the volfile), the volume commit hash consistent on the brick roots;
- *   2. locks: flock() on STATE_DIR/lock against runs on this host with the same state
- *      directory, and the xattr trusted.layoutctl.lock on the first subvolume's root (created
- *      with XATTR_CREATE, so only one run wins) against all others. A lock value V held by a
- *      dead run of this host, or any with --break-lock, is taken over: XATTR_CREATE of the
- *      claim trusted.layoutctl.lock.break.<crc32 of V> (one run wins it, the others refuse),
- *      then V read again, replaced only if still there, and read once more. The claims go
- *      when the lock does (release_locks()); one whose run died is claimed in turn;
+ *   2. locks (lock.c): flock() on STATE_DIR/lock against runs on this host with the same
+ *      state directory, and the xattr trusted.layoutctl.lock on the first subvolume's root
+ *      against all others; or those a drain holds across its runs (lctl_fix_opts.lock);
  *   3. journal: phase "dirty" with the commit hash H we will stamp;
  *   4. dirty: a whole-volume run writes a new H as the volume commit hash on every brick
  *      root: from then on no directory is clean for any client that revalidates the root.
@@ -42,6 +38,7 @@
 #include "crawl.h"
 #include "inspect.h"
 #include "journal.h"
+#include "lock.h"
 #include "pool.h"
 #include "repair.h"
 
@@ -59,13 +56,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define LOCK_XATTR "trusted.layoutctl.lock"
-/* a claim on a lock value being taken over: LOCK_BREAK_XATTR ".%08x", its CRC-32 */
-#define LOCK_BREAK_XATTR LOCK_XATTR ".break"
-/* claims in a row (each on the one before, left by a run that died) a take-over goes through */
-#define LOCK_BREAK_DEPTH 4
-/* with --break-lock, a claim this old is dead (claim_dead()): its run is gone or hung */
-#define LOCK_CLAIM_STALE_S 600
 /* how long a server's worker may take to connect to the volume and say hello */
 #define POOL_HELLO_MS 120000
 
@@ -133,12 +123,8 @@ struct lctl_fix {
 	uint64_t base_seen, base_done;
 	struct lctl_fix_summary sum; /* consumer thread only */
 	struct timespec start;
-	int lock_fd;
-	bool vol_locked;
-	char lock_value[512]; /* what we wrote into the volume lock */
-	/* break keys a take-over of the lock went through, the last one ours (break_lock()) */
-	char break_keys[LOCK_BREAK_DEPTH][48];
-	unsigned nbreak;
+	struct lctl_lock *lock; /* lock.c; the caller's when lock_borrowed (opts.lock) */
+	bool lock_borrowed;
 	bool top_done;
 	atomic_bool stop;
 	atomic_bool paused;
@@ -224,296 +210,35 @@ static void fix_throttle(void *arg, uint64_t bytes)
 	}
 }
 
-/* ---- locks ------------------------------------------------------------------------------- */
+/* ---- locks (lock.c) ---------------------------------------------------------------------- */
 
 static int take_local_lock(struct lctl_fix *f, struct lctl_error *err)
 {
-	char path[4200];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/lock", f->state_dir);
-	/* a regular file of ours: never a link to another file, never a FIFO (statedir.c) */
-	fd = lctl_state_open(f->state_dir, "lock", LCTL_STATE_CREATE, err);
-	if (fd < 0)
-		return fd;
-	f->lock_fd = fd;
-	if (flock(f->lock_fd, LOCK_EX | LOCK_NB))
-		return lctl_seterr(err, LCTL_EBUSY, errno,
-				   "another layoutctl fix of '%s' runs on this host (lock '%s')",
-				   lctl_volume_name(f->vol), path);
-	return 0;
-}
-
-/* @key on subvolume 0's root into @buf, NUL-terminated. Return: its length, or -1 (errno). */
-static ssize_t read_root_xattr(struct lctl_fix *f, const char *key, char *buf, size_t size)
-{
-	ssize_t n = glfs_getxattr(lctl_volume_subvol_fs(f->vol, 0), "/", key, buf, size - 1);
-
-	if (n >= 0)
-		buf[n] = '\0';
-	return n;
-}
-
-static bool lock_is_ours(struct lctl_fix *f)
-{
-	char held[512];
-
-	return read_root_xattr(f, LOCK_XATTR, held, sizeof(held)) >= 0 &&
-	       !strcmp(held, f->lock_value);
-}
-
-/*
- * The run a lock value (or a claim's, both "HOST PID RUN TIME") names is dead: of this host,
- * its pid gone. Not "not running here": a run of this host with another state directory holds
- * its own flock (take_local_lock() proves nothing about it).
- */
-static bool value_dead_here(const char *v, const char *host)
-{
-	char h[256] = "", run[64] = "";
-	long pid = 0;
-
-	return sscanf(v, "%255s %ld %63s", h, &pid, run) == 3 && !strcmp(h, host) && pid > 0 &&
-	       kill((pid_t)pid, 0) && errno == ESRCH;
-}
-
-/*
- * A claim (break key) left by a run that died between creating it and replacing the lock:
- * dead here, or, with --break-lock, written LOCK_CLAIM_STALE_S ago or more (another host's run
- * cannot be asked; a run that lives takes milliseconds from its claim to the replacement).
- */
-static bool claim_dead(struct lctl_fix *f, const char *v, const char *host)
-{
-	long long when = 0;
-
-	if (value_dead_here(v, host))
-		return true;
-	return f->opts.break_lock && sscanf(v, "%*s %*d %*s %lld", &when) == 1 &&
-	       (long long)time(NULL) - when >= LOCK_CLAIM_STALE_S;
-}
-
-static void break_key(const char *value, char *key, size_t size)
-{
-	snprintf(key, size, "%s.%08x", LOCK_BREAK_XATTR, lctl_crc32(value, strlen(value)));
-}
-
-/*
- * Remove this run's claims: all the break keys it went through when @all (the lock value
- * they are about has left the lock: see release_locks()), else only the last one, its own
- * (the value may still be there: the dead claims before it must stay, or a run that read
- * one of them could claim past it while another created the first key again).
- */
-static void drop_claims(struct lctl_fix *f, bool all)
-{
-	glfs_t *fs = lctl_volume_subvol_fs(f->vol, 0);
-	const struct lctl_subvol *sv = lctl_volume_subvol(f->vol, 0);
-
-	if (!all && f->nbreak > 1) {
-		memmove(f->break_keys[0], f->break_keys[f->nbreak - 1], sizeof(f->break_keys[0]));
-		f->nbreak = 1;
+	if (f->opts.lock) {
+		f->lock = f->opts.lock;
+		f->lock_borrowed = true;
+		return 0;
 	}
-	while (f->nbreak) {
-		const char *key = f->break_keys[--f->nbreak];
-
-		if (glfs_removexattr(fs, "/", key) && errno != ENODATA)
-			lctl_log(LCTL_LOG_WARN,
-				 "cannot remove the attribute %s from the root of %s (%s): left; it "
-				 "blocks nothing once the lock it names is gone ('setfattr -x %s' "
-				 "on the root of each of its bricks removes it)",
-				 key, sv->name, strerror(errno), key);
-	}
-}
-
-/*
- * Claim the right to replace the lock value @v: create its break key, LOCK_BREAK_XATTR "."
- * the CRC-32 of @v, with XATTR_CREATE, which exactly one run can. A claim found there whose
- * run died (claim_dead()) is passed the same way: this run claims that claim's value.
- * Return: 0 (claimed: f->break_keys, the last one ours), 1 (a claim vanished while read: the
- * caller looks at the lock again), or a negative LCTL_E* code (f->nbreak 0).
- */
-static int claim_lock(struct lctl_fix *f, const char *v, const char *host, struct lctl_error *err)
-{
-	glfs_t *fs = lctl_volume_subvol_fs(f->vol, 0);
-	const char *vol = lctl_volume_name(f->vol);
-	char cur[512], w[512];
-	int ret;
-
-	snprintf(cur, sizeof(cur), "%s", v);
-	while (f->nbreak < LOCK_BREAK_DEPTH) {
-		char *key = f->break_keys[f->nbreak];
-
-		break_key(cur, key, sizeof(f->break_keys[0]));
-		if (!glfs_setxattr(fs, "/", key, f->lock_value, strlen(f->lock_value),
-				   XATTR_CREATE)) {
-			f->nbreak++;
-			return 0;
-		}
-		if (errno != EEXIST) {
-			ret = lctl_seterr(err, LCTL_EIO, errno, "cannot claim the lock of '%s': %s",
-					  vol, strerror(errno));
-			goto refused;
-		}
-		if (read_root_xattr(f, key, w, sizeof(w)) < 0) {
-			if (errno == ENODATA) {
-				ret = 1; /* its run gave up or ended: the lock changed too */
-				goto refused;
-			}
-			ret = lctl_seterr(err, LCTL_EIO, errno, "cannot read %s: %s", key,
-					  strerror(errno));
-			goto refused;
-		}
-		if (!claim_dead(f, w, host)) {
-			ret = lctl_seterr(err, LCTL_EBUSY, 0,
-					  "another run is taking over the lock of '%s' at the "
-					  "same time (%.100s); a dead run's claim yields to "
-					  "--break-lock after %d minutes",
-					  vol, w, LOCK_CLAIM_STALE_S / 60);
-			goto refused;
-		}
-		f->nbreak++; /* gone through: removed with ours once the lock is no longer @v */
-		snprintf(cur, sizeof(cur), "%s", w);
-	}
-	ret = lctl_seterr(err, LCTL_EBUSY, 0,
-			  "%d claims on the lock of '%s' left by runs that died: remove the "
-			  "attributes %s.* from the root of %s by hand",
-			  LOCK_BREAK_DEPTH, vol, LOCK_BREAK_XATTR,
-			  lctl_volume_subvol(f->vol, 0)->name);
-refused:
-	/* none of them ours: the lock may still hold @v, and these keep it claimed */
-	f->nbreak = 0;
-	return ret;
-}
-
-/*
- * Take over the volume lock holding @v (a dead run's, or --break-lock). There is no
- * compare-and-swap on an xattr: a run claims @v first (claim_lock(), atomic), then checks the
- * lock still holds exactly @v, replaces it and checks again. Two runs that read @v at the same
- * time cannot both go on: the second one's claim fails. Return: 0 (the lock is ours), 1 (it
- * no longer holds @v: the caller looks again), or a negative LCTL_E* code.
- */
-static int break_lock(struct lctl_fix *f, const char *v, const char *host, struct lctl_error *err)
-{
-	glfs_t *fs = lctl_volume_subvol_fs(f->vol, 0);
-	char now[512];
-	int ret = claim_lock(f, v, host, err);
-
-	if (ret)
-		return ret;
-	if (read_root_xattr(f, LOCK_XATTR, now, sizeof(now)) < 0) {
-		if (errno == ENODATA)
-			goto changed;
-		ret = lctl_seterr(err, LCTL_EIO, errno, "cannot read the volume lock: %s",
-				  strerror(errno));
-		goto give_up;
-	}
-	if (strcmp(now, v))
-		goto changed;
-	if (glfs_setxattr(fs, "/", LOCK_XATTR, f->lock_value, strlen(f->lock_value),
-			  XATTR_REPLACE)) {
-		if (errno == ENODATA)
-			goto changed;
-		ret = lctl_seterr(err, LCTL_EIO, errno, "cannot take the volume lock: %s",
-				  strerror(errno));
-		goto give_up;
-	}
-	/* a claimer that hung for minutes between its check and its write could still win */
-	if (!lock_is_ours(f)) {
-		drop_claims(f, true);
-		return lctl_seterr(err, LCTL_EBUSY, 0,
-				   "another run took the volume lock of '%s' at the same time",
-				   lctl_volume_name(f->vol));
-	}
-	f->vol_locked = true; /* the claims go with the lock (release_locks()) */
-	return 0;
-changed:
-	drop_claims(f, true); /* @v has left the lock, and never comes back */
-	return 1;
-give_up:
-	drop_claims(f, false);
-	return ret;
+	return lctl_lock_local(f->vol, f->state_dir, &f->lock, err);
 }
 
 static int take_volume_lock(struct lctl_fix *f, struct lctl_error *err)
 {
-	glfs_t *fs = lctl_volume_subvol_fs(f->vol, 0);
-	char host[256] = "?", held[512];
-	bool may_break = f->opts.break_lock;
-	int attempt, ret;
-
-	gethostname(host, sizeof(host) - 1);
-	snprintf(f->lock_value, sizeof(f->lock_value), "%s %ld %s %lld", host, (long)getpid(),
-		 f->j.run, (long long)time(NULL));
-	/*
-	 * A second look when the lock changed under a take-over: created again if it is gone;
-	 * a new holder is judged anew, and --break-lock meant the one before.
-	 */
-	for (attempt = 0; attempt < 2; attempt++) {
-		if (!glfs_setxattr(fs, "/", LOCK_XATTR, f->lock_value, strlen(f->lock_value),
-				   XATTR_CREATE)) {
-			f->vol_locked = true;
-			return 0;
-		}
-		if (errno != EEXIST)
-			return lctl_seterr(err, LCTL_EIO, errno, "cannot take the volume lock: %s",
-					   strerror(errno));
-		if (read_root_xattr(f, LOCK_XATTR, held, sizeof(held)) < 0) {
-			if (errno == ENODATA)
-				continue; /* released since */
-			return lctl_seterr(err, LCTL_EIO, errno, "cannot read the volume lock: %s",
-					   strerror(errno));
-		}
-		/* a dead run of this host is taken over; any other needs --break-lock */
-		if (!value_dead_here(held, host) && !may_break)
-			return lctl_seterr(err, LCTL_EBUSY, 0,
-					   f->opts.break_lock
-						   ? "the lock of volume '%s' was taken by another "
-						     "layoutctl fix (%s) while this run took it over"
-						   : "volume '%s' is locked by another layoutctl fix "
-						     "(%s); if that run is dead, use --break-lock",
-					   lctl_volume_name(f->vol), held);
-		ret = break_lock(f, held, host, err);
-		if (ret <= 0)
-			return ret;
-		may_break = false;
-	}
-	return lctl_seterr(err, LCTL_EBUSY, 0,
-			   "the volume lock of '%s' changed while this run took it over: try again",
-			   lctl_volume_name(f->vol));
+	if (!f->lock_borrowed)
+		return lctl_lock_volume(f->lock, f->j.run, f->opts.break_lock, err);
+	if (!lctl_lock_held(f->lock))
+		return lctl_seterr(err, LCTL_EBUSY, 0,
+				   "the volume lock of '%s' held for this run is no longer ours "
+				   "(another run broke it)",
+				   lctl_volume_name(f->vol));
+	return 0;
 }
 
-/*
- * Remove the volume lock only while it holds what we wrote: one broken by another host
- * (--break-lock there) is theirs now. Read-compare-remove: GlusterFS offers nothing atomic.
- *
- * Then the break keys of the lock value this run took over (break_lock()). Removing them is
- * safe: that value left the lock when this run replaced it, and a value never comes back (host,
- * pid, run and time make it unique). A breaker that read it before, and claims it only now,
- * finds the lock holding something else when it checks after its claim, and gives up.
- */
 static void release_locks(struct lctl_fix *f)
 {
-	if (f->vol_locked) {
-		const struct lctl_subvol *sv = lctl_volume_subvol(f->vol, 0);
-
-		if (!lock_is_ours(f))
-			lctl_log(LCTL_LOG_WARN,
-				 "the volume lock of '%s' is no longer ours "
-				 "(another run broke it): left in place",
-				 lctl_volume_name(f->vol));
-		else if (glfs_removexattr(lctl_volume_subvol_fs(f->vol, 0), "/", LOCK_XATTR))
-			lctl_log(LCTL_LOG_WARN,
-				 "cannot remove the volume lock of '%s' (%s): it stays, and a fix "
-				 "on another host refuses until it is broken (--break-lock) or "
-				 "removed by hand: 'setfattr -x %s' on the root of each brick of %s "
-				 "(%s:%s first)",
-				 lctl_volume_name(f->vol), strerror(errno), LOCK_XATTR, sv->name,
-				 sv->nbricks ? sv->bricks[0].host : "?",
-				 sv->nbricks ? sv->bricks[0].path : "?");
-		drop_claims(f, true);
-	}
-	f->vol_locked = false;
-	if (f->lock_fd >= 0)
-		close(f->lock_fd);
-	f->lock_fd = -1;
+	if (!f->lock_borrowed)
+		lctl_lock_free(f->lock);
+	f->lock = NULL;
 }
 
 /* ---- the dirty phase --------------------------------------------------------------------- */
@@ -1235,7 +960,6 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts, st
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
 	f->vol = vol;
 	f->opts = *opts;
-	f->lock_fd = -1;
 	pthread_mutex_init(&f->tlock, NULL);
 	pthread_mutex_init(&f->dlock, NULL);
 	if (lctl_slots_init(&f->slots, lctl_volume_nsubvols(vol), opts->migrations)) {

@@ -6,8 +6,8 @@
 # a locked file) must refuse the remove (exit 1, the brick still in the volume, the file still
 # there); the file is in the volume's root and named like GlusterFS's internal folders there
 # (".glusterfs-held..."), which the emptiness check must not take for one; once the lock is
-# gone, `drain --resume --commit` ends as an uninterrupted
-# drain would: exit 0, the brick removed and empty, the tree unchanged, scan exit 0, the brick
+# gone, `drain --resume --commit` (a fix from another state directory tried throughout, each
+# one refused) ends as an uninterrupted drain would: exit 0, the brick removed and empty, the tree unchanged, scan exit 0, the brick
 # check clean, no ENOENT.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
@@ -105,14 +105,49 @@ assert_eq "${LCTL_BRICKS[*]}" "${NOW[*]}" "bricks after the refused commit"
 : >"$FX/unlock"
 wait "$LOCKER"
 
-# (3) resumed again: done, removed
+# (3) resumed again: done, removed. Meanwhile a fix from another state directory (as a
+# maintenance timer on another server would start one) is tried again and again from the
+# moment the drain holds the volume lock, and once more at the very moment the drain runs
+# the gluster CLI (its task check before each pass and the final check, and the remove-brick:
+# faultspawn.so): every one that ended while the drain ran must have been refused as locked
+# (issue 24, item 4: the drain freed the lock with each pass's fix, and ran its final check,
+# the remove-brick and the fix after it unlocked).
+fx_preload faultspawn
+cat >"$FX/other.sh" <<OTHER
+#!/bin/bash
 rc=0
-"$LAYOUTCTL" --log-file "$FX/gfapi.log" drain --state-dir "$S" --resume --commit "$VOL" \
-	"$LCTL_HOST:$LEAVE" >"$FX/drain3.out" 2>&1 || rc=$?
+"$LAYOUTCTL" fix --state-dir "$FX/other" --settle 1 "$VOL" >>"$FX/other.out" 2>&1 || rc=\$?
+printf '%s %s %s\n' "\${1:-loop}" "\$rc" "\$(date +%s%N)" >>"$FX/other.rc"
+OTHER
+chmod +x "$FX/other.sh"
+: >"$FX/other.rc"
+rc=0
+FAULT_SPAWN_WORDS="tasks remove-brick" FAULT_SPAWN_CMD="$FX/other.sh \"\$1\"" LD_PRELOAD=$FX_PRELOAD \
+	"$LAYOUTCTL" --log-file "$FX/gfapi.log" drain --state-dir "$S" --resume --commit "$VOL" \
+	"$LCTL_HOST:$LEAVE" >"$FX/drain3.out" 2>&1 &
+DRAIN=$!
+for ((i = 0; i < 300; i++)); do
+	getfattr --absolute-names -n trusted.layoutctl.lock "${LCTL_BRICKS[0]}" >/dev/null 2>&1 && break
+	kill -0 "$DRAIN" 2>/dev/null || break
+	sleep 0.05
+done
+(until [[ -e $FX/loop.stop ]]; do "$FX/other.sh" loop; done) &
+LOOP=$!
+wait "$DRAIN" || rc=$?
+drain_end=$(date +%s%N)
+: >"$FX/loop.stop"
+wait "$LOOP"
 cat "$FX/drain3.out" >&2
 _lctl_san_check "layoutctl drain --resume --commit"
 fx_checker_stop
 assert_eq 0 "$rc" "the last drain --resume --commit"
+cat "$FX/other.rc" >&2
+awk -v end="$drain_end" '$1 != "loop" || $3 <= end' "$FX/other.rc" >"$FX/other.during"
+(($(grep -c '^remove-brick ' "$FX/other.during") >= 1)) || fail "no fix was tried at the remove-brick"
+(($(grep -c '^loop ' "$FX/other.during") >= 1)) || fail "no fix was tried while the drain ran"
+awk '$2 != 3' "$FX/other.during" >"$FX/other.ran"
+[[ ! -s $FX/other.ran ]] || fail "a fix from another state directory ran during the drain: $(head -3 "$FX/other.ran")"
+assert_contains "$(<"$FX/other.out")" "is locked by another layoutctl fix"
 lctl_vol_bricks "$VOL" NOW
 assert_eq "${KEEP[*]}" "${NOW[*]}" "bricks after the commit"
 [[ -z $(leftovers "$LEAVE") ]] || fail "left on the removed brick: $(leftovers "$LEAVE" | head -5)"

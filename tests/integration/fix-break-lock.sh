@@ -15,7 +15,10 @@
 #     is passed over; of another host, --break-lock refuses while it is young (exit 3, the lock
 #     and the claim unchanged) and passes it once it is 10 minutes old; nothing left after;
 #   - a lock that cannot be removed at the end (glfs_removexattr fails): a warning says it
-#     stays and how to remove it; the next run of this host takes it over (its run is dead).
+#     stays and how to remove it; the next run of this host takes it over (its run is dead);
+#   - a lock of a run named by our host name but of another machine, or of another pid
+#     namespace, or in the value of an older layoutctl (host name and pid only): refused,
+#     --break-lock needed (issue 24, item 6: the host name alone made them ours, and dead).
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 fx_init
@@ -51,6 +54,13 @@ dead_pid() {
 	p=$!
 	wait "$p"
 	echo "$p"
+}
+# the lock value of a dead run of this host, TAG its run id: host name, pid, run, time, machine
+# id, boot id, pid namespace and start time (lib/lock.c)
+dead_here() {
+	printf '%s %s %s %s %s %s %s 1' "$host" "$(dead_pid)" "$1" "${2:-1}" \
+		"$(cat /etc/machine-id 2>/dev/null || echo -)" "$(</proc/sys/kernel/random/boot_id)" \
+		"$(readlink /proc/self/ns/pid)"
 }
 
 # race TAG ARGS...: two runs of `fix ARGS` with their own state directories, the second started
@@ -111,7 +121,7 @@ race break --break-lock
 race_check break
 
 # --- two runs taking over a lock left by a dead run of this host (two state directories) ------
-setfattr -n $LOCK -v "$host $(dead_pid) run-dead 1" "$R"
+setfattr -n $LOCK -v "$(dead_here run-dead)" "$R"
 race stale
 race_check stale
 
@@ -119,7 +129,7 @@ race_check stale
 V="otherhost 4243 run-other2 1"
 K=$LOCK.break.$(crc32 "$V")
 setfattr -n $LOCK -v "$V" "$R"
-setfattr -n "$K" -v "$host $(dead_pid) run-claim $(date +%s)" "$R"
+setfattr -n "$K" -v "$(dead_here run-claim "$(date +%s)")" "$R"
 fx_fix "$VOL" --break-lock
 assert_eq 0 "$LCTL_RC" "exit status past a claim of a dead run of this host"
 assert_no_lock "past a dead claim of this host"
@@ -147,4 +157,19 @@ assert_contains "$(<"$FX/rm.out")" "setfattr -x $LOCK"
 fx_fix "$VOL"
 assert_eq 0 "$LCTL_RC" "exit status of a run after a lock left by a dead run of this host"
 assert_no_lock "after taking over a lock left behind"
+
+# --- a live run's lock is not "dead" for having our host name (issue 24, item 6) --------------
+# a run of another machine named as this one (a clone, localhost.localdomain), and one in
+# another pid namespace on this kernel, whose pid here is dead: both need --break-lock
+for v in "$host $(dead_pid) run-clone 1 ffffffffffffffffffffffffffffffff 00000000-1111-2222-3333-444444444444 pid:[1] 1" \
+	"$host $(dead_pid) run-ns 1 $(cat /etc/machine-id 2>/dev/null || echo -) $(</proc/sys/kernel/random/boot_id) pid:[1] 1" \
+	"$host $(dead_pid) run-old 1"; do
+	setfattr -n $LOCK -v "$v" "$R"
+	fx_fix "$VOL"
+	assert_eq 3 "$LCTL_RC" "exit status before a lock named '$v'"
+	assert_contains "$(<"$FX/fix.out")" "use --break-lock"
+	assert_eq "$v" "$(getfattr --absolute-names --only-values -n $LOCK "$R")" "the lock after a refusal"
+	setfattr -x $LOCK "$R"
+done
+assert_no_lock "at the end"
 echo "fix-break-lock: one take-over of a lock at a time; nothing left behind"

@@ -1,0 +1,164 @@
+#!/bin/bash
+# What the starting host says to the workers of a fix spread over the pool after "go", and
+# workers that fall silent or answer garbage (issue 24, items 1, 2 and 8). Distribute 3 -> 5
+# bricks over 3 servers, the workers throttled (--rate) so that the place phase lasts:
+#  1. pause, then resume, through the control file once the workers place: while paused, no
+#     server's count of migrated files grows for 4 s; after resume it grows again (before, a
+#     worker read the commands after go two lines late: pause never reached it);
+#  2. stop through the control file: every worker gone within 2 s, the fix ended within 5 s,
+#     exit 1 (stopped, resumable), nothing migrated after the stop (before, stop reached a
+#     worker only when its link closed: 13 s more, measured on a 3-server pool);
+#  3. --resume, and server 3's worker stopped with SIGSTOP once it places: lost within the
+#     hang timeout (6 s here) and a little, its process group killed, the run ends (exit 1)
+#     with directories not fixed (before, the place phase had no liveness timeout: the
+#     starting host waited for ever with the lock held);
+#  4. --resume with a remote shell that answers for server 3 with a valid hello, then, after
+#     go, 1,023 bytes of garbage and a "done" line: lost with a protocol error, never done
+#     (before, the tail of an overlong line was read as a line of its own);
+#  5. --resume: exit 0, scan clean, the tree unchanged, every file found by a fresh client.
+. "$LCTL_SRCDIR/tests/integration/lib.sh"
+. "$LCTL_SRCDIR/tests/integration/pool.sh"
+. "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
+. "$LCTL_SRCDIR/tests/integration/tools/pool-fix-lib.sh"
+require_cmd jq
+pf_init 3
+
+lctl_pool_vol_create VOL dist 1 2 3
+lctl_pool_mount "$VOL" MP
+fx_populate "$MP" 20 600 31
+fx_tree manifest "$MP" >"$FX/before" || fail "duplicate names before the fix"
+fx_tree list "$MP" >"$FX/list"
+lctl_pool_add_bricks "$VOL" 1 2
+S=$FX/state
+P=$S/progress.json
+
+# the count of files the servers' workers migrated so far, from the progress file
+migrated() { jq '[.servers[]?.migrated] | add // 0' "$P" 2>/dev/null || echo 0; }
+control() { printf '%s\n' "$1" >"$S/control"; }
+# wait for the place phase with some files moved; $1: the fix's pid
+wait_placing() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		jq -e '.phase == "place" and ([.servers[]?.migrated] | add // 0) >= 5' "$P" \
+			>/dev/null 2>&1 && return 0
+		kill -0 "$1" 2>/dev/null || fail "the fix ended before its workers placed files"
+		sleep 0.1
+	done
+	fail "the workers did not start moving files"
+}
+workers_left() { { pf_worker_pids 1; pf_worker_pids 2; pf_worker_pids 3; } | wc -l; }
+ms() { date +%s%3N; }
+
+# --- 1 and 2: pause, resume, stop after go ---------------------------------------------------
+(
+	pf_fix "$VOL" --rate 15
+	exit "$LCTL_RC"
+) &
+fix_pid=$!
+wait_placing "$fix_pid"
+control pause
+# the control file is read once a second, the workers read theirs within a fraction of one
+sleep 2.5
+m0=$(migrated)
+sleep 4
+m1=$(migrated)
+jq -e '.state == "paused"' "$P" >/dev/null || fail "the run does not say paused: $(jq -c .state "$P")"
+assert_eq "$m0" "$m1" "files migrated by the workers during 4 s of pause"
+control resume
+for ((i = 0; i < 100; i++)); do
+	(($(migrated) > m1)) && break
+	sleep 0.1
+done
+(($(migrated) > m1)) || fail "the workers did not go on after resume"
+control stop
+t0=$(ms)
+gone=
+for ((i = 0; i < 100; i++)); do
+	if [[ -z $gone ]] && (($(workers_left) == 0)); then
+		gone=$(($(ms) - t0))
+	fi
+	kill -0 "$fix_pid" 2>/dev/null || break
+	sleep 0.05
+done
+rc=0
+wait "$fix_pid" || rc=$?
+ended=$(($(ms) - t0))
+[[ -n $gone ]] || (($(workers_left) == 0)) || fail "workers still run after the fix ended: $(pf_worker_pids 1; pf_worker_pids 2; pf_worker_pids 3)"
+gone=${gone:-$ended}
+echo "stop: every worker gone after $gone ms, the fix ended after $ended ms" >&2
+# the control file is taken at the next once-a-second tick: 2 s for the workers after that
+((gone <= 3000)) || fail "the workers ended $gone ms after the stop was sent (allowed: 1 s to read it, 2 s to end)"
+((ended <= 5000)) || fail "the fix ended $ended ms after the stop was sent (allowed 5 s)"
+assert_eq 1 "$rc" "exit status of the stopped fix"
+grep -qE '^phase (stopped|data)$' "$S/journal" || fail "the journal does not say the run can resume: $(grep phase "$S/journal")"
+cat "$S"/server-*/outcomes.jsonl 2>/dev/null | wc -l >"$FX/outcomes.n"
+sleep 2
+n=$(cat "$S"/server-*/outcomes.jsonl 2>/dev/null | wc -l)
+assert_eq "$(<"$FX/outcomes.n")" "$n" "outcome lines written after the fix stopped"
+
+# --- 3: a worker stopped with SIGSTOP is lost within the hang timeout --------------------------
+(
+	FX_HANG_TIMEOUT=6 pf_fix "$VOL" --resume --rate 15
+	exit "$LCTL_RC"
+) &
+fix_pid=$!
+wait_placing "$fix_pid"
+mapfile -t w3 < <(pf_worker_pids 3)
+((${#w3[@]})) || fail "no worker of server 3 runs"
+kill -STOP "${w3[@]}"
+t0=$(ms)
+rc=0
+for ((i = 0; i < 600; i++)); do
+	kill -0 "$fix_pid" 2>/dev/null || break
+	sleep 0.1
+done
+kill -0 "$fix_pid" 2>/dev/null && { kill -CONT "${w3[@]}" 2>/dev/null; fail "the fix still waits 60 s after a worker stopped answering"; }
+wait "$fix_pid" || rc=$?
+echo "SIGSTOP: the fix ended $(($(ms) - t0)) ms after server 3's worker stopped" >&2
+assert_eq 1 "$rc" "exit status of the fix that lost a silent worker"
+grep -qE '^127\.1\.1\.3 +lost' "$FX/fix.out" || fail "server 3 is not reported lost"
+assert_contains "$(<"$FX/fix.out")" "sent nothing for 6 s"
+for p in "${w3[@]}"; do
+	if kill -0 "$p" 2>/dev/null && [[ $(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null) != Z ]]; then
+		kill -KILL "$p"
+		fail "the silent worker's process $p was left running"
+	fi
+done
+
+# --- 4: a worker's link carrying garbage ---------------------------------------------------------
+cat >"$FX/garbage-rsh" <<EOF
+#!/bin/bash
+# server 3 answers with a valid hello, then garbage: 1,023 bytes and a done line
+if [[ \$1 == ${LCTL_POOL_HOSTS[2]} ]]; then
+	echo "hello $(grep -m1 -oE 'LCTL_POOL_PROTO [0-9]+' "$LCTL_SRCDIR/lib/layoutctl.h" | cut -d' ' -f2) \$1"
+	read -r go
+	head -c 1023 /dev/zero | tr '\\0' A
+	echo 'done 7 7 0 0 0 0'
+	exec sleep 30
+fi
+exec "$PF_RSH" "\$@"
+EOF
+chmod +x "$FX/garbage-rsh"
+fx_fix "$VOL" --no-task-check --rsh "$FX/garbage-rsh" --remote-cmd "$LAYOUTCTL" --resume
+assert_eq 1 "$LCTL_RC" "exit status of the fix whose server 3 sent garbage"
+grep -qE '^127\.1\.1\.3 +lost' "$FX/fix.out" || fail "server 3 is not reported lost"
+assert_contains "$(<"$FX/fix.out")" "protocol error"
+jq -e '.servers[] | select(.name == "127.1.1.3") | .state == "lost" and .migrated == 0' "$P" \
+	>/dev/null || fail "progress.json: $(jq -c '.servers[] | select(.name == "127.1.1.3")' "$P")"
+
+# --- 5: resumed to the end -----------------------------------------------------------------------
+for ((i = 0; i < 30; i++)); do
+	fx_tree manifest "$MP" >"$FX/mid" 2>/dev/null && cmp -s "$FX/before" "$FX/mid" && break
+	sleep 1
+done
+assert_files_equal "$FX/before" "$FX/mid" "the tree after the stopped, lost and garbage runs"
+pf_fix "$VOL" --resume
+assert_eq 0 "$LCTL_RC" "exit status of the last fix --resume"
+log_ok=$(fx_linked_ok)
+fx_scan_after_fix "$VOL" --no-task-check --rsh "$PF_RSH" --remote-cmd "$LAYOUTCTL"
+fx_bricks_check "$VOL" --allow-linked "$log_ok"
+fx_tree manifest "$MP" >"$FX/after" || fail "duplicate names after the fix"
+assert_files_equal "$FX/before" "$FX/after" "the tree changed"
+lctl_pool_exec "$FX/gfcheck" lookup "$VOL" "$FX/list" >"$FX/after.chk" 2>&1 ||
+	fail "a fresh client misses files: $(head -3 "$FX/after.chk")"
+exit 0
