@@ -7,8 +7,8 @@
  * set, as a client of it sees it; posix hides .glusterfs in the root). Each of its bricks that
  * is on this host and carries the volume's id is also read directly, folder by folder, with
  * openat(O_NOFOLLOW) beneath the brick root: that is what `remove-brick` abandons. Skipped at
- * the root only: GlusterFS's internal folders (.glusterfs, .glusterfs-anonymous-inode-UUID,
- * .trashcan), by their exact names. Directories may stay: GlusterFS's remove-brick leaves them too.
+ * the root only: posix's .glusterfs, by its exact name. Directories may stay: GlusterFS's
+ * remove-brick leaves them too.
  *
  * Single-threaded; the result belongs to the caller (lctl_drain_left_release()).
  */
@@ -30,28 +30,15 @@
 #define DRAIN_MAX_DEPTH 256
 
 /*
- * GlusterFS's own folders in a brick's root, by their exact names: AFR's for inodes pending
- * heal is .glusterfs-anonymous-inode-UUID (the volume's id). Anything else is data, whatever
- * it starts with (a user's ".glusterfs-x" included).
+ * The one folder of a brick's root that holds no data of its own: posix's .glusterfs (gfid
+ * links to the files found elsewhere, hidden from clients). Nothing else is skipped, whatever
+ * its name: a .trashcan (the trash feature's, or a user's where it is off) and AFR's
+ * .glusterfs-anonymous-inode-UUID (inodes waiting for a heal, or a user's folder on a volume
+ * without AFR) are walked like any folder, and a file in them is left on the brick.
  */
 static bool internal_name(const char *name)
 {
-	static const char anon[] = ".glusterfs-anonymous-inode-";
-	const size_t n = sizeof(anon) - 1;
-	size_t i;
-
-	if (!strcmp(name, ".glusterfs") || !strcmp(name, ".trashcan"))
-		return true;
-	if (strncmp(name, anon, n) || strlen(name + n) != 36)
-		return false;
-	for (i = 0; i < 36; i++) {
-		char c = name[n + i];
-
-		if (i == 8 || i == 13 || i == 18 || i == 23 ? c != '-'
-							    : !isxdigit((unsigned char)c))
-			return false;
-	}
-	return true;
+	return !strcmp(name, ".glusterfs");
 }
 
 uint64_t lctl_min_free_bytes(const char *opt, uint64_t size)

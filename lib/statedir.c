@@ -315,13 +315,39 @@ static bool unnamed_pipe(int fd)
 	return !fstatfs(fd, &sfs) && sfs.f_type == PIPEFS_MAGIC;
 }
 
+/* The folder of magic links to open descriptors (/dev/stderr leads there): no path to swap. */
+static bool fd_dir(const char *dir)
+{
+	size_t i;
+
+	if (!strcmp(dir, "/dev/fd") || !strcmp(dir, "/proc/self/fd") ||
+	    !strcmp(dir, "/proc/thread-self/fd"))
+		return true;
+	if (strncmp(dir, "/proc/", 6))
+		return false;
+	for (i = 6; dir[i] >= '0' && dir[i] <= '9'; i++)
+		;
+	return i > 6 && !strcmp(dir + i, "/fd");
+}
+
+/* symbolic links followed in a row at most (each one's target checked as the name was) */
+#define OUTPUT_MAX_LINKS 8
+
+static int output_open(const char *path, unsigned flags, unsigned links, struct lctl_error *err);
+
 int lctl_output_open(const char *path, unsigned flags, struct lctl_error *err)
+{
+	return output_open(path, flags, 0, err);
+}
+
+static int output_open(const char *path, unsigned flags, unsigned links, struct lctl_error *err)
 {
 	int oflags = O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
 	int acc = flags & LCTL_OUTPUT_READ ? O_RDWR : O_WRONLY;
 	char cwd[PATH_MAX] = "", full[PATH_MAX];
 	int dfd, fd, n, ret = 0;
 	struct stat st, lst;
+	bool created = false;
 	const char *name;
 	char *slash;
 
@@ -346,8 +372,16 @@ int lctl_output_open(const char *path, unsigned flags, struct lctl_error *err)
 	dfd = dir_open(slash == full ? "/" : full, "the file", DIR_PARENT, err);
 	if (dfd < 0)
 		return dfd;
-	/* created as a regular file of ours; a link there is followed only if root's or ours */
-	fd = openat(dfd, name, acc | oflags | O_CREAT, 0600);
+	/*
+	 * Created as a regular file of ours (0600), or opened as it is: a file that existed keeps
+	 * its mode (--log /etc/passwd is refused below as not ours, and no mode of a file the
+	 * administrator named is ever changed). A link there is followed only if root's or ours.
+	 */
+	fd = links ? -1 : openat(dfd, name, acc | oflags | O_CREAT | O_EXCL, 0600);
+	if (fd >= 0)
+		created = true;
+	else if (links || errno == EEXIST)
+		fd = openat(dfd, name, acc | oflags); /* a link's target: only one that exists */
 	if (fd < 0) {
 		int e = errno;
 
@@ -363,7 +397,33 @@ int lctl_output_open(const char *path, unsigned flags, struct lctl_error *err)
 					  path, (unsigned)lst.st_uid);
 			goto out;
 		}
-		/* /dev/stderr, or a link root made: to something that exists, checked below */
+		/*
+		 * A link root made: its target is opened by the same rules, the directories on
+		 * its way checked as this one's were (the kernel would follow one a user can
+		 * swap). A magic link to an open descriptor (/dev/stderr -> /proc/self/fd/2 ->
+		 * a pipe or a terminal) is followed: it names no path.
+		 */
+		if (!fd_dir(slash == full ? "/" : full)) {
+			char target[PATH_MAX], next[PATH_MAX];
+			ssize_t k = readlinkat(dfd, name, target, sizeof(target) - 1);
+
+			if (k <= 0 || links >= OUTPUT_MAX_LINKS) {
+				ret = lctl_seterr(err, LCTL_EINVAL, k <= 0 ? errno : ELOOP,
+						  "cannot follow the symbolic link '%.200s'", path);
+				goto out;
+			}
+			target[k] = '\0';
+			n = target[0] == '/' ? snprintf(next, sizeof(next), "%s", target)
+					     : snprintf(next, sizeof(next), "%s/%s",
+							slash == full ? "" : full, target);
+			if (n < 0 || (size_t)n >= sizeof(next)) {
+				ret = lctl_seterr(err, LCTL_EINVAL, ENAMETOOLONG,
+						  "the target of '%.200s' is too long", path);
+				goto out;
+			}
+			close(dfd);
+			return output_open(next, flags, links + 1, err);
+		}
 		oflags &= ~O_NOFOLLOW;
 		fd = openat(dfd, name, acc | oflags);
 		if (fd < 0) {
@@ -405,8 +465,8 @@ out:
 			close(fd);
 		return ret;
 	}
-	if (S_ISREG(st.st_mode))
-		fchmod(fd, 0600);
+	if (created)
+		fchmod(fd, 0600); /* whatever the umask */
 	/* ours, or the pipe we were given: written as stderr is; a device keeps O_NONBLOCK */
 	if (!S_ISCHR(st.st_mode))
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);

@@ -235,7 +235,10 @@ static void test_output(void **state)
 	(void)state;
 	assert_int_equal(mkdir(at("d"), 0755), 0);
 	put(at("victim"), "precious\n");
-	/* a new file: a regular file of ours, 0600 whatever the umask; an old one made 0600 */
+	/*
+	 * a new file: a regular file of ours, 0600 whatever the umask; an old one keeps its mode
+	 * (issue 24, item 7: it was made 0600, and --log /etc/passwd would have broken lookups)
+	 */
 	old = umask(0);
 	fd = output(at("d/new.log"), 0, 0);
 	umask(old);
@@ -251,7 +254,24 @@ static void test_output(void **state)
 	close(fd);
 	expect_file(at("d/new.log"), "a\nb\n");
 	assert_int_equal(stat(at("d/new.log"), &st), 0);
-	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	assert_int_equal(chmod(at("d/new.log"), 0600), 0);
+	/*
+	 * a link of ours into a directory anyone may change: its target is checked as a name
+	 * given would be (the kernel followed it, and a user could swap the directory under it)
+	 */
+	assert_int_equal(mkdir(at("open"), 0777), 0);
+	assert_int_equal(chmod(at("open"), 0777), 0);
+	assert_int_equal(symlink(at("open/x.log"), at("d/via.log")), 0);
+	output(at("d/via.log"), 0, -LCTL_EPERM);
+	assert_int_equal(access(at("open/x.log"), F_OK), -1);
+	/* into a sound one: followed to a file that exists, never to make one */
+	assert_int_equal(chmod(at("open"), 0755), 0);
+	output(at("d/via.log"), 0, -LCTL_EINVAL);
+	assert_int_equal(access(at("open/x.log"), F_OK), -1);
+	put(at("open/x.log"), "");
+	close(output(at("d/via.log"), 0, 0));
+	assert_int_equal(unlink(at("d/via.log")), 0);
 	/* relative: from the current directory, checked as the rest */
 	assert_int_equal(chdir(at("d")), 0);
 	close(output("rel.log", 0, 0));
