@@ -1203,7 +1203,7 @@ enum lctl_sight {
 	LCTL_SIGHT_ABSENT = 0, /* nothing by that name (or no parent directory there) */
 	LCTL_SIGHT_DATA,       /* a data file, symlink or special file */
 	LCTL_SIGHT_LINKTO,     /* a DHT linkto file: mode exactly 01000 and the linkto xattr */
-	LCTL_SIGHT_MIGRATING,  /* data with the phase-1 bits of a migration (setgid + sticky) */
+	LCTL_SIGHT_MIGRATING,  /* a migration's source: setgid + sticky and the linkto xattr */
 	LCTL_SIGHT_DIR,	       /* a directory */
 	LCTL_SIGHT_ERROR,      /* could not be read; err says why (ENOTCONN: subvolume down) */
 	LCTL_SIGHT_COUNT,
@@ -1219,7 +1219,7 @@ const char *lctl_sight_name(int sight);
  * @sight: what the subvolume holds under the name.
  * @err: the errno behind %LCTL_SIGHT_ERROR, else 0.
  * @no_gfid: the entry has no gfid there (made on the brick by hand). It was not looked up, since
- *	a lookup would make the brick assign one; a sticky-only file is then taken as data.
+ *	a lookup would make the brick assign one; a file with DHT's bits is then taken as data.
  * @linkto_target: for a linkto or a migrating file, the subvolume its linkto xattr names; -1 when
  *	none or not a subvolume of this volume.
  * @linkto_value: that xattr as read (NUL-terminated, without DHT's trailing NUL), or NULL.
