@@ -563,6 +563,9 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 			}
 			if (has_gfid)
 				s.ino = gfid_ino((const unsigned char *)gfid);
+		} else if (S_ISREG(st.st_mode) && st.st_nlink > 1) {
+			/* a hard-linked file: its names are counted as one file (repair.c) */
+			s.ino = local_ino(dfd, de->d_name);
 		}
 		if (classify(&s, &st, has_gfid) == S_DIR) {
 			if (!has_gfid && mark_dirs) {
@@ -786,6 +789,7 @@ static int judge(struct lctl_inspector *in, struct lctl_dir_report *r, const str
 			e.size = g[j].size;
 			e.mode = g[j].mode;
 			e.nlink = g[j].nlink;
+			e.ino = g[j].nlink > 1 ? g[j].ino : 0;
 			r->subvol_files[g[j].subvol]++;
 			r->subvol_bytes[g[j].subvol] += g[j].size;
 		}

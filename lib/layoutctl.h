@@ -805,6 +805,7 @@ struct lctl_entry_report {
 	uint64_t size;
 	mode_t mode;
 	nlink_t nlink;
+	uint64_t ino; /* a hard-linked file's gfid digest (all its names share it), 0 unknown */
 };
 
 struct lctl_dir_report {
@@ -1052,6 +1053,9 @@ struct lctl_file_outcome {
 	const char *reason; /* static text, or NULL */
 	int from, to;	    /* subvolumes, -1 if not applicable */
 	uint64_t size;
+	/* the file's hard links and gfid digest (0 unknown): its names are one file */
+	nlink_t nlink;
+	uint64_t ino;
 };
 
 enum lctl_dir_outcome {
@@ -1088,7 +1092,13 @@ void lctl_repair_report_free(struct lctl_repair_report *r);
 
 struct lctl_fix_summary {
 	uint64_t dirs, dir_outcome[LCTL_DIR_OUTCOME_COUNT];
+	/*
+	 * Per enum lctl_file_action: @files counts each file once (the names of a hard-linked
+	 * file are one file), @names each name it was done to; a name counts once per action in
+	 * a directory, however many rounds or phases met it.
+	 */
 	uint64_t files[LCTL_FILE_ACTION_COUNT];
+	uint64_t names[LCTL_FILE_ACTION_COUNT];
 	uint64_t bytes_moved;
 	uint64_t planned_files, planned_bytes; /* dry run: what would move */
 	uint32_t commit;		       /* the hash directories are stamped with */
