@@ -705,6 +705,16 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 		json_object_object_add(o, lctl_file_action_name(x),
 				       json_object_new_int64((int64_t)s->files[x]));
 	json_object_object_add(j, "file_outcomes", o);
+	/* the names, when a hard-linked file's made them more than the files */
+	for (x = 0; x < LCTL_FILE_ACTION_COUNT && s->names[x] == s->files[x]; x++)
+		;
+	if (x < LCTL_FILE_ACTION_COUNT) {
+		o = json_object_new_object();
+		for (x = 0; x < LCTL_FILE_ACTION_COUNT; x++)
+			json_object_object_add(o, lctl_file_action_name(x),
+					       json_object_new_int64((int64_t)s->names[x]));
+		json_object_object_add(j, "name_outcomes", o);
+	}
 	json_object_object_add(j, "bytes_moved", json_object_new_int64((int64_t)s->bytes_moved));
 	a = json_object_new_array();
 	for (i = 0; i < n; i++)
@@ -787,8 +797,11 @@ static const struct out_line fix_summary_lines[] = {
 	{ NULL, "!dry_run", "Files:" },
 	{ "file_outcomes", "!^dry_run", "  {@:-16} {.}" },
 	{ NULL, "!dry_run", "  moved            {bytes_moved|bytes}" },
+	{ NULL, "!dry_run&name_outcomes",
+	  "Names (a hard-linked file above is one file, all its names):" },
+	{ "name_outcomes", "!^dry_run", "  {@:-16} {.}" },
 	{ NULL, "!dry_run&skipped_by_reason",
-	  "Skipped, by reason (each file in the outcome log):" },
+	  "Skipped, by reason (each name in the outcome log):" },
 	{ "skipped_by_reason", "!^dry_run", "  {files:8}  {reason}" },
 	{ NULL, "!dry_run&skipped_other_reasons", "  {skipped_other_reasons:8}  other reasons" },
 	{ NULL, "!dry_run&stopped",

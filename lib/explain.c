@@ -370,10 +370,10 @@ static void classify(struct lctl_explain_subvol *sv, const struct stat *st)
 	sv->ino = sv->no_gfid ? 0 : (uint64_t)st->st_ino;
 	if (S_ISDIR(st->st_mode))
 		sv->sight = LCTL_SIGHT_DIR;
-	else if (S_ISREG(st->st_mode) && (st->st_mode & 07777) == S_ISVTX && !sv->no_gfid)
-		sv->sight = LCTL_SIGHT_LINKTO; /* until the xattr says otherwise */
-	else if (S_ISREG(st->st_mode) && (st->st_mode & (S_ISGID | S_ISVTX)) == (S_ISGID | S_ISVTX))
-		sv->sight = LCTL_SIGHT_MIGRATING;
+	else if (lctl_may_be_dht_file(st->st_mode, !sv->no_gfid))
+		/* until the linkto xattr says otherwise (lctl_copy_kind_of()) */
+		sv->sight = (st->st_mode & 07777) == S_ISVTX ? LCTL_SIGHT_LINKTO
+							     : LCTL_SIGHT_MIGRATING;
 	else
 		sv->sight = LCTL_SIGHT_DATA;
 }
@@ -450,16 +450,17 @@ static void *read_subvol(void *arg)
 	glfs_closedir(fd);
 	if (!found)
 		return NULL;
-	if (sv->sight == LCTL_SIGHT_LINKTO || (sv->sight == LCTL_SIGHT_MIGRATING && !sv->no_gfid)) {
+	if (sv->sight == LCTL_SIGHT_LINKTO || sv->sight == LCTL_SIGHT_MIGRATING) {
 		int ret = read_linkto(in, fs, e->path, sv);
 
-		if (ret == -LCTL_ENOMEM) {
+		if (ret == -LCTL_ENOMEM)
 			r->ret = ret;
-		} else if (ret < 0) {
+		else if (ret < 0)
 			sv->sight = LCTL_SIGHT_ERROR;
-		} else if (ret == 0 && sv->sight == LCTL_SIGHT_LINKTO) {
-			sv->sight = LCTL_SIGHT_DATA; /* sticky-only data, not DHT's */
-		}
+		else if (lctl_copy_kind_of(sv->mode, true,
+					   ret ? LCTL_LINKTO_VALUE : LCTL_LINKTO_NONE) ==
+			 LCTL_COPY_DATA)
+			sv->sight = LCTL_SIGHT_DATA; /* the user's bits, not DHT's marks */
 	}
 	return NULL;
 }

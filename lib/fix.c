@@ -109,6 +109,16 @@ struct lctl_fix {
 	char **unclean;
 	bool *repaired;
 	size_t nunclean, unclean_cap, nrepaired;
+	/*
+	 * What the first phase did in those directories, one key per outcome (action, then the
+	 * path: met_key()), so that the data phase's repair of one counts a name it meets again
+	 * with the same action once (a leftover or a hard link skipped in both). Consumer only.
+	 */
+	char **met;
+	size_t nmet, met_cap;
+	bool met_sorted;
+	/* the hard-linked files counted, per action: their names are one file */
+	struct lctl_file_set hard_files;
 	bool stopped_dirty;   /* stopped in the layout pass or the settle period */
 	enum fix_stage stage; /* consumer thread only */
 	bool whole;	      /* a whole-volume run: a new volume hash */
@@ -705,8 +715,11 @@ static bool mover_done(void *arg, size_t s)
 	return lctl_pool_server_done(f->pool, s);
 }
 
-/* Add what the pool's workers did to @files (per enum lctl_file_action) and @bytes. */
-static void pool_totals(struct lctl_fix *f, uint64_t *files, uint64_t *bytes)
+/*
+ * Add what the pool's workers did to @files and @names (per enum lctl_file_action) and @bytes
+ * (a worker's counts are of names: each is taken for a file of its own).
+ */
+static void pool_totals(struct lctl_fix *f, uint64_t *files, uint64_t *names, uint64_t *bytes)
 {
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
 	size_t i, n = lctl_pool_progress(f->pool, sp, LCTL_POOL_MAX);
@@ -715,6 +728,9 @@ static void pool_totals(struct lctl_fix *f, uint64_t *files, uint64_t *bytes)
 		files[LCTL_FILE_MIGRATED] += sp[i].migrated;
 		files[LCTL_FILE_SKIPPED] += sp[i].skipped;
 		files[LCTL_FILE_FAILED] += sp[i].failed;
+		names[LCTL_FILE_MIGRATED] += sp[i].migrated;
+		names[LCTL_FILE_SKIPPED] += sp[i].skipped;
+		names[LCTL_FILE_FAILED] += sp[i].failed;
 		*bytes += sp[i].bytes;
 	}
 }
@@ -1231,13 +1247,87 @@ static bool all_clean(const struct lctl_fix *f)
 			f->nunclean);
 }
 
-static void summary_add(struct lctl_fix *f, const struct lctl_repair_report *rr)
+/* The key of the outcome @o of directory @dir among f->met; NULL without memory. */
+static char *met_key(const char *dir, const struct lctl_file_outcome *o)
+{
+	size_t n = strlen(dir) + strlen(o->name) + 3;
+	char *k = malloc(n);
+
+	/* a name has no '/': the last one ends the directory */
+	if (k)
+		snprintf(k, n, "%c%s/%s", '0' + (int)o->action, dir, o->name);
+	return k;
+}
+
+/* Keep the keys of @rr's outcomes (a first-phase report of a directory the data phase redoes). */
+static void met_add(struct lctl_fix *f, const struct lctl_repair_report *rr)
+{
+	size_t i;
+
+	for (i = 0; i < rr->nfiles; i++) {
+		char *k;
+
+		if (f->nmet == f->met_cap) {
+			size_t cap = f->met_cap ? f->met_cap * 2 : 64;
+			char **v = realloc(f->met, cap * sizeof(*v));
+
+			if (!v)
+				return; /* counted again, at worst */
+			f->met = v;
+			f->met_cap = cap;
+		}
+		k = met_key(rr->path, &rr->files[i]);
+		if (!k)
+			return;
+		f->met[f->nmet++] = k;
+		f->met_sorted = false;
+	}
+}
+
+/*
+ * A data-phase report @rr: drop the outcomes the first phase had already counted for the same
+ * name and action (it repairs again what the first phase could not make clean), from its
+ * counts, its list (so the outcome log has them once) and the live counters.
+ */
+static void met_drop(struct lctl_fix *f, struct lctl_repair_report *rr)
+{
+	size_t i, k;
+
+	if (!f->nmet || !rr->nfiles)
+		return;
+	if (!f->met_sorted) {
+		qsort(f->met, f->nmet, sizeof(*f->met), lctl_cmp_strp);
+		f->met_sorted = true;
+	}
+	for (i = k = 0; i < rr->nfiles; i++) {
+		struct lctl_file_outcome *o = &rr->files[i];
+		char *key = met_key(rr->path, o);
+		bool seen = key && bsearch(&key, f->met, f->nmet, sizeof(*f->met), lctl_cmp_strp);
+
+		free(key);
+		if (!seen) {
+			rr->files[k++] = *o;
+			continue;
+		}
+		if (rr->count[o->action])
+			rr->count[o->action]--;
+		if (atomic_load(&f->live[o->action]))
+			atomic_fetch_sub(&f->live[o->action], 1);
+		free(o->name);
+	}
+	rr->nfiles = k;
+}
+
+static void summary_add(struct lctl_fix *f, struct lctl_repair_report *rr)
 {
 	size_t i, n;
 	int a;
 
+	if (rr->data_phase)
+		met_drop(f, rr);
 	if (!rr->data_phase && f->two_phase && !f->opts.dry_run &&
 	    (rr->outcome == LCTL_DIR_NOT_FIXED || rr->outcome == LCTL_DIR_STOPPED)) {
+		met_add(f, rr);
 		if (f->nunclean == f->unclean_cap) {
 			size_t cap = f->unclean_cap ? f->unclean_cap * 2 : 16;
 			char **v = realloc(f->unclean, cap * sizeof(*v));
@@ -1272,7 +1362,8 @@ static void summary_add(struct lctl_fix *f, const struct lctl_repair_report *rr)
 		f->sum.dir_outcome[rr->outcome]++;
 	}
 	for (a = 0; a < LCTL_FILE_ACTION_COUNT; a++)
-		f->sum.files[a] += rr->count[a];
+		f->sum.names[a] += rr->count[a];
+	lctl_outcomes_count_files(rr, &f->hard_files, f->sum.files);
 	f->sum.bytes_moved += rr->bytes_moved;
 	if (rr->outcome == LCTL_DIR_PLANNED && rr->plan) {
 		n = rr->plan->nsubvols;
@@ -1482,7 +1573,7 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 		if (!lctl_pool_poll(f->pool, timeout_ms))
 			return NULL;
 		f->placing = false;
-		pool_totals(f, f->sum.files, &f->sum.bytes_moved);
+		pool_totals(f, f->sum.files, f->sum.names, &f->sum.bytes_moved);
 		/* stopped, or the work walk cannot start: the run ends here, resumable */
 		if (!atomic_load(&f->stop) &&
 		    (f->two_phase ? start_data(f, &werr)
@@ -1621,8 +1712,10 @@ void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p)
 	p->clean_since = f->j.clean_since;
 	p->data_placed = f->sum.data_placed;
 	if (f->pool) {
+		uint64_t names[LCTL_FILE_ACTION_COUNT] = { 0 };
+
 		p->nservers = (unsigned)lctl_pool_progress(f->pool, p->servers, LCTL_POOL_MAX);
-		pool_totals(f, p->file_actions, &p->bytes_moved);
+		pool_totals(f, p->file_actions, names, &p->bytes_moved);
 	}
 }
 
@@ -1726,6 +1819,10 @@ void lctl_fix_free(struct lctl_fix *f)
 		free(f->unclean[--f->nunclean]);
 	free(f->unclean);
 	free(f->repaired);
+	while (f->nmet)
+		free(f->met[--f->nmet]);
+	free(f->met);
+	lctl_file_set_free(&f->hard_files);
 	if (f->crawl) {
 		lctl_crawl_cancel(f->crawl);
 		lctl_crawl_free(f->crawl);

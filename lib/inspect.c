@@ -14,14 +14,18 @@
  *	linkto that names a subvolume without the data    stale linkto
  *	linkto(s), no data anywhere                       orphan linkto
  *	data on two or more subvolumes                    duplicate
- *	data with setgid+sticky (phase 1)                 migration leftover
+ *	a migration's source (setgid+sticky, linkto xattr) migration leftover
  *
  * A linkto is a regular file whose permission bits are exactly S_ISVTX (DHT's
- * IS_DHT_LINKFILE_MODE) and which carries the linkto xattr; only those are read further, so a
- * directory costs two calls per subvolume plus one per linkto file. When that read fails (but
- * for ENODATA, no xattr: data, and ERANGE, a value naming no subvolume) the file is neither
- * linkto nor data: its name gets no verdict and the directory is unreadable, so that a fix
- * neither stamps it nor acts on a verdict built from a guess (lctl_linkto_read_result()).
+ * IS_DHT_LINKFILE_MODE) and which carries the linkto xattr; the source of a migration in its
+ * first phase has S_ISGID and S_ISVTX among its bits and carries the linkto xattr too (DHT sets
+ * the xattr, then the bits). A user may give a file any bits, so the mode only says whose
+ * linkto xattr to read (lctl_may_be_dht_file(), lctl_copy_kind_of()): a file with those bits
+ * and no xattr is the user's data, and its mode is the user's. Only those files are read
+ * further, so a directory costs two calls per subvolume plus one per such file. When that read
+ * fails (but for ENODATA, no xattr: data, and ERANGE, a value naming no subvolume) the file is
+ * neither DHT's nor data: its name gets no verdict and the directory is unreadable, so that a
+ * fix neither stamps it nor acts on a verdict built from a guess (lctl_linkto_read_result()).
  *
  * Memory: the sightings of the directory being inspected, freed before the next one; the
  * report keeps only the entries that are not placed (unless all_entries).
@@ -57,7 +61,7 @@ enum sight_kind {
 	S_DATA,
 	S_LINKTO,
 	S_PHASE1,
-	S_UNREAD, /* a linkto candidate whose linkto xattr could not be read */
+	S_UNREAD, /* a file that may be DHT's whose linkto xattr could not be read */
 };
 
 struct sighting {
@@ -374,9 +378,10 @@ static uint64_t local_ino(int dfd, const char *name)
 }
 
 /*
- * An entry's kind from its stat (as the brick reports it) and whether it has a gfid: S_LINKTO
- * means "a linkto if it carries the linkto xattr" (the caller reads it), as DHT's linkto files
- * are sticky-only regular files that always have a gfid.
+ * An entry's kind from its stat (as the brick reports it) and whether it has a gfid. S_LINKTO
+ * and S_PHASE1 mean "a linkto, or a migration's source, if it carries the linkto xattr" (the
+ * caller reads it, then settle_dht()): the mode alone proves nothing, as a user may set any
+ * bits (lctl_may_be_dht_file()).
  */
 static enum sight_kind classify(struct sighting *s, const struct stat *st, bool has_gfid)
 {
@@ -386,35 +391,34 @@ static enum sight_kind classify(struct sighting *s, const struct stat *st, bool 
 	s->nlink = st->st_nlink;
 	if (S_ISDIR(st->st_mode))
 		s->kind = S_DIR;
-	else if (S_ISREG(st->st_mode) && (st->st_mode & 07777) == S_ISVTX && has_gfid)
-		s->kind = S_LINKTO;
-	else if (S_ISREG(st->st_mode) && (st->st_mode & (S_ISGID | S_ISVTX)) == (S_ISGID | S_ISVTX))
-		s->kind = S_PHASE1;
+	else if (lctl_may_be_dht_file(st->st_mode, has_gfid))
+		s->kind = (st->st_mode & 07777) == S_ISVTX ? S_LINKTO : S_PHASE1;
 	else
 		s->kind = S_DATA;
 	return s->kind;
 }
 
 /*
- * A sticky-only file classify() took for a linkto, in directory @path, after reading its linkto
- * xattr (@n bytes of @val, or -1 with errno @e): it is one if it carries the xattr, else plain
- * data. A value too long for @val (ERANGE) is a linkto that names no subvolume, as explain
- * says (DHT finds no subvolume by that name). A read that failed otherwise is never taken for
- * data (a false duplicate or misplaced file): S_UNREAD, and the directory is unreadable.
+ * A file classify() took for a linkto or a migration's source, in directory @path, after
+ * reading its linkto xattr (@n bytes of @val, or -1 with errno @e): it is one if it carries the
+ * xattr, else plain data (lctl_copy_kind_of()). A value too long for @val (ERANGE) names no
+ * subvolume, as explain says (DHT finds no subvolume by that name). A read that failed
+ * otherwise is never taken for data (a false duplicate or misplaced file): S_UNREAD, and the
+ * directory is unreadable.
  * Return: false when the file is gone since the listing (not seen there, like a file gone
  * before its stat).
  */
-static bool settle_linkto(const struct lctl_inspector *in, struct sighting *s, const char *path,
-			  const char *val, ssize_t n, int e, unsigned *problems)
+static bool settle_dht(const struct lctl_inspector *in, struct sighting *s, const char *path,
+		       const char *val, ssize_t n, int e, unsigned *problems)
 {
-	switch (lctl_linkto_read_result(n, e)) {
+	enum lctl_linkto_read how = lctl_linkto_read_result(n, e);
+
+	switch (how) {
 	case LCTL_LINKTO_VALUE:
 		s->target = linkto_target(in->vol, val, n);
 		break;
 	case LCTL_LINKTO_TOO_LONG:
-		break;
 	case LCTL_LINKTO_NONE:
-		s->kind = S_DATA;
 		break;
 	case LCTL_LINKTO_GONE:
 		return false;
@@ -426,7 +430,11 @@ static bool settle_linkto(const struct lctl_inspector *in, struct sighting *s, c
 			 strcmp(path, "/") ? path : "", s->name,
 			 lctl_volume_subvol(in->vol, (size_t)s->subvol)->name,
 			 strerror(e ? e : EIO));
-		break;
+		return true;
+	}
+	if (lctl_copy_kind_of(s->mode, true, how) == LCTL_COPY_DATA) {
+		s->kind = S_DATA;
+		s->target = -1;
 	}
 	return true;
 }
@@ -536,10 +544,9 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 			st.st_nlink--; /* the .glusterfs handle, which posix does not count */
 		s.name = de->d_name;
 		s.subvol = (int)i;
-		/* the gfid matters only for directories and linkto candidates */
+		/* the gfid matters only for directories and files that may be DHT's */
 		has_gfid = true;
-		if (S_ISDIR(st.st_mode) ||
-		    (S_ISREG(st.st_mode) && (st.st_mode & 07777) == S_ISVTX)) {
+		if (S_ISDIR(st.st_mode) || lctl_may_be_dht_file(st.st_mode, true)) {
 			has_gfid = gfid_at(dfd, de->d_name, gfid);
 			/*
 			 * DHT healing a directory onto this brick (a client's lookup) sets its
@@ -556,6 +563,9 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 			}
 			if (has_gfid)
 				s.ino = gfid_ino((const unsigned char *)gfid);
+		} else if (S_ISREG(st.st_mode) && st.st_nlink > 1) {
+			/* a hard-linked file: its names are counted as one file (repair.c) */
+			s.ino = local_ino(dfd, de->d_name);
 		}
 		if (classify(&s, &st, has_gfid) == S_DIR) {
 			if (!has_gfid && mark_dirs) {
@@ -567,9 +577,9 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 				nogfid_mark(in, vpath, i);
 				free(vpath);
 			}
-		} else if (s.kind == S_LINKTO) {
+		} else if (s.kind == S_LINKTO || s.kind == S_PHASE1) {
 			n = lctl_lgetxattr_at(dfd, de->d_name, in->linkto_key, val, sizeof(val));
-			if (!settle_linkto(in, &s, path, val, n, n < 0 ? errno : 0, problems))
+			if (!settle_dht(in, &s, path, val, n, n < 0 ? errno : 0, problems))
 				continue; /* gone since the listing */
 		}
 		ret = sightings_add(out, &s);
@@ -663,7 +673,7 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 		s.ino = st.st_ino == (ino_t)-1 ? 0 : (uint64_t)st.st_ino;
 		classify(&s, &st, st.st_ino != (ino_t)-1);
 		if ((s.kind == S_DIR && st.st_ino == (ino_t)-1 && mark_dirs) ||
-		    s.kind == S_LINKTO) {
+		    s.kind == S_LINKTO || s.kind == S_PHASE1) {
 			child = lctl_path_join(path, de.d_name);
 			if (!child) {
 				ret = -LCTL_ENOMEM;
@@ -673,11 +683,11 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 		if (s.kind == S_DIR) {
 			if (child)
 				nogfid_mark(in, child, i);
-		} else if (s.kind == S_LINKTO) {
+		} else if (s.kind == S_LINKTO || s.kind == S_PHASE1) {
 			char val[512];
 
 			n = glfs_lgetxattr(fs, child, in->linkto_key, val, sizeof(val));
-			gone = !settle_linkto(in, &s, path, val, n, n < 0 ? errno : 0, problems);
+			gone = !settle_dht(in, &s, path, val, n, n < 0 ? errno : 0, problems);
 		}
 		free(child);
 		if (gone)
@@ -776,6 +786,7 @@ static int judge(struct lctl_inspector *in, struct lctl_dir_report *r, const str
 			e.size = g[j].size;
 			e.mode = g[j].mode;
 			e.nlink = g[j].nlink;
+			e.ino = g[j].nlink > 1 ? g[j].ino : 0;
 			r->subvol_files[g[j].subvol]++;
 			r->subvol_bytes[g[j].subvol] += g[j].size;
 		}

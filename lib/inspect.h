@@ -114,7 +114,7 @@ char *lctl_path_join(const char *dir, const char *name);
 enum lctl_copy_kind {
 	LCTL_COPY_DATA,	     /* a data file */
 	LCTL_COPY_LINKTO,    /* a sticky-only file carrying the linkto xattr */
-	LCTL_COPY_MIGRATING, /* a data file with setgid+sticky: phase 1 of a migration */
+	LCTL_COPY_MIGRATING, /* setgid+sticky and the linkto xattr: a migration's source */
 };
 
 struct lctl_verdict {
@@ -173,5 +173,29 @@ enum lctl_linkto_read {
 };
 
 enum lctl_linkto_read lctl_linkto_read_result(ssize_t n, int e);
+
+/*
+ * Whether an entry of mode @mode may be one of DHT's own files, so that its linkto xattr must
+ * be read to say: a regular file with a gfid (@has_gfid) whose permission bits are exactly
+ * S_ISVTX (a linkto) or include S_ISGID and S_ISVTX (the source of a migration in its first
+ * phase). Nothing else is DHT's, whatever its bits. Pure.
+ */
+bool lctl_may_be_dht_file(mode_t mode, bool has_gfid);
+
+/*
+ * The kind of copy a non-directory entry of mode @mode is, @linkto being what the read of its
+ * linkto xattr said (LCTL_LINKTO_VALUE, _TOO_LONG or _NONE; _NONE when it was not read, as
+ * lctl_may_be_dht_file() said no). A user's permission bits prove nothing: the mode makes a
+ * linkto or a migration's source only together with the xattr DHT sets on both, and anything
+ * else is data (a setgid+sticky file of a user's is data, as DHT's rebalance takes it):
+ *
+ *	mode & 07777           linkto xattr    kind
+ *	S_ISVTX exactly        present         LCTL_COPY_LINKTO
+ *	S_ISGID|S_ISVTX (+any) present         LCTL_COPY_MIGRATING
+ *	anything               absent          LCTL_COPY_DATA
+ *
+ * Pure.
+ */
+enum lctl_copy_kind lctl_copy_kind_of(mode_t mode, bool has_gfid, enum lctl_linkto_read linkto);
 
 #endif

@@ -818,6 +818,7 @@ struct lctl_entry_report {
 	uint64_t size;
 	mode_t mode;
 	nlink_t nlink;
+	uint64_t ino; /* a hard-linked file's gfid digest (all its names share it), 0 unknown */
 };
 
 struct lctl_dir_report {
@@ -1163,6 +1164,9 @@ struct lctl_file_outcome {
 	const char *reason; /* static text, or NULL */
 	int from, to;	    /* subvolumes, -1 if not applicable */
 	uint64_t size;
+	/* the file's hard links and gfid digest (0 unknown): its names are one file */
+	nlink_t nlink;
+	uint64_t ino;
 };
 
 enum lctl_dir_outcome {
@@ -1199,7 +1203,13 @@ void lctl_repair_report_free(struct lctl_repair_report *r);
 
 struct lctl_fix_summary {
 	uint64_t dirs, dir_outcome[LCTL_DIR_OUTCOME_COUNT];
+	/*
+	 * Per enum lctl_file_action: @files counts each file once (the names of a hard-linked
+	 * file are one file), @names each name it was done to; a name counts once per action in
+	 * a directory, however many rounds or phases met it.
+	 */
 	uint64_t files[LCTL_FILE_ACTION_COUNT];
+	uint64_t names[LCTL_FILE_ACTION_COUNT];
 	uint64_t bytes_moved;
 	uint64_t planned_files, planned_bytes; /* dry run: what would move */
 	uint32_t commit;		       /* the hash directories are stamped with */
@@ -1314,7 +1324,7 @@ enum lctl_sight {
 	LCTL_SIGHT_ABSENT = 0, /* nothing by that name (or no parent directory there) */
 	LCTL_SIGHT_DATA,       /* a data file, symlink or special file */
 	LCTL_SIGHT_LINKTO,     /* a DHT linkto file: mode exactly 01000 and the linkto xattr */
-	LCTL_SIGHT_MIGRATING,  /* data with the phase-1 bits of a migration (setgid + sticky) */
+	LCTL_SIGHT_MIGRATING,  /* a migration's source: setgid + sticky and the linkto xattr */
 	LCTL_SIGHT_DIR,	       /* a directory */
 	LCTL_SIGHT_ERROR,      /* could not be read; err says why (ENOTCONN: subvolume down) */
 	LCTL_SIGHT_COUNT,
@@ -1330,7 +1340,7 @@ const char *lctl_sight_name(int sight);
  * @sight: what the subvolume holds under the name.
  * @err: the errno behind %LCTL_SIGHT_ERROR, else 0.
  * @no_gfid: the entry has no gfid there (made on the brick by hand). It was not looked up, since
- *	a lookup would make the brick assign one; a sticky-only file is then taken as data.
+ *	a lookup would make the brick assign one; a file with DHT's bits is then taken as data.
  * @linkto_target: for a linkto or a migrating file, the subvolume its linkto xattr names; -1 when
  *	none or not a subvolume of this volume.
  * @linkto_value: that xattr as read (NUL-terminated, without DHT's trailing NUL), or NULL.

@@ -97,42 +97,158 @@ static struct lctl_file_outcome *outcome_slot(struct lctl_repair_report *rr)
 	return &rr->files[rr->nfiles];
 }
 
+/* Outcome indexes ordered by name, then action, then index (the first of each pair first). */
+struct outcome_order {
+	const struct lctl_file_outcome *v;
+	size_t i;
+};
+
+static int cmp_outcome_order(const void *a, const void *b)
+{
+	const struct outcome_order *x = a, *y = b;
+	int c = strcmp(x->v->name, y->v->name);
+
+	if (c)
+		return c;
+	if (x->v->action != y->v->action)
+		return x->v->action < y->v->action ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+size_t lctl_outcomes_unique(struct lctl_file_outcome *v, size_t n, uint64_t *count,
+			    uint64_t *dropped)
+{
+	struct outcome_order *o;
+	bool *drop;
+	size_t i, k;
+
+	if (n < 2)
+		return n;
+	o = malloc(n * sizeof(*o));
+	drop = calloc(n, sizeof(*drop));
+	if (!o || !drop) {
+		free(o);
+		free(drop);
+		return n; /* out of memory: counted more than once, nothing lost */
+	}
+	for (i = 0; i < n; i++) {
+		o[i].v = &v[i];
+		o[i].i = i;
+	}
+	qsort(o, n, sizeof(*o), cmp_outcome_order);
+	for (i = 1; i < n; i++)
+		if (!strcmp(o[i].v->name, o[i - 1].v->name) && o[i].v->action == o[i - 1].v->action)
+			drop[o[i].i] = true;
+	for (i = k = 0; i < n; i++) {
+		if (!drop[i]) {
+			v[k++] = v[i];
+			continue;
+		}
+		if (count && count[v[i].action])
+			count[v[i].action]--;
+		if (dropped)
+			dropped[v[i].action]++;
+		free(v[i].name);
+	}
+	free(o);
+	free(drop);
+	return k;
+}
+
+/* lctl_outcomes_unique() on @rr, the live counters too. */
+static void unique_outcomes(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr)
+{
+	uint64_t dropped[LCTL_FILE_ACTION_COUNT] = { 0 };
+	int a;
+
+	rr->nfiles = lctl_outcomes_unique(rr->files, rr->nfiles, rr->count, dropped);
+	for (a = 0; rc->live && a < LCTL_FILE_ACTION_COUNT; a++)
+		if (dropped[a])
+			atomic_fetch_sub(&rc->live[a], dropped[a]);
+}
+
+/* The key of a hard-linked file and an action in a struct lctl_file_set. */
+static uint64_t file_key(uint64_t ino, int action)
+{
+	uint64_t k = ino * 0x9e3779b97f4a7c15ULL + (uint64_t)action + 1;
+
+	return k ? k : 1;
+}
+
+/* Add @key to @set; true if it was not there. Without memory: true (counted again). */
+static bool file_set_add(struct lctl_file_set *set, uint64_t key)
+{
+	size_t i, mask;
+
+	if (set->n * 2 >= set->cap) {
+		size_t cap = set->cap ? set->cap * 2 : 64;
+		uint64_t *v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return true;
+		for (i = 0; i < set->cap; i++) {
+			size_t j = (size_t)(set->v[i] >> 7) & (cap - 1);
+
+			if (!set->v[i])
+				continue;
+			while (v[j])
+				j = (j + 1) & (cap - 1);
+			v[j] = set->v[i];
+		}
+		free(set->v);
+		set->v = v;
+		set->cap = cap;
+	}
+	mask = set->cap - 1;
+	for (i = (size_t)(key >> 7) & mask; set->v[i]; i = (i + 1) & mask)
+		if (set->v[i] == key)
+			return false;
+	set->v[i] = key;
+	set->n++;
+	return true;
+}
+
+void lctl_file_set_free(struct lctl_file_set *set)
+{
+	free(set->v);
+	memset(set, 0, sizeof(*set));
+}
+
+void lctl_outcomes_count_files(const struct lctl_repair_report *rr, struct lctl_file_set *seen,
+			       uint64_t *files)
+{
+	uint64_t listed[LCTL_FILE_ACTION_COUNT] = { 0 };
+	size_t i;
+	int a;
+
+	for (i = 0; i < rr->nfiles; i++) {
+		const struct lctl_file_outcome *o = &rr->files[i];
+
+		listed[o->action]++;
+		if (o->nlink <= 1 || !o->ino || file_set_add(seen, file_key(o->ino, o->action)))
+			files[o->action]++;
+	}
+	/* outcomes whose detail was lost (no memory): each its own file */
+	for (a = 0; a < LCTL_FILE_ACTION_COUNT; a++)
+		if (rr->count[a] > listed[a])
+			files[a] += rr->count[a] - listed[a];
+}
+
 /*
  * Move the counts and file outcomes of @from (an earlier pass over the directory) into @to, and
- * free @from. A file both passes skipped (a hard link DHT refused twice) counts once. Sorted
- * names: a directory may hold tens of thousands of hard links.
+ * free @from. A name both passes met with the same action (a hard link DHT refused twice, a
+ * leftover skipped twice) counts once.
  */
 static void merge_outcomes(struct lctl_repair_ctx *rc, struct lctl_repair_report *to,
 			   struct lctl_repair_report *from)
 {
 	struct lctl_file_outcome *v;
-	const char **skips = NULL;
-	size_t i, n = 0;
+	size_t i;
 
-	if (from->count[LCTL_FILE_SKIPPED] && to->count[LCTL_FILE_SKIPPED])
-		skips = malloc(to->nfiles * sizeof(*skips));
-	for (i = 0; skips && i < to->nfiles; i++)
-		if (to->files[i].action == LCTL_FILE_SKIPPED)
-			skips[n++] = to->files[i].name;
-	if (n)
-		qsort(skips, n, sizeof(*skips), lctl_cmp_strp);
-	for (i = 0; n && i < from->nfiles; i++) {
-		if (from->files[i].action != LCTL_FILE_SKIPPED ||
-		    !bsearch(&from->files[i].name, skips, n, sizeof(*skips), lctl_cmp_strp))
-			continue;
-		from->count[LCTL_FILE_SKIPPED]--;
-		if (rc->live)
-			atomic_fetch_sub(&rc->live[LCTL_FILE_SKIPPED], 1);
-		free(from->files[i].name);
-		from->files[i].name = NULL;
-	}
-	free(skips);
 	for (i = 0; i < LCTL_FILE_ACTION_COUNT; i++)
 		to->count[i] += from->count[i];
 	to->bytes_moved += from->bytes_moved;
 	for (i = 0; i < from->nfiles; i++) {
-		if (!from->files[i].name)
-			continue; /* a duplicate skip */
 		v = outcome_slot(to);
 		if (!v)
 			break; /* the counts stay right; only the detail is lost */
@@ -141,12 +257,13 @@ static void merge_outcomes(struct lctl_repair_ctx *rc, struct lctl_repair_report
 		to->nfiles++;
 	}
 	lctl_repair_report_free(from);
+	unique_outcomes(rc, to);
 }
 
-/* An outcome for @rr; @live: count it in the live counters too (else that was done). */
+/* An outcome for the entry @e in @rr; @live: count it in the live counters too (else that was done). */
 static void record_outcome(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
-			   const char *name, enum lctl_file_action a, int err, const char *reason,
-			   int from, int to, uint64_t size, bool live)
+			   const struct lctl_entry_report *e, enum lctl_file_action a, int err,
+			   const char *reason, int from, int to, uint64_t size, bool live)
 {
 	struct lctl_file_outcome *v;
 
@@ -160,7 +277,7 @@ static void record_outcome(struct lctl_repair_ctx *rc, struct lctl_repair_report
 	v = outcome_slot(rr);
 	if (!v)
 		return; /* the counts above stay right; only the detail is lost */
-	v->name = strdup(name);
+	v->name = strdup(e->name);
 	if (!v->name)
 		return;
 	v->action = a;
@@ -169,14 +286,16 @@ static void record_outcome(struct lctl_repair_ctx *rc, struct lctl_repair_report
 	v->from = from;
 	v->to = to;
 	v->size = size;
+	v->nlink = e->nlink;
+	v->ino = e->ino;
 	rr->nfiles++;
 }
 
-static void add_outcome(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr, const char *name,
-			enum lctl_file_action a, int err, const char *reason, int from, int to,
-			uint64_t size)
+static void add_outcome(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
+			const struct lctl_entry_report *e, enum lctl_file_action a, int err,
+			const char *reason, int from, int to, uint64_t size)
 {
-	record_outcome(rc, rr, name, a, err, reason, from, to, size, true);
+	record_outcome(rc, rr, e, a, err, reason, from, to, size, true);
 }
 
 static void set_reason(struct lctl_repair_report *rr, enum lctl_dir_outcome o, const char *fmt, ...)
@@ -727,7 +846,7 @@ static int keep_mode(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
 	if (!ret)
 		ret = lctl_modes_keep(rc->modes, g, e->mode & 07777);
 	if (ret) {
-		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
+		add_outcome(rc, rr, e, LCTL_FILE_FAILED, -ret,
 			    "cannot keep its setgid/sticky mode before moving it", e->cached,
 			    e->target, e->size);
 		return 1;
@@ -847,10 +966,10 @@ static void drop_foreign(struct lctl_repair_ctx *rc, struct lctl_repair_report *
 	int ret = remove_foreign_linkto(rc, (size_t)e->hashed, (size_t)e->cached, path);
 
 	if (ret == 0)
-		add_outcome(rc, rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "another file's gfid",
+		add_outcome(rc, rr, e, LCTL_FILE_LINKTO_REMOVED, 0, "another file's gfid",
 			    e->hashed, -1, 0);
 	else if (ret != -EEXIST && ret != -ENOENT)
-		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
+		add_outcome(rc, rr, e, LCTL_FILE_FAILED, -ret,
 			    "cannot remove a linkto with another file's gfid", e->hashed, -1, 0);
 }
 
@@ -869,10 +988,10 @@ static bool stale_first(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 			      ? remove_linkto(rc, (size_t)e->linkto_subvol, path, e->cached)
 			      : -ENOENT;
 		if (ret == 0 || ret == -ENOENT)
-			add_outcome(rc, rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "stray",
+			add_outcome(rc, rr, e, LCTL_FILE_LINKTO_REMOVED, 0, "stray",
 				    e->linkto_subvol, -1, 0);
 		else
-			add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
+			add_outcome(rc, rr, e, LCTL_FILE_FAILED, -ret,
 				    "cannot remove a stray linkto", e->linkto_subvol, -1, 0);
 		return true;
 	case LCTL_STALE_REMOVE_FOREIGN:
@@ -888,10 +1007,10 @@ static bool stale_first(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		 */
 		ret = remove_linkto(rc, (size_t)e->linkto_subvol, path, -1);
 		if (ret == 0)
-			add_outcome(rc, rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "stray",
+			add_outcome(rc, rr, e, LCTL_FILE_LINKTO_REMOVED, 0, "stray",
 				    e->linkto_subvol, -1, 0);
 		else if (ret != -ENOENT)
-			add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
+			add_outcome(rc, rr, e, LCTL_FILE_FAILED, -ret,
 				    "cannot remove a stray linkto", e->linkto_subvol, -1, 0);
 		return false;
 	case LCTL_STALE_RETARGET:
@@ -901,7 +1020,7 @@ static bool stale_first(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 			return false;
 		}
 		if (ret == 0) {
-			add_outcome(rc, rr, e->name, LCTL_FILE_LINKED, 0,
+			add_outcome(rc, rr, e, LCTL_FILE_LINKED, 0,
 				    "its linkto named another subvolume than the data's", e->cached,
 				    e->hashed, e->size);
 			/*
@@ -912,7 +1031,7 @@ static bool stale_first(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 			return rc->mode == LCTL_FIX_LINKTO || (rc->drain && e->nlink > 1);
 		}
 		if (rc->drain && e->nlink > 1) {
-			add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
+			add_outcome(rc, rr, e, LCTL_FILE_FAILED, -ret,
 				    "cannot point its linkto at the data", e->cached, e->hashed,
 				    e->size);
 			return true;
@@ -940,15 +1059,15 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 
 	lctl_crawl_beat(); /* each entry a sign of life (lctl_crawl_stalled()) */
 	if (lctl_join_path(path, sizeof(path), dir, e->name)) {
-		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, ENAMETOOLONG, "path too long",
-			    e->cached, e->hashed, e->size);
+		add_outcome(rc, rr, e, LCTL_FILE_FAILED, ENAMETOOLONG, "path too long", e->cached,
+			    e->hashed, e->size);
 		return;
 	}
 	switch (e->state) {
 	case LCTL_ENTRY_PLACED:
 		return;
 	case LCTL_ENTRY_DUPLICATE:
-		add_outcome(rc, rr, e->name, LCTL_FILE_SKIPPED, 0,
+		add_outcome(rc, rr, e, LCTL_FILE_SKIPPED, 0,
 			    "data on several subvolumes: compare and remove a copy by hand", -1,
 			    e->hashed, e->size);
 		return;
@@ -969,13 +1088,13 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 				if (kept_mode(rc, e->hashed, path, &kept) &&
 				    !glfs_lstat(dht, path, &st) && (st.st_mode & 07777) != kept)
 					glfs_chmod(dht, path, kept);
-				add_outcome(rc, rr, e->name, LCTL_FILE_MIGRATED, 0,
+				add_outcome(rc, rr, e, LCTL_FILE_MIGRATED, 0,
 					    "completed a migration interrupted after its copy",
 					    from, e->hashed, e->size);
 				return;
 			}
 			if (ret < 0) {
-				add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, -ret,
+				add_outcome(rc, rr, e, LCTL_FILE_FAILED, -ret,
 					    "cannot complete a migration interrupted after its copy",
 					    -1, e->hashed, e->size);
 				return;
@@ -988,13 +1107,13 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		if (e->cached >= 0 && e->cached == e->hashed && rc->modes && !rc->dry_run &&
 		    kept_mode(rc, e->cached, path, &kept) && !glfs_chmod(dht, path, kept))
 			return;
-		add_outcome(rc, rr, e->name, LCTL_FILE_SKIPPED, 0,
+		add_outcome(rc, rr, e, LCTL_FILE_SKIPPED, 0,
 			    "left over by an interrupted migration: check it by hand", e->cached,
 			    e->hashed, e->size);
 		return;
 	case LCTL_ENTRY_UNHASHED:
-		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, EINVAL, "no hashed subvolume",
-			    e->cached, -1, e->size);
+		add_outcome(rc, rr, e, LCTL_FILE_FAILED, EINVAL, "no hashed subvolume", e->cached,
+			    -1, e->size);
 		return;
 	case LCTL_ENTRY_ORPHAN_LINKTO:
 		/*
@@ -1011,7 +1130,7 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		 */
 		if (e->linkto_subvol >= 0 && e->linkto_subvol != e->hashed &&
 		    remove_linkto(rc, (size_t)e->linkto_subvol, path, -1) == 0) {
-			add_outcome(rc, rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "orphan",
+			add_outcome(rc, rr, e, LCTL_FILE_LINKTO_REMOVED, 0, "orphan",
 				    e->linkto_subvol, -1, 0);
 			return;
 		}
@@ -1020,7 +1139,7 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		    glfs_lstat(lctl_volume_subvol_fs(rc->in->vol, (size_t)e->linkto_subvol), path,
 			       &st) &&
 		    errno == ENOENT)
-			add_outcome(rc, rr, e->name, LCTL_FILE_LINKTO_REMOVED, 0, "orphan, by DHT",
+			add_outcome(rc, rr, e, LCTL_FILE_LINKTO_REMOVED, 0, "orphan, by DHT",
 				    e->linkto_subvol, -1, 0);
 		return;
 	case LCTL_ENTRY_STALE_LINKTO:
@@ -1048,11 +1167,11 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 			return;
 		/* the first lookup by name in a dirty directory links the data from the hashed one */
 		if (glfs_lstat(dht, path, &st))
-			add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, errno, "lookup failed",
-				    e->cached, e->hashed, e->size);
-		else
-			add_outcome(rc, rr, e->name, LCTL_FILE_LINKED, 0, NULL, e->cached,
+			add_outcome(rc, rr, e, LCTL_FILE_FAILED, errno, "lookup failed", e->cached,
 				    e->hashed, e->size);
+		else
+			add_outcome(rc, rr, e, LCTL_FILE_LINKED, 0, NULL, e->cached, e->hashed,
+				    e->size);
 		return;
 	}
 	if (rc->drain && e->nlink > 1 && !on_leaving(rc, e->cached)) {
@@ -1066,10 +1185,10 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		 * name of the file off a leaving one, say) was pointed at the data (stale_first()).
 		 */
 		if (e->state != LCTL_ENTRY_LINKED && glfs_lstat(dht, path, &st))
-			add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, errno, "lookup failed",
-				    e->cached, e->hashed, e->size);
+			add_outcome(rc, rr, e, LCTL_FILE_FAILED, errno, "lookup failed", e->cached,
+				    e->hashed, e->size);
 		else
-			add_outcome(rc, rr, e->name, LCTL_FILE_SKIPPED, EPERM,
+			add_outcome(rc, rr, e, LCTL_FILE_SKIPPED, EPERM,
 				    "hard links: left in place behind a linkto", e->cached,
 				    e->target, e->size);
 		return;
@@ -1099,8 +1218,7 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 				   kept != (mode_t)-1
 					   ? kept
 					   : st.st_mode & 07777 & ~(mode_t)(S_ISGID | S_ISVTX));
-		add_outcome(rc, rr, e->name, LCTL_FILE_MIGRATED, 0, NULL, e->cached, e->target,
-			    e->size);
+		add_outcome(rc, rr, e, LCTL_FILE_MIGRATED, 0, NULL, e->cached, e->target, e->size);
 		return;
 	}
 	switch (errno) {
@@ -1108,7 +1226,7 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		return;
 	case EPERM:
 		/* hard links, POSIX locks or DHT's balance check: kept, reachable through a linkto */
-		add_outcome(rc, rr, e->name, LCTL_FILE_SKIPPED, EPERM, eperm_reason(rc, dir, e),
+		add_outcome(rc, rr, e, LCTL_FILE_SKIPPED, EPERM, eperm_reason(rc, dir, e),
 			    e->cached, e->target, e->size);
 		return;
 	case ENOENT:
@@ -1121,16 +1239,16 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 		    glfs_lstat(lctl_volume_subvol_fs(rc->in->vol, (size_t)e->cached), path, &st) &&
 		    errno == ENOENT)
 			return;
-		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, ENOENT, "not found by DHT",
-			    e->cached, e->target, e->size);
+		add_outcome(rc, rr, e, LCTL_FILE_FAILED, ENOENT, "not found by DHT", e->cached,
+			    e->target, e->size);
 		return;
 	case ENOSPC:
-		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, ENOSPC,
+		add_outcome(rc, rr, e, LCTL_FILE_FAILED, ENOSPC,
 			    "migration failed (min-free-disk, space, or a concurrent write)",
 			    e->cached, e->target, e->size);
 		return;
 	default:
-		add_outcome(rc, rr, e->name, LCTL_FILE_FAILED, errno, "migration failed", e->cached,
+		add_outcome(rc, rr, e, LCTL_FILE_FAILED, errno, "migration failed", e->cached,
 			    e->target, e->size);
 		return;
 	}
@@ -1485,6 +1603,7 @@ int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned dep
 	if (stopping(rc))
 		set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished");
 	rr->plan = r;
+	unique_outcomes(rc, rr);
 	*out = rr;
 	return 0;
 }
@@ -1565,8 +1684,8 @@ static void link_misplaced(struct lctl_repair_ctx *rc, struct lctl_repair_report
 
 		if (!s.linked[i])
 			continue;
-		record_outcome(rc, rr, e->name, LCTL_FILE_LINKED, 0, NULL, e->cached, e->hashed,
-			       e->size, false);
+		record_outcome(rc, rr, e, LCTL_FILE_LINKED, 0, NULL, e->cached, e->hashed, e->size,
+			       false);
 		e->state = LCTL_ENTRY_LINKED;
 	}
 	free(s.linked);
@@ -1784,6 +1903,7 @@ out:
 		lctl_repair_report_free(rr);
 		return ret;
 	}
+	unique_outcomes(rc, rr); /* the rounds: each name once per action */
 	*out = rr;
 	return 0;
 }
@@ -1994,6 +2114,7 @@ done:
 		lctl_repair_report_free(rr);
 		return ret;
 	}
+	unique_outcomes(rc, rr); /* the rounds: each name once per action */
 	*out = rr;
 	return 0;
 }

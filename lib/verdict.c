@@ -3,7 +3,8 @@
  * The verdict on one name from its copies on the subvolumes, as DHT would find it: the one
  * rule set of scan and fix (inspect.c) and explain (explain.c).
  *
- *	setgid+sticky data anywhere                       migration leftover
+ *	a migration's source anywhere                     migration leftover
+ *	(setgid+sticky AND the linkto xattr)
  *	data on two or more subvolumes                    duplicate
  *	linkto(s), no data anywhere                       orphan linkto
  *	no hashed subvolume (a hole)                      unhashed
@@ -24,6 +25,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void lctl_verdict_init(struct lctl_verdict *v, int hashed)
 {
@@ -119,4 +121,20 @@ enum lctl_linkto_read lctl_linkto_read_result(ssize_t n, int e)
 	if (e == ENOENT || e == ESTALE)
 		return LCTL_LINKTO_GONE;
 	return LCTL_LINKTO_UNREAD;
+}
+
+bool lctl_may_be_dht_file(mode_t mode, bool has_gfid)
+{
+	mode_t bits = mode & 07777;
+
+	return S_ISREG(mode) && has_gfid &&
+	       (bits == S_ISVTX || (bits & (S_ISGID | S_ISVTX)) == (S_ISGID | S_ISVTX));
+}
+
+enum lctl_copy_kind lctl_copy_kind_of(mode_t mode, bool has_gfid, enum lctl_linkto_read linkto)
+{
+	if (!lctl_may_be_dht_file(mode, has_gfid) ||
+	    (linkto != LCTL_LINKTO_VALUE && linkto != LCTL_LINKTO_TOO_LONG))
+		return LCTL_COPY_DATA;
+	return (mode & 07777) == S_ISVTX ? LCTL_COPY_LINKTO : LCTL_COPY_MIGRATING;
 }

@@ -8,6 +8,11 @@
 # The min-move fix reads everything through gfapi (--brick-reads gfapi), so that the fix's
 # gfapi reader is covered on a distribute volume too (the other fix tests read this host's
 # brick folders directly, the default).
+# A user's setgid, setuid and sticky bits are the user's (issue 28): files of modes 3644 (as
+# GlusterFS's bug-1086228.t), 7755, 3600 (setgid+sticky, DHT's marker of a migration's source,
+# but without its linkto xattr), 2755, 4755 and 1777 are no migration leftover to scan (read
+# from the bricks, and through gfapi by the min-move fix), their directory is stamped, and the
+# fixes keep each file's exact mode on the brick, the moved ones too.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 require_cmd jq
@@ -16,6 +21,26 @@ fx_init
 lctl_vol_create dist 3 VOL
 MP=$(lctl_mount "$VOL")
 fx_populate "$MP" 20 600 19
+mkdir "$MP/modes"
+umodes=(3644 7755 3600 2755 4755 1777)
+for i in $(seq 0 29); do
+	printf 'mode file %s\n' "$i" >"$MP/modes/m$i"
+	chmod "${umodes[i % 6]}" "$MP/modes/m$i"
+done
+# NAME MODE BRICK of every file in /modes, from the bricks (DHT hides setgid+sticky from
+# clients); a linkto (mode 1000, no data) is not a file
+brick_modes() {
+	local b
+	for b in "${LCTL_BRICKS[@]}"; do
+		find "$b/modes" -maxdepth 1 -type f ! -perm 1000 -printf "%f %m ${b##*/}\n"
+	done | LC_ALL=C sort
+}
+brick_modes >"$FX/modes.where"
+for i in $(seq 0 29); do echo "m$i ${umodes[i % 6]}"; done | LC_ALL=C sort >"$FX/modes.want"
+cut -d' ' -f1,2 "$FX/modes.where" | assert_files_equal "$FX/modes.want" - "the modes on the bricks"
+out=$("$LAYOUTCTL" scan -v "$VOL" 2>&1) || true
+assert_not_contains "$out" "migration-leftover"
+assert_not_contains "$out" "/modes/"
 fx_tree manifest "$MP" >"$FX/before"
 fx_tree list "$MP" >"$FX/list"
 lctl_vol_add_bricks "$VOL" 1
@@ -63,6 +88,7 @@ fx_bricks_check "$VOL" --linked-ok
 grep -q ' [1-9][0-9]* linked' "$FX/bricks.out" || fail "no linked file on the bricks"
 fx_tree manifest "$MP" >"$FX/after"
 assert_files_equal "$FX/before" "$FX/after" "the tree changed (linkto)"
+brick_modes | cut -d' ' -f1,2 | assert_files_equal "$FX/modes.want" - "modes after fix --mode linkto"
 
 # --- min-move --------------------------------------------------------------------------------
 lctl_vol_add_bricks "$VOL" 1
@@ -78,4 +104,10 @@ expect_exit 0 "$LAYOUTCTL" scan "$VOL"
 fx_bricks_check "$VOL" --allow-linked "$(fx_linked_ok)"
 fx_tree manifest "$MP" >"$FX/after"
 assert_files_equal "$FX/before" "$FX/after" "the tree changed (min-move)"
+# every file of /modes has its own mode on its brick; some of them moved to get there
+brick_modes >"$FX/modes.where2"
+cut -d' ' -f1,2 "$FX/modes.where2" | assert_files_equal "$FX/modes.want" - "modes after the min-move fix"
+moved=$(LC_ALL=C join "$FX/modes.where" "$FX/modes.where2" | awk '$3 != $5' | wc -l)
+echo "files of /modes moved to another brick: $moved" >&2
+((moved > 0)) || fail "no file of /modes moved: their modes after a move are not checked"
 exit 0

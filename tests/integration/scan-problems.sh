@@ -3,7 +3,7 @@
 # the bricks, one per directory: the scan reports exactly those (kind and path, from --json):
 # incomplete, missing, hole, overlap, commit-mixed, unstamped, malformed-layout; misplaced,
 # orphan-linkto, stale-linkto (wrong target, stray linkto), duplicate (gfid copy, plain file),
-# migration-leftover; linked entries are clean. Each problem's subtree exits 1, a linked-only
+# migration-leftover (not a user's setgid+sticky file); linked entries are clean. Each problem's subtree exits 1, a linked-only
 # one exits 0. Directories without a gfid on a brick are reported, never looked up (a lookup
 # would make the brick assign one). No scan changes any brick (tree and trusted.* xattrs).
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
@@ -146,9 +146,15 @@ ln -- "${B[dup_copy]}/dup/f1" "$g"
 # duplicate: a plain file (no gfid) of the same name on a second brick
 dp_data=$(data_subvol dupplain/f2)
 echo plain >"${B[$(((dp_data + 2) % 3))]}/dupplain/f2"
-# migration-leftover: the phase-1 bits (setgid + sticky) on a data file
+# migration-leftover: a migration's source, with the phase-1 bits (setgid + sticky) and the
+# linkto xattr naming its destination, as DHT marks it
 lo_data=$(data_subvol leftover/f3)
 chmod g+s,+t -- "${B[lo_data]}/leftover/f3"
+setfattr -n trusted.glusterfs.dht.linkto -v "0x$(hexstr "$(sv $(((lo_data + 1) % 3)))")00" -- \
+	"${B[lo_data]}/leftover/f3"
+# the same bits without the xattr are a user's (chmod 3644, 7755): data, placed (issue 28)
+chmod 3644 -- "${B[$(data_subvol leftover/f5)]}/leftover/f5"
+chmod 7755 -- "${B[$(data_subvol ok/f2)]}/ok/f2"
 
 # a directory made on the bricks by hand, without a gfid: a lookup would give it one (a
 # different one on each brick), so the scan must not read it, and says so

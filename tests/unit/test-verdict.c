@@ -3,7 +3,8 @@
  * Unit tests for the one rule set of entry verdicts (lib/verdict.c), used by scan and fix
  * (inspect.c) and by explain (lctl_explain_judge()): a table of copies per subvolume and the
  * verdict each must get, checked through both; for what a linkto xattr read says
- * (lctl_linkto_read_result()); and for the directory-level judgement of a layout as it was read
+ * (lctl_linkto_read_result()) and which copy a file is from its mode and that xattr
+ * (lctl_copy_kind_of()); and for the directory-level judgement of a layout as it was read
  * (inspect.c: lctl_note_layout(), lctl_judge_layout()); and what a fix does first about a stale
  * linkto so judged (repair.c: lctl_repair_stale_fix()).
  */
@@ -456,6 +457,109 @@ static void test_linkto_read(void **state)
 			fail_msg("errno %d: not taken for a failed read", unread[i]);
 }
 
+/*
+ * Which copy a file is, from its mode and its linkto xattr (issue 28): a user's setgid and
+ * sticky bits (chmod 3644, as GlusterFS's bug-1086228.t does) once made a migration leftover
+ * of any file, which scan reported and fix refused to stamp, and whose bits a fix stripped.
+ * Only DHT's xattr with the bits makes a linkto or a migration's source.
+ */
+static void test_copy_kind(void **state)
+{
+	static const struct {
+		mode_t mode;
+		bool gfid;
+		enum lctl_linkto_read xattr;
+		bool read; /* lctl_may_be_dht_file() */
+		enum lctl_copy_kind kind;
+	} k[] = {
+		/* the user's modes, no linkto xattr: data, whatever the bits */
+		{ S_IFREG | 0644, true, LCTL_LINKTO_NONE, false, LCTL_COPY_DATA },
+		{ S_IFREG | 03644, true, LCTL_LINKTO_NONE, true, LCTL_COPY_DATA },
+		{ S_IFREG | 07755, true, LCTL_LINKTO_NONE, true, LCTL_COPY_DATA },
+		{ S_IFREG | 03000, true, LCTL_LINKTO_NONE, true, LCTL_COPY_DATA },
+		{ S_IFREG | 02755, true, LCTL_LINKTO_NONE, false, LCTL_COPY_DATA },
+		{ S_IFREG | 04755, true, LCTL_LINKTO_NONE, false, LCTL_COPY_DATA },
+		{ S_IFREG | 01777, true, LCTL_LINKTO_NONE, false, LCTL_COPY_DATA },
+		{ S_IFREG | 01000, true, LCTL_LINKTO_NONE, true, LCTL_COPY_DATA },
+		/* DHT's: the bits and the xattr */
+		{ S_IFREG | 01000, true, LCTL_LINKTO_VALUE, true, LCTL_COPY_LINKTO },
+		{ S_IFREG | 01000, true, LCTL_LINKTO_TOO_LONG, true, LCTL_COPY_LINKTO },
+		{ S_IFREG | 03644, true, LCTL_LINKTO_VALUE, true, LCTL_COPY_MIGRATING },
+		{ S_IFREG | 03644, true, LCTL_LINKTO_TOO_LONG, true, LCTL_COPY_MIGRATING },
+		{ S_IFREG | 07755, true, LCTL_LINKTO_VALUE, true, LCTL_COPY_MIGRATING },
+		{ S_IFREG | 03000, true, LCTL_LINKTO_VALUE, true, LCTL_COPY_MIGRATING },
+		/* the xattr without DHT's bits: data (a hard link marked by a decommission) */
+		{ S_IFREG | 0644, true, LCTL_LINKTO_VALUE, false, LCTL_COPY_DATA },
+		{ S_IFREG | 02755, true, LCTL_LINKTO_VALUE, false, LCTL_COPY_DATA },
+		{ S_IFREG | 01777, true, LCTL_LINKTO_VALUE, false, LCTL_COPY_DATA },
+		{ S_IFREG | 01600, true, LCTL_LINKTO_VALUE, false, LCTL_COPY_DATA },
+		/* no gfid (made on the brick by hand): never DHT's, and not looked up */
+		{ S_IFREG | 01000, false, LCTL_LINKTO_VALUE, false, LCTL_COPY_DATA },
+		{ S_IFREG | 03644, false, LCTL_LINKTO_VALUE, false, LCTL_COPY_DATA },
+		/* not a regular file */
+		{ S_IFDIR | 03755, true, LCTL_LINKTO_VALUE, false, LCTL_COPY_DATA },
+		{ S_IFIFO | 01000, true, LCTL_LINKTO_VALUE, false, LCTL_COPY_DATA },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		if (lctl_may_be_dht_file(k[i].mode, k[i].gfid) != k[i].read)
+			fail_msg("mode %06o gfid %d: read its linkto xattr %d, want %d",
+				 (unsigned)k[i].mode, k[i].gfid, !k[i].read, k[i].read);
+		if (lctl_copy_kind_of(k[i].mode, k[i].gfid, k[i].xattr) != k[i].kind)
+			fail_msg("mode %06o gfid %d xattr %d: kind %d, want %d",
+				 (unsigned)k[i].mode, k[i].gfid, (int)k[i].xattr,
+				 (int)lctl_copy_kind_of(k[i].mode, k[i].gfid, k[i].xattr),
+				 (int)k[i].kind);
+	}
+}
+
+/*
+ * The verdict on a user's setgid+sticky file, its copies judged as inspect.c judges them: placed
+ * where it hashes, misplaced elsewhere, linked behind a linkto; a leftover only with DHT's xattr.
+ */
+static void test_user_modes_verdict(void **state)
+{
+	static const struct {
+		const char *what;
+		mode_t mode;
+		enum lctl_linkto_read xattr;
+		int data, hashed;
+		bool linkto_on_hashed;
+		enum lctl_entry_state state;
+	} r[] = {
+		{ "3644 on its hashed subvolume", 03644, LCTL_LINKTO_NONE, 1, 1, false,
+		  LCTL_ENTRY_PLACED },
+		{ "3644 elsewhere", 03644, LCTL_LINKTO_NONE, 0, 1, false, LCTL_ENTRY_MISPLACED },
+		{ "3644 behind a linkto", 03644, LCTL_LINKTO_NONE, 0, 1, true, LCTL_ENTRY_LINKED },
+		{ "7755 elsewhere", 07755, LCTL_LINKTO_NONE, 0, 1, false, LCTL_ENTRY_MISPLACED },
+		{ "3644 with DHT's linkto xattr", 03644, LCTL_LINKTO_VALUE, 0, 1, false,
+		  LCTL_ENTRY_MIGRATION_LEFTOVER },
+		{ "3644 with DHT's linkto xattr, in place", 03644, LCTL_LINKTO_VALUE, 1, 1, false,
+		  LCTL_ENTRY_MIGRATION_LEFTOVER },
+	};
+	struct lctl_verdict v;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		lctl_verdict_init(&v, r[i].hashed);
+		lctl_verdict_add(&v, r[i].data,
+				 lctl_copy_kind_of(S_IFREG | r[i].mode, true, r[i].xattr),
+				 r[i].hashed, 7);
+		if (r[i].linkto_on_hashed)
+			lctl_verdict_add(&v, r[i].hashed,
+					 lctl_copy_kind_of(S_IFREG | S_ISVTX, true,
+							   LCTL_LINKTO_VALUE),
+					 r[i].data, 7);
+		assert_true(lctl_verdict_end(&v, NULL, NULL));
+		if (v.state != r[i].state)
+			fail_msg("%s: %s, want %s", r[i].what, lctl_entry_state_name((int)v.state),
+				 lctl_entry_state_name((int)r[i].state));
+	}
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* A directory's layout as read                                                               */
 
@@ -569,6 +673,7 @@ int main(void)
 		cmocka_unit_test(test_no_copy),	     cmocka_unit_test(test_layout_read_failures),
 		cmocka_unit_test(test_judge_layout), cmocka_unit_test(test_linkto_read),
 		cmocka_unit_test(test_stale_fix),
+		cmocka_unit_test(test_copy_kind),    cmocka_unit_test(test_user_modes_verdict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,7 +14,8 @@
           relative path a line: hard links, which DHT refuses to migrate) and the hashed
           subvolume holds a linkto (mode 01000, linkto xattr = data subvolume + NUL);
         - no linkto elsewhere (a stray), unless --strays-ok (they are then only counted);
-        - no file with the migration bits (setgid + sticky).
+        - no source of a migration left (setgid + sticky and the linkto xattr; a user's
+          setgid + sticky file without that xattr is data).
       --linked-ok: any file may be linked instead of placed (fix --mode linkto).
       --sparse FILE: those relative paths must use less than 1 MiB on their data bricks.
       Prints one line per problem and a summary; exit 0 when there is none.
@@ -160,7 +161,12 @@ def main():
                             pass
                     elif stat.S_ISREG(st.st_mode) and (st.st_mode & (stat.S_ISGID | stat.S_ISVTX)) == \
                             (stat.S_ISGID | stat.S_ISVTX):
-                        kind = "phase1"
+                        # DHT's marker only with its linkto xattr: else the user's own bits
+                        try:
+                            os.getxattr(os.path.join(p, e), LINKTO, follow_symlinks=False)
+                            kind = "phase1"
+                        except OSError:
+                            pass
                     v[e] = (kind, target, st.st_blocks)
                 views.append(v)
             for other in views[1:]:
