@@ -369,6 +369,7 @@ static void worker_args(const struct fix_cli *fc, struct lctl_volume *vol, size_
 	dir[n] = '\0';
 	av_add(t, "--state-dir");
 	av_add(t, dir);
+	av_add(t, "--"); /* a volume name may start with '-' */
 	av_add(t, fc->volume);
 }
 
@@ -387,6 +388,17 @@ static bool rsh_is_ssh(const struct argv_buf *a)
 		if (!strcmp(a->v[k], "--"))
 			return false;
 	return true;
+}
+
+/* Whether the remote shell's words @a set ssh's BatchMode already. */
+static bool rsh_has_batchmode(const struct argv_buf *a)
+{
+	size_t k;
+
+	for (k = 1; k < a->n; k++)
+		if (strcasestr(a->v[k], "batchmode"))
+			return true;
+	return false;
 }
 
 /*
@@ -418,18 +430,28 @@ static void build_workers(const struct fix_cli *fc, struct lctl_volume *vol, str
 		} else {
 			while (*r) {
 				size_t w = strcspn(r, " ");
-				char word[1024];
 
 				if (w) {
-					snprintf(word, sizeof(word), "%.*s", (int)w, r);
+					char *word = strndup(r, w);
+
+					if (!word)
+						abort();
 					av_add(a, word);
+					free(word);
 				}
 				r += w + (r[w] == ' ');
 			}
-			if (rsh_is_ssh(a))
+			/* ssh never asks on the terminal (under the dashboard): it fails instead */
+			if (rsh_is_ssh(a)) {
+				if (!rsh_has_batchmode(a)) {
+					av_add(a, "-o");
+					av_add(a, "BatchMode=yes");
+				}
 				av_add(a, "--");
+			}
 			av_add(a, srv->host);
-			av_add(a, fc->remote_cmd ? fc->remote_cmd : "layoutctl");
+			/* one word, the program: the remote shell runs nothing else of ours */
+			av_add_quoted(a, fc->remote_cmd ? fc->remote_cmd : "layoutctl");
 			for (k = 0; k < t.n; k++)
 				av_add_quoted(a, t.v[k]);
 		}

@@ -48,9 +48,15 @@
 
 enum wstate { W_STARTING, W_READY, W_PLACING, W_ENDED };
 
+/* a line of a worker's stderr longer than this is passed on in pieces */
+#define POOL_ERR_LINE 1024
+
 struct worker {
 	pid_t pid; /* also its process group */
 	int fd;	   /* our end of its stdin and stdout */
+	int errfd; /* our end of its stderr: passed on line by line, escaped (relay_err()) */
+	char err[POOL_ERR_LINE];
+	size_t errlen;
 	struct lctl_pool_reader *rd;
 	enum wstate st;
 	bool hello;
@@ -91,33 +97,119 @@ static void set_state(struct worker *w, const char *state)
 	snprintf(w->pg.state, sizeof(w->pg.state), "%s", state);
 }
 
+/*
+ * The program @name names: itself with a '/', else the first executable of that name in the
+ * system's directories, never in the caller's PATH (root's, but maybe from sudo or a unit).
+ */
+static int find_program(const char *name, char *out, size_t size)
+{
+	static const char *const dirs[] = { "/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
+					    "/usr/bin",	       "/sbin",		 "/bin" };
+	size_t i;
+
+	if (strchr(name, '/')) {
+		snprintf(out, size, "%s", name);
+		return 0;
+	}
+	for (i = 0; i < LCTL_ARRAY_SIZE(dirs); i++) {
+		int n = snprintf(out, size, "%s/%s", dirs[i], name);
+
+		if (n > 0 && (size_t)n < size && !access(out, X_OK))
+			return 0;
+	}
+	return ENOENT;
+}
+
 static int spawn(struct worker *w, const struct lctl_worker_spec *spec)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
-	int sv[2], ret;
+	char path[4096];
+	int sv[2], ep[2], ret;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return -errno;
+	/* its stderr (a remote shell's, the remote side's) never reaches the terminal raw */
+	if (pipe2(ep, O_CLOEXEC)) {
+		ret = -errno;
+		close(sv[0]);
+		close(sv[1]);
+		return ret;
+	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
 	posix_spawn_file_actions_adddup2(&fa, sv[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, ep[1], 2);
 	posix_spawnattr_init(&at);
 	/* a group of its own: a remote shell's children are killed with it (lose()) */
 	posix_spawnattr_setpgroup(&at, 0);
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
-	ret = posix_spawnp(&w->pid, spec->argv[0], &fa, &at, spec->argv, environ);
+	ret = find_program(spec->argv[0], path, sizeof(path));
+	if (!ret)
+		ret = posix_spawn(&w->pid, path, &fa, &at, spec->argv, environ);
 	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
 	close(sv[1]);
+	close(ep[1]);
 	if (ret) {
 		close(sv[0]);
+		close(ep[0]);
 		w->pid = 0;
 		return -ret;
 	}
 	w->fd = sv[0];
+	w->errfd = ep[0];
 	fcntl(w->fd, F_SETFL, fcntl(w->fd, F_GETFL) | O_NONBLOCK);
+	fcntl(w->errfd, F_SETFL, fcntl(w->errfd, F_GETFL) | O_NONBLOCK);
 	return 0;
+}
+
+/* One line of a worker's stderr, escaped (lib/escape.c), as a warning naming its server. */
+static void err_line(struct worker *w, const char *line, size_t len)
+{
+	char buf[POOL_ERR_LINE + 1], *esc;
+
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	if (!buf[0])
+		return;
+	esc = lctl_escape_dup(buf);
+	lctl_log(LCTL_LOG_WARN, "server %s: %s", w->pg.name, esc ? esc : "?");
+	free(esc);
+}
+
+/* What a worker wrote on its stderr, passed on a line at a time; its end closes it. */
+static void relay_err(struct worker *w)
+{
+	ssize_t n;
+	char *nl;
+
+	while (w->errfd >= 0) {
+		n = read(w->errfd, w->err + w->errlen, sizeof(w->err) - w->errlen);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (n <= 0) {
+			err_line(w, w->err, w->errlen);
+			w->errlen = 0;
+			close(w->errfd);
+			w->errfd = -1;
+			return;
+		}
+		w->errlen += (size_t)n;
+		while ((nl = memchr(w->err, '\n', w->errlen))) {
+			size_t k = (size_t)(nl - w->err);
+
+			err_line(w, w->err, k);
+			w->errlen -= k + 1;
+			memmove(w->err, nl + 1, w->errlen);
+		}
+		if (w->errlen == sizeof(w->err)) {
+			err_line(w, w->err, w->errlen);
+			w->errlen = 0;
+		}
+	}
 }
 
 static void close_link(struct worker *w)
@@ -291,23 +383,35 @@ static void liveness(struct lctl_pool *p)
 /* Wait up to @timeout_ms for something from any worker; read it. */
 static void pool_wait(struct lctl_pool *p, int timeout_ms)
 {
-	struct pollfd pfd[LCTL_POOL_MAX];
-	size_t i, n = 0, map[LCTL_POOL_MAX];
+	struct pollfd pfd[2 * LCTL_POOL_MAX];
+	size_t i, n = 0, map[2 * LCTL_POOL_MAX];
 
-	for (i = 0; i < p->n; i++)
+	for (i = 0; i < p->n; i++) {
 		if (p->w[i].fd >= 0) {
 			pfd[n] = (struct pollfd){ .fd = p->w[i].fd, .events = POLLIN };
 			map[n++] = i;
 		}
+		if (p->w[i].errfd >= 0) {
+			pfd[n] = (struct pollfd){ .fd = p->w[i].errfd, .events = POLLIN };
+			map[n++] = i;
+		}
+	}
 	if (!n) {
 		if (timeout_ms > 0)
 			usleep((useconds_t)timeout_ms * 1000u);
 		return;
 	}
 	if (poll(pfd, n, timeout_ms) > 0)
-		for (i = 0; i < n; i++)
-			if (pfd[i].revents)
-				receive(&p->w[map[i]]);
+		for (i = 0; i < n; i++) {
+			struct worker *w = &p->w[map[i]];
+
+			if (!pfd[i].revents)
+				continue;
+			if (pfd[i].fd == w->errfd)
+				relay_err(w);
+			else if (pfd[i].fd == w->fd)
+				receive(w);
+		}
 	liveness(p);
 }
 
@@ -373,10 +477,14 @@ int lctl_pool_spawn(const struct lctl_worker_spec *specs, size_t n, int timeout_
 	p->hello_ms = timeout_ms;
 	p->hello_by = now_s() + timeout_ms / 1000.0;
 	p->silent_s = silent_s && silent_s < POOL_SILENT_MAX_S ? silent_s : POOL_SILENT_MAX_S;
+	/* all of them first: a failure frees the ones not started yet too (never fd 0) */
+	for (i = 0; i < n; i++) {
+		p->w[i].fd = -1;
+		p->w[i].errfd = -1;
+	}
 	for (i = 0; i < n; i++) {
 		struct worker *w = &p->w[i];
 
-		w->fd = -1;
 		w->rd = calloc(1, sizeof(*w->rd));
 		if (!w->rd) {
 			lctl_pool_free(p);
@@ -527,6 +635,9 @@ void lctl_pool_free(struct lctl_pool *p)
 			waitpid(p->w[i].pid, &status, 0);
 		}
 		close_link(&p->w[i]);
+		relay_err(&p->w[i]); /* its last words */
+		if (p->w[i].errfd >= 0)
+			close(p->w[i].errfd);
 	}
 	free(p->w);
 	free(p);

@@ -1,7 +1,9 @@
 #!/bin/bash
 # What the starting host says to the workers of a fix spread over the pool after "go", and
-# workers that fall silent or answer garbage (issue 24, items 1, 2 and 8). Distribute 3 -> 5
+# workers that fall silent or answer garbage (issue 24, items 1, 2, 8 and 10). Distribute 3 -> 5
 # bricks over 3 servers, the workers throttled (--rate) so that the place phase lasts:
+#  0. a remote shell named ssh is given BatchMode=yes and "--" before the host, the remote
+#     command one quoted word, and "--" before the volume;
 #  1. pause, then resume, through the control file once the workers place: while paused, no
 #     server's count of migrated files grows for 4 s; after resume it grows again (before, a
 #     worker read the commands after go two lines late: pause never reached it);
@@ -48,6 +50,24 @@ wait_placing() {
 }
 workers_left() { { pf_worker_pids 1; pf_worker_pids 2; pf_worker_pids 3; } | wc -l; }
 ms() { date +%s%3N; }
+
+# --- 0: how the other servers' workers are started (issue 24, item 10) ------------------------
+# a remote shell named ssh that records its arguments and fails: ssh is told never to ask on
+# the terminal (BatchMode), "--" ends its options before the host, the remote command is one
+# quoted word, and "--" ends the worker's options before the volume
+mkdir -p "$FX/bin"
+cat >"$FX/bin/ssh" <<'EOF'
+#!/bin/bash
+printf '%s\n' "$@" >>"${0%/*}/ssh.args"
+exit 255
+EOF
+chmod +x "$FX/bin/ssh"
+fx_fix "$VOL" --no-task-check --rsh "$FX/bin/ssh -q" --remote-cmd "$LAYOUTCTL"
+assert_eq 3 "$LCTL_RC" "fix whose remote shell fails"
+mapfile -t words < <(head -"$(grep -n -m1 -x "'$VOL'" "$FX/bin/ssh.args" | cut -d: -f1)" "$FX/bin/ssh.args")
+assert_eq "-q -o BatchMode=yes -- ${words[4]} '$LAYOUTCTL'" "${words[*]:0:6}" "the remote shell's first words"
+assert_eq "'--' '$VOL'" "${words[*]: -2}" "the worker's last words"
+[[ ! -e $S/journal ]] || fail "a refused fix wrote a journal"
 
 # --- 1 and 2: pause, resume, stop after go ---------------------------------------------------
 (

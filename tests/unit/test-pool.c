@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 /* a worker silent this long after hello is lost (start()) */
 static unsigned silent_s = 30;
@@ -493,6 +494,82 @@ static void test_commands_after_go(void **state)
 	lctl_pool_free(p);
 }
 
+/* A remote shell named without a '/' is looked up in the system's directories, not in PATH. */
+static void test_no_path_lookup(void **state)
+{
+	char dir[] = "/tmp/test-pool-path-XXXXXX", prog[128], *old_path;
+	char name[] = "lctl-test-pool-fake-rsh";
+	struct lctl_worker_spec spec;
+	char *argv[] = { name, NULL };
+	struct lctl_error err = { 0 };
+	struct lctl_pool *p = NULL;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(prog, sizeof(prog), "%s/%s", dir, name);
+	f = fopen(prog, "w");
+	assert_non_null(f);
+	fputs("#!/bin/sh\necho 'hello 2 x'; read go\n", f);
+	fclose(f);
+	assert_int_equal(chmod(prog, 0755), 0);
+	old_path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	setenv("PATH", dir, 1);
+	spec.server = "fake";
+	spec.argv = argv;
+	assert_int_equal(lctl_pool_start(&spec, 1, 2000, 30, &p, &err), -LCTL_ECONNECT);
+	assert_non_null(strstr(err.msg, "cannot start"));
+	/* by its path it runs */
+	argv[0] = prog;
+	assert_int_equal(lctl_pool_start(&spec, 1, 5000, 30, &p, &err), 0);
+	lctl_pool_free(p);
+	if (old_path) {
+		setenv("PATH", old_path, 1);
+		free(old_path);
+	}
+	unlink(prog);
+	rmdir(dir);
+}
+
+static char logged[4096];
+
+static void capture(void *data, int level, const char *msg)
+{
+	(void)data;
+	(void)level;
+	if (strlen(logged) + strlen(msg) + 2 < sizeof(logged)) {
+		strcat(logged, msg);
+		strcat(logged, "\n");
+	}
+}
+
+/*
+ * What a worker (its remote shell, the remote side) writes on stderr never reaches the
+ * terminal raw: each line is passed on escaped, naming the server (issue 24, item 10).
+ */
+static void test_stderr_escaped(void **state)
+{
+	const char *const s[] = {
+		"printf 'bad \\033]0;title\\007 line\\nsecond\\n' >&2; echo 'hello 2 a'; read go; "
+		"echo 'done 0 0 0 0 0 0'",
+	};
+	struct lctl_error err = { 0 };
+	struct lctl_pool *p;
+
+	(void)state;
+	logged[0] = '\0';
+	lctl_set_log(capture, NULL, LCTL_LOG_WARN);
+	assert_int_equal(start(s, 1, 5000, &p, &err), 0);
+	go(p);
+	run_to_end(p);
+	lctl_pool_free(p);
+	lctl_set_log(NULL, NULL, 0);
+	assert_null(strchr(logged, '\033'));
+	assert_null(strchr(logged, '\007'));
+	assert_non_null(strstr(logged, "server server1: bad \\x1b]0;title\\x07 line\n"));
+	assert_non_null(strstr(logged, "server server1: second\n"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -509,6 +586,8 @@ int main(void)
 		cmocka_unit_test(test_garbage_is_lost),
 		cmocka_unit_test(test_silent_is_lost),
 		cmocka_unit_test(test_commands_after_go),
+		cmocka_unit_test(test_no_path_lookup),
+		cmocka_unit_test(test_stderr_escaped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
