@@ -3,9 +3,10 @@
  * layoutctl: main(), global options and the command table.
  *
  * Every option is in one typed table (options.h): global_options below, and each command's
- * own. The global options are accepted before and after the command; main() parses both
- * parts and hands the command its operands only. The same tables give --help, `layoutctl
- * help CMD`, the man page check and the shell completion (`layoutctl __complete`).
+ * own. The global options are accepted before and after the command, and a command's options
+ * before and after its operands (as GNU getopt permutes them; "--" ends the options); main()
+ * parses both parts and hands the command its operands only. The same tables give --help,
+ * `layoutctl help CMD`, the man page check and the shell completion (`layoutctl __complete`).
  */
 #include "cli.h"
 #include "gfapi-log.h"
@@ -433,10 +434,10 @@ int main(int argc, char **argv)
 	const struct cmd *cmd;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct opt_state st = { 0 };
-	int ret, at, end;
+	int ret, at, first, end;
 
 	/* the global options before the command, then the command's and the global ones after */
-	ret = opt_parse(&st, NULL, NULL, global_options, argc, argv, 1, &at);
+	ret = opt_parse(&st, NULL, NULL, global_options, argc, argv, 1, &at, &end);
 	if (ret >= 0)
 		return ret;
 	if (at >= argc) {
@@ -449,9 +450,12 @@ int main(int argc, char **argv)
 	ret = check_format(cmd);
 	if (ret >= 0)
 		return ret;
-	end = at + 1;
+	first = at + 1;
+	end = argc;
 	if (!(cmd->flags & CMD_RAW_ARGS)) {
-		ret = opt_parse(&st, cmd, cmd->options, global_options, argc, argv, at + 1, &end);
+		/* options and operands in any order after it: the operands end up at first.. */
+		ret = opt_parse(&st, cmd, cmd->options, global_options, argc, argv, at + 1, &first,
+				&end);
 		if (ret >= 0)
 			return ret;
 		ret = check_format(cmd);
@@ -472,8 +476,9 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	lctl_set_log(msg_lib_log, NULL, gopts.verbosity);
 	/* the command sees its name and its operands */
-	argv[end - 1] = argv[at];
-	ret = cmd->fn(cmd, argc - (end - 1), argv + end - 1);
+	argv[first - 1] = argv[at];
+	argv[end] = NULL;
+	ret = cmd->fn(cmd, end - first + 1, argv + first - 1);
 	free(servers.v);
 	free(nodes.v);
 	return ret;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The option parser: one typed table per command and one for the global options, which are
- * accepted before and after the command. See options.h.
+ * accepted before and after the command. After the command, options and operands mix as GNU
+ * getopt permutes them ("fix VOL --state-dir D" is "fix --state-dir D VOL"); "--" ends the
+ * options. See options.h.
  */
 #include "options.h"
 #include "cli.h"
@@ -387,17 +389,25 @@ static int apply(struct opt_state *st, int side, const struct cmd *cmd, const st
 }
 
 int opt_parse(struct opt_state *st, const struct cmd *cmd, const struct lopt *own,
-	      const struct lopt *global, int argc, char **argv, int start, int *next)
+	      const struct lopt *global, int argc, char **argv, int start, int *next, int *end)
 {
-	int side = cmd ? 1 : 0, i, ret;
+	int side = cmd ? 1 : 0, i, ret, w = start;
 
 	for (i = start; i < argc; i++) {
 		const char *a = argv[i], *val = NULL;
 		const struct lopt *o;
 		bool ambiguous, is_global;
 
-		if (a[0] != '-' || !a[1])
-			break;
+		if (a[0] != '-' || !a[1]) {
+			if (!cmd)
+				break; /* the command: the rest is its own */
+			/*
+			 * An operand, moved down to the ones before it (w <= i: no word not yet read
+			 * is overwritten; the values taken so far point at the strings, not at argv).
+			 */
+			argv[w++] = argv[i];
+			continue;
+		}
 		if (!strcmp(a, "--")) {
 			i++;
 			break;
@@ -449,8 +459,17 @@ int opt_parse(struct opt_state *st, const struct cmd *cmd, const struct lopt *ow
 				break;
 		}
 	}
-	*next = i;
-	return cmd ? check_conflicts(st, cmd) : -1;
+	if (!cmd) {
+		*next = i;
+		*end = argc;
+		return -1;
+	}
+	/* after "--" every word is an operand, also one that starts with '-' */
+	while (i < argc)
+		argv[w++] = argv[i++];
+	*next = start;
+	*end = w;
+	return check_conflicts(st, cmd);
 }
 
 /* "-p, --parallel N" or "    --path SUBTREE" */

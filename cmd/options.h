@@ -129,15 +129,19 @@ struct opt_state {
 };
 
 /*
- * opt_parse() - parse the options of argv[start..] with @own (may be NULL) and @global, up
- * to the first operand, "--" (skipped) or the end. @cmd is NULL before the command. A word
- * starting with '-' is an option; short ones bundle ("-vp4"), long ones take "=VALUE" or
- * the next word; unambiguous prefixes of long names are accepted. --help prints @cmd's help
- * (or the main one) and exits.
- * Return: -1 and *@next the index of the first operand, or EXIT_USAGE after a usage error.
+ * opt_parse() - parse the options of argv[start..] with @own (may be NULL) and @global. A
+ * word starting with '-' (but "-" alone) is an option; short ones bundle ("-vp4"), long ones
+ * take "=VALUE" or the next word; unambiguous prefixes of long names are accepted. --help
+ * prints @cmd's help (or the main one) and exits.
+ * @cmd NULL (before the command): up to the first operand (the command), "--" (skipped) or
+ * the end; *@next is the index of that operand, *@end is @argc.
+ * @cmd given: options and operands may mix, as GNU getopt permutes them: the operands are
+ * moved, in their order, to argv[start..*@end) and *@next is @start. "--" ends the options:
+ * every word after it is an operand, also one starting with '-'.
+ * Return: -1, or EXIT_USAGE after a usage error.
  */
 int opt_parse(struct opt_state *st, const struct cmd *cmd, const struct lopt *own,
-	      const struct lopt *global, int argc, char **argv, int start, int *next);
+	      const struct lopt *global, int argc, char **argv, int start, int *next, int *end);
 
 /* Help lines of @opts, aligned, each indented by two spaces; without --help if @skip_help. */
 void opt_print_help(FILE *f, const struct lopt *opts, bool skip_help);

@@ -206,6 +206,7 @@ _layoutctl()
 			skip=
 			continue
 		fi
+		((nargs >= 0)) || continue # after "--": operands only
 		case $w in
 		--) [[ $cmd ]] && nargs=-1000 ;; # no more options: not worth completing after it
 		--*=*)
@@ -247,7 +248,8 @@ _layoutctl()
 		return 0
 	fi
 
-	if [[ $cur == -* ]]; then
+	# options go before or after the operands, but not after "--", where all is operands
+	if [[ $cur == -* ]] && ((nargs >= 0)); then
 		local opts
 		opts=$(_layoutctl_options "$cmd")
 		mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")

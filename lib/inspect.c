@@ -857,29 +857,74 @@ static int plan_layout(struct lctl_inspector *in, struct lctl_dir_report *r)
 	return 0;
 }
 
-int lctl_judge_layout(struct lctl_dir_report *r, const struct lctl_subvol *subvols,
-		      uint32_t vol_commit)
+static bool entry_ranged(const struct lctl_layout_entry *le)
 {
-	struct lctl_layout_report lr;
+	return le->err == 0 && !(le->r.start == 0 && le->r.stop == 0);
+}
+
+/*
+ * A complete spread layout (see lctl_judge_layout()): the commit state of its ranged entries
+ * and of the 0-0 ones with a commit word other than DHT's 0, into @lr.
+ */
+static int spread_commit(const struct lctl_dir_report *r, uint32_t vol_commit,
+			 struct lctl_layout_report *lr)
+{
+	struct lctl_layout_entry *e = malloc(r->nsubvols * sizeof(*e));
 	size_t i;
 	int ret;
 
+	if (!e)
+		return -LCTL_ENOMEM;
+	for (i = 0; i < r->nsubvols; i++) {
+		e[i] = r->layout[i];
+		if (e[i].err == 0 && !entry_ranged(&e[i]) && e[i].r.commit == 0)
+			e[i].err = ENODATA; /* left out of the commit words */
+	}
+	ret = lctl_layout_check(e, r->nsubvols, vol_commit, lr);
+	free(e);
+	return ret;
+}
+
+int lctl_judge_layout(struct lctl_dir_report *r, const struct lctl_subvol *subvols,
+		      uint32_t vol_commit, unsigned spread)
+{
+	struct lctl_layout_report lr, slr;
+	size_t i, taking = 0, ranged = 0, want;
+	bool spread_complete;
+	int ret;
+
+	/* how many subvolumes take part, how many of them have a range, how many should */
+	for (i = 0; i < r->nsubvols; i++) {
+		if (subvols[i].decommissioned || subvols[i].leaving)
+			continue;
+		taking++;
+		ranged += entry_ranged(&r->layout[i]);
+	}
+	want = spread && spread < taking ? spread : taking;
+	spread_complete = want < taking && ranged == want;
 	for (i = 0; i < r->nsubvols; i++) {
 		const struct lctl_subvol *sv = &subvols[i];
 		const struct lctl_layout_entry *le = &r->layout[i];
-		bool ranged = le->err == 0 && !(le->r.start == 0 && le->r.stop == 0);
+		bool has_range = entry_ranged(le);
 
 		if (le->err == 0 && le->r.type == LCTL_LAYOUT_TYPE_USER)
 			r->notes |= LCTL_DIR_NOTE_USER_LAYOUT;
-		if ((sv->decommissioned || sv->leaving) && ranged)
+		if ((sv->decommissioned || sv->leaving) && has_range)
 			r->problems |= LCTL_DIR_DECOMMISSIONED;
-		if (!sv->decommissioned && !sv->leaving && sv->up && !ranged &&
-		    (le->err == 0 || le->err == ENODATA))
+		if (!sv->decommissioned && !sv->leaving && sv->up && !has_range &&
+		    (le->err == 0 || le->err == ENODATA) && !spread_complete)
 			r->problems |= LCTL_DIR_INCOMPLETE;
 	}
 	ret = lctl_layout_check(r->layout, r->nsubvols, vol_commit, &lr);
 	if (ret)
 		return ret; /* nothing judged: never taken for clean */
+	if (spread_complete) {
+		ret = spread_commit(r, vol_commit, &slr);
+		if (ret)
+			return ret;
+		lr.commit_state = slr.commit_state;
+		lr.commit = slr.commit;
+	}
 	if (lr.holes)
 		r->problems |= LCTL_DIR_HOLE;
 	if (lr.overlaps)
@@ -1007,7 +1052,7 @@ int lctl_inspect(struct lctl_inspector *in, const char *path, unsigned depth,
 		if (ret)
 			goto fail;
 	}
-	ret = lctl_judge_layout(r, lctl_volume_subvol(in->vol, 0), in->vol_commit);
+	ret = lctl_judge_layout(r, lctl_volume_subvol(in->vol, 0), in->vol_commit, in->spread);
 	if (ret)
 		goto fail;
 	ret = plan_layout(in, r);
@@ -1062,6 +1107,8 @@ int lctl_inspector_init(struct lctl_inspector *in, struct lctl_volume *vol,
 	in->planner = planner;
 	in->all_entries = all_entries;
 	in->vol_commit = lctl_volume_commit_hash(vol, NULL);
+	in->nsubvols = n;
+	in->spread = o->spread;
 	if ((size_t)snprintf(in->layout_key, sizeof(in->layout_key), "%s", o->xattr_name) >=
 		    sizeof(in->layout_key) ||
 	    (size_t)snprintf(in->linkto_key, sizeof(in->linkto_key), "%s.linkto", o->xattr_name) >=
@@ -1114,15 +1161,75 @@ void lctl_inspector_release(struct lctl_inspector *in)
 	memset(in, 0, sizeof(*in));
 }
 
+/*
+ * The min-move planner knows no spread: with cluster.subvols-per-directory below the number
+ * of active subvolumes it plans over @want of them, into @part[n]: the ones with the largest
+ * current ranges first (so the least moves), then the ones GlusterFS would give this new
+ * directory a range on. 0, or a planner error.
+ */
+static int spread_participants(const struct lctl_inspector *in, const struct lctl_plan_in *pi,
+			       const char *path, const struct lctl_layout_entry *current,
+			       size_t want, bool *part)
+{
+	struct lctl_range *g = calloc(pi->n, sizeof(*g));
+	size_t i, k, chosen = 0;
+	int ret;
+
+	if (!g)
+		return -LCTL_ENOMEM;
+	memset(part, 0, pi->n * sizeof(*part));
+	while (chosen < want) {
+		uint64_t best_size = 0;
+		size_t best = pi->n;
+
+		for (i = 0; i < pi->n; i++) {
+			uint64_t size;
+
+			if (!in->active[i] || part[i] || !current || current[i].err ||
+			    current[i].r.start >= current[i].r.stop)
+				continue;
+			size = (uint64_t)current[i].r.stop - current[i].r.start;
+			if (best == pi->n || size > best_size) {
+				best = i;
+				best_size = size;
+			}
+		}
+		if (best == pi->n)
+			break;
+		part[best] = true;
+		chosen++;
+	}
+	ret = chosen < want ? lctl_plan_gluster(pi, &in->munge, path, 0, g, NULL) : 0;
+	/* GlusterFS's choice, in the order of its ranges */
+	while (!ret && chosen < want) {
+		for (i = 0, k = pi->n; i < pi->n; i++)
+			if (in->active[i] && !part[i] && g[i].start < g[i].stop &&
+			    (k == pi->n || g[i].start < g[k].start))
+				k = i;
+		for (i = 0; k == pi->n && i < pi->n; i++)
+			if (in->active[i] && !part[i])
+				k = i;
+		if (k == pi->n)
+			break;
+		part[k] = true;
+		chosen++;
+	}
+	free(g);
+	return ret;
+}
+
 int lctl_plan_dir(const struct lctl_inspector *in, const char *path,
 		  const struct lctl_layout_entry *current, struct lctl_range *planned)
 {
 	struct lctl_plan_in pi = {
-		.n = lctl_volume_nsubvols(in->vol),
+		.n = in->nsubvols,
 		.names = in->names,
 		.weights = in->weights,
 		.active = in->active,
+		.spread = in->spread,
 	};
+	bool *part = NULL;
+	size_t i, nactive = 0;
 	int ret;
 
 	/* the ranges are written dirty (commit 1); the stamp comes after the files are placed */
@@ -1130,8 +1237,22 @@ int lctl_plan_dir(const struct lctl_inspector *in, const char *path,
 		static const struct lctl_minmove_opts least = { .move_slack = -1,
 								.max_imbalance = 0.9 };
 
+		for (i = 0; i < pi.n; i++)
+			nactive += in->active[i];
+		if (in->spread && in->spread < nactive) {
+			part = calloc(pi.n, sizeof(*part));
+			if (!part)
+				return -LCTL_ENOMEM;
+			ret = spread_participants(in, &pi, path, current, in->spread, part);
+			if (ret) {
+				free(part);
+				return ret;
+			}
+			pi.active = part;
+		}
 		ret = lctl_plan_minmove(&pi, current, in->least_move ? &least : NULL,
 					LCTL_COMMIT_INVALID, planned, NULL, NULL);
+		free(part);
 	} else {
 		ret = lctl_plan_gluster_fix(&pi, &in->munge, path, current, LCTL_COMMIT_INVALID,
 					    planned, NULL);

@@ -30,6 +30,13 @@ struct lctl_inspector {
 	atomic_bool *probed_down;
 	enum lctl_planner planner;
 	/* planner inputs, [nsubvols] */
+	size_t nsubvols;
+	/*
+	 * cluster.subvols-per-directory (0 = all): a directory's layout counts as complete over
+	 * that many subvolumes, and is planned over that many (lctl_judge_layout(),
+	 * lctl_plan_dir())
+	 */
+	unsigned spread;
 	const char **names;
 	uint64_t *weights; /* NULL = equal shares */
 	bool *active;	   /* up and not decommissioned */
@@ -83,11 +90,23 @@ void lctl_note_layout(struct lctl_layout_entry *le, unsigned *problems, const vo
 
 /*
  * The directory-level problems and notes of @r from its layout entries, @subvols[r->nsubvols]
- * (their up and decommissioned flags) and the volume's commit hash. Pure. 0, or the error of
+ * (their up and decommissioned flags), the volume's commit hash and its
+ * cluster.subvols-per-directory @spread (0 = all). Pure. 0, or the error of
  * lctl_layout_check() (-LCTL_ENOMEM, -LCTL_EINVAL): then @r was not judged.
+ *
+ * Complete means: every subvolume that takes part (not decommissioned, not being drained) has
+ * a range, or, with @spread below their number, exactly @spread of them have one and the
+ * others are 0-0 or have no layout xattr, as DHT makes a directory with that option. Either
+ * way the ranges must tile the hash space: a range lost or shrunk leaves a hole, reported as
+ * such. Any other number of ranges is incomplete (more than @spread but not all: the option
+ * was lowered; fewer: raised, or a range lost without a hole, e.g. a neighbour grown over it).
+ * In such a spread layout the commit word 0 that DHT writes on the 0-0 entries is not
+ * counted: a directory DHT made with the volume's hash on its ranged entries is not
+ * commit-mixed. (DHT's own merge of those words depends on reply order, dht-facts 1.3: it
+ * sees the hash or 1, never another hash, so nothing can be hidden by it.)
  */
 int lctl_judge_layout(struct lctl_dir_report *r, const struct lctl_subvol *subvols,
-		      uint32_t vol_commit);
+		      uint32_t vol_commit, unsigned spread);
 
 /* "dir/name" (or "/name" under the root) into buf; -1 if it does not fit. */
 int lctl_join_path(char *buf, size_t n, const char *dir, const char *name);

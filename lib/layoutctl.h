@@ -596,6 +596,17 @@ const struct lctl_xlator *lctl_volfile_find_type(const struct lctl_volfile *vf, 
 const char *lctl_xlator_option(const struct lctl_xlator *xl, const char *key);
 
 /**
+ * lctl_dht_spread() - the volume's cluster.subvols-per-directory from its DHT translator
+ * @dht: glusterd writes it into the client volfile as "option directory-layout-spread N"
+ *	(GlusterFS 10.3 glusterd-volume-set.c; read by dht-shared.c:dht_init as a uint32 of at
+ *	least 1, defaulting to the number of subvolumes).
+ * Return: N (1 .. UINT32_MAX), or 0 = every subvolume: the option absent, or a value DHT
+ * itself would not start with (not a decimal number, 0, out of range): a directory is then
+ * planned over, and only counted complete with, all of them.
+ */
+unsigned lctl_dht_spread(const struct lctl_xlator *dht);
+
+/**
  * lctl_volfile_subtree() - write a volfile holding @top and everything below it, leaves first.
  * Return: a malloc'ed NUL-terminated string owned by the caller, or NULL on ENOMEM.
  */
@@ -692,6 +703,7 @@ struct lctl_dht_options {
 	char *min_free_disk;	 /* "10%" default, or a size */
 	bool randomize_by_gfid;	 /* cluster.randomize-hash-range-by-gfid, default off */
 	char *xattr_name;	 /* default "trusted.glusterfs.dht" */
+	unsigned spread;	 /* cluster.subvols-per-directory (lctl_dht_spread()); 0 = all */
 };
 
 struct lctl_volume;

@@ -422,6 +422,23 @@ const char *lctl_xlator_option(const struct lctl_xlator *xl, const char *key)
 	return NULL;
 }
 
+unsigned lctl_dht_spread(const struct lctl_xlator *dht)
+{
+	const char *v = dht ? lctl_xlator_option(dht, "directory-layout-spread") : NULL;
+	unsigned long long n = 0;
+
+	if (!v || !*v)
+		return 0;
+	for (; *v; v++) {
+		if (*v < '0' || *v > '9')
+			return 0;
+		n = n * 10 + (unsigned long long)(*v - '0');
+		if (n > UINT32_MAX)
+			return 0;
+	}
+	return (unsigned)n;
+}
+
 static bool is_credential(const char *key)
 {
 	static const char *const ends[] = { "password", "username" };

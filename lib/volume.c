@@ -193,6 +193,7 @@ static int read_dht_options(struct lctl_volume *vol)
 	o->lookup_optimize = opt_bool(d, "lookup-optimize", true);
 	o->weighted_rebalance = opt_bool(d, "weighted-rebalance", true);
 	o->randomize_by_gfid = opt_bool(d, "randomize-hash-range-by-gfid", false);
+	o->spread = lctl_dht_spread(d);
 	if (dup_opt(d, "lookup-unhashed", "on", &o->lookup_unhashed) ||
 	    dup_opt(d, "rsync-hash-regex", NULL, &o->rsync_hash_regex) ||
 	    dup_opt(d, "extra-hash-regex", NULL, &o->extra_hash_regex) ||

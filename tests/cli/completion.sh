@@ -136,6 +136,14 @@ for c in $commands; do
 	assert_eq "$want" "$got" "layoutctl $c --<TAB>"
 done
 
+# options after the operands too (the binary permutes them, issue 28), but not after "--"
+assert_eq "$({ "$LAYOUTCTL" __complete options fix; printf '%s\n' "$global"; } | LC_ALL=C sort -u)" \
+	"$(complete_words fix gv0 --)" "layoutctl fix gv0 --<TAB>"
+assert_eq "$(sorted clean-first linkto migrate)" "$(complete_words fix gv0 --mode '')" \
+	"layoutctl fix gv0 --mode <TAB>"
+assert_eq "" "$(complete_words fix -- gv0 --)" "layoutctl fix -- gv0 --<TAB>"
+assert_eq "" "$(complete_words fix -- --mode '')" "layoutctl fix -- --mode <TAB>"
+
 # --- options that take a value vs. flags, with the binary as the judge ----------------------
 # The binary itself says which options want a value: given last without one, an option that
 # wants a value is "incomplete" (a flag leaves at most the operand missing).

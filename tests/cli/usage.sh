@@ -88,6 +88,31 @@ for o in $("$LAYOUTCTL" __complete global-options); do
 	assert_contains "$main" "$o"
 done
 
+# a command's options after its operands, as GNU getopt permutes them (issue 28): each is
+# applied, not taken for one operand too many (the server the error names is the one given)
+for c in "scan v -p2 --json" "fix v --dry-run --parallel 2" "info v --json" "explain v /x --json" \
+	"drain v b1 --dry-run"; do
+	rc=0
+	# shellcheck disable=SC2086 # the words of $c
+	out=$("$LAYOUTCTL" $c --server 127.0.0.1:1 2>&1) || rc=$?
+	[ "$rc" = 3 ] || fail "'$c --server 127.0.0.1:1': exit $rc, want 3: $out"
+	assert_contains "$out" "127.0.0.1:1"
+done
+sd=$(mktemp -d)
+out=$("$LAYOUTCTL" status v --json --state-dir "$sd" 2>&1) && fail "status of nothing exited 0"
+assert_contains "$out" "recorded in '$sd'"
+# --help after the operand is the command's help
+assert_eq "$("$LAYOUTCTL" fix --help)" "$("$LAYOUTCTL" fix v --help)" "fix v --help"
+# the global options after the operands conflict with the ones before the command as anywhere
+expect_exit 2 "$LAYOUTCTL" --json scan v --format text
+# "--" ends the options: what follows is an operand, also when it starts with '-'
+expect_exit 2 "$LAYOUTCTL" scan v -- --server 127.0.0.1:1
+out=$("$LAYOUTCTL" info -- v --json 2>&1) && fail "info -- v --json exited 0"
+assert_contains "$out" "too many arguments"
+out=$("$LAYOUTCTL" status --state-dir "$sd" -- -v 2>&1) && fail "status -- -v exited 0"
+assert_contains "$out" "no fix of '-v' recorded in '$sd'"
+rmdir "$sd"
+
 # an unreachable server is "could not run", quickly, with one line
 start=$(date +%s)
 expect_exit 3 "$LAYOUTCTL" --server 127.0.0.1:1 info v

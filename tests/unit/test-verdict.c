@@ -646,14 +646,14 @@ static void test_judge_layout(void **state)
 	(void)state;
 	subvols_init(sv);
 	report_init(&r, le, 7);
-	assert_int_equal(lctl_judge_layout(&r, sv, 7), 0);
+	assert_int_equal(lctl_judge_layout(&r, sv, 7, 0), 0);
 	assert_int_equal(r.problems, 0);
 	assert_int_equal(r.commit, 7);
 
 	/* the brick of subvolume 2 died between the listing and the layout read (errno 0) */
 	report_init(&r, le, 7);
 	lctl_note_layout(&le[2], &r.problems, junk, -1, 0);
-	assert_int_equal(lctl_judge_layout(&r, sv, 7), 0);
+	assert_int_equal(lctl_judge_layout(&r, sv, 7, 0), 0);
 	assert_true(r.problems & LCTL_DIR_UNREADABLE);
 	assert_false(r.problems & LCTL_DIR_INCOMPLETE); /* not taken for a missing range */
 	assert_true(r.problems & LCTL_DIR_HOLE);	/* its range is not known to anyone */
@@ -662,8 +662,133 @@ static void test_judge_layout(void **state)
 	/* a subvolume up without a range: incomplete */
 	report_init(&r, le, 7);
 	le[2].r.start = le[2].r.stop = 0;
-	assert_int_equal(lctl_judge_layout(&r, sv, 7), 0);
+	assert_int_equal(lctl_judge_layout(&r, sv, 7, 0), 0);
 	assert_true(r.problems & LCTL_DIR_INCOMPLETE);
+}
+
+/* One entry as read: commit, start, stop; ABSENT = no layout xattr (ENODATA). */
+#define ABSENT 0xdeadu
+static void set_entries(struct lctl_dir_report *r, struct lctl_layout_entry le[NSV],
+			const uint32_t e[NSV][3])
+{
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	r->nsubvols = NSV;
+	r->layout = le;
+	for (i = 0; i < NSV; i++) {
+		memset(&le[i], 0, sizeof(le[i]));
+		le[i].subvol = i;
+		if (e[i][0] == ABSENT) {
+			le[i].err = ENODATA;
+			continue;
+		}
+		le[i].r.commit = e[i][0];
+		le[i].r.type = LCTL_LAYOUT_TYPE_NORMAL;
+		le[i].r.start = e[i][1];
+		le[i].r.stop = e[i][2];
+	}
+}
+
+/* judge @e over the 4 subvolumes @sv with volume hash 7 and @spread; the problems */
+static unsigned judge(const struct lctl_subvol *sv, const uint32_t e[NSV][3], unsigned spread,
+		      uint32_t *commit)
+{
+	struct lctl_layout_entry le[NSV];
+	struct lctl_dir_report r;
+
+	set_entries(&r, le, e);
+	assert_int_equal(lctl_judge_layout(&r, sv, 7, spread), 0);
+	if (commit)
+		*commit = r.commit;
+	return r.problems;
+}
+
+/*
+ * cluster.subvols-per-directory (issue 28): a directory DHT made over 2 of 4 subvolumes,
+ * its ranges tiling the hash space, the others 0-0 with commit word 0 (DHT's own, seen on
+ * a real volume) or without a layout xattr, is complete with the option at 2, and clean when
+ * its ranged entries carry the volume hash. A hole is still a hole; any other number of
+ * ranges is incomplete.
+ */
+static void test_judge_spread(void **state)
+{
+	struct lctl_subvol sv[NSV];
+	uint32_t commit = 0;
+	/* what DHT writes on mkdir with the option at 2 (dht-selfheal.c) */
+	static const uint32_t dht2[NSV][3] = { { 7, 0x7fffffffu, 0xffffffffu },
+					       { 0, 0, 0 },
+					       { 7, 0, 0x7ffffffeu },
+					       { 0, 0, 0 } };
+	static const uint32_t absent2[NSV][3] = { { 7, 0x7fffffffu, 0xffffffffu },
+						  { ABSENT },
+						  { 7, 0, 0x7ffffffeu },
+						  { 0, 0, 0 } };
+	/* a range lost: the other one does not cover the space */
+	static const uint32_t hole[NSV][3] = { { 7, 0x80000000u, 0xffffffffu },
+					       { 0, 0, 0 },
+					       { 7, 0, 0x7ffffffeu },
+					       { 0, 0, 0 } };
+	/* the space covered, but over one subvolume only */
+	static const uint32_t one[NSV][3] = { { 7, 0, 0xffffffffu },
+					      { 0, 0, 0 },
+					      { 0, 0, 0 },
+					      { 0, 0, 0 } };
+	static const uint32_t three[NSV][3] = {
+		{ 7, 0, 0x55555554u },
+		{ 7, 0x55555555u, 0xaaaaaaa9u },
+		{ 7, 0xaaaaaaaau, 0xffffffffu },
+		{ 0, 0, 0 },
+	};
+	/* the 0-0 entries with another commit word than DHT's 0: mixed indeed */
+	static const uint32_t mixed[NSV][3] = { { 7, 0x7fffffffu, 0xffffffffu },
+						{ 5, 0, 0 },
+						{ 7, 0, 0x7ffffffeu },
+						{ 0, 0, 0 } };
+	static const uint32_t dirty[NSV][3] = { { 1, 0x7fffffffu, 0xffffffffu },
+						{ 0, 0, 0 },
+						{ 1, 0, 0x7ffffffeu },
+						{ 0, 0, 0 } };
+	struct lctl_layout_entry le[NSV];
+	struct lctl_dir_report r;
+
+	(void)state;
+	subvols_init(sv);
+	assert_int_equal(judge(sv, dht2, 2, &commit), 0);
+	assert_int_equal(commit, 7);
+	assert_int_equal(judge(sv, absent2, 2, NULL), 0);
+	/* without the option (or with it at the subvolume count or above) all 4 must be ranged */
+	assert_true(judge(sv, dht2, 0, NULL) & LCTL_DIR_INCOMPLETE);
+	assert_true(judge(sv, dht2, 4, NULL) & LCTL_DIR_INCOMPLETE);
+	assert_true(judge(sv, dht2, 9, NULL) & LCTL_DIR_INCOMPLETE);
+	/* and without the option the 0 words make it commit-mixed, as before */
+	assert_true(judge(sv, dht2, 0, NULL) & LCTL_DIR_COMMIT_MIXED);
+	/* a hole is not a spread */
+	assert_int_equal(judge(sv, hole, 2, NULL), LCTL_DIR_HOLE);
+	/* fewer or more ranges than the option: incomplete */
+	assert_true(judge(sv, one, 2, NULL) & LCTL_DIR_INCOMPLETE);
+	assert_true(judge(sv, three, 2, NULL) & LCTL_DIR_INCOMPLETE);
+	/* ...and complete with the option at their number */
+	assert_int_equal(judge(sv, three, 3, NULL), 0);
+	assert_int_equal(judge(sv, one, 1, NULL), 0);
+	/* every subvolume ranged is complete whatever the option (DHT leaves it alone too) */
+	report_init(&r, le, 7);
+	assert_int_equal(lctl_judge_layout(&r, sv, 7, 2), 0);
+	assert_int_equal(r.problems, 0);
+	/* commit words: another word than 0 on a 0-0 entry is mixed; 1 is dirty */
+	assert_int_equal(judge(sv, mixed, 2, NULL), LCTL_DIR_COMMIT_MIXED);
+	assert_int_equal(judge(sv, dirty, 2, NULL), LCTL_DIR_UNSTAMPED);
+	/* a subvolume being drained does not count: 2 of the other 3 is complete... */
+	sv[1].leaving = true;
+	assert_int_equal(judge(sv, dht2, 2, NULL), 0);
+	/* ...but the range of a leaving one is decommissioned, and the rest incomplete */
+	sv[1].leaving = false;
+	sv[0].leaving = true;
+	assert_true(judge(sv, dht2, 2, NULL) & LCTL_DIR_DECOMMISSIONED);
+	assert_true(judge(sv, dht2, 2, NULL) & LCTL_DIR_INCOMPLETE);
+	/* with 2 taking part, the option at 2 is all of them */
+	sv[1].leaving = true;
+	assert_true(judge(sv, dht2, 2, NULL) & LCTL_DIR_INCOMPLETE);
 }
 
 int main(void)
@@ -674,6 +799,7 @@ int main(void)
 		cmocka_unit_test(test_judge_layout), cmocka_unit_test(test_linkto_read),
 		cmocka_unit_test(test_stale_fix),
 		cmocka_unit_test(test_copy_kind),    cmocka_unit_test(test_user_modes_verdict),
+		cmocka_unit_test(test_judge_spread),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

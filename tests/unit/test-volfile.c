@@ -421,6 +421,67 @@ static void test_brick_hosts(void **state)
 	assert_int_equal(lctl_host_check("srv1:/b", 4), 0);
 }
 
+/*
+ * cluster.subvols-per-directory reaches the client volfile as the DHT option
+ * directory-layout-spread (GlusterFS 10.3 glusterd-volume-set.c, seen with `gluster system::
+ * getspec` on a real volume); lctl_dht_spread() reads it for scan and fix (issue 28).
+ */
+static void test_dht_spread(void **state)
+{
+	static const char text[] = "volume v-client-0\n"
+				   "    type protocol/client\n"
+				   "    option remote-host h1\n"
+				   "    option remote-subvolume /b0\n"
+				   "end-volume\n"
+				   "volume v-client-1\n"
+				   "    type protocol/client\n"
+				   "    option remote-host h1\n"
+				   "    option remote-subvolume /b1\n"
+				   "end-volume\n"
+				   "volume v-dht\n"
+				   "    type cluster/distribute\n"
+				   "    option lock-migration off\n"
+				   "    option directory-layout-spread 2\n"
+				   "    subvolumes v-client-0 v-client-1\n"
+				   "end-volume\n";
+	static const struct {
+		const char *v;
+		unsigned want;
+	} vals[] = {
+		{ "1", 1 },
+		{ "2", 2 },
+		{ "4294967295", 4294967295u },
+		{ "4294967296", 0 },
+		{ "0", 0 },
+		{ "", 0 },
+		{ "-1", 0 },
+		{ "2x", 0 },
+		{ "0x2", 0 },
+		{ " 2", 0 },
+		{ "99999999999999999999", 0 },
+	};
+	char key[] = "directory-layout-spread", val[32];
+	struct lctl_xl_option opt = { key, val };
+	struct lctl_xlator xl = { 0 };
+	struct lctl_volfile vf;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(lctl_volfile_parse(text, sizeof(text) - 1, &vf, NULL), 0);
+	assert_int_equal(lctl_dht_spread(lctl_volfile_find_type(&vf, "cluster/distribute")), 2);
+	/* not set: every subvolume */
+	assert_int_equal(lctl_dht_spread(lctl_volfile_find_type(&vf, "protocol/client")), 0);
+	assert_int_equal(lctl_dht_spread(NULL), 0);
+	lctl_volfile_release(&vf);
+	/* only what DHT would start with counts; anything else means all subvolumes */
+	xl.opts = &opt;
+	xl.nopts = 1;
+	for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		snprintf(val, sizeof(val), "%s", vals[i].v);
+		assert_int_equal(lctl_dht_spread(&xl), vals[i].want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -428,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_malformed),	  cmocka_unit_test(test_nul_and_comments),
 		cmocka_unit_test(test_graph_bounds),	  cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_scrub_credentials), cmocka_unit_test(test_brick_hosts),
+		cmocka_unit_test(test_dht_spread),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
