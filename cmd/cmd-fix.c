@@ -1617,7 +1617,8 @@ static int drain_finish(struct fix_cli *fc, struct lctl_volume *vol)
 		for (i = 0; i < n; i++)
 			fprintf(f, " %s", out_esc(bricks[i]));
 		if (fc->commit) {
-			fprintf(f, ".\nRunning: gluster volume remove-brick %s", out_esc(fc->volume));
+			fprintf(f, ".\nRunning: gluster volume remove-brick %s",
+				out_esc(fc->volume));
 			for (i = 0; i < n; i++)
 				fprintf(f, " %s", out_esc(bricks[i]));
 			fprintf(f, " force\n");
@@ -1626,10 +1627,12 @@ static int drain_finish(struct fix_cli *fc, struct lctl_volume *vol)
 			 * Not the remove-brick itself: run later, without the lock and the check
 			 * before it, it would take whatever a fix or a client put there since.
 			 */
-			fprintf(f, ".\nTo remove them: layoutctl drain --commit %s", out_esc(fc->volume));
+			fprintf(f, ".\nTo remove them: layoutctl drain --commit %s",
+				out_esc(fc->volume));
 			for (i = 0; i < fc->nleaving; i++)
 				fprintf(f, " %s", out_esc(fc->leaving[i]));
-			fprintf(f, " (checks them again, under the volume lock, then removes them)\n");
+			fprintf(f,
+				" (checks them again, under the volume lock, then removes them)\n");
 		}
 	}
 	ret = EXIT_CLEAN;

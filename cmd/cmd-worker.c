@@ -223,7 +223,8 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 		}
 		if (ret == -2 || (ret == 1 && m.kind != LCTL_PM_GO && m.kind != LCTL_PM_PAUSE &&
 				  m.kind != LCTL_PM_RESUME && m.kind != LCTL_PM_STOP)) {
-			ret = fail(EXIT_CANTRUN, "protocol error: not a message the starting host sends before go");
+			ret = fail(EXIT_CANTRUN,
+				   "protocol error: not a message the starting host sends before go");
 			goto out;
 		}
 		if (ret == 1 && m.kind == LCTL_PM_STOP) {

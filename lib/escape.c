@@ -217,8 +217,8 @@ bool lctl_unescape_word(char *s)
 			r++;
 			continue;
 		}
-		if (r[1] != 'x' || unhex((unsigned char)r[2]) < 0 || unhex((unsigned char)r[3]) < 0 ||
-		    (r[2] == '0' && r[3] == '0'))
+		if (r[1] != 'x' || unhex((unsigned char)r[2]) < 0 ||
+		    unhex((unsigned char)r[3]) < 0 || (r[2] == '0' && r[3] == '0'))
 			return false;
 		r += 3;
 	}

@@ -1166,8 +1166,7 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts, st
 		if (opts->nworkers && (f->opts.mode == LCTL_FIX_MIGRATE ||
 				       (f->two_phase && f->opts.phase != LCTL_FIX_PHASE_CLEAN))) {
 			ret = lctl_pool_spawn(opts->workers, opts->nworkers, POOL_HELLO_MS,
-					      opts->hang_timeout_s,
-					      &f->pool, err);
+					      opts->hang_timeout_s, &f->pool, err);
 			if (ret)
 				goto fail;
 		}

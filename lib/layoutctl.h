@@ -956,13 +956,13 @@ enum lctl_pool_kind {
 
 struct lctl_pool_msg {
 	enum lctl_pool_kind kind;
-	unsigned proto;			       /* hello */
-	char node[128];			       /* hello: the --node the worker was given */
+	unsigned proto; /* hello */
+	char node[128]; /* hello: the --node the worker was given */
 	uint64_t dirs, migrated, skipped, failed, bytes; /* progress, done */
-	unsigned code;			       /* done: the worker's exit status (0-255) */
-	bool force_move;		       /* go */
-	int planner;			       /* go: enum lctl_planner */
-	char text[4096];		       /* go: the scope; error: the message */
+	unsigned code;	 /* done: the worker's exit status (0-255) */
+	bool force_move; /* go */
+	int planner;	 /* go: enum lctl_planner */
+	char text[4096]; /* go: the scope; error: the message */
 };
 
 /**

@@ -431,7 +431,6 @@ static void release_locks(struct lctl_lock *f)
 	f->lock_fd = -1;
 }
 
-
 int lctl_lock_local(struct lctl_volume *vol, const char *state_dir, struct lctl_lock **out,
 		    struct lctl_error *err)
 {

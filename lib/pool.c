@@ -340,8 +340,9 @@ static void receive(struct worker *w)
 			w->heard_at = now_s();
 		while (w->st != W_ENDED && (ret = lctl_pool_next(w->rd, &m)) != 0) {
 			if (ret < 0)
-				return lose(w, "protocol error: a line that is no message of "
-					       "protocol %d",
+				return lose(w,
+					    "protocol error: a line that is no message of "
+					    "protocol %d",
 					    LCTL_POOL_PROTO);
 			handle(w, &m);
 		}
@@ -375,7 +376,8 @@ static void liveness(struct lctl_pool *p)
 				lose(w, "sent nothing for %.0f s (stopped, or its link is dead)",
 				     p->silent_s);
 			else if (w->stop_at > 0 && now - w->stop_at > POOL_STOP_GRACE_S)
-				lose(w, "did not stop within %d s of being told to", POOL_STOP_GRACE_S);
+				lose(w, "did not stop within %d s of being told to",
+				     POOL_STOP_GRACE_S);
 		}
 	}
 }
@@ -423,8 +425,8 @@ static void send_msg(struct worker *w, const struct lctl_pool_msg *m)
 	if (len < 0 || w->fd < 0 || w->st == W_ENDED)
 		return;
 	if (send(w->fd, line, (size_t)len, MSG_NOSIGNAL) != (ssize_t)len)
-		lctl_log(LCTL_LOG_DEBUG, "server %s: cannot send '%.*s': %s", w->pg.name,
-			 len - 1, line, strerror(errno));
+		lctl_log(LCTL_LOG_DEBUG, "server %s: cannot send '%.*s': %s", w->pg.name, len - 1,
+			 line, strerror(errno));
 }
 
 void lctl_pool_send(struct lctl_pool *p, const struct lctl_pool_msg *m)

@@ -32,14 +32,15 @@
 #define MAX_WORDS 8
 
 static const char *const kind_word[] = {
-	[LCTL_PM_HELLO] = "hello", [LCTL_PM_PROGRESS] = "progress", [LCTL_PM_DONE] = "done",
-	[LCTL_PM_ERROR] = "error", [LCTL_PM_GO] = "go",		    [LCTL_PM_PAUSE] = "pause",
+	[LCTL_PM_HELLO] = "hello",   [LCTL_PM_PROGRESS] = "progress",
+	[LCTL_PM_DONE] = "done",     [LCTL_PM_ERROR] = "error",
+	[LCTL_PM_GO] = "go",	     [LCTL_PM_PAUSE] = "pause",
 	[LCTL_PM_RESUME] = "resume", [LCTL_PM_STOP] = "stop",
 };
 
 /* words after the first, per kind */
 static const unsigned kind_args[] = {
-	[LCTL_PM_HELLO] = 2, [LCTL_PM_PROGRESS] = 5, [LCTL_PM_DONE] = 6, [LCTL_PM_ERROR] = 1,
+	[LCTL_PM_HELLO] = 2, [LCTL_PM_PROGRESS] = 5, [LCTL_PM_DONE] = 6,   [LCTL_PM_ERROR] = 1,
 	[LCTL_PM_GO] = 3,    [LCTL_PM_PAUSE] = 0,    [LCTL_PM_RESUME] = 0, [LCTL_PM_STOP] = 0,
 };
 

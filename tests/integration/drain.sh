@@ -150,7 +150,7 @@ if [[ $KIND == dist ]]; then
 	fx_preload faultreaddir
 	lctl_vol_add_bricks "$VOL" 1
 	NEWB=${LCTL_NEW_BRICKS[0]}
-	lctl_vol_bricks "$VOL" BEFORE
+	lctl_vol_bricks "$VOL" BRICKS_BEFORE
 	mkdir "$MP/victim"
 	victim=
 	for ((i = 0; i < 200; i++)); do
@@ -174,7 +174,7 @@ if [[ $KIND == dist ]]; then
 	[[ $(grep -c 'Running: gluster volume remove-brick' "$FX/drain-eio.out") == 0 ]] ||
 		fail "the remove-brick ran although the final check could not list the leaving brick"
 	lctl_vol_bricks "$VOL" NOW
-	assert_eq "${BEFORE[*]}" "${NOW[*]}" "bricks after the refused commit"
+	assert_eq "${BRICKS_BEFORE[*]}" "${NOW[*]}" "bricks after the refused commit"
 	[[ -f $NEWB/victim/$victim ]] || fail "the file left the brick whose listing failed"
 	assert_eq "victim ${victim#v}" "$(cat "$MP/victim/$victim")" "the file behind the failed listing"
 fi

@@ -131,8 +131,10 @@ static void test_refused_on_timeout(void **state)
 static void test_refused_proto_and_error(void **state)
 {
 	const char *const s1[] = { "echo 'hello 1 a'; sleep 5" };
-	const char *const s2[] = { "printf '%s\\n' 'error no\\x20brick\\x20\\x1b]0;x\\x07\\x20here'; "
-				   "exit 3" };
+	const char *const s2[] = {
+		"printf '%s\\n' 'error no\\x20brick\\x20\\x1b]0;x\\x07\\x20here'; "
+		"exit 3"
+	};
 	const char *const s3[] = { "printf 'error no brick \\033]0;x\\007 here\\n'; exit 3" };
 	struct lctl_error err = { 0 };
 	struct lctl_pool *p;
@@ -213,7 +215,6 @@ static void test_free_ends_workers(void **state)
 	assert_true(time(NULL) - t0 < 20);
 }
 
-
 static int parse(const char *line, struct lctl_pool_msg *m)
 {
 	return lctl_pool_msg_parse(line, strlen(line), m);
@@ -276,24 +277,24 @@ static void test_codec_rejects(void **state)
 {
 	static const char *const bad[] = {
 		"",
-		"progress -1 0 0 0 0",		   /* a sign: %llu took it, and the sums wrapped */
+		"progress -1 0 0 0 0", /* a sign: %llu took it, and the sums wrapped */
 		"progress +1 0 0 0 0",
-		"progress 1 0 0 0",		   /* a field missing */
-		"progress 1 0 0 0 0 0",		   /* one too many */
-		"progress 1  0 0 0 0",		   /* an empty word */
+		"progress 1 0 0 0",	/* a field missing */
+		"progress 1 0 0 0 0 0", /* one too many */
+		"progress 1  0 0 0 0",	/* an empty word */
 		"progress 1 0 0 0 0 ",
 		" progress 1 0 0 0 0",
 		"progress 18446744073709551615 0 0 0 0", /* wraps a sum */
-		"progress 4503599627370497 0 0 0 0",	  /* LCTL_POOL_NUM_MAX + 1 */
+		"progress 4503599627370497 0 0 0 0",	 /* LCTL_POOL_NUM_MAX + 1 */
 		"progress 1x 0 0 0 0",
 		"done 1 2 3 4 5 256",
 		"done 1 2 3 4 5",
 		"hello 2",
 		"hello x a",
 		"hello 2 a\tb",
-		"hello 2 \xc3\xa9",	    /* not ASCII */
-		"error a\\x00b",	    /* a NUL in an escape */
-		"error a\\q",		    /* a backslash that starts no escape */
+		"hello 2 \xc3\xa9", /* not ASCII */
+		"error a\\x00b",    /* a NUL in an escape */
+		"error a\\q",	    /* a backslash that starts no escape */
 		"error",
 		"go force=0 layout=gluster scope=2f", /* protocol 1's go */
 		"go 2 gluster /",

@@ -794,11 +794,15 @@ static void test_judge_spread(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_table_scan),   cmocka_unit_test(test_table_explain),
-		cmocka_unit_test(test_no_copy),	     cmocka_unit_test(test_layout_read_failures),
-		cmocka_unit_test(test_judge_layout), cmocka_unit_test(test_linkto_read),
+		cmocka_unit_test(test_table_scan),
+		cmocka_unit_test(test_table_explain),
+		cmocka_unit_test(test_no_copy),
+		cmocka_unit_test(test_layout_read_failures),
+		cmocka_unit_test(test_judge_layout),
+		cmocka_unit_test(test_linkto_read),
 		cmocka_unit_test(test_stale_fix),
-		cmocka_unit_test(test_copy_kind),    cmocka_unit_test(test_user_modes_verdict),
+		cmocka_unit_test(test_copy_kind),
+		cmocka_unit_test(test_user_modes_verdict),
 		cmocka_unit_test(test_judge_spread),
 	};
 

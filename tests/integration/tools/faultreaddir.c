@@ -29,8 +29,7 @@ typedef int (*readdirplus_fn)(struct glfs_fd *, struct stat *, struct dirent *, 
 int glfs_readdirplus_r(struct glfs_fd *fd, struct stat *st, struct dirent *ext,
 		       struct dirent **res);
 
-int glfs_readdirplus_r(struct glfs_fd *fd, struct stat *st, struct dirent *ext,
-		       struct dirent **res)
+int glfs_readdirplus_r(struct glfs_fd *fd, struct stat *st, struct dirent *ext, struct dirent **res)
 {
 	static readdirplus_fn real;
 	static atomic_long seen;
