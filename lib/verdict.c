@@ -21,7 +21,7 @@
  * (lctl_linkto_read_result()): a read that failed is neither linkto nor data. Pure.
  */
 #include "internal.h"
-#include "inspect.h"
+#include "verdict.h"
 
 #include <errno.h>
 #include <string.h>

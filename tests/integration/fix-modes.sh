@@ -41,7 +41,23 @@ cut -d' ' -f1,2 "$FX/modes.where" | assert_files_equal "$FX/modes.want" - "the m
 out=$("$LAYOUTCTL" scan -v "$VOL" 2>&1) || true
 assert_not_contains "$out" "migration-leftover"
 assert_not_contains "$out" "/modes/"
-fx_tree manifest "$MP" >"$FX/before"
+# The tree through a client, but for setgid+sticky together: GlusterFS's DHT strips both from
+# a regular file that has both when its stat passes some of its paths (DHT_STRIP_PHASE1_FLAGS:
+# it cannot tell a user's mode from a migration's marker), so a client shows 3644 or 644
+# depending on how the file was reached (seen here: 3644 before a fix, 644 after it, on the
+# same mount). The exact modes are checked on the bricks (brick_modes).
+manifest() {
+	fx_tree manifest "$MP" | python3 -c '
+import sys
+for line in sys.stdin:
+    f = line.rstrip("\n").split("\t")
+    if len(f) > 2 and f[1] == "f":
+        m = int(f[2], 8)
+        if m & 0o3000 == 0o3000:
+            f[2] = "%o" % (m & ~0o3000)
+    print("\t".join(f))'
+}
+manifest >"$FX/before"
 fx_tree list "$MP" >"$FX/list"
 lctl_vol_add_bricks "$VOL" 1
 stat "$MP" >/dev/null
@@ -86,7 +102,7 @@ assert_files_equal "$FX/data.before" "$FX/data.after" "--mode linkto moved data"
 fx_scan_after_fix "$VOL" --mode linkto --parallel 4
 fx_bricks_check "$VOL" --linked-ok
 grep -q ' [1-9][0-9]* linked' "$FX/bricks.out" || fail "no linked file on the bricks"
-fx_tree manifest "$MP" >"$FX/after"
+manifest >"$FX/after"
 assert_files_equal "$FX/before" "$FX/after" "the tree changed (linkto)"
 brick_modes | cut -d' ' -f1,2 | assert_files_equal "$FX/modes.want" - "modes after fix --mode linkto"
 
@@ -102,7 +118,7 @@ fx_fix "$VOL" --layout min-move --parallel 4 --brick-reads gfapi
 assert_eq 0 "$LCTL_RC" "fix --layout min-move exit status"
 expect_exit 0 "$LAYOUTCTL" scan "$VOL"
 fx_bricks_check "$VOL" --allow-linked "$(fx_linked_ok)"
-fx_tree manifest "$MP" >"$FX/after"
+manifest >"$FX/after"
 assert_files_equal "$FX/before" "$FX/after" "the tree changed (min-move)"
 # every file of /modes has its own mode on its brick; some of them moved to get there
 brick_modes >"$FX/modes.where2"
