@@ -8,6 +8,7 @@
 # file's md5 (and mode, size, ...) through a fresh FUSE mount, `layoutctl scan` exit 0 with
 # 100 % lookup-optimize coverage, and the bricks checked by tools/bricks.py.
 # PEER_ENGINE=gluster runs the original's `rebalance start force` instead (bench/).
+# shellcheck disable=SC2317 # the checks are functions that pk_check calls
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/peer-lib.sh"
@@ -25,10 +26,11 @@ lctl_vol_add_bricks "$VOL" 1
 NEW=("${LCTL_NEW_BRICKS[@]}")
 stat "$MP" >/dev/null
 
-# on_set I: the files whose fragments are on the 3 bricks of the new set (I=1) or the old (I=0)
+# on_set I: the files whose fragments are on the 3 bricks of the first set (I=0) or of the new
+# one (I=1)
 on_set() {
-	local -n set=$([[ $1 == 1 ]] && echo NEW || echo OLD)
-	local f n
+	local set=("${OLD[@]}") i n b
+	[[ $1 == 0 ]] || set=("${NEW[@]}")
 	for i in $(seq 1 10); do
 		n=0
 		for b in "${set[@]}"; do [[ $(pk_data_brick "$VOL" "file$i") != *"$b"* ]] || n=$((n + 1)); done
@@ -44,18 +46,18 @@ some_moved() {
 }
 
 if [[ $PEER_ENGINE == layoutctl ]]; then
-	pk_step "fix --phase clean"
+	pk_step "layoutctl fix --phase clean"
 	fx_fix "$VOL" --phase clean
 	pk_check "layoutctl fix --phase clean exits 0" pk_eq "exit status" 0 "$LCTL_RC"
 	pk_check "no data moved" all_on_old
 	pk_same_tree "$VOL" "$PK/before"
 	pk_scan_clean "$VOL"
 	pk_bricks_clean "$VOL" --linked-ok
-	pk_step "fix --resume (the data phase)"
+	pk_step "rebalance (layoutctl: fix --resume, the data phase)"
 	fx_fix "$VOL" --resume
 	pk_check "layoutctl fix --resume exits 0" pk_eq "exit status" 0 "$LCTL_RC"
 else
-	pk_step "rebalance start force"
+	pk_step "rebalance (layoutctl: fix --resume, the data phase)"
 	pk_rebalance "$VOL"
 fi
 pk_check "ec-rebalance.t: files moved to the new set" some_moved

@@ -14,6 +14,7 @@
 # numbers, mtime) through a fresh FUSE mount as before, `layoutctl scan` exit 0 with 100 %
 # lookup-optimize coverage, the bricks checked by tools/bricks.py.
 # PEER_ENGINE=gluster runs the originals' remove-brick start, status and commit instead (bench/).
+# shellcheck disable=SC2317 # the checks are functions that pk_check calls
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/peer-lib.sh"

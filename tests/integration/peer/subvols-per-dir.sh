@@ -7,6 +7,7 @@
 # file's md5 (and mode, size, ...) through a fresh FUSE mount as before, and `layoutctl scan`
 # exit 0 with 100 % lookup-optimize coverage; each directory's layout spans exactly 2 bricks.
 # PEER_ENGINE=gluster runs the original's `rebalance start force` instead (bench/).
+# shellcheck disable=SC2317 # the checks are functions that pk_check calls
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/peer-lib.sh"

@@ -66,7 +66,7 @@ pk_check() {
 		PK_FAILED+=("$PK_STEP: $name")
 	fi
 	printf 'check %s: %s: %s\n' "$res" "$PK_STEP" "$name" >&2
-	[[ $res == ok ]] || sed 's/^/    /' "$PK/check.out" | head -30 >&2
+	[[ $res == ok ]] || head -n 30 "$PK/check.out" | sed 's/^/    /' >&2
 	[[ -z ${PEER_RESULTS:-} ]] ||
 		printf '%s\t%s\t%s\t%s\n' "${0##*/}" "$PK_STEP" "$name" "$res" >>"$PEER_RESULTS"
 }
@@ -142,25 +142,29 @@ _pk_remove_gluster() {
 
 _pk_outcomes_clean() {
 	[[ -s $1 ]] || return 0
-	! jq -c 'select(.outcome == "failed" or .outcome == "skipped")' "$1" | grep . | head -5
+	jq -c 'select(.outcome == "failed" or .outcome == "skipped")' "$1" >"$PK/outcomes.bad"
+	head -n 5 "$PK/outcomes.bad"
+	[[ ! -s $PK/outcomes.bad ]]
 }
 
 pk_manifest() {
 	local vol=$1 out=$2 mp rc=0
 	mp=$(lctl_mount "$vol")
-	{
-		fx_tree manifest "$mp" || rc=$?
-		(cd "$mp" && find . -mindepth 1 ! -type d -exec stat --printf '%n\t%F\t%t:%T\t%Y\n' -- {} + |
-			LC_ALL=C sort)
-	} | grep -Ev -- "$PK_MANIFEST_SKIP" >"$out"
+	fx_tree manifest "$mp" >"$out.tmp" || rc=$?
+	((rc == 0)) || echo "duplicate or vanishing names under $vol" >>"$out.tmp"
+	(cd "$mp" && find . -mindepth 1 ! -type d -exec stat --printf '%n\t%F\t%t:%T\t%Y\n' -- {} + |
+		LC_ALL=C sort) >>"$out.tmp"
 	lctl_umount "$mp"
-	((rc == 0)) || echo "duplicate or vanishing names under $vol" >>"$out"
+	grep -Ev -- "$PK_MANIFEST_SKIP" "$out.tmp" >"$out" || true
+	rm -f -- "$out.tmp"
 }
 
 _pk_same_tree() {
 	pk_manifest "$1" "$PK/manifest.now"
-	diff -u "$2" "$PK/manifest.now" | head -40
-	cmp -s "$2" "$PK/manifest.now"
+	cmp -s "$2" "$PK/manifest.now" && return 0
+	diff -u "$2" "$PK/manifest.now" >"$PK/manifest.diff"
+	head -n 40 "$PK/manifest.diff"
+	return 1
 }
 
 pk_same_tree() {
