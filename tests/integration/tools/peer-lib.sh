@@ -18,7 +18,8 @@
 #	pk_rebalance VOL ARGS...	layoutctl fix ARGS | rebalance start force
 #	pk_remove VOL BRICK		layoutctl drain --commit | remove-brick start, wait, commit
 #	pk_manifest VOL OUT		through a fresh FUSE mount: fixtree.py's manifest (path, type,
-#					mode, owner, size, nlink, md5 or link target), then one line
+#					mode but setgid+sticky together, owner, size, nlink, md5 or
+#					link target), then one line
 #					per non-directory with its file type, device numbers and
 #					mtime; names matching $PK_MANIFEST_SKIP (ERE) left out
 #	pk_same_tree VOL BEFORE		pk_manifest now equals BEFORE (a check)
@@ -150,7 +151,14 @@ _pk_outcomes_clean() {
 pk_manifest() {
 	local vol=$1 out=$2 mp rc=0
 	mp=$(lctl_mount "$vol")
-	fx_tree manifest "$mp" >"$out.tmp" || rc=$?
+	# A regular file with setgid and sticky both set (chmod 3644: bug-1086228.t) shows them or
+	# not through DHT, depending on which call answered (dht-common.h: DHT_STRIP_PHASE1_FLAGS,
+	# for a migration's marker; a readdirp answer keeps them): recorded without them here, and
+	# exactly from the bricks by the tests
+	fx_tree manifest "$mp" | awk -F'\t' -v OFS='\t' '
+		function oct(s, i, n) { n = 0; for (i = 1; i <= length(s); i++) n = n * 8 + substr(s, i, 1); return n }
+		$2 == "f" && int(oct($3) / 1024) % 2 == 1 && int(oct($3) / 512) % 2 == 1 { $3 = sprintf("%o", oct($3) - 1536) }
+		{ print }' >"$out.tmp" || rc=$?
 	((rc == 0)) || echo "duplicate or vanishing names under $vol" >>"$out.tmp"
 	(cd "$mp" && find . -mindepth 1 ! -type d -exec stat --printf '%n\t%F\t%t:%T\t%Y\n' -- {} + |
 		LC_ALL=C sort) >>"$out.tmp"
