@@ -62,6 +62,7 @@ mtimes_kept() { # bug-1122443.t
 }
 leftovers() { find "$LEAVING" -path "$LEAVING/.glusterfs" -prune -o ! -type d -printf '%p %M %s\n'; }
 brick_empty() {
+	echo "$(leftovers | wc -l) entries left"
 	leftovers | head -n 20
 	[[ -z $(leftovers) ]]
 }
