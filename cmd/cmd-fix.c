@@ -1676,6 +1676,7 @@ static int drain_finish(struct fix_cli *fc, struct lctl_volume *vol)
 		goto out;
 	}
 	verbose(1, "Removed %zu bricks from '%s'", n, fc->volume);
+	lctl_drain_unmark(vol);
 	lctl_lock_removed(fc->o.lock);
 	ret = after_remove(fc);
 out:

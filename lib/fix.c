@@ -244,6 +244,58 @@ static int take_volume_lock(struct lctl_fix *f, struct lctl_error *err)
 	return 0;
 }
 
+/*
+ * A drain that stands (lock.c, its mark on the first subvolume's root): while it does, a fix
+ * refuses, whatever host or state directory it runs from (a maintenance timer's would give the
+ * leaving subvolumes ranges again and move files onto them). Not refused: the drain's own runs
+ * (the same subvolumes), the fix after its remove-brick (it holds the drain's lock), a fix with
+ * --break-lock (it abandons the drain: the mark goes), and any run once the subvolumes the mark
+ * names have left the volume (the mark is stale: it goes). A drain writes the mark.
+ */
+static int drain_fence(struct lctl_fix *f, int ndrain, const char *drain, struct lctl_error *err)
+{
+	const char *vol = lctl_volume_name(f->vol);
+	char mark[1024], names[1024];
+	int ret = lctl_drain_mark_read(f->vol, mark, sizeof(mark));
+
+	if (ret < 0)
+		return lctl_seterr(err, LCTL_EIO, -ret,
+				   "cannot read whether a drain stands on '%s': %s", vol,
+				   strerror(-ret));
+	if (ret && lctl_drain_mark_stale(f->vol, mark)) {
+		lctl_log(LCTL_LOG_VERBOSE, "the drain of %.200s is over (its subvolumes left '%s')",
+			 mark, vol);
+		lctl_drain_unmark(f->vol);
+		ret = 0;
+	}
+	snprintf(names, sizeof(names), "%s", ret ? mark : "");
+	names[strcspn(names, " ")] = '\0';
+	if (ndrain > 0) {
+		if (ret && strcmp(names, drain))
+			return lctl_seterr(err, LCTL_EBUSY, 0,
+					   "a drain of %.200s stands on '%s' (%.300s): finish it "
+					   "first, or abandon it ('layoutctl fix --break-lock')",
+					   names, vol, mark);
+		return lctl_drain_mark(f->vol, drain, err);
+	}
+	if (!ret || f->lock_borrowed)
+		return 0;
+	if (f->opts.break_lock) {
+		lctl_log(LCTL_LOG_WARN,
+			 "abandoning the drain of %.200s that stood on '%s' "
+			 "(--break-lock): its subvolumes get ranges again",
+			 names, vol);
+		lctl_drain_unmark(f->vol);
+		return 0;
+	}
+	return lctl_seterr(err, LCTL_EBUSY, 0,
+			   "a drain of %.200s stands on '%s' (%.300s): a fix now would put files "
+			   "back on the subvolumes it empties. Finish it ('layoutctl drain --resume "
+			   "--commit' with its state directory, or 'layoutctl drain --commit'), or "
+			   "abandon it ('layoutctl fix --break-lock')",
+			   names, vol, mark);
+}
+
 static void release_locks(struct lctl_fix *f)
 {
 	if (!f->lock_borrowed)
@@ -1160,6 +1212,9 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts, st
 	f->whole = whole;
 	if (!opts->dry_run && !opts->place_only) {
 		ret = take_volume_lock(f, err);
+		if (ret)
+			goto fail;
+		ret = drain_fence(f, ndrain, drain, err);
 		if (ret)
 			goto fail;
 		/* every server's worker answers before anything is written (FIX_HELLO) */

@@ -913,6 +913,11 @@ bool lctl_lock_held(struct lctl_lock *l);
  * stayed goes on alone.
  */
 void lctl_lock_removed(struct lctl_lock *l);
+/**
+ * lctl_drain_unmark() - the drain's bricks are removed: the mark that refused every fix while
+ * it stood goes (lock.c; a fix's first run of a drain writes it).
+ */
+void lctl_drain_unmark(struct lctl_volume *vol);
 /** lctl_lock_free() - release the locks (the volume lock only while it is still ours). */
 void lctl_lock_free(struct lctl_lock *l);
 

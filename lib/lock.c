@@ -556,3 +556,94 @@ void lctl_lock_removed(struct lctl_lock *l)
 	l->also = NULL;
 	free(a);
 }
+
+/*
+ * The mark of a drain that stands: DRAIN_XATTR on the root of the first subvolume (and of the
+ * first staying one when the first leaves, where runs look once the bricks are removed), from
+ * a drain's first run until its bricks are removed. Its value: the leaving subvolumes' names,
+ * comma-separated, a space, and the host that runs the drain. While it stands, a fix (any
+ * host, any state directory, a maintenance timer) refuses: it would give the leaving
+ * subvolumes ranges again and move files onto them (issue 24). A stopped drain holds no lock,
+ * so the lock alone cannot say so.
+ */
+#define DRAIN_XATTR "trusted.layoutctl.drain"
+
+/* The subvolumes whose roots carry the mark: the first, and the first staying one. */
+static size_t mark_subvols(struct lctl_volume *vol, size_t out[2])
+{
+	size_t i, n = lctl_volume_nsubvols(vol), k = 0;
+
+	if (!n)
+		return 0;
+	out[k++] = 0;
+	for (i = 0; lctl_volume_subvol(vol, 0)->leaving && i < n; i++)
+		if (!lctl_volume_subvol(vol, i)->leaving) {
+			out[k++] = i;
+			break;
+		}
+	return k;
+}
+
+int lctl_drain_mark_read(struct lctl_volume *vol, char *buf, size_t size)
+{
+	ssize_t n;
+
+	if (!lctl_volume_nsubvols(vol))
+		return 0;
+	n = glfs_getxattr(lctl_volume_subvol_fs(vol, 0), "/", DRAIN_XATTR, buf, size - 1);
+	if (n < 0)
+		return errno == ENODATA ? 0 : -(errno ? errno : EIO);
+	buf[n] = '\0';
+	return 1;
+}
+
+int lctl_drain_mark(struct lctl_volume *vol, const char *leaving, struct lctl_error *err)
+{
+	char value[1024], host[256] = "?";
+	size_t sv[2], k, i;
+
+	gethostname(host, sizeof(host) - 1);
+	for (i = 0; host[i]; i++)
+		if ((unsigned char)host[i] <= 0x20 || (unsigned char)host[i] >= 0x7f)
+			host[i] = '?';
+	snprintf(value, sizeof(value), "%s %s", leaving, host);
+	k = mark_subvols(vol, sv);
+	for (i = 0; i < k; i++)
+		if (glfs_setxattr(lctl_volume_subvol_fs(vol, sv[i]), "/", DRAIN_XATTR, value,
+				  strlen(value), 0))
+			return lctl_seterr(err, LCTL_EIO, errno,
+					   "cannot mark the drain on the root of %s: %s",
+					   lctl_volume_subvol(vol, sv[i])->name, strerror(errno));
+	return 0;
+}
+
+void lctl_drain_unmark(struct lctl_volume *vol)
+{
+	size_t i, n = lctl_volume_nsubvols(vol);
+
+	for (i = 0; i < n; i++) {
+		glfs_t *fs = lctl_volume_subvol_fs(vol, i);
+
+		if (fs && lctl_volume_subvol(vol, i)->up &&
+		    glfs_removexattr(fs, "/", DRAIN_XATTR) && errno != ENODATA &&
+		    !lctl_volume_subvol(vol, i)->leaving)
+			lctl_log(LCTL_LOG_WARN,
+				 "cannot remove the mark of the drain from the root of %s (%s): "
+				 "'setfattr -x %s' on the root of each of its bricks removes it",
+				 lctl_volume_subvol(vol, i)->name, strerror(errno), DRAIN_XATTR);
+	}
+}
+
+bool lctl_drain_mark_stale(struct lctl_volume *vol, const char *value)
+{
+	char names[1024], *name, *save = NULL;
+	size_t i, n = lctl_volume_nsubvols(vol);
+
+	snprintf(names, sizeof(names), "%s", value);
+	names[strcspn(names, " ")] = '\0';
+	for (name = strtok_r(names, ",", &save); name; name = strtok_r(NULL, ",", &save))
+		for (i = 0; i < n; i++)
+			if (!strcmp(lctl_volume_subvol(vol, i)->name, name))
+				return false;
+	return true;
+}

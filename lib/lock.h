@@ -38,4 +38,14 @@ unsigned long long lctl_proc_start(long pid);
 bool lctl_lock_value_dead(const char *v, const struct lctl_lock_ident *me,
 			  unsigned long long (*start_of)(long pid));
 
+/*
+ * The mark of a drain that stands (lock.c): lctl_drain_mark() writes it for the subvolumes
+ * @leaving ("name,name"); lctl_drain_mark_read() reads it (1 and its value in @buf, 0 none,
+ * -errno); lctl_drain_mark_stale() says none of the subvolumes it names is in the volume any
+ * more (removed: the drain is over). lctl_drain_unmark() is in layoutctl.h.
+ */
+int lctl_drain_mark(struct lctl_volume *vol, const char *leaving, struct lctl_error *err);
+int lctl_drain_mark_read(struct lctl_volume *vol, char *buf, size_t size);
+bool lctl_drain_mark_stale(struct lctl_volume *vol, const char *value);
+
 #endif

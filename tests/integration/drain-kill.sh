@@ -5,7 +5,8 @@
 # --commit` while a client holds a POSIX lock on a file on the leaving brick (DHT does not move
 # a locked file) must refuse the remove (exit 1, the brick still in the volume, the file still
 # there); the file is in the volume's root and named like GlusterFS's internal folders there
-# (".glusterfs-held..."), which the emptiness check must not take for one; once the lock is
+# (".glusterfs-held..."), which the emptiness check must not take for one; a fix from another
+# state directory refuses while the killed drain stands; once the lock is
 # gone, `drain --resume --commit` (a fix from another state directory tried throughout, each
 # one refused) ends as an uninterrupted drain would: exit 0, the brick removed and empty, the tree unchanged, scan exit 0, the brick
 # check clean, no ENOENT.
@@ -112,6 +113,20 @@ echo "killed in phase $(journal_phase) after $(migrated) migrations" >&2
 [[ $(journal_phase) == work ]] || fail "killed in phase $(journal_phase), not work"
 [[ -n $(leftovers "$LEAVE") ]] || fail "the leaving brick was empty already when the drain was killed"
 
+# (1b) the drain stands, stopped (its journal kept, no lock held): a fix from another state
+# directory, as a maintenance timer on another server would start one, refuses before it
+# writes anything (it would give the leaving brick a range again and move files onto it)
+# (the killed drain's lock is taken over and released by the refused fix: its run is dead)
+snap_stand() { LCTL_SNAPSHOT_IGNORE='^trusted\.glusterfs\.mdata$|^trusted\.layoutctl\.lock$' brick_snapshot "$@"; }
+snap_stand "${LCTL_BRICKS[@]}" >"$FX/snap-stand0"
+rc=0
+"$LAYOUTCTL" fix --state-dir "$FX/timer" --settle 1 "$VOL" >"$FX/timer.out" 2>&1 || rc=$?
+cat "$FX/timer.out" >&2
+assert_eq 3 "$rc" "a fix while the killed drain stands"
+assert_contains "$(<"$FX/timer.out")" "stands on '$VOL'"
+snap_stand "${LCTL_BRICKS[@]}" >"$FX/snap-stand1"
+assert_files_equal "$FX/snap-stand0" "$FX/snap-stand1" "a fix refused beside a standing drain changed the bricks"
+
 # (2) the locked file on the leaving brick: the resumed drain cannot move it, and refuses the
 # remove
 [[ -f $LEAVE/$locked ]] || fail "the locked file $locked left the leaving brick"
@@ -175,6 +190,12 @@ awk -v end="$drain_end" '$1 != "loop" || $3 <= end' "$FX/other.rc" >"$FX/other.d
 awk '$2 != 3' "$FX/other.during" >"$FX/other.ran"
 [[ ! -s $FX/other.ran ]] || fail "a fix from another state directory ran during the drain: $(head -3 "$FX/other.ran")"
 assert_contains "$(<"$FX/other.out")" "is locked by another layoutctl fix"
+# the bricks are removed: the drain no longer stands
+for b in "${KEEP[@]}"; do
+	if getfattr --absolute-names -n trusted.layoutctl.drain "$b" >/dev/null 2>&1; then
+		fail "the mark of the drain is left on $b"
+	fi
+done
 lctl_vol_bricks "$VOL" NOW
 assert_eq "${KEEP[*]}" "${NOW[*]}" "bricks after the commit"
 [[ -z $(leftovers "$LEAVE") ]] || fail "left on the removed brick: $(leftovers "$LEAVE" | head -5)"

@@ -18,7 +18,9 @@
 #     stays and how to remove it; the next run of this host takes it over (its run is dead);
 #   - a lock of a run named by our host name but of another machine, or of another pid
 #     namespace, or in the value of an older layoutctl (host name and pid only): refused,
-#     --break-lock needed (issue 24, item 6: the host name alone made them ours, and dead).
+#     --break-lock needed (issue 24, item 6: the host name alone made them ours, and dead);
+#   - a drain's mark (a drain stands): a fix refuses, --break-lock abandons the drain, and a mark
+#     naming subvolumes no longer in the volume is removed.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 fx_init
@@ -171,5 +173,22 @@ for v in "$host $(dead_pid) run-clone 1 ffffffffffffffffffffffffffffffff 0000000
 	assert_eq "$v" "$(getfattr --absolute-names --only-values -n $LOCK "$R")" "the lock after a refusal"
 	setfattr -x $LOCK "$R"
 done
+# --- a drain that stands (its mark on the first subvolume's root) ------------------------------
+MARK=trusted.layoutctl.drain
+setfattr -n $MARK -v "$VOL-client-1 otherhost" "$R"
+fx_fix "$VOL"
+assert_eq 3 "$LCTL_RC" "exit status of a fix while a drain stands"
+assert_contains "$(<"$FX/fix.out")" "a drain of $VOL-client-1 stands on '$VOL'"
+getfattr --absolute-names -n $MARK "$R" >/dev/null 2>&1 || fail "a refused fix removed the drain's mark"
+# --break-lock abandons it
+fx_fix "$VOL" --break-lock
+assert_eq 0 "$LCTL_RC" "exit status of fix --break-lock beside a standing drain"
+assert_contains "$(<"$FX/fix.out")" "abandoning the drain of $VOL-client-1"
+! getfattr --absolute-names -n $MARK "$R" >/dev/null 2>&1 || fail "the abandoned drain's mark is left"
+# a mark naming subvolumes that left the volume: the drain is over, the mark goes
+setfattr -n $MARK -v "$VOL-client-9 otherhost" "$R"
+fx_fix "$VOL"
+assert_eq 0 "$LCTL_RC" "exit status of a fix beside the mark of a drain whose subvolumes are gone"
+! getfattr --absolute-names -n $MARK "$R" >/dev/null 2>&1 || fail "a stale drain mark is left"
 assert_no_lock "at the end"
 echo "fix-break-lock: one take-over of a lock at a time; nothing left behind"
