@@ -62,12 +62,18 @@ for ((i = 0; i < 300; i++)); do
 	sleep 0.1
 done
 [[ -s $W/state2/journal ]] || fail "the fix did not start"
-dumpable=$(timeout 60 gdb -q -batch -p "$pid" -ex 'print (int)prctl(3, 0, 0, 0, 0)' 2>/dev/null |
-	sed -n 's/^\$1 = //p')
+out=$(timeout 60 gdb -q -batch -p "$pid" -ex 'print (int)prctl(3, 0, 0, 0, 0)' 2>&1) || true
+dumpable=$(sed -n 's/^\$1 = //p' <<<"$out")
 limits=$(cat "/proc/$pid/limits")
 kill -INT "$pid"
 wait "$pid" || true
-[[ $dumpable == 0 ]] || fail "the fix was dumpable while it ran (PR_GET_DUMPABLE: '$dumpable')"
+# some machines' kernels refuse gdb's call into a process ("Couldn't write extended state
+# status", its XSAVE area): there the question cannot be asked, which is not a failure of ours
+if [[ -z $dumpable && $out == *"Couldn't write extended state"* ]]; then
+	echo "secrets: gdb cannot call into a process on this machine: PR_GET_DUMPABLE not asked" >&2
+else
+	[[ $dumpable == 0 ]] || fail "the fix was dumpable while it ran (PR_GET_DUMPABLE: '$dumpable')"
+fi
 grep -qE '^Max core file size +0 +0 ' <<<"$limits" ||
 	fail "core files are on: $(grep core <<<"$limits")"
 exit 0
