@@ -11,7 +11,8 @@
 # brick (and its gfid link from .glusterfs), as a stale client's DHT does.
 # Twice: with --settle 0 the links are made by the placing rounds after the settle period;
 # with --settle 1 during it (lctl_repair_dir_early()), the rest of the directory after it.
-#   - fix --mode linkto exits 0, and that file was linked twice (the fault came in between);
+#   - fix --mode linkto exits 0, and that file was linked again after the fault (its linkto on its
+#     hashed brick at the end; the outcome log says "linked" once per name);
 #   - scan exits 0; on the bricks every misplaced file of /l has its linkto on its hashed brick
 #     and every directory carries the run's commit hash; each file reads back its content.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
@@ -79,9 +80,12 @@ run_case() { # SETTLE
 	undone=$(<"$FX/undone")
 	echo "settle $settle: linkto of $undone removed behind fix's back" >&2
 	assert_eq 0 "$LCTL_RC" "settle $settle: fix exit status after a linkto was undone"
+	# linked before the fault and again after it, one line in the outcome log all the same (a
+	# name once per action in a directory, issue 28 item 5); that the second link was made is
+	# what check_case finds on the bricks: its linkto on its hashed brick, the directory stamped
 	n=$(jq -r --arg p "$undone" 'select(.path == $p and .outcome == "linked") | .path' \
 		"$FX/state/outcomes.jsonl" | wc -l)
-	assert_eq 2 "$n" "settle $settle: times $undone was linked (before the fault and after)"
+	assert_eq 1 "$n" "settle $settle: lines saying $undone was linked"
 
 	check_case --linked-ok
 }

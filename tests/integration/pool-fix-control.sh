@@ -77,9 +77,20 @@ assert_eq "'--' '$VOL'" "${words[*]: -2}" "the worker's last words"
 fix_pid=$!
 wait_placing "$fix_pid"
 control pause
-# the control file is read once a second, the workers read theirs within a fraction of one
-sleep 2.5
-m0=$(migrated)
+# the control file is read once a second, the workers read theirs within a fraction of one;
+# the migrations in flight then end, and their counts reach the progress file a second or two
+# later: the counts must come to rest (two samples 1.5 s apart equal) within 15 s, and stay so
+m0=
+for ((i = 0; i < 10; i++)); do
+	a=$(migrated)
+	sleep 1.5
+	b=$(migrated)
+	if ((a == b)); then
+		m0=$b
+		break
+	fi
+done
+[[ -n $m0 ]] || fail "the workers' counts still grew 15 s after the pause (last: $a, then $b)"
 sleep 4
 m1=$(migrated)
 jq -e '.state == "paused"' "$P" >/dev/null || fail "the run does not say paused: $(jq -c .state "$P")"
