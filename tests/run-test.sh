@@ -9,9 +9,10 @@
 #
 # Exit status: SCRIPT's (0 pass, 77 skip, 99 hard error, else fail), or 1 as above.
 # Environment: LAYOUTCTL, LCTL_SRCDIR, LCTL_BUILDDIR (set by Makefile.am; guessed when this runs
-# by hand); LCTL_TEST_TIMEOUT [900] seconds, 0 for none; LCTL_DETECT_LEAKS [0 for integration
-# tests, whose gfapi is never glfs_fini'd; 1 otherwise]; ASAN_OPTIONS, UBSAN_OPTIONS,
-# TSAN_OPTIONS given by the caller are appended, so they win.
+# by hand); LCTL_TEST_TIMEOUT [900, or what the script asks in a line "# lctl-test-timeout: N"]
+# seconds, 0 for none; LCTL_DETECT_LEAKS [0 for integration tests, whose gfapi is never
+# glfs_fini'd; 1 otherwise]; ASAN_OPTIONS, UBSAN_OPTIONS, TSAN_OPTIONS given by the caller are
+# appended, so they win.
 set -uo pipefail
 
 # What counts as a sanitizer report (also used by tests/cli/lib.sh and tests/run-all.sh).
@@ -79,7 +80,10 @@ printf '== %s (%s)\n== LAYOUTCTL=%s\n== logs: %s\n' "$rel" "$(date '+%F %T')" "$
 # script are passed to timeout, which passes them to the test's whole process group, so the
 # harness's traps tear the volumes down. (A background bash would ignore SIGINT for good;
 # timeout resets that for the test.)
-timeout_s=${LCTL_TEST_TIMEOUT:-900}
+# A test may ask for a longer limit with a line "# lctl-test-timeout: SECONDS" (one that chases
+# a writer on a loaded machine); LCTL_TEST_TIMEOUT, when given, wins.
+asked=$(sed -n 's/^# lctl-test-timeout: \([1-9][0-9]*\)$/\1/p' "$script" | head -n 1)
+timeout_s=${LCTL_TEST_TIMEOUT:-${asked:-900}}
 t_start=$SECONDS
 timeout -k 30 "$timeout_s" bash "$script" "$@" &
 child=$!
