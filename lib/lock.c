@@ -18,8 +18,6 @@
 #include "lock.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -501,13 +499,30 @@ void lctl_lock_free(struct lctl_lock *l)
 	free(l);
 }
 
+/*
+ * Where runs look for the volume lock and a drain's mark once the leaving subvolumes are
+ * removed, when the first subvolume is one of them: the first that stays. -1 when the first
+ * subvolume stays (runs look there now and after the remove alike).
+ */
+static ssize_t first_staying(struct lctl_volume *vol)
+{
+	size_t i, n = lctl_volume_nsubvols(vol);
+
+	if (!n || !lctl_volume_subvol(vol, 0)->leaving)
+		return -1;
+	for (i = 1; i < n; i++)
+		if (!lctl_volume_subvol(vol, i)->leaving)
+			return (ssize_t)i;
+	return -1;
+}
+
 int lctl_volume_lock(struct lctl_volume *vol, const char *state_dir, bool break_lock,
 		     struct lctl_lock **out, struct lctl_error *err)
 {
 	struct lctl_lock *l;
 	struct timespec now;
 	char run[64];
-	size_t i, n = lctl_volume_nsubvols(vol);
+	ssize_t also = first_staying(vol);
 	int ret;
 
 	*out = NULL;
@@ -524,11 +539,8 @@ int lctl_volume_lock(struct lctl_volume *vol, const char *state_dir, bool break_
 	 * Where runs look once the leaving subvolumes are removed: the first one that stays.
 	 * Until then they look at the first one, which this lock holds too.
 	 */
-	for (i = 0; !ret && n && lctl_volume_subvol(vol, 0)->leaving && i < n; i++)
-		if (!lctl_volume_subvol(vol, i)->leaving) {
-			ret = lctl_lock_also(l, i, err);
-			break;
-		}
+	if (!ret && also >= 0)
+		ret = lctl_lock_also(l, (size_t)also, err);
 	if (ret) {
 		lctl_lock_free(l);
 		return ret;
@@ -568,19 +580,17 @@ void lctl_lock_removed(struct lctl_lock *l)
  */
 #define DRAIN_XATTR "trusted.layoutctl.drain"
 
-/* The subvolumes whose roots carry the mark: the first, and the first staying one. */
+/* The subvolumes whose roots carry the mark: those that hold the lock (first_staying()). */
 static size_t mark_subvols(struct lctl_volume *vol, size_t out[2])
 {
-	size_t i, n = lctl_volume_nsubvols(vol), k = 0;
+	ssize_t also = first_staying(vol);
+	size_t k = 0;
 
-	if (!n)
+	if (!lctl_volume_nsubvols(vol))
 		return 0;
 	out[k++] = 0;
-	for (i = 0; lctl_volume_subvol(vol, 0)->leaving && i < n; i++)
-		if (!lctl_volume_subvol(vol, i)->leaving) {
-			out[k++] = i;
-			break;
-		}
+	if (also >= 0)
+		out[k++] = (size_t)also;
 	return k;
 }
 
