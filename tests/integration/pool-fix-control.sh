@@ -17,6 +17,8 @@
 #  4. --resume with a remote shell that answers for server 3 with a valid hello, then, after
 #     go, 1,023 bytes of garbage and a "done" line: lost with a protocol error, never done
 #     (before, the tail of an overlong line was read as a line of its own);
+#  4b. --resume with --max-runtime 25 and --rate 0.5, whose end comes while the workers place:
+#     the run ends within 5 s of it (on 6cebc4d: 13 s more);
 #  5. --resume: exit 0, scan clean, the tree unchanged, every file found by a fresh client.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/pool.sh"
@@ -176,6 +178,20 @@ grep -qE '^127\.1\.1\.3 +lost' "$FX/fix.out" || fail "server 3 is not reported l
 assert_contains "$(<"$FX/fix.out")" "protocol error"
 jq -e '.servers[] | select(.name == "127.1.1.3") | .state == "lost" and .migrated == 0' "$P" \
 	>/dev/null || fail "progress.json: $(jq -c '.servers[] | select(.name == "127.1.1.3")' "$P")"
+
+# --- 4b: the end of a --max-runtime window in the middle of the place phase --------------------
+# (server 3's share is left, the others placed theirs: --rate 0.5 makes it last)
+# (the finding as measured on 6cebc4d: such a run took 13 s more to end, its stop reaching the
+# workers only when their links closed): the run ends within 5 s of the window's end, exit 1
+t0=$(ms)
+pf_fix "$VOL" --resume --rate 0.5 --max-runtime 25
+ended=$(($(ms) - t0))
+echo "--max-runtime 25: the fix ended after $ended ms" >&2
+assert_eq 1 "$LCTL_RC" "exit status of the fix stopped by --max-runtime"
+grep -q '^Stopped at the end of the time window' "$FX/fix.out" || fail "the fix was not stopped by --max-runtime"
+jq -e '[.servers[]?.migrated] | add > 0' "$P" >/dev/null || fail "the window ended before the workers placed a file"
+((ended <= 30000)) || fail "the fix ended $ended ms after it started, the window being 25 s (allowed: 5 s more)"
+(($(workers_left) == 0)) || fail "workers still run after the fix stopped by --max-runtime"
 
 # --- 5: resumed to the end -----------------------------------------------------------------------
 for ((i = 0; i < 30; i++)); do
