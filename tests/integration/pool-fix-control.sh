@@ -60,13 +60,17 @@ ms() { date +%s%3N; }
 mkdir -p "$FX/bin"
 cat >"$FX/bin/ssh" <<'EOF'
 #!/bin/bash
-printf '%s\n' "$@" >>"${0%/*}/ssh.args"
+# one file per call: the servers' workers are started side by side, and lines appended by
+# two calls at once interleave
+printf '%s\n' "$@" >"${0%/*}/ssh.args.$$"
 exit 255
 EOF
 chmod +x "$FX/bin/ssh"
 fx_fix "$VOL" --no-task-check --rsh "$FX/bin/ssh -q" --remote-cmd "$LAYOUTCTL"
 assert_eq 3 "$LCTL_RC" "fix whose remote shell fails"
-mapfile -t words < <(head -"$(grep -n -m1 -x "'$VOL'" "$FX/bin/ssh.args" | cut -d: -f1)" "$FX/bin/ssh.args")
+args=$(find "$FX/bin" -name 'ssh.args.*' | head -1)
+[[ -n $args ]] || fail "the remote shell was not called"
+mapfile -t words <"$args"
 assert_eq "-q -o BatchMode=yes -- ${words[4]} '$LAYOUTCTL'" "${words[*]:0:6}" "the remote shell's first words"
 assert_eq "'--' '$VOL'" "${words[*]: -2}" "the worker's last words"
 [[ ! -e $S/journal ]] || fail "a refused fix wrote a journal"
