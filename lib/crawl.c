@@ -147,6 +147,20 @@ int lctl_crawl_push(struct lctl_crawl_worker *cw, const char *path, unsigned dep
 	return 0;
 }
 
+int lctl_crawl_push_child(void *arg, const char *name)
+{
+	struct lctl_crawl_child *c = arg;
+	char *path = lctl_path_join(c->parent, name);
+	int ret;
+
+	/* every subdirectory is visited: one too deep for gfapi is reported unreadable there */
+	if (!path)
+		return -LCTL_ENOMEM;
+	ret = lctl_crawl_push(c->w, path, c->depth + 1);
+	free(path);
+	return ret;
+}
+
 /*
  * Hand a result to the consumer; waits while the result queue is full. After a cancel the
  * consumer may have stopped draining (lctl_crawl_free() stops once the queue is empty), so a

@@ -43,6 +43,15 @@ int lctl_crawl_start(const struct lctl_crawl_cfg *cfg, const char *root, struct 
 		     struct lctl_error *err);
 /* From visit(): queue a subdirectory. */
 int lctl_crawl_push(struct lctl_crawl_worker *w, const char *path, unsigned depth);
+/* A directory being visited, whose subdirectories go onto the walk by name. */
+struct lctl_crawl_child {
+	struct lctl_crawl_worker *w;
+	const char *parent;
+	unsigned depth; /* the parent's */
+};
+/* From visit(): queue @parent/@name, one deeper (@arg a struct lctl_crawl_child; the shape of
+ * struct lctl_inspect_children's callback). 0 or -LCTL_E*. */
+int lctl_crawl_push_child(void *arg, const char *name);
 /* From visit(): a result for the consumer besides the one visit() returns (waits for room). */
 void lctl_crawl_emit(struct lctl_crawl_worker *w, void *result);
 unsigned lctl_crawl_worker_index(const struct lctl_crawl_worker *w);

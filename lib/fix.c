@@ -320,27 +320,6 @@ static int write_volume_commit(struct lctl_fix *f, uint32_t h, struct lctl_error
 	return 0;
 }
 
-/* Children of a directory during the layout pass go straight onto the walk. */
-struct push_ctx {
-	struct lctl_crawl_worker *w;
-	const char *parent;
-	unsigned depth;
-};
-
-static int push_child(void *arg, const char *name)
-{
-	struct push_ctx *pc = arg;
-	char *path = lctl_path_join(pc->parent, name);
-	int ret;
-
-	/* every subdirectory is visited: one too deep for gfapi is reported unreadable there */
-	if (!path)
-		return -LCTL_ENOMEM;
-	ret = lctl_crawl_push(pc->w, path, pc->depth + 1);
-	free(path);
-	return ret;
-}
-
 /*
  * The layout pass, before the settle period: every directory in scope gets its final ranges
  * (created where it is missing), written dirty with commit word 1, so that clients pick up
@@ -384,7 +363,7 @@ nomem:
 static void *dirty_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
 {
 	struct lctl_fix *f = arg;
-	struct push_ctx pc = { w, path, depth };
+	struct lctl_crawl_child pc = { w, path, depth };
 	struct names ns = { 0 };
 	struct lctl_inspect_children ch = { keep_child, &ns };
 	bool ok = false;
@@ -395,7 +374,7 @@ static void *dirty_visit(void *arg, struct lctl_crawl_worker *w, const char *pat
 	if (lctl_repair_layout(&f->rc, path, depth, &ch, &ok) || !ok || ns.nomem)
 		atomic_fetch_add(&f->not_clean, 1);
 	for (i = 0; i < ns.n; i++) {
-		push_child(&pc, ns.v[i]);
+		lctl_crawl_push_child(&pc, ns.v[i]);
 		free(ns.v[i]);
 	}
 	free(ns.v);
@@ -630,8 +609,8 @@ static void *ripe_visit(void *arg, struct lctl_crawl_worker *w, const char *path
 static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
 {
 	struct lctl_fix *f = arg;
-	struct push_ctx pc = { w, path, depth };
-	struct lctl_inspect_children ch = { push_child, &pc };
+	struct lctl_crawl_child pc = { w, path, depth };
+	struct lctl_inspect_children ch = { lctl_crawl_push_child, &pc };
 	struct lctl_repair_report *rr = NULL;
 	struct lctl_dir_report *r;
 	int ret;

@@ -28,26 +28,6 @@ struct lctl_scan {
 	atomic_uint_fast64_t files, bytes, not_clean;
 };
 
-struct push_ctx {
-	struct lctl_crawl_worker *w;
-	const char *parent;
-	unsigned depth;
-};
-
-static int push_child(void *arg, const char *name)
-{
-	struct push_ctx *pc = arg;
-	char *path = lctl_path_join(pc->parent, name);
-	int ret;
-
-	/* every subdirectory is visited: one too deep for gfapi is reported unreadable there */
-	if (!path)
-		return -LCTL_ENOMEM;
-	ret = lctl_crawl_push(pc->w, path, pc->depth + 1);
-	free(path);
-	return ret;
-}
-
 static struct lctl_dir_report *error_report(const char *path, unsigned depth, int code)
 {
 	struct lctl_dir_report *r = calloc(1, sizeof(*r));
@@ -68,8 +48,8 @@ static struct lctl_dir_report *error_report(const char *path, unsigned depth, in
 static void *visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
 {
 	struct lctl_scan *s = arg;
-	struct push_ctx pc = { w, path, depth };
-	struct lctl_inspect_children ch = { push_child, &pc };
+	struct lctl_crawl_child pc = { w, path, depth };
+	struct lctl_inspect_children ch = { lctl_crawl_push_child, &pc };
 	struct lctl_dir_report *r;
 	bool descend = s->opts.max_depth < 0 || depth < (unsigned)s->opts.max_depth;
 	int ret;
