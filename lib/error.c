@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Error codes, messages, logging and the small string buffer.
+ * Error codes, messages and logging.
  *
  * The log callback is process-wide and set once at start-up, before any worker thread
  * exists; it is read without a lock afterwards.
@@ -74,104 +74,4 @@ void lctl_log(int level, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	log_fn(log_data, level, msg);
-}
-
-static char lbuf_empty[1];
-
-int lctl_cmp_strp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-void lbuf_init(struct lbuf *b)
-{
-	b->buf = lbuf_empty;
-	b->len = 0;
-	b->alloc = 0;
-	b->oom = false;
-	b->secret = false;
-}
-
-void lbuf_release(struct lbuf *b)
-{
-	if (b->alloc) {
-		if (b->secret)
-			explicit_bzero(b->buf, b->alloc);
-		free(b->buf);
-	}
-	lbuf_init(b);
-}
-
-static bool lbuf_grow(struct lbuf *b, size_t extra)
-{
-	size_t want;
-	char *p;
-
-	if (b->oom)
-		return false;
-	if (b->len + extra + 1 <= b->alloc)
-		return true;
-	want = b->alloc ? b->alloc : 64;
-	while (want < b->len + extra + 1)
-		want *= 2;
-	if (b->secret && b->alloc) {
-		/* not realloc(): it would leave the old copy in freed memory */
-		p = malloc(want);
-		if (p) {
-			memcpy(p, b->buf, b->len + 1);
-			explicit_bzero(b->buf, b->alloc);
-			free(b->buf);
-		}
-	} else {
-		p = b->alloc ? realloc(b->buf, want) : malloc(want);
-	}
-	if (!p) {
-		b->oom = true;
-		return false;
-	}
-	if (!b->alloc)
-		p[0] = '\0';
-	b->buf = p;
-	b->alloc = want;
-	return true;
-}
-
-void lbuf_add(struct lbuf *b, const void *data, size_t len)
-{
-	if (!lbuf_grow(b, len))
-		return;
-	memcpy(b->buf + b->len, data, len);
-	b->len += len;
-	b->buf[b->len] = '\0';
-}
-
-void lbuf_addf(struct lbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0 || !lbuf_grow(b, (size_t)n))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
-
-char *lbuf_detach(struct lbuf *b)
-{
-	char *p = NULL;
-
-	if (!b->oom) {
-		p = b->alloc ? b->buf : strdup("");
-	} else if (b->alloc) {
-		if (b->secret)
-			explicit_bzero(b->buf, b->alloc);
-		free(b->buf);
-	}
-	lbuf_init(b);
-	return p;
 }

@@ -291,27 +291,6 @@ static int cmp_sighting(const void *a, const void *b)
 	return c ? c : x->subvol - y->subvol;
 }
 
-int lctl_join_path(char *buf, size_t n, const char *dir, const char *name)
-{
-	int len = snprintf(buf, n, "%s/%s", strcmp(dir, "/") ? dir : "", name);
-
-	return len < 0 || (size_t)len >= n ? -1 : 0;
-}
-
-char *lctl_path_join(const char *dir, const char *name)
-{
-	const char *d = strcmp(dir, "/") ? dir : "";
-	size_t dn = strlen(d), nn = strlen(name);
-	char *p = malloc(dn + nn + 2);
-
-	if (!p)
-		return NULL;
-	memcpy(p, d, dn);
-	p[dn] = '/';
-	memcpy(p + dn + 1, name, nn + 1);
-	return p;
-}
-
 /* Which subvolume a linkto value names; -1 when none (a garbage or foreign value). */
 static int linkto_target(const struct lctl_volume *vol, const char *val, ssize_t n)
 {

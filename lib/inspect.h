@@ -109,11 +109,6 @@ void lctl_note_layout(struct lctl_layout_entry *le, unsigned *problems, const vo
 int lctl_judge_layout(struct lctl_dir_report *r, const struct lctl_subvol *subvols,
 		      uint32_t vol_commit, unsigned spread);
 
-/* "dir/name" (or "/name" under the root) into buf; -1 if it does not fit. */
-int lctl_join_path(char *buf, size_t n, const char *dir, const char *name);
-/* The same, newly allocated (the caller frees it); NULL without memory. */
-char *lctl_path_join(const char *dir, const char *name);
-
 /*
  * The longest volume path gfapi can resolve: libglusterfs's inode_path() refuses a path of more
  * than PATH_MAX bytes, so a deeper directory cannot be read, healed or stamped through gfapi.
