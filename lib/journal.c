@@ -37,6 +37,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 static const char *const mode_names[] = {
 	[LCTL_FIX_MIGRATE] = "migrate",
@@ -59,21 +60,6 @@ int lctl_fix_mode_parse(const char *s, enum lctl_fix_mode *mode)
 			return 0;
 		}
 	return -LCTL_EINVAL;
-}
-
-uint32_t lctl_crc32(const void *data, size_t len)
-{
-	const unsigned char *p = data;
-	uint32_t crc = 0xffffffffu;
-	size_t i;
-	int k;
-
-	for (i = 0; i < len; i++) {
-		crc ^= p[i];
-		for (k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
-	}
-	return ~crc;
 }
 
 static void escape(struct lbuf *b, const char *s)
@@ -163,7 +149,7 @@ int lctl_journal_write(const char *dir, const struct lctl_journal *j, struct lct
 		lbuf_release(&b);
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
 	}
-	lbuf_addf(&b, "crc32 %08x\n", lctl_crc32(b.buf, b.len));
+	lbuf_addf(&b, "crc32 %08x\n", (uint32_t)crc32_z(0, (const Bytef *)b.buf, b.len));
 	/* a fresh temporary, fsync'd, renamed over it, the directory fsync'd (statedir.c) */
 	ret = lctl_state_write(dir, "journal", b.buf, b.len, true, err);
 	lbuf_release(&b);
@@ -223,7 +209,7 @@ int lctl_journal_parse(const char *text, size_t len, struct lctl_journal *j, str
 	hex[8] = '\0';
 	if (strspn(hex, "0123456789abcdef") != 8 ||
 	    (crc = (uint32_t)strtoul(hex, NULL, 16),
-	     crc != lctl_crc32(text, (size_t)(crcline - text))))
+	     crc != (uint32_t)crc32_z(0, (const Bytef *)text, (size_t)(crcline - text))))
 		return lctl_seterr(err, LCTL_ECORRUPT, 0, "journal checksum does not match");
 	for (p = text; p < crcline;) {
 		const char *nl = memchr(p, '\n', (size_t)(crcline - p));
@@ -393,7 +379,8 @@ static int modes_line(char *out, size_t n, const unsigned char gfid[16], mode_t 
 	for (i = 0; i < 16; i++)
 		len += snprintf(out + len, n - (size_t)len, "%02x", gfid[i]);
 	len += snprintf(out + len, n - (size_t)len, " %04o", (unsigned)(mode & 07777));
-	len += snprintf(out + len, n - (size_t)len, " %08x\n", lctl_crc32(out, (size_t)len));
+	len += snprintf(out + len, n - (size_t)len, " %08x\n",
+			(uint32_t)crc32_z(0, (const Bytef *)out, (size_t)len));
 	return len;
 }
 

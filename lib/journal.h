@@ -24,7 +24,6 @@ struct lctl_journal {
 	char phase[16]; /* dirty, work, done, stopped */
 };
 
-uint32_t lctl_crc32(const void *data, size_t len);
 int lctl_journal_write(const char *dir, const struct lctl_journal *j, struct lctl_error *err);
 /* Return: 0; -LCTL_ECORRUPT for a file that does not parse or check; -LCTL_EINVAL if absent. */
 int lctl_journal_read(const char *dir, struct lctl_journal *j, struct lctl_error *err);

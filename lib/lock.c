@@ -25,6 +25,7 @@
 #include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #define LOCK_XATTR "trusted.layoutctl.lock"
 /* a claim on a lock value being taken over: LOCK_BREAK_XATTR ".%08x", its CRC-32 */
@@ -203,7 +204,8 @@ static bool claim_dead(struct lctl_lock *f, const char *v, const struct lctl_loc
 
 static void break_key(const char *value, char *key, size_t size)
 {
-	snprintf(key, size, "%s.%08x", LOCK_BREAK_XATTR, lctl_crc32(value, strlen(value)));
+	snprintf(key, size, "%s.%08x", LOCK_BREAK_XATTR,
+		 (uint32_t)crc32_z(0, (const Bytef *)value, strlen(value)));
 }
 
 /*
