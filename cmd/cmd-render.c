@@ -97,18 +97,6 @@ static void replay(struct json_object *doc, unsigned fmt, FILE *f, const char *c
 	json_object_put(copy);
 }
 
-static void singular(const char *key, char *buf, size_t n)
-{
-	size_t l = strlen(key);
-
-	if (l > 3 && !strcmp(key + l - 3, "ies"))
-		snprintf(buf, n, "%.*sy", (int)(l - 3), key);
-	else if (l > 1 && key[l - 1] == 's')
-		snprintf(buf, n, "%.*s", (int)(l - 1), key);
-	else
-		snprintf(buf, n, "%s", key);
-}
-
 /* A generalised JSON path as XML names it: "dirs[].x" is "dirs.dir.x". */
 static void xml_name(const char *p, char *buf, size_t n)
 {
@@ -128,7 +116,7 @@ static void xml_name(const char *p, char *buf, size_t n)
 		for (seg = b; seg > p && seg[-1] != '.'; seg--)
 			;
 		snprintf(word, sizeof(word), "%.*s", (int)(b - seg), seg);
-		singular(word, item, sizeof(item));
+		out_item_name(word, item, sizeof(item));
 		l = (size_t)snprintf(buf + o, n - o, "%.*s.%s", (int)(b - p), p, item);
 		o += l < n - o ? l : n - o - 1;
 		p = b + 2;

@@ -77,7 +77,7 @@ struct out *out_open(unsigned fmt, FILE *f, const char *command)
 	return o;
 }
 
-static void singular(const char *key, char *buf, size_t n)
+void out_item_name(const char *key, char *buf, size_t n)
 {
 	size_t l = strlen(key);
 
@@ -100,7 +100,7 @@ static void xml_value(xmlTextWriterPtr xw, const char *key, struct json_object *
 		xmlTextWriterEndElement(xw);
 		break;
 	case json_type_array:
-		singular(key, item, sizeof(item));
+		out_item_name(key, item, sizeof(item));
 		xmlTextWriterStartElement(xw, XC(key));
 		for (size_t i = 0; i < json_object_array_length(v); i++)
 			xml_value(xw, item, json_object_array_get_idx(v, i));
@@ -156,7 +156,7 @@ void out_item(struct out *o, struct json_object *rec)
 		fprintf(o->f, "%s%s", o->first_item ? "\n" : ",\n",
 			json_object_to_json_string_ext(rec, json_flags));
 	} else {
-		singular(o->list_key, item, sizeof(item));
+		out_item_name(o->list_key, item, sizeof(item));
 		xml_value(o->xw, item, rec);
 		xmlTextWriterFlush(o->xw);
 	}

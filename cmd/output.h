@@ -49,6 +49,9 @@ void out_list_end(struct out *o);
 void out_member(struct out *o, const char *key, struct json_object *val);
 /* End the document; @op_errno/@errstr describe a failure of the whole run (0/NULL if none). */
 void out_close(struct out *o, int op_ret, int op_errno, const char *errstr);
+/* The element name of an item of the list @key in XML: its singular ("bricks" -> "brick",
+ * "entries" -> "entry"), into @buf. */
+void out_item_name(const char *key, char *buf, size_t n);
 
 /* A json string for a path or name from the volume, raw (escaped at the sink). Caller owns it. */
 struct json_object *out_name(const char *s);
