@@ -68,9 +68,9 @@ EOF
 chmod +x "$FX/bin/ssh"
 fx_fix "$VOL" --no-task-check --rsh "$FX/bin/ssh -q" --remote-cmd "$LAYOUTCTL"
 assert_eq 3 "$LCTL_RC" "fix whose remote shell fails"
-args=$(find "$FX/bin" -name 'ssh.args.*' | head -1)
-[[ -n $args ]] || fail "the remote shell was not called"
-mapfile -t words <"$args"
+argsfile=$(find "$FX/bin" -name "ssh.args.*" | head -1)
+[[ -n $argsfile ]] || fail "the remote shell was not called"
+mapfile -t words <"$argsfile"
 assert_eq "-q -o BatchMode=yes -- ${words[4]} '$LAYOUTCTL'" "${words[*]:0:6}" "the remote shell's first words"
 assert_eq "'--' '$VOL'" "${words[*]: -2}" "the worker's last words"
 [[ ! -e $S/journal ]] || fail "a refused fix wrote a journal"
