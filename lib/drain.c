@@ -4,11 +4,16 @@
  * (lctl_subvol.leaving), found by walking them from their own view, never through DHT.
  *
  * A subvolume is walked through its own gfapi graph (the brick, or the replica or disperse
- * set, as a client of it sees it; posix hides .glusterfs in the root). Each of its bricks that
- * is on this host and carries the volume's id is also read directly, folder by folder, with
- * openat(O_NOFOLLOW) beneath the brick root: that is what `remove-brick` abandons. Skipped at
- * the root only: posix's .glusterfs, by its exact name. Directories may stay: GlusterFS's
- * remove-brick leaves them too.
+ * set, as a client of it sees it; posix hides .glusterfs in the root). Each brick of a replica
+ * or disperse set is also read by its own view, since the set's view is not each brick's: AFR
+ * lists a directory from one child, and a file waiting for a heal on another brick (made while
+ * the first was down) is not in it, so a set could look empty while one brick still holds a
+ * file. A brick that is on this host and carries the volume's id is read directly, folder by
+ * folder, with openat(O_NOFOLLOW) beneath the brick root: that is what `remove-brick`
+ * abandons; any other through a graph of its protocol/client alone (lctl_volume_brick_fs()).
+ * A brick that cannot be read (no graph, down, unreachable) makes the answer "cannot tell"
+ * (@err), never "empty". Skipped at the root only: posix's .glusterfs, by its exact name.
+ * Directories may stay: GlusterFS's remove-brick leaves them too.
  *
  * Single-threaded; the result belongs to the caller (lctl_drain_left_release()).
  */
@@ -91,8 +96,8 @@ static void note_unreadable(struct lctl_drain_left *out, const char *where, cons
 	}
 }
 
-/* The subvolume's own graph. */
-static void walk_gfapi(glfs_t *fs, const char *where, const char *path, unsigned depth,
+/* A gfapi graph: the subvolume's own, or one brick's (@brick: counted as brick entries). */
+static void walk_gfapi(glfs_t *fs, const char *where, const char *path, unsigned depth, bool brick,
 		       struct lctl_drain_left *out)
 {
 	struct dirent de;
@@ -119,10 +124,10 @@ static void walk_gfapi(glfs_t *fs, const char *where, const char *path, unsigned
 			continue;
 		}
 		if (S_ISDIR(st.st_mode) || (de.d_type == DT_DIR && st.st_mode == 0))
-			walk_gfapi(fs, where, child, depth + 1, out);
+			walk_gfapi(fs, where, child, depth + 1, brick, out);
 		else
 			note_left(out, where, child, S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0,
-				  false);
+				  brick);
 	}
 	if (rc < 0)
 		note_unreadable(out, where, path, -rc);
@@ -195,16 +200,29 @@ int lctl_drain_check(struct lctl_volume *vol, struct lctl_drain_left *out, struc
 			note_unreadable(out, sv->name, "/", ENOTCONN);
 			continue;
 		}
-		walk_gfapi(fs, sv->name, "/", 0, out);
+		walk_gfapi(fs, sv->name, "/", 0, false, out);
 		for (j = 0; j < sv->nbricks; j++) {
 			const struct lctl_brick *b = &sv->bricks[j];
 			char where[4400];
+			glfs_t *bfs;
 			int fd;
 
-			if (!b->mine || !b->path || !lctl_volume_brick_is_ours(vol, b->path))
+			snprintf(where, sizeof(where), "%s:%s", b->host ? b->host : "",
+				 b->path ? b->path : "");
+			if (!b->mine || !b->path || !lctl_volume_brick_is_ours(vol, b->path)) {
+				/* a lone brick's view is its subvolume's, walked above */
+				if (sv->kind == LCTL_SUBVOL_BRICK && sv->nbricks == 1)
+					continue;
+				bfs = lctl_volume_brick_fs(vol, i, j);
+				if (!bfs) {
+					note_unreadable(out, where, "/", ENOTCONN);
+					continue;
+				}
+				out->bricks_gfapi++;
+				walk_gfapi(bfs, where, "/", 0, true, out);
 				continue;
+			}
 			fd = open(b->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			snprintf(where, sizeof(where), "%s:%s", b->host, b->path);
 			if (fd < 0) {
 				note_unreadable(out, where, "/", errno);
 				continue;

@@ -76,6 +76,13 @@ void lctl_volfile_scrub_credentials(struct lctl_volfile *vf);
 
 /* Per-subvolume graph of a volume: the subtree below DHT for DHT child @i. */
 glfs_t *lctl_volume_subvol_fs(const struct lctl_volume *vol, size_t i);
+/*
+ * The graph of brick @j of subvolume @i alone (its protocol/client): opened for the bricks of a
+ * leaving replica or disperse set that are not read directly (not on this host, or without the
+ * volume's id there). NULL where there is none, or it could not be built. The brick may not
+ * answer through it: every call can fail with ENOTCONN.
+ */
+glfs_t *lctl_volume_brick_fs(const struct lctl_volume *vol, size_t i, size_t j);
 /* The DHT client graph. */
 glfs_t *lctl_volume_fs(const struct lctl_volume *vol);
 /*

@@ -1299,6 +1299,8 @@ void lctl_fix_free(struct lctl_fix *f);
  * struct lctl_drain_left - what lctl_drain_check() found on the leaving subvolumes.
  * @nsubvols: leaving subvolumes walked (lctl_subvol.leaving).
  * @bricks_read: their bricks on this host read directly (as well as through the subvolume).
+ * @bricks_gfapi: the bricks of their replica or disperse sets read each through a graph of
+ *	its own (not on this host, or not read directly), as well as through the set.
  * @entries: entries that are not directories (data, linkto, symlinks, anything) left there,
  *	outside GlusterFS's internal folders at the root (.glusterfs*, .trashcan).
  * @bytes: the size of the regular files among them.
@@ -1307,9 +1309,9 @@ void lctl_fix_free(struct lctl_fix *f);
  *	proves nothing, and a remove-brick must not be run.
  */
 struct lctl_drain_left {
-	size_t nsubvols, bricks_read;
+	size_t nsubvols, bricks_read, bricks_gfapi;
 	uint64_t entries, bytes;
-	uint64_t brick_entries; /* the same, counted in the brick folders read directly */
+	uint64_t brick_entries; /* the same, counted on the bricks read by their own view */
 	char *samples[LCTL_DRAIN_SAMPLES];
 	size_t nsamples;
 	int err;
@@ -1318,7 +1320,8 @@ struct lctl_drain_left {
 
 /**
  * lctl_drain_check() - walk every leaving subvolume of @vol (its own graph, and each of its
- * bricks on this host directly) for anything but directories.
+ * bricks by its own view: on this host directly, else, for a replica or disperse set, through
+ * the brick's own graph) for anything but directories. A brick that cannot be read sets @err.
  * Return: 0 with @out filled (release it with lctl_drain_left_release()); -LCTL_EINVAL when
  * no subvolume is leaving. Not thread safe on one @out.
  */

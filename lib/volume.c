@@ -17,6 +17,10 @@
  * is (only gfapi's own graphs keep them, for reconnecting; the front end makes the process
  * non-dumpable).
  *
+ * A drain (lctl_open_opts.leaving) also gets a graph per brick of each leaving replica or
+ * disperse set that drain.c does not read directly: that brick's protocol/client alone, so that
+ * its final check sees what each brick holds, not only what AFR or EC shows of the set.
+ *
  * With lctl_open_opts.local_bricks, a pure distribute subvolume whose brick is on this host
  * and carries this volume's id gets lctl_subvol.local_path: inspect.c then reads that folder
  * directly instead of through the brick process (its graph stays open for writes).
@@ -60,6 +64,7 @@ struct lctl_volume {
 	bool itable_known; /* fs's inode table looked as expected (shrink_inode_cache()) */
 	struct lctl_subvol *subvols;
 	glfs_t **subfs; /* per-subvolume graphs, NULL where it failed */
+	glfs_t ***brickfs; /* per subvolume: a graph per brick of a leaving set (open_brick_graphs()) */
 	size_t nsubvols;
 	struct lctl_dht_options opts;
 	const char *type;
@@ -772,49 +777,78 @@ static void wipe_memfd(int fd)
 		lctl_log(LCTL_LOG_DEBUG, "cannot empty a volfile memfd: %s", strerror(errno));
 }
 
+/*
+ * A gfapi graph of @top and everything below it (a subvolume, or one brick's protocol/client),
+ * from the parsed client volfile through a memfd that is emptied as soon as gfapi has read it.
+ * NULL with *@e set when glfs_init() fails (the graph is leaked: a failed init leaves it half
+ * built, and waiting for its teardown is not worth it).
+ */
+static glfs_t *open_graph(const struct lctl_volume *vol, const struct lctl_xlator *top,
+			  const char *log_file, int log_level, int *e, bool *init_failed)
+{
+	char *text = lctl_volfile_subtree(top);
+	char path[64];
+	glfs_t *fs = NULL;
+	int fd = -1;
+
+	*e = 0;
+	*init_failed = false;
+	if (!text) {
+		*e = ENOMEM;
+		goto out;
+	}
+	fd = memfd_create("lctl-subvol", MFD_CLOEXEC);
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
+		*e = errno ? errno : EIO;
+		goto out;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	fs = glfs_new(vol->name);
+	if (!fs) {
+		*e = errno ? errno : ENOMEM;
+		goto out;
+	}
+	glfs_set_logging(fs, log_file ? log_file : "/dev/null", log_level);
+	if (glfs_set_volfile(fs, path) || glfs_init(fs)) {
+		*e = errno ? errno : ENOTCONN;
+		*init_failed = true;
+		fs = NULL;
+	}
+	/* gfapi has read its volfile: the credentials in the memfd go now */
+	wipe_memfd(fd);
+out:
+	if (fd >= 0)
+		close(fd);
+	if (text)
+		explicit_bzero(text, strlen(text));
+	free(text);
+	return fs;
+}
+
 /* Open the graph of subvolume @i. Runs in its own thread: gfapi init waits for the network. */
 static void *subvol_init_thread(void *arg)
 {
 	struct subvol_init *si = arg;
 	struct lctl_volume *vol = si->vol;
 	struct lctl_subvol *sv = &vol->subvols[si->i];
-	char *text = lctl_volfile_subtree(vol->dht->subvols[si->i]);
-	char path[64];
 	struct statvfs st;
 	struct stat sb;
-	glfs_t *fs = NULL;
-	int fd = -1;
+	bool init_failed;
+	glfs_t *fs;
+	int e;
 
-	if (!text) {
-		sv->down_errno = ENOMEM;
-		goto out;
-	}
-	fd = memfd_create("lctl-subvol", MFD_CLOEXEC);
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
-		sv->down_errno = errno ? errno : EIO;
-		goto out;
-	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	fs = glfs_new(vol->name);
+	fs = open_graph(vol, vol->dht->subvols[si->i], si->log_file, si->log_level, &e,
+			&init_failed);
 	if (!fs) {
-		sv->down_errno = errno ? errno : ENOMEM;
-		goto out;
+		sv->down_errno = e;
+		if (init_failed)
+			lctl_log(LCTL_LOG_INFO, "subvolume %s: graph init failed: %s", sv->name,
+				 strerror(e));
+		return NULL;
 	}
-	glfs_set_logging(fs, si->log_file ? si->log_file : "/dev/null", si->log_level);
-	if (glfs_set_volfile(fs, path) || glfs_init(fs)) {
-		sv->down_errno = errno ? errno : ENOTCONN;
-		wipe_memfd(fd);
-		lctl_log(LCTL_LOG_INFO, "subvolume %s: graph init failed: %s", sv->name,
-			 strerror(sv->down_errno));
-		/* a failed glfs_init leaves the graph half built; leak it rather than wait */
-		fs = NULL;
-		goto out;
-	}
-	/* gfapi has read its volfile: the credentials in the memfd go now */
-	wipe_memfd(fd);
 	if (glfs_lstat(fs, "/", &sb)) {
 		sv->down_errno = errno ? errno : ENOTCONN;
-		goto out;
+		return NULL;
 	}
 	sv->up = true;
 	sv->down_errno = 0;
@@ -830,33 +864,127 @@ static void *subvol_init_thread(void *arg)
 		sv->statfs_bsize = st.f_bsize;
 		sv->free_inodes_pct = st.f_files ? (uint64_t)st.f_favail * 100 / st.f_files : 100;
 	}
-out:
-	if (fd >= 0)
-		close(fd);
-	if (text)
-		explicit_bzero(text, strlen(text));
-	free(text);
 	return NULL;
+}
+
+/* The protocol/client translator named @name below @xl, or NULL. */
+static const struct lctl_xlator *find_client(const struct lctl_xlator *xl, const char *name,
+					     unsigned depth)
+{
+	const struct lctl_xlator *c = NULL;
+	size_t i;
+
+	if (depth > 64)
+		return NULL;
+	if (!strcmp(xl->type, "protocol/client"))
+		return strcmp(xl->name, name) ? NULL : xl;
+	for (i = 0; i < xl->nsubvols && !c; i++)
+		c = find_client(xl->subvols[i], name, depth + 1);
+	return c;
+}
+
+struct brick_init {
+	struct lctl_volume *vol;
+	size_t i, j;
+	const char *log_file;
+	int log_level;
+	pthread_t tid;
+	bool started;
+};
+
+/*
+ * Open the graph of brick @j of subvolume @i: its protocol/client alone. Kept once gfapi
+ * took it, even when the brick does not answer yet: protocol/client reconnects by itself, and
+ * whoever reads through it learns then whether the brick answers (drain.c).
+ */
+static void *brick_init_thread(void *arg)
+{
+	struct brick_init *bi = arg;
+	struct lctl_volume *vol = bi->vol;
+	const struct lctl_brick *b = &vol->subvols[bi->i].bricks[bi->j];
+	const struct lctl_xlator *c = find_client(vol->dht->subvols[bi->i], b->xlator, 0);
+	bool init_failed;
+	glfs_t *fs;
+	int e;
+
+	if (!c)
+		return NULL;
+	fs = open_graph(vol, c, bi->log_file, bi->log_level, &e, &init_failed);
+	if (!fs) {
+		lctl_log(LCTL_LOG_INFO, "brick %s:%s: graph init failed: %s", b->host, b->path,
+			 strerror(e));
+		return NULL;
+	}
+	shrink_inode_cache(fs, INODE_LRU_LIMIT);
+	vol->brickfs[bi->i][bi->j] = fs;
+	return NULL;
+}
+
+/*
+ * Whether brick @j of subvolume @i gets a graph of its own: a brick of a leaving replica or
+ * disperse set (whose own graph reads through AFR or EC, which read one child's view or the
+ * answering ones': what waits for a heal on another brick goes unseen), unless drain.c reads
+ * its folder directly (on this host, with the volume's id).
+ */
+static bool wants_brick_graph(const struct lctl_volume *vol, size_t i, size_t j)
+{
+	const struct lctl_subvol *sv = &vol->subvols[i];
+	const struct lctl_brick *b = &sv->bricks[j];
+
+	return sv->leaving && sv->kind != LCTL_SUBVOL_BRICK && b->xlator &&
+	       !(b->mine && b->path && lctl_volume_brick_is_ours(vol, b->path));
 }
 
 static int open_subvol_graphs(struct lctl_volume *vol, const struct lctl_open_opts *opts)
 {
 	struct subvol_init *si = calloc(vol->nsubvols, sizeof(*si));
-	size_t i;
+	struct brick_init *bi = NULL;
+	size_t i, j, nb = 0, k = 0;
 
 	if (!si)
 		return -LCTL_ENOMEM;
+	for (i = 0; i < vol->nsubvols; i++)
+		for (j = 0; j < vol->subvols[i].nbricks; j++)
+			nb += wants_brick_graph(vol, i, j);
+	if (nb) {
+		vol->brickfs = calloc(vol->nsubvols, sizeof(*vol->brickfs));
+		bi = calloc(nb, sizeof(*bi));
+		for (i = 0; vol->brickfs && i < vol->nsubvols; i++)
+			if (vol->subvols[i].leaving &&
+			    !(vol->brickfs[i] = calloc(vol->subvols[i].nbricks, sizeof(glfs_t *))))
+				break;
+		if (!vol->brickfs || !bi || i < vol->nsubvols) {
+			free(si);
+			free(bi);
+			return -LCTL_ENOMEM;
+		}
+	}
 	for (i = 0; i < vol->nsubvols; i++) {
 		si[i] = (struct subvol_init){ vol, i,	  opts->log_file,    opts->log_level,
 					      0,   false, opts->local_bricks };
 		si[i].started = !pthread_create(&si[i].tid, NULL, subvol_init_thread, &si[i]);
 		if (!si[i].started)
 			subvol_init_thread(&si[i]);
+		for (j = 0; j < vol->subvols[i].nbricks; j++) {
+			if (!wants_brick_graph(vol, i, j))
+				continue;
+			bi[k] = (struct brick_init){ vol, i,	j, opts->log_file, opts->log_level,
+						     0,	  false };
+			bi[k].started =
+				!pthread_create(&bi[k].tid, NULL, brick_init_thread, &bi[k]);
+			if (!bi[k].started)
+				brick_init_thread(&bi[k]);
+			k++;
+		}
 	}
 	for (i = 0; i < vol->nsubvols; i++)
 		if (si[i].started)
 			pthread_join(si[i].tid, NULL);
+	for (k = 0; k < nb; k++)
+		if (bi[k].started)
+			pthread_join(bi[k].tid, NULL);
 	free(si);
+	free(bi);
 	return 0;
 }
 
@@ -1160,6 +1288,11 @@ void lctl_volume_close(struct lctl_volume *vol, bool fini)
 
 		if (fini && vol->subfs && vol->subfs[i])
 			glfs_fini(vol->subfs[i]);
+		for (j = 0; vol->brickfs && vol->brickfs[i] && j < sv->nbricks; j++)
+			if (fini && vol->brickfs[i][j])
+				glfs_fini(vol->brickfs[i][j]);
+		if (vol->brickfs)
+			free(vol->brickfs[i]);
 		for (j = 0; j < sv->nbricks; j++) {
 			free(sv->bricks[j].host);
 			free(sv->bricks[j].path);
@@ -1179,6 +1312,7 @@ void lctl_volume_close(struct lctl_volume *vol, bool fini)
 	free(vol->glusterd_dir);
 	free(vol->subvols);
 	free(vol->subfs);
+	free(vol->brickfs);
 	free(vol->opts.lookup_unhashed);
 	free(vol->opts.rsync_hash_regex);
 	free(vol->opts.extra_hash_regex);
@@ -1297,6 +1431,13 @@ uint32_t lctl_volume_commit_hash(const struct lctl_volume *vol, bool *consistent
 	if (consistent)
 		*consistent = same;
 	return h;
+}
+
+glfs_t *lctl_volume_brick_fs(const struct lctl_volume *vol, size_t i, size_t j)
+{
+	if (!vol->brickfs || i >= vol->nsubvols || !vol->brickfs[i] || j >= vol->subvols[i].nbricks)
+		return NULL;
+	return vol->brickfs[i][j];
 }
 
 glfs_t *lctl_volume_subvol_fs(const struct lctl_volume *vol, size_t i)
