@@ -100,14 +100,6 @@ int finish_stdout(int code);
 
 extern volatile sig_atomic_t interrupted;
 
-/* The per-file outcome log of fix and of a pool worker (cmd-fix.c): JSON lines. @state_dir:
- * the default log, @path in that state directory, opened as a state file (lctl_state_open);
- * else the --log @path, opened as lctl_output_open() allows. -1 with @why (a one-line reason
- * naming the file) on failure. */
-int log_open(const char *path, const char *state_dir, char *why, size_t n);
-void log_outcomes(int log, struct lctl_volume *vol, const struct lctl_repair_report *rr,
-		  bool *failed);
-
 /* Subcommands: one file each. */
 int cmd_drain(const struct cmd *cmd, int argc, char **argv);
 extern const char *const cmd_drain_usage[];

@@ -513,91 +513,6 @@ static int check_gluster_tasks(const char *volume)
 	return EXIT_CLEAN;
 }
 
-/*
- * The outcome log is appended to one line per write(2) on an O_APPEND descriptor: a run killed
- * at any moment leaves whole lines (stdio would flush at buffer boundaries, mid-line), and a
- * line torn anyway (a full disk) is ended before the next run appends. Root writes it where
- * others may have prepared the name (lib/statedir.c): the default one in the state directory
- * is a regular file of ours with one link; a --log may also be a device or a pipe or FIFO of
- * ours (/dev/null, /dev/stderr), never a link someone else made, another user's file or FIFO,
- * or a hard link.
- */
-int log_open(const char *path, const char *state_dir, char *why, size_t n)
-{
-	struct lctl_error err = { 0 };
-	struct stat st;
-	char c;
-	int fd;
-
-	if (state_dir)
-		fd = lctl_state_open(state_dir, "outcomes.jsonl", LCTL_STATE_APPEND, &err);
-	else
-		fd = lctl_output_open(path, LCTL_OUTPUT_READ, &err);
-	if (fd < 0) {
-		snprintf(why, n, "%s", err.msg);
-		return -1;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
-		return fd; /* --log /dev/stderr, a pipe: not ours to change */
-	if (state_dir)
-		fchmod(fd, 0600); /* lctl_output_open() made a --log 0600 already */
-	if (st.st_size > 0 && pread(fd, &c, 1, st.st_size - 1) == 1 && c != '\n' &&
-	    write(fd, "\n", 1) != 1) {
-		snprintf(why, n, "%s", strerror(errno));
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-void log_outcomes(int log, struct lctl_volume *vol, const struct lctl_repair_report *rr,
-		  bool *failed)
-{
-	size_t i;
-
-	if (log < 0)
-		return;
-	for (i = 0; i < rr->nfiles; i++) {
-		const struct lctl_file_outcome *o = &rr->files[i];
-		struct json_object *j = json_object_new_object();
-		const char *line;
-		char path[8192], *buf;
-		size_t len;
-
-		snprintf(path, sizeof(path), "%s/%s", strcmp(rr->path, "/") ? rr->path : "",
-			 o->name);
-		json_object_object_add(j, "time", json_object_new_int64((int64_t)time(NULL)));
-		json_object_object_add(j, "path", out_name(path));
-		json_object_object_add(j, "outcome",
-				       json_object_new_string(lctl_file_action_name(o->action)));
-		if (o->reason)
-			json_object_object_add(j, "reason", json_object_new_string(o->reason));
-		if (o->err) {
-			json_object_object_add(j, "errno", json_object_new_int(o->err));
-			json_object_object_add(j, "error",
-					       json_object_new_string(strerror(o->err)));
-		}
-		json_object_object_add(j, "from", out_subvol(vol, o->from));
-		json_object_object_add(j, "to", out_subvol(vol, o->to));
-		json_object_object_add(j, "size", json_object_new_int64((int64_t)o->size));
-		out_escape_tree(j);
-		line = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN |
-								 JSON_C_TO_STRING_NOSLASHESCAPE);
-		len = strlen(line);
-		buf = malloc(len + 1);
-		if (buf) {
-			memcpy(buf, line, len);
-			buf[len] = '\n';
-			if (write(log, buf, len + 1) != (ssize_t)(len + 1))
-				*failed = true;
-		} else {
-			*failed = true;
-		}
-		free(buf);
-		json_object_put(j);
-	}
-}
-
 static struct json_object *dir_json(struct lctl_volume *vol, const struct lctl_repair_report *rr)
 {
 	struct json_object *j = json_object_new_object(), *c = json_object_new_object();
@@ -891,18 +806,19 @@ const struct out_view fix_view = { "fix", fix_blocks, fix_hidden, fix_filters };
 /* a drain's passes: the same records */
 const struct out_view drain_view = { "drain", fix_blocks, fix_hidden, fix_filters };
 
-static void note_errors(struct error_ring *er, const struct lctl_repair_report *rr)
+static void note_errors(struct lctl_error_ring *er, const struct lctl_repair_report *rr)
 {
 	size_t i;
 
 	if (rr->outcome == LCTL_DIR_NOT_FIXED)
-		error_ring_add(er, "%s: %s", rr->path, rr->reason);
+		lctl_error_ring_add(er, "%s: %s", rr->path, rr->reason);
 	for (i = 0; i < rr->nfiles; i++)
 		if (rr->files[i].action == LCTL_FILE_FAILED)
-			error_ring_add(er, "%s/%s: %s (%s)", strcmp(rr->path, "/") ? rr->path : "",
-				       rr->files[i].name,
-				       rr->files[i].reason ? rr->files[i].reason : "failed",
-				       strerror(rr->files[i].err));
+			lctl_error_ring_add(er, "%s/%s: %s (%s)",
+					    strcmp(rr->path, "/") ? rr->path : "",
+					    rr->files[i].name,
+					    rr->files[i].reason ? rr->files[i].reason : "failed",
+					    strerror(rr->files[i].err));
 }
 
 /* The fix seen from the dashboard's keys and from `top`'s control file. */
@@ -961,25 +877,26 @@ static void plain_progress(const struct lctl_progress *p)
 static void preflight_draw(struct dash *dash, const struct fix_cli *fc, double t0, const char *step)
 {
 	static struct lctl_progress p;
-	struct rate_tracker rt = { 0 };
-	struct status_info si = { "fix",
-				  fc->volume,
-				  fc->o.path,
-				  fc->o.resume ? "-" : lctl_fix_mode_name(fc->o.mode),
-				  fc->o.planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster",
-				  "running",
-				  "preflight",
-				  fc->o.dry_run,
-				  time(NULL),
-				  -1,
-				  step };
+	struct lctl_rate_tracker rt = { 0 };
+	struct lctl_status_info si = { "fix",
+				       fc->volume,
+				       fc->o.path,
+				       fc->o.resume ? "-" : lctl_fix_mode_name(fc->o.mode),
+				       fc->o.planner == LCTL_PLANNER_MINMOVE ? "min-move"
+									     : "gluster",
+				       "running",
+				       "preflight",
+				       fc->o.dry_run,
+				       time(NULL),
+				       -1,
+				       step };
 	struct json_object *js;
 
 	if (!dash)
 		return;
 	p.phase = "preflight";
 	p.elapsed = mono_seconds() - t0;
-	js = status_build(&si, &p, NULL, &rt, NULL, NULL);
+	js = lctl_status_build(&si, &p, NULL, &rt, NULL, NULL);
 	dash_draw(dash, js);
 	json_object_put(js);
 }
@@ -989,8 +906,9 @@ static void preflight_draw(struct dash *dash, const struct fix_cli *fc, double t
  * seconds, wait for keys. Returns true when a second has passed (time for progress output).
  */
 static bool tick(struct fix_cli *fc, struct lctl_fix *fix, const struct lctl_progress *p,
-		 struct status_info *si, struct rate_tracker *rt, struct share_tracker *share,
-		 struct error_ring *errs, struct dash *dash, bool stopping)
+		 struct lctl_status_info *si, struct lctl_rate_tracker *rt,
+		 struct lctl_share_tracker *share, struct lctl_error_ring *errs, struct dash *dash,
+		 bool stopping)
 {
 	static struct fix_control ctl;
 	static double last = -1;
@@ -1013,31 +931,31 @@ static bool tick(struct fix_cli *fc, struct lctl_fix *fix, const struct lctl_pro
 		memset(rt, 0, sizeof(*rt));
 		last_phase = p->phase;
 	}
-	rate_sample(rt, p->elapsed, p->dirs_done,
-		    p->file_actions[LCTL_FILE_MIGRATED] + p->file_actions[LCTL_FILE_LINKED],
-		    p->bytes_moved);
+	lctl_rate_sample(rt, p->elapsed, p->dirs_done,
+			 p->file_actions[LCTL_FILE_MIGRATED] + p->file_actions[LCTL_FILE_LINKED],
+			 p->bytes_moved);
 	si->state = stopping || sum->stopped ? "stopping" : p->paused ? "paused" : "running";
 	if (!fc->o.dry_run) {
-		switch (control_take(fc->state_dir, &w)) {
-		case CONTROL_PAUSE:
+		switch (lctl_control_take(fc->state_dir, &w)) {
+		case LCTL_CONTROL_PAUSE:
 			ctl_pause(&ctl, true);
 			break;
-		case CONTROL_RESUME:
+		case LCTL_CONTROL_RESUME:
 			ctl_pause(&ctl, false);
 			break;
-		case CONTROL_STOP:
+		case LCTL_CONTROL_STOP:
 			ctl_stop(&ctl);
 			break;
-		case CONTROL_WORKERS:
+		case LCTL_CONTROL_WORKERS:
 			ctl_workers(&ctl, w - (int)ctl.workers);
 			break;
 		default:
 			break;
 		}
 	}
-	js = status_build(si, p, sum, rt, share, errs);
+	js = lctl_status_build(si, p, sum, rt, share, errs);
 	if (!fc->o.dry_run)
-		status_publish(fc->state_dir, js);
+		lctl_status_write(fc->state_dir, js, NULL);
 	if (dash)
 		dash_draw(dash, js);
 	json_object_put(js);
@@ -1077,10 +995,10 @@ static int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *da
 	int log = -1;
 	bool log_failed = false;
 	bool fin = false, stopping = false;
-	struct share_tracker share = { 0 };
-	struct rate_tracker rt = { 0 };
-	struct error_ring errs = { 0 };
-	struct status_info si;
+	struct lctl_share_tracker share = { 0 };
+	struct lctl_rate_tracker rt = { 0 };
+	struct lctl_error_ring errs = { 0 };
+	struct lctl_status_info si;
 	struct pool_specs workers = { 0 };
 	int ret;
 
@@ -1129,25 +1047,26 @@ static int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *da
 	if (fc.log_fd >= 0) {
 		log = fc.log_fd; /* --log: its caller opened it before the volume, and closes it */
 	} else if (!fc.o.dry_run) {
-		char lwhy[256];
+		struct lctl_error lerr = { 0 };
 
-		log = log_open(fc.log_path, fc.state_dir, lwhy, sizeof(lwhy));
+		log = lctl_outcome_log_open(fc.state_dir, NULL, &lerr);
 		if (log < 0)
-			warning("cannot open the outcome log '%s': %s", fc.log_path, lwhy);
+			warning("cannot open the outcome log '%s': %s", fc.log_path, lerr.msg);
 	}
 	progress_init(&pl);
-	share_init(&share, vol);
-	si = (struct status_info){ fc.drain ? "drain" : "fix",
-				   fc.volume,
-				   fc.o.path,
-				   lctl_fix_mode_name(lctl_fix_summary(fix)->mode),
-				   fc.o.planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster",
-				   "running",
-				   "work",
-				   fc.o.dry_run,
-				   time(NULL),
-				   -1,
-				   NULL };
+	lctl_share_init(&share, vol);
+	si = (struct lctl_status_info){ fc.drain ? "drain" : "fix",
+					fc.volume,
+					fc.o.path,
+					lctl_fix_mode_name(lctl_fix_summary(fix)->mode),
+					fc.o.planner == LCTL_PLANNER_MINMOVE ? "min-move"
+									     : "gluster",
+					"running",
+					"work",
+					fc.o.dry_run,
+					time(NULL),
+					-1,
+					NULL };
 	{
 		struct json_object *v = json_object_new_object();
 
@@ -1169,8 +1088,9 @@ static int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *da
 			bool show = rr->outcome != LCTL_DIR_WAS_CLEAN &&
 				    rr->outcome != LCTL_DIR_FIXED;
 
-			log_outcomes(log, vol, rr, &log_failed);
-			share_add(&share, rr);
+			if (lctl_outcome_log_append(log, vol, rr))
+				log_failed = true;
+			lctl_share_add(&share, rr);
 			note_errors(&errs, rr);
 			plan_add(&pm, rr);
 			skip_add(&skips, rr);
@@ -1213,7 +1133,7 @@ static int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *da
 		out_member(o, "summary",
 			   summary_json(vol, sum, &pm, &skips, p.elapsed, fc.o.dry_run));
 	if (p.nservers)
-		out_member(o, "servers", status_servers_json(&p));
+		out_member(o, "servers", lctl_status_servers_json(&p));
 	if (ret < 0 && sum->refused)
 		out_close(o, -1, err.sys_errno, err.msg);
 	else
@@ -1233,11 +1153,11 @@ static int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *da
 		struct json_object *js;
 
 		si.exit_code = ret;
-		js = status_build(&si, &p, sum, &rt, &share, &errs);
-		status_publish(fc.state_dir, js);
+		js = lctl_status_build(&si, &p, sum, &rt, &share, &errs);
+		lctl_status_write(fc.state_dir, js, NULL);
 		json_object_put(js);
 	}
-	share_release(&share);
+	lctl_share_release(&share);
 out:
 	dash_close(dash);
 	if (log >= 0 && ((log != fc.log_fd && close(log)) || log_failed))
@@ -1261,13 +1181,13 @@ out:
  */
 static int named_log_open(struct fix_cli *fc)
 {
-	char why[256];
+	struct lctl_error err = { 0 };
 
 	if (!fc->log || fc->o.dry_run)
 		return EXIT_CLEAN;
-	fc->log_fd = log_open(fc->log, NULL, why, sizeof(why));
+	fc->log_fd = lctl_outcome_log_open(NULL, fc->log, &err);
 	if (fc->log_fd < 0) {
-		error("cannot open the outcome log '%s': %s", fc->log, why);
+		error("cannot open the outcome log '%s': %s", fc->log, err.msg);
 		return EXIT_CANTRUN;
 	}
 	return EXIT_CLEAN;

@@ -525,21 +525,22 @@ static int scan_set_workers(void *arg, int delta)
 
 /* Once a second: the dashboard from a status object, as fix and top draw it. */
 static void scan_dash_tick(struct dash *d, struct lctl_scan *scan, const struct scan_cli *sc,
-			   const struct lctl_progress *p, struct rate_tracker *rt, double *last)
+			   const struct lctl_progress *p, struct lctl_rate_tracker *rt,
+			   double *last)
 {
 	struct dash_ops ops = { scan_pause, scan_stop, scan_set_workers, scan };
-	struct status_info si = { "scan", sc->volume, sc->o.path,
-				  "-",	  "-",	      p->paused ? "paused" : "running",
-				  "scan", false,      0,
-				  -1,	  NULL };
+	struct lctl_status_info si = { "scan", sc->volume, sc->o.path,
+				       "-",    "-",	   p->paused ? "paused" : "running",
+				       "scan", false,	   0,
+				       -1,     NULL };
 	struct json_object *js;
 
 	dash_key(d, 200, &ops);
 	if (p->elapsed - *last < 1.0)
 		return;
 	*last = p->elapsed;
-	rate_sample(rt, p->elapsed, p->dirs_done, p->files, p->bytes);
-	js = status_build(&si, p, NULL, rt, NULL, NULL);
+	lctl_rate_sample(rt, p->elapsed, p->dirs_done, p->files, p->bytes);
+	js = lctl_status_build(&si, p, NULL, rt, NULL, NULL);
 	dash_draw(d, js);
 	json_object_put(js);
 }
@@ -548,25 +549,25 @@ static void scan_dash_tick(struct dash *d, struct lctl_scan *scan, const struct 
 static void scan_preflight_draw(struct dash *d, const struct scan_cli *sc, double t0)
 {
 	static struct lctl_progress p;
-	struct rate_tracker rt = { 0 };
-	struct status_info si = { "scan",
-				  sc->volume,
-				  sc->o.path,
-				  "-",
-				  "-",
-				  "running",
-				  "preflight",
-				  false,
-				  0,
-				  -1,
-				  "connecting to the volume" };
+	struct lctl_rate_tracker rt = { 0 };
+	struct lctl_status_info si = { "scan",
+				       sc->volume,
+				       sc->o.path,
+				       "-",
+				       "-",
+				       "running",
+				       "preflight",
+				       false,
+				       0,
+				       -1,
+				       "connecting to the volume" };
 	struct json_object *js;
 
 	if (!d)
 		return;
 	p.phase = "preflight";
 	p.elapsed = mono_seconds() - t0;
-	js = status_build(&si, &p, NULL, &rt, NULL, NULL);
+	js = lctl_status_build(&si, &p, NULL, &rt, NULL, NULL);
 	dash_draw(d, js);
 	json_object_put(js);
 }
@@ -578,7 +579,7 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 	struct lctl_scan *scan = NULL;
 	struct lctl_error err = { 0 };
 	struct progress_line pl;
-	struct rate_tracker rt = { 0 };
+	struct lctl_rate_tracker rt = { 0 };
 	struct dash *dash = NULL;
 	const char *why;
 	double last_draw = -1;

@@ -228,7 +228,7 @@ const struct out_view status_view = { "status", status_blocks, status_hidden, st
 static struct json_object *load(const struct status_cli *sc, const char *volume)
 {
 	struct lctl_error err = { 0 };
-	struct json_object *st = status_read(sc->state_dir, &err);
+	struct json_object *st = lctl_status_read(sc->state_dir, &err);
 
 	if (st)
 		return st;
@@ -276,19 +276,18 @@ static const char *top_dir;
 static void top_pause(void *arg, bool pause)
 {
 	(void)arg;
-	control_send(top_dir, pause ? "pause" : "resume");
+	lctl_control_send(top_dir, pause ? LCTL_CONTROL_PAUSE : LCTL_CONTROL_RESUME, 0, NULL);
 }
 
 static void top_stop(void *arg)
 {
 	(void)arg;
-	control_send(top_dir, "stop");
+	lctl_control_send(top_dir, LCTL_CONTROL_STOP, 0, NULL);
 }
 
 static int top_workers(void *arg, int delta)
 {
-	struct json_object *st = status_read(top_dir, NULL);
-	char buf[32];
+	struct json_object *st = lctl_status_read(top_dir, NULL);
 	int n;
 
 	(void)arg;
@@ -298,8 +297,7 @@ static int top_workers(void *arg, int delta)
 	json_object_put(st);
 	if (n < 1 || n > 64)
 		return -1;
-	snprintf(buf, sizeof(buf), "workers %d", n);
-	return control_send(top_dir, buf) ? -1 : 0;
+	return lctl_control_send(top_dir, LCTL_CONTROL_WORKERS, n, NULL) ? -1 : 0;
 }
 
 int cmd_top(const struct cmd *cmd, int argc, char **argv)
@@ -325,7 +323,7 @@ int cmd_top(const struct cmd *cmd, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	for (i = 0; !interrupted && (!sc.iterations || i < sc.iterations); i++) {
-		st = status_read(sc.state_dir, NULL);
+		st = lctl_status_read(sc.state_dir, NULL);
 		dash_draw(d, st);
 		json_object_put(st);
 		/* keys for about a second, then redraw from the file */

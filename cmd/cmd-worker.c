@@ -161,7 +161,7 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 	struct lctl_pool_msg hello = { .kind = LCTL_PM_HELLO, .proto = LCTL_POOL_PROTO }, m;
 	struct lctl_pool_reader *rd = NULL;
 	char state_dir[4096] = "", log_path[4200] = "", scope[4096];
-	char why[256];
+	struct lctl_error lerr = { 0 };
 	const char *log_arg = NULL;
 	size_t i, mine = 0;
 	bool gfapi_only = false, fin = false, stopped = false, log_failed = false, paused = false;
@@ -189,8 +189,9 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 		snprintf(log_path, sizeof(log_path), "%s/outcomes.jsonl", state_dir);
 	o.state_dir = state_dir;
 	/* a --log before the volume: one that is refused stops the worker before anything */
-	if (log_arg && (log = log_open(log_arg, NULL, why, sizeof(why))) < 0)
-		return fail(EXIT_CANTRUN, "cannot open the outcome log '%s': %s", log_arg, why);
+	if (log_arg && (log = lctl_outcome_log_open(NULL, log_arg, &lerr)) < 0)
+		return fail(EXIT_CANTRUN, "cannot open the outcome log '%s': %s", log_arg,
+			    lerr.msg);
 
 	ret = open_volume(argv[1], gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
 			  &vol);
@@ -250,15 +251,16 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 		ret = fail(EXIT_CANTRUN, "%s", err.msg[0] ? err.msg : lctl_strerror(ret));
 		goto out;
 	}
-	if (!log_arg && (log = log_open(log_path, state_dir, why, sizeof(why))) < 0)
-		warning("cannot open the outcome log '%s': %s", log_path, why);
+	if (!log_arg && (log = lctl_outcome_log_open(state_dir, NULL, &lerr)) < 0)
+		warning("cannot open the outcome log '%s': %s", log_path, lerr.msg);
 	if (paused)
 		lctl_fix_pause(fix, true);
 	while (!fin) {
 		struct lctl_repair_report *rr = lctl_fix_next(fix, 200, &fin);
 
 		if (rr) {
-			log_outcomes(log, vol, rr, &log_failed);
+			if (lctl_outcome_log_append(log, vol, rr))
+				log_failed = true;
 			lctl_repair_report_free(rr);
 		}
 		/*

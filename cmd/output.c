@@ -270,68 +270,17 @@ struct json_object *out_name(const char *s)
 	return json_object_new_string(s);
 }
 
-/* Escape (or unescape) every string value below @j in place. Keys are ours, never escaped. */
-static void walk_strings(struct json_object *j, bool un)
-{
-	size_t i;
-
-	switch (json_object_get_type(j)) {
-	case json_type_object:
-		json_object_object_foreach(j, k, child)
-		{
-			(void)k;
-			walk_strings(child, un);
-		}
-		break;
-	case json_type_array:
-		for (i = 0; i < json_object_array_length(j); i++)
-			walk_strings(json_object_array_get_idx(j, i), un);
-		break;
-	case json_type_string: {
-		const char *v = json_object_get_string(j);
-		char *x;
-
-		if (un && !strchr(v, '\\'))
-			break;
-		if (!un && !lctl_escape_needed(v))
-			break;
-		x = un ? strdup(v) : lctl_escape_dup(v);
-		if (!x)
-			abort();
-		if (un)
-			lctl_unescape(x);
-		json_object_set_string(j, x);
-		free(x);
-		break;
-	}
-	default:
-		break;
-	}
-}
-
+/* lib/escape.c's one walk; cmd dies without memory */
 void out_escape_tree(struct json_object *j)
 {
-	walk_strings(j, false);
+	if (lctl_json_escape_tree(j))
+		abort();
 }
 
 void out_unescape_tree(struct json_object *j)
 {
-	walk_strings(j, true);
-}
-
-char *out_json_dup(struct json_object *j, int flags)
-{
-	struct json_object *copy = NULL;
-	char *s;
-
-	if (json_object_deep_copy(j, &copy, NULL))
+	if (lctl_json_unescape_tree(j))
 		abort();
-	out_escape_tree(copy);
-	s = strdup(json_object_to_json_string_ext(copy, flags));
-	json_object_put(copy);
-	if (!s)
-		abort();
-	return s;
 }
 
 const char *out_subvol_name(struct lctl_volume *vol, int i)

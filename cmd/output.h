@@ -14,7 +14,7 @@
  * Strings from the volume or from a file may hold any byte but NUL. Records keep them raw; every
  * sink escapes every string it writes with lctl_escape_dup() (lib/escape.c): the document
  * writer here (out_item(), out_member(), out_close()), the outcome log and the status file
- * (out_escape_tree(), out_json_dup()), text on stdout (out_esc(), out_name_dup()), messages on
+ * (lib: lctl_json_escape_tree()), text on stdout (out_esc(), out_name_dup()), messages on
  * stderr (msg.c), Prometheus labels (out_prom_label()) and the dashboard (out_esc()). Valid
  * UTF-8 stays as is; controls, noncharacters and each byte of an invalid sequence become
  * "\xHH", a backslash "\\": the mapping is lossless (out_unescape_tree() undoes it for
@@ -65,8 +65,6 @@ char *out_prom_label(const char *s);
 /* Escape every string value below @j in place (the keys are ours); and undo it. */
 void out_escape_tree(struct json_object *j);
 void out_unescape_tree(struct json_object *j);
-/* @j serialized with json-c @flags, every string escaped, @j itself unchanged. Caller frees. */
-char *out_json_dup(struct json_object *j, int flags);
 
 /* Subvolume @i's name, or NULL for -1 (none) and out of range. Borrowed from @vol. */
 const char *out_subvol_name(struct lctl_volume *vol, int i);

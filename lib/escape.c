@@ -27,6 +27,7 @@
  */
 #include "layoutctl.h"
 
+#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,4 +225,59 @@ bool lctl_unescape_word(char *s)
 	}
 	lctl_unescape(s);
 	return true;
+}
+
+/*
+ * Escape (or unescape) every string value below @j in place: the one walk of the documents,
+ * the status file and the outcome log. Keys are ours, never escaped.
+ */
+static int walk_strings(struct json_object *j, bool un)
+{
+	int ret = 0;
+	size_t i;
+
+	switch (json_object_get_type(j)) {
+	case json_type_object:
+		json_object_object_foreach(j, k, child)
+		{
+			(void)k;
+			ret |= walk_strings(child, un);
+		}
+		break;
+	case json_type_array:
+		for (i = 0; i < json_object_array_length(j); i++)
+			ret |= walk_strings(json_object_array_get_idx(j, i), un);
+		break;
+	case json_type_string: {
+		const char *v = json_object_get_string(j);
+		char *x;
+
+		if (un && !strchr(v, '\\'))
+			break;
+		if (!un && !lctl_escape_needed(v))
+			break;
+		x = un ? strdup(v) : lctl_escape_dup(v);
+		if (!x)
+			return -LCTL_ENOMEM;
+		if (un)
+			lctl_unescape(x);
+		if (json_object_set_string(j, x) != 1)
+			ret = -LCTL_ENOMEM;
+		free(x);
+		break;
+	}
+	default:
+		break;
+	}
+	return ret ? -LCTL_ENOMEM : 0;
+}
+
+int lctl_json_escape_tree(struct json_object *j)
+{
+	return walk_strings(j, false);
+}
+
+int lctl_json_unescape_tree(struct json_object *j)
+{
+	return walk_strings(j, true);
 }

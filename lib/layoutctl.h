@@ -109,6 +109,15 @@ size_t lctl_escape_word_to(char *out, const char *s);
  */
 bool lctl_unescape_word(char *s);
 
+struct json_object;
+/**
+ * lctl_json_escape_tree() - escape every string value below @j in place (keys are ours, never
+ * escaped); lctl_json_unescape_tree() undoes it, as for a document read back.
+ * Return: 0 or -LCTL_ENOMEM (some strings then left as they were).
+ */
+int lctl_json_escape_tree(struct json_object *j);
+int lctl_json_unescape_tree(struct json_object *j);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Logging: the library logs only through this callback, and by default not at all.          */
 /* ------------------------------------------------------------------------------------------ */
@@ -1619,6 +1628,181 @@ enum lctl_output_flags {
  * caller, or a negative LCTL_E* with a one-line message naming @path. Thread safe.
  */
 int lctl_output_open(const char *path, unsigned flags, struct lctl_error *err);
+
+/* ------------------------------------------------------------------------------------------ */
+/* A run's published status (STATE_DIR/progress.json), lib/progressfile.c                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/*
+ * A running job builds one status object a second (lctl_status_build()), writes it as
+ * STATE_DIR/progress.json (lctl_status_write()); `layoutctl status` and `top` read it back
+ * (lctl_status_read()), and the dashboard draws such objects, from this process or the file.
+ * The object is a json-c object (json-c is lib's one format library): its strings are raw
+ * (a path as the volume gave it); the file holds them escaped (lctl_json_escape_tree()) and
+ * lctl_status_read() gives them back raw, so every sink escapes them once.
+ */
+struct json_object;
+
+#define LCTL_STATUS_FILE "progress.json"
+#define LCTL_STATUS_MAX (1 << 20) /* a progress.json this big or bigger is refused */
+#define LCTL_RATE_SAMPLES 128
+
+/* Samples for rates over the last 10 s and 60 s, and the ETA. Zero it to start. */
+struct lctl_rate_tracker {
+	double t[LCTL_RATE_SAMPLES];
+	double dirs[LCTL_RATE_SAMPLES], files[LCTL_RATE_SAMPLES], bytes[LCTL_RATE_SAMPLES];
+	unsigned head, n;
+	double last;
+};
+
+/* What the front end knows of the run and the progress snapshot does not say. */
+struct lctl_status_info {
+	const char *command; /* "fix", "drain", "scan" */
+	const char *volume;
+	const char *path;
+	const char *mode, *layout;
+	const char *state; /* running, paused, stopping, finished, stopped, failed */
+	const char *phase;
+	bool dry_run;
+	time_t started;
+	int exit_code;	  /* -1 while running */
+	const char *step; /* preflight: what the front end is doing (NULL: none) */
+};
+
+/* Per-subvolume data share now and under the planned layout, summed from the reports. */
+struct lctl_share_tracker {
+	size_t n;
+	const char **names;  /* borrowed from the volume */
+	double *bytes_now;   /* data bytes believed on each subvolume */
+	double *target_ring; /* summed planned ring share over directories */
+	uint64_t dirs;
+	bool first_pass; /* reports of a clean-first run's first pass seen */
+};
+
+/* The last LCTL_ERROR_RING errors of a run, for the dashboard. Zero it to start. */
+#define LCTL_ERROR_RING 8
+struct lctl_error_ring {
+	char msg[LCTL_ERROR_RING][200];
+	unsigned next, n;
+};
+
+/** lctl_rate_sample() - add a sample at @now (seconds); one per half second is kept. */
+void lctl_rate_sample(struct lctl_rate_tracker *rt, double now, uint64_t dirs, uint64_t files,
+		      uint64_t bytes);
+/** lctl_error_ring_add() - add a message (truncated to 199 bytes), the oldest dropped. */
+void lctl_error_ring_add(struct lctl_error_ring *er, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/**
+ * lctl_share_init() - a tracker for @vol's subvolumes (their names borrowed from @vol).
+ * Return: 0, or -LCTL_ENOMEM with an empty tracker (no rows). Release it either way.
+ */
+int lctl_share_init(struct lctl_share_tracker *st, const struct lctl_volume *vol);
+void lctl_share_release(struct lctl_share_tracker *st);
+/** lctl_share_add() - count a directory's report: its bytes, planned ranges and moves. */
+void lctl_share_add(struct lctl_share_tracker *st, const struct lctl_repair_report *rr);
+
+/**
+ * lctl_status_build() - the status object of a run: @si, @p and, when given, @sum (a fix's
+ * outcomes), @rt (rates, ETA), @st (subvolume shares), @er (recent errors). Keys: see
+ * lib/progressfile.c. Its strings are raw.
+ * Return: a new object the caller owns (json_object_put()), or NULL without memory.
+ */
+struct json_object *
+lctl_status_build(const struct lctl_status_info *si, const struct lctl_progress *p,
+		  const struct lctl_fix_summary *sum, const struct lctl_rate_tracker *rt,
+		  const struct lctl_share_tracker *st, const struct lctl_error_ring *er);
+/** lctl_status_servers_json() - the "servers" array of a fix spread over the pool. Owned. */
+struct json_object *lctl_status_servers_json(const struct lctl_progress *p);
+/**
+ * lctl_status_serialize() - @status as the bytes of a progress.json: one line of JSON, every
+ * string escaped, and a newline. @status itself is not changed.
+ * Return: a malloc'ed NUL-terminated string the caller frees, or NULL without memory.
+ */
+char *lctl_status_serialize(struct json_object *status);
+/**
+ * lctl_status_parse() - the status object in @len bytes of a progress.json, its strings raw
+ * again. Refused (-LCTL_ECORRUPT): LCTL_STATUS_MAX bytes or more, a NUL byte, anything but
+ * one JSON object and white space (a truncated file, a second document after it).
+ * @name: the file's name for the message. Return: a new object the caller owns, or NULL.
+ */
+struct json_object *lctl_status_parse(const char *buf, size_t len, const char *name,
+				      struct lctl_error *err);
+/**
+ * lctl_status_write() - replace DIR/progress.json by @status (lctl_state_write(): a fresh
+ * temporary renamed over it, mode 0600). Return: 0 or a negative LCTL_E*.
+ */
+int lctl_status_write(const char *dir, struct json_object *status, struct lctl_error *err);
+/**
+ * lctl_status_read() - read DIR/progress.json (lctl_state_read(): never a FIFO, a device, a
+ * link, nor LCTL_STATUS_MAX bytes or more) and parse it (lctl_status_parse()).
+ * Return: a new object the caller owns, or NULL with @err (-LCTL_EINVAL with sys_errno
+ * ENOENT when absent).
+ */
+struct json_object *lctl_status_read(const char *dir, struct lctl_error *err);
+
+/* ------------------------------------------------------------------------------------------ */
+/* The control file (STATE_DIR/control): `top` to a running fix, lib/controlfile.c            */
+/* ------------------------------------------------------------------------------------------ */
+
+#define LCTL_CONTROL_FILE "control"
+#define LCTL_CONTROL_MAX 64 /* a control file this big or bigger is dropped unread */
+
+/* One word a line: "pause", "resume", "stop", "workers N" (N from 1 to 64). */
+enum lctl_control {
+	LCTL_CONTROL_NONE,
+	LCTL_CONTROL_PAUSE,
+	LCTL_CONTROL_RESUME,
+	LCTL_CONTROL_STOP,
+	LCTL_CONTROL_WORKERS,
+};
+
+/**
+ * lctl_control_send() - write @cmd (with @workers for LCTL_CONTROL_WORKERS) as DIR/control
+ * (lctl_state_write()). Return: 0 or a negative LCTL_E* (-LCTL_EINVAL: no such command).
+ */
+int lctl_control_send(const char *dir, enum lctl_control cmd, int workers, struct lctl_error *err);
+/**
+ * lctl_control_parse() - the command in @len bytes: one word and white space after it;
+ * LCTL_CONTROL_NONE for anything else (an unknown word, a NUL, more after the word).
+ * *@workers is set for LCTL_CONTROL_WORKERS only.
+ */
+enum lctl_control lctl_control_parse(const char *buf, size_t len, int *workers);
+/**
+ * lctl_control_take() - take a pending command (lctl_state_take(): renamed away, read,
+ * removed; one sent meanwhile waits for the next take). A FIFO, a link or anything but a
+ * small regular file is dropped unread. Return: the command, LCTL_CONTROL_NONE when none.
+ */
+enum lctl_control lctl_control_take(const char *dir, int *workers);
+
+/* ------------------------------------------------------------------------------------------ */
+/* The outcome log: one JSON line per file a fix or a pool worker acted on, lib/outcomelog.c  */
+/* ------------------------------------------------------------------------------------------ */
+
+#define LCTL_OUTCOME_LOG "outcomes.jsonl"
+
+/**
+ * lctl_outcome_log_open() - open the outcome log to append to: DIR/outcomes.jsonl when
+ * @state_dir is given (lctl_state_open(), made 0600), else the --log @path
+ * (lctl_output_open()). A last line left torn (a full disk, a kill) is ended first.
+ * Return: a descriptor (O_APPEND) the caller closes, or a negative LCTL_E* with a one-line
+ * message.
+ */
+int lctl_outcome_log_open(const char *state_dir, const char *path, struct lctl_error *err);
+/**
+ * lctl_outcome_line() - the log's line for the outcome @o in the directory @dir at @t: one
+ * JSON object (time, path, outcome, reason, errno, error, from, to, size), every string
+ * escaped, ended by a newline. @from, @to: the subvolumes' names or NULL.
+ * Return: a malloc'ed string the caller frees, or NULL without memory.
+ */
+char *lctl_outcome_line(const char *dir, const struct lctl_file_outcome *o, const char *from,
+			const char *to, time_t t);
+/**
+ * lctl_outcome_log_append() - append one line per file of @rr to @fd, each with one write(2)
+ * (a run killed at any moment leaves whole lines). Nothing when @fd < 0.
+ * Return: 0, or -LCTL_EIO when a line could not be written whole (the others are tried).
+ */
+int lctl_outcome_log_append(int fd, const struct lctl_volume *vol,
+			    const struct lctl_repair_report *rr);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests: a fix's status and control files (cmd/status.c) in a state directory that
- * someone else has prepared, and the control file taken while `top` writes the next command.
+ * Unit tests at the door of lib's state files (lib/progressfile.c, lib/controlfile.c,
+ * lib/outcomelog.c): the status and control files in a state directory that someone else has
+ * prepared, the control file taken while `top` writes the next command, and the edges of each
+ * format (a progress.json too big, truncated or followed by more; odd bytes in its strings; a
+ * control word we do not know; an outcome line for a name with odd bytes).
  *
  * The test links with -Wl,--wrap=unlink,--wrap=unlinkat: when armed, the first removal made
  * while a command is being taken first sends another command, as a `top` in another process
@@ -13,18 +16,16 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <fcntl.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "status.h"
-
-/* cmd/progress.c reads the global options; the defaults of layoutctl.c are not linked here */
-struct global_opts gopts;
+#include "layoutctl.h"
 
 static const char *race_dir; /* armed: send "stop" at the next removal */
 
@@ -39,7 +40,7 @@ static void race(void)
 
 	if (dir) {
 		race_dir = NULL;
-		assert_int_equal(control_send(dir, "stop"), 0);
+		assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_STOP, 0, NULL), 0);
 	}
 }
 
@@ -104,14 +105,14 @@ static void test_take_race(void **state)
 	int w = 0;
 
 	(void)state;
-	assert_int_equal(control_send(dir, "pause"), 0);
+	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_PAUSE, 0, NULL), 0);
 	race_dir = dir;
-	assert_int_equal(control_take(dir, &w), CONTROL_PAUSE);
+	assert_int_equal(lctl_control_take(dir, &w), LCTL_CONTROL_PAUSE);
 	assert_null(race_dir); /* the race happened */
-	assert_int_equal(control_take(dir, &w), CONTROL_STOP);
-	assert_int_equal(control_take(dir, &w), CONTROL_NONE);
-	assert_int_equal(control_send(dir, "workers 7"), 0);
-	assert_int_equal(control_take(dir, &w), CONTROL_WORKERS);
+	assert_int_equal(lctl_control_take(dir, &w), LCTL_CONTROL_STOP);
+	assert_int_equal(lctl_control_take(dir, &w), LCTL_CONTROL_NONE);
+	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_WORKERS, 7, NULL), 0);
+	assert_int_equal(lctl_control_take(dir, &w), LCTL_CONTROL_WORKERS);
 	assert_int_equal(w, 7);
 	rm_rf(dir);
 	free(dir);
@@ -127,7 +128,7 @@ static void test_take_fifo(void **state)
 	snprintf(path, sizeof(path), "%s/control", dir);
 	assert_int_equal(mkfifo(path, 0600), 0);
 	alarm(10); /* the old fopen() waited here for a writer, holding the volume */
-	assert_int_equal(control_take(dir, &w), CONTROL_NONE);
+	assert_int_equal(lctl_control_take(dir, &w), LCTL_CONTROL_NONE);
 	alarm(0);
 	assert_int_equal(access(path, F_OK), -1);
 	/* a link to a file outside: not read, and that file stays */
@@ -135,7 +136,7 @@ static void test_take_fifo(void **state)
 	put(path, "stop\n");
 	snprintf(path, sizeof(path), "%s/control", dir);
 	assert_int_equal(symlink("victim", path), 0);
-	assert_int_equal(control_take(dir, &w), CONTROL_NONE);
+	assert_int_equal(lctl_control_take(dir, &w), LCTL_CONTROL_NONE);
 	snprintf(path, sizeof(path), "%s/victim", dir);
 	expect_file(path, "stop\n");
 	rm_rf(dir);
@@ -163,15 +164,15 @@ static void test_links_not_followed(void **state)
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		assert_int_equal(symlink(victim, path), 0);
 	}
-	assert_int_equal(control_send(dir, "pause"), 0);
-	assert_int_equal(status_publish(dir, st), 0);
+	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_PAUSE, 0, NULL), 0);
+	assert_int_equal(lctl_status_write(dir, st, NULL), 0);
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		snprintf(victim, sizeof(victim), "%s/victim%zu", out, i);
 		expect_file(victim, "precious\n");
 	}
 	snprintf(path, sizeof(path), "%s/progress.json", dir);
 	expect_file(path, "{\"state\":\"running\"}\n");
-	assert_int_equal(control_take(dir, &w), CONTROL_PAUSE);
+	assert_int_equal(lctl_control_take(dir, &w), LCTL_CONTROL_PAUSE);
 	json_object_put(st);
 	rm_rf(dir);
 	rm_rf(out);
@@ -179,85 +180,366 @@ static void test_links_not_followed(void **state)
 	free(out);
 }
 
-/* The phase line of a status, from this process's object or read back from the file. */
-static void phase_line(struct json_object *st, const char *dir, char *buf, size_t size)
+/* A getter for the tests: the value at a dotted @path, NULL when absent. */
+static struct json_object *get(struct json_object *o, const char *path)
+{
+	char key[64];
+	const char *dot;
+
+	while (o && path) {
+		dot = strchr(path, '.');
+		snprintf(key, sizeof(key), "%.*s", dot ? (int)(dot - path) : (int)strlen(path),
+			 path);
+		if (!json_object_object_get_ex(o, key, &o))
+			return NULL;
+		path = dot ? dot + 1 : NULL;
+	}
+	return o;
+}
+
+static const char *gets(struct json_object *o, const char *path)
+{
+	return json_object_get_string(get(o, path));
+}
+
+/* @st written and read back: the same object. */
+static void round_trip(struct json_object *st, const char *dir)
 {
 	struct json_object *back;
-	char line[256];
 
-	status_phase_line(st, buf, size);
-	assert_int_equal(status_publish(dir, st), 0);
-	back = status_read(dir, NULL);
+	assert_int_equal(lctl_status_write(dir, st, NULL), 0);
+	back = lctl_status_read(dir, NULL);
 	assert_non_null(back);
-	status_phase_line(back, line, sizeof(line));
-	assert_string_equal(line, buf);
+	assert_true(json_object_equal(st, back));
 	json_object_put(back);
 }
 
 /*
  * Every phase of a fix from its first second (issue 16): the preflight step, the layout pass
- * with its directories, and the settle period counted down, in the published status and its
- * one-line rendering (dashboard, `status`).
+ * with its directories, and the settle period counted down, in the published status (the
+ * line each renders to is cmd's: test-phase-line).
  */
 static void test_phases(void **state)
 {
 	static struct lctl_progress p;
-	struct rate_tracker rt = { 0 };
-	struct status_info si = { "fix",
-				  "vol",
-				  "/",
-				  "clean-first",
-				  "gluster",
-				  "running",
-				  "preflight",
-				  false,
-				  1000,
-				  -1,
-				  "connecting to the volume" };
+	struct lctl_rate_tracker rt = { 0 };
+	struct lctl_status_info si = { "fix",
+				       "vol",
+				       "/",
+				       "clean-first",
+				       "gluster",
+				       "running",
+				       "preflight",
+				       false,
+				       1000,
+				       -1,
+				       "connecting to the volume" };
 	struct json_object *st;
-	char *dir = tmpdir(), line[256];
+	char *dir = tmpdir();
 
 	(void)state;
 	p.phase = "preflight";
 	p.settle_seconds = 8;
 	p.settle_left = 8;
-	st = status_build(&si, &p, NULL, &rt, NULL, NULL);
-	assert_string_equal(js_str(st, "phase"), "preflight");
-	phase_line(st, dir, line, sizeof(line));
-	assert_string_equal(line, "Preflight   connecting to the volume");
+	st = lctl_status_build(&si, &p, NULL, &rt, NULL, NULL);
+	assert_string_equal(gets(st, "phase"), "preflight");
+	assert_string_equal(gets(st, "step"), "connecting to the volume");
+	round_trip(st, dir);
 	json_object_put(st);
 
 	si.step = NULL;
 	p.phase = "layout";
 	p.dirs_done = 3;
 	p.dirs_seen = 10;
-	st = status_build(&si, &p, NULL, &rt, NULL, NULL);
-	assert_string_equal(js_str(st, "phase"), "layout");
-	assert_int_equal(js_int(st, "directories.done"), 3);
-	phase_line(st, dir, line, sizeof(line));
-	assert_string_equal(line, "Layout pass 3 of 10 directories seen have their final layout, "
-				  "dirty (commit 1)");
+	st = lctl_status_build(&si, &p, NULL, &rt, NULL, NULL);
+	assert_string_equal(gets(st, "phase"), "layout");
+	assert_null(get(st, "step"));
+	assert_int_equal(json_object_get_int64(get(st, "directories.done")), 3);
+	assert_int_equal(json_object_get_int64(get(st, "directories.seen")), 10);
+	round_trip(st, dir);
 	json_object_put(st);
 
 	p.phase = "settle";
 	p.settle_left = 5.2;
-	st = status_build(&si, &p, NULL, &rt, NULL, NULL);
-	assert_string_equal(js_str(st, "phase"), "settle");
-	assert_true(js_double(st, "settle.seconds") == 8);
-	assert_true(js_double(st, "settle.remaining_seconds") == 5.2);
-	phase_line(st, dir, line, sizeof(line));
-	assert_string_equal(line, "Settle      6 s left of 8 s: clients learn the new layouts "
-				  "before anything moves");
+	st = lctl_status_build(&si, &p, NULL, &rt, NULL, NULL);
+	assert_string_equal(gets(st, "phase"), "settle");
+	assert_true(json_object_get_double(get(st, "settle.seconds")) == 8);
+	assert_true(json_object_get_double(get(st, "settle.remaining_seconds")) == 5.2);
+	round_trip(st, dir);
 	json_object_put(st);
 
 	/* a run without a settle period (resumed after it, a dry run): no countdown */
 	p.phase = "work";
 	p.settle_seconds = p.settle_left = 0;
-	st = status_build(&si, &p, NULL, &rt, NULL, NULL);
+	st = lctl_status_build(&si, &p, NULL, &rt, NULL, NULL);
 	assert_false(json_object_object_get_ex(st, "settle", NULL));
 	json_object_put(st);
 	rm_rf(dir);
 	free(dir);
+}
+
+static void put_bytes(const char *dir, const char *name, const void *buf, size_t len)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, buf, len), (ssize_t)len);
+	assert_int_equal(close(fd), 0);
+}
+
+/* progress.json holding @len bytes of @buf: read, or refused as corrupt. */
+static bool reads(const char *dir, const void *buf, size_t len)
+{
+	struct lctl_error err = { 0 };
+	struct json_object *o;
+
+	put_bytes(dir, "progress.json", buf, len);
+	o = lctl_status_read(dir, &err);
+	if (!o)
+		assert_int_equal(err.code, LCTL_ECORRUPT);
+	json_object_put(o);
+	return o != NULL;
+}
+
+/*
+ * A progress.json at the cap or cut short: refused, never half read. The cap and the cut
+ * (every length short of the whole file) the old code refused too; bytes after the object (a
+ * second document, a NUL and more) it read as the first object alone: refused now.
+ */
+static void test_progress_size_and_truncation(void **state)
+{
+	static struct lctl_progress p;
+	struct lctl_rate_tracker rt = { 0 };
+	struct lctl_status_info si = { "fix",  "vol", "/d", "migrate", "gluster", "running",
+				       "work", false, 1000, -1,	       NULL };
+	struct json_object *st;
+	char *dir = tmpdir(), *s, *big;
+	size_t len, i;
+
+	(void)state;
+	p.phase = "work";
+	st = lctl_status_build(&si, &p, NULL, &rt, NULL, NULL);
+	s = lctl_status_serialize(st);
+	assert_non_null(s);
+	len = strlen(s);
+	assert_true(reads(dir, s, len));
+	for (i = 0; i + 1 < len; i++) /* but its last byte, the newline */
+		assert_false(reads(dir, s, i));
+	/* a second document, or anything but white space after the object */
+	big = malloc(2 * len + 16);
+	assert_non_null(big);
+	memcpy(big, s, len);
+	memcpy(big + len, s, len);
+	assert_false(reads(dir, big, 2 * len));
+	memcpy(big + len, "x", 1);
+	assert_false(reads(dir, big, len + 1));
+	memcpy(big + len, "\0{}", 3);
+	assert_false(reads(dir, big, len + 3));
+	memcpy(big + len, " \t\r\n\n", 5);
+	assert_true(reads(dir, big, len + 5));
+	free(big);
+	/* one byte under the cap (white space after the object): read; at the cap: refused */
+	big = malloc(LCTL_STATUS_MAX);
+	assert_non_null(big);
+	memset(big, ' ', LCTL_STATUS_MAX);
+	memcpy(big, s, len);
+	assert_true(reads(dir, big, LCTL_STATUS_MAX - 1));
+	assert_false(reads(dir, big, LCTL_STATUS_MAX));
+	assert_null(lctl_status_parse(big, LCTL_STATUS_MAX, "x", NULL));
+	free(big);
+	free(s);
+	json_object_put(st);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* Printable ASCII and one newline, at the end: what the writers give whatever the strings. */
+static void assert_one_ascii_line(const char *s)
+{
+	size_t i, n = strlen(s);
+
+	assert_true(n > 0 && s[n - 1] == '\n');
+	for (i = 0; i + 1 < n; i++)
+		assert_true(s[i] >= 0x20 && s[i] < 0x7f);
+}
+
+/* controls, a CSI, a C1 CSI, bytes that are no UTF-8, U+FFFE, a backslash, a newline */
+static const char odd[] = "/d/\x1b]0;pwned\x07\x1b[2J\xc2\x9b"
+			  "31m\nnl\xff\xef\xbf\xbe\\end";
+
+/*
+ * Odd bytes in a path field: written escaped (one line of printable ASCII, "/" as "\/" as the
+ * old writer had it), read back raw; a file written with raw bytes there (a careless writer)
+ * reads too, its strings raw for the sinks to escape. The old code did the same.
+ */
+static void test_progress_odd_strings(void **state)
+{
+	static struct lctl_progress p;
+	struct lctl_rate_tracker rt = { 0 };
+	struct lctl_error_ring er = { 0 };
+	struct lctl_status_info si = { "fix",  "vol", odd,  "migrate", "gluster", "running",
+				       "work", false, 1000, -1,	       NULL };
+	struct json_object *st, *back, *o;
+	char *dir = tmpdir(), *s, path[512];
+
+	(void)state;
+	p.phase = "work";
+	lctl_error_ring_add(&er, "%s: boom", odd);
+	st = lctl_status_build(&si, &p, NULL, &rt, NULL, &er);
+	assert_string_equal(gets(st, "path"), odd); /* raw in the object */
+	s = lctl_status_serialize(st);
+	assert_one_ascii_line(s);
+	assert_non_null(strstr(s, "\"path\":\"\\/d\\/\\\\x1b]0;pwned\\\\x07"));
+	assert_non_null(strstr(s, "\\\\x0anl\\\\xff\\\\xef\\\\xbf\\\\xbe\\\\\\\\end\""));
+	free(s);
+	assert_int_equal(lctl_status_write(dir, st, NULL), 0);
+	back = lctl_status_read(dir, NULL);
+	assert_non_null(back);
+	assert_string_equal(gets(back, "path"), odd);
+	o = json_object_array_get_idx(get(back, "errors"), 0);
+	assert_non_null(o);
+	assert_string_equal(json_object_get_string(o), "/d/\x1b]0;pwned\x07\x1b[2J\xc2\x9b"
+						       "31m\nnl"
+						       "\xff\xef\xbf\xbe\\end: boom");
+	json_object_put(back);
+	/* raw bytes in the file's strings (JSON's own escapes and bytes that are no UTF-8) */
+	snprintf(path, sizeof(path), "%s/progress.json", dir);
+	put(path, "{\"path\":\"/a\\u001b[2Jb\xff\xfe\\nc\",\"state\":\"running\"}\n");
+	back = lctl_status_read(dir, NULL);
+	assert_non_null(back);
+	assert_string_equal(gets(back, "path"), "/a\x1b[2Jb\xff\xfe"
+						"\nc");
+	s = lctl_status_serialize(back);
+	assert_string_equal(s, "{\"path\":\"\\/a\\\\x1b[2Jb\\\\xff\\\\xfe\\\\x0ac\","
+			       "\"state\":\"running\"}\n");
+	free(s);
+	json_object_put(back);
+	json_object_put(st);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* control holding @len bytes of @buf, taken */
+static enum lctl_control take(const char *dir, const char *buf, size_t len, int *w)
+{
+	put_bytes(dir, "control", buf, len);
+	return lctl_control_take(dir, w);
+}
+
+/*
+ * Control words: each known one as `top` writes it and as a hand might (no newline, blanks
+ * after it); anything else is no command. The old reader took a known word's prefix
+ * ("pauseX", "stop now", "workers 7x", "pause" NUL "stop") for the word: no command now.
+ * An unknown word, a worker count out of range, an empty file: no command, then and now.
+ */
+static void test_control_words(void **state)
+{
+	static const struct {
+		const char *text;
+		size_t len; /* 0: strlen */
+		enum lctl_control want;
+		int workers;
+	} cases[] = {
+		{ "pause\n", 0, LCTL_CONTROL_PAUSE, 0 },
+		{ "resume\n", 0, LCTL_CONTROL_RESUME, 0 },
+		{ "stop\n", 0, LCTL_CONTROL_STOP, 0 },
+		{ "workers 12\n", 0, LCTL_CONTROL_WORKERS, 12 },
+		{ "stop", 0, LCTL_CONTROL_STOP, 0 },
+		{ "pause \r\n", 0, LCTL_CONTROL_PAUSE, 0 },
+		{ "workers  64", 0, LCTL_CONTROL_WORKERS, 64 },
+		{ "workers 1\n", 0, LCTL_CONTROL_WORKERS, 1 },
+		{ "frobnicate\n", 0, LCTL_CONTROL_NONE, 0 },
+		{ "PAUSE\n", 0, LCTL_CONTROL_NONE, 0 },
+		{ "\n", 0, LCTL_CONTROL_NONE, 0 },
+		{ "workers 0\n", 0, LCTL_CONTROL_NONE, 0 },
+		{ "workers 65\n", 0, LCTL_CONTROL_NONE, 0 },
+		{ "workers -3\n", 0, LCTL_CONTROL_NONE, 0 },
+		{ "workers\n", 0, LCTL_CONTROL_NONE, 0 },
+		{ "pauseX\n", 0, LCTL_CONTROL_NONE, 0 },
+		{ "stop now\n", 0, LCTL_CONTROL_NONE, 0 },
+		{ "workers 7x\n", 0, LCTL_CONTROL_NONE, 0 },
+		{ "workers 0007\n", 0, LCTL_CONTROL_NONE, 0 },
+		{ "pause\0stop\n", 11, LCTL_CONTROL_NONE, 0 },
+		{ "\x1b[2Jstop\n", 0, LCTL_CONTROL_NONE, 0 },
+	};
+	char *dir = tmpdir(), path[512];
+	size_t i;
+	int w;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		w = -1;
+		assert_int_equal(take(dir, cases[i].text,
+				      cases[i].len ? cases[i].len : strlen(cases[i].text), &w),
+				 cases[i].want);
+		if (cases[i].want == LCTL_CONTROL_WORKERS)
+			assert_int_equal(w, cases[i].workers);
+		snprintf(path, sizeof(path), "%s/control", dir);
+		assert_int_equal(access(path, F_OK), -1); /* taken, known or not */
+	}
+	/* an empty file: nothing */
+	assert_int_equal(take(dir, "", 0, &w), LCTL_CONTROL_NONE);
+	/* what cannot be sent is not written */
+	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_NONE, 0, NULL), -LCTL_EINVAL);
+	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_WORKERS, 65, NULL), -LCTL_EINVAL);
+	assert_int_equal(lctl_control_send(dir, (enum lctl_control)99, 0, NULL), -LCTL_EINVAL);
+	assert_int_equal(access(path, F_OK), -1);
+	/* what is sent is the word and a newline, as the old writer wrote it */
+	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_WORKERS, 9, NULL), 0);
+	expect_file(path, "workers 9\n");
+	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_RESUME, 0, NULL), 0);
+	expect_file(path, "resume\n");
+	rm_rf(dir);
+	free(dir);
+}
+
+/*
+ * An outcome line for a name with odd bytes: one line of printable ASCII, the name escaped,
+ * JSON that gives the name back; the exact bytes of the old writer (cmd-fix.c's
+ * log_outcomes(), which escaped the same way: an edge the old code handled too).
+ */
+static void test_outcome_line(void **state)
+{
+	struct lctl_file_outcome o = { 0 };
+	struct json_object *j, *v;
+	char *line, *raw;
+
+	(void)state;
+	o.name = (char *)(uintptr_t) "a\nb\x1b[2J\xff\xef\xbf\xbe\\c";
+	o.action = LCTL_FILE_FAILED;
+	o.err = EIO;
+	o.reason = "cannot copy";
+	o.from = 0;
+	o.to = 1;
+	o.size = 3;
+	line = lctl_outcome_line("/d/e", &o, "gv-client-0", NULL, 1700000000);
+	assert_non_null(line);
+	assert_one_ascii_line(line);
+	assert_string_equal(line, "{\"time\":1700000000,\"path\":\"/d/e/a\\\\x0ab\\\\x1b[2J"
+				  "\\\\xff\\\\xef\\\\xbf\\\\xbe\\\\\\\\c\",\"outcome\":\"failed\","
+				  "\"reason\":\"cannot copy\",\"errno\":5,\"error\":\"Input/output "
+				  "error\",\"from\":\"gv-client-0\",\"to\":null,\"size\":3}\n");
+	j = json_tokener_parse(line);
+	assert_non_null(j);
+	assert_true(json_object_object_get_ex(j, "path", &v));
+	raw = strdup(json_object_get_string(v));
+	lctl_unescape(raw);
+	assert_string_equal(raw, "/d/e/a\nb\x1b[2J\xff\xef\xbf\xbe\\c");
+	free(raw);
+	json_object_put(j);
+	free(line);
+	/* in the root: "/name"; no reason, no errno */
+	o.action = LCTL_FILE_MIGRATED;
+	o.err = 0;
+	o.reason = NULL;
+	o.name = (char *)(uintptr_t) "f";
+	line = lctl_outcome_line("/", &o, "a", "b", 1);
+	assert_string_equal(line, "{\"time\":1,\"path\":\"/f\",\"outcome\":\"migrated\",\"from\":"
+				  "\"a\",\"to\":\"b\",\"size\":3}\n");
+	free(line);
 }
 
 int main(void)
@@ -267,6 +549,10 @@ int main(void)
 		cmocka_unit_test(test_take_fifo),
 		cmocka_unit_test(test_links_not_followed),
 		cmocka_unit_test(test_phases),
+		cmocka_unit_test(test_progress_size_and_truncation),
+		cmocka_unit_test(test_progress_odd_strings),
+		cmocka_unit_test(test_control_words),
+		cmocka_unit_test(test_outcome_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A run's published status: STATE_DIR/progress.json, both its ends.
+ *
+ * The job (fix, a drain's runs) builds one status object a second from its progress snapshot
+ * (lctl_status_build()), writes it with lctl_status_write() and `layoutctl status` and `top`
+ * read it back with lctl_status_read(); the dashboard draws the same objects, built in this
+ * process (fix --dashboard, scan --dashboard) or read from the file.
+ *
+ * The file is one line of JSON (json-c's plain form, "/" written "\/") and a newline, written
+ * to a fresh temporary and renamed over the name (lib/statedir.c), mode 0600. Keys:
+ *
+ *	format_version (1), command, volume, path, host, pid, state, phase, step (preflight),
+ *	settle {seconds, remaining_seconds}, dry_run, mode, layout, started, updated, elapsed,
+ *	exit_code (when finished), directories {seen, done, estimated_total, not_clean, one per
+ *	directory outcome}, files {examined, one per file action}, bytes_moved, rates {dirs,
+ *	files, bytes per second over 10 s and 60 s}, eta_seconds, clean_first {...} (a
+ *	clean-first run), servers [...] (a fix spread over the pool), workers {active, paused,
+ *	states}, subvolumes [{name, data_share, target_share}], errors [...]
+ *
+ * Strings in the object are raw (a path as the volume gave it); in the file every string is
+ * escaped by lib/escape.c's rules, and a read gives them back raw, so each sink escapes them
+ * once. A file written by hand (tests, contrib) may hold fewer keys: readers default them.
+ * What is read back is untrusted: at most LCTL_STATUS_MAX bytes, no NUL, one JSON object and
+ * white space, nothing else; its strings may hold any byte (the sinks escape them).
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+void lctl_rate_sample(struct lctl_rate_tracker *rt, double now, uint64_t dirs, uint64_t files,
+		      uint64_t bytes)
+{
+	unsigned i;
+
+	if (rt->n && now - rt->last < 0.5)
+		return;
+	rt->last = now;
+	i = (rt->head + rt->n) % LCTL_RATE_SAMPLES;
+	if (rt->n == LCTL_RATE_SAMPLES)
+		rt->head = (rt->head + 1) % LCTL_RATE_SAMPLES;
+	else
+		rt->n++;
+	rt->t[i] = now;
+	rt->dirs[i] = (double)dirs;
+	rt->files[i] = (double)files;
+	rt->bytes[i] = (double)bytes;
+}
+
+/* Rate of one series over the last @window seconds; 0 without two samples. */
+static double rate(const struct lctl_rate_tracker *rt, const double *series, double window)
+{
+	unsigned last, first, k;
+
+	if (rt->n < 2)
+		return 0;
+	last = (rt->head + rt->n - 1) % LCTL_RATE_SAMPLES;
+	first = last;
+	for (k = 1; k < rt->n; k++) {
+		unsigned i = (rt->head + rt->n - 1 - k) % LCTL_RATE_SAMPLES;
+
+		if (rt->t[last] - rt->t[i] > window)
+			break;
+		first = i;
+	}
+	if (first == last || rt->t[last] <= rt->t[first])
+		return 0;
+	return (series[last] - series[first]) / (rt->t[last] - rt->t[first]);
+}
+
+void lctl_error_ring_add(struct lctl_error_ring *er, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(er->msg[er->next], sizeof(er->msg[0]), fmt, ap);
+	va_end(ap);
+	er->next = (er->next + 1) % LCTL_ERROR_RING;
+	if (er->n < LCTL_ERROR_RING)
+		er->n++;
+}
+
+int lctl_share_init(struct lctl_share_tracker *st, const struct lctl_volume *vol)
+{
+	size_t i, n = lctl_volume_nsubvols(vol);
+
+	memset(st, 0, sizeof(*st));
+	st->names = calloc(n ? n : 1, sizeof(*st->names));
+	st->bytes_now = calloc(n ? n : 1, sizeof(double));
+	st->target_ring = calloc(n ? n : 1, sizeof(double));
+	if (!st->names || !st->bytes_now || !st->target_ring)
+		return -LCTL_ENOMEM; /* n stays 0: no rows */
+	st->n = n;
+	for (i = 0; i < n; i++)
+		st->names[i] = lctl_volume_subvol(vol, i)->name;
+	return 0;
+}
+
+void lctl_share_release(struct lctl_share_tracker *st)
+{
+	free(st->names);
+	free(st->bytes_now);
+	free(st->target_ring);
+	memset(st, 0, sizeof(*st));
+}
+
+static double ring_share(const struct lctl_range *r)
+{
+	if ((r->start == 0 && r->stop == 0) || r->stop < r->start)
+		return 0;
+	return ((double)r->stop - (double)r->start + 1.0) / 4294967296.0;
+}
+
+void lctl_share_add(struct lctl_share_tracker *st, const struct lctl_repair_report *rr)
+{
+	const struct lctl_dir_report *p = rr->plan;
+	size_t i;
+
+	if (!p || !st->n || p->nsubvols != st->n)
+		return;
+	if (!rr->data_phase)
+		st->first_pass = true;
+	/* a clean-first run sees each directory twice: the first pass counted it already */
+	if (!rr->data_phase || !st->first_pass) {
+		st->dirs++;
+		for (i = 0; i < st->n; i++) {
+			st->bytes_now[i] += (double)p->subvol_bytes[i];
+			st->target_ring[i] += ring_share(&p->planned[i]);
+		}
+	}
+	for (i = 0; i < rr->nfiles; i++) {
+		const struct lctl_file_outcome *o = &rr->files[i];
+
+		if (o->action != LCTL_FILE_MIGRATED || o->from < 0 || o->to < 0 ||
+		    (size_t)o->from >= st->n || (size_t)o->to >= st->n)
+			continue;
+		st->bytes_now[o->from] -= (double)o->size;
+		st->bytes_now[o->to] += (double)o->size;
+	}
+}
+
+/* Branching estimate of the directories a crawl will find, from what it found so far. */
+static uint64_t estimate_total(const struct lctl_progress *p)
+{
+	double done = (double)p->dirs_done, seen = (double)p->dirs_seen, b, pending;
+
+	if (!p->dirs_done)
+		return p->dirs_seen;
+	pending = seen - done;
+	b = (seen - 1) / done; /* children found per directory visited */
+	if (b >= 0.95)
+		return (uint64_t)(seen + pending * 2);
+	return (uint64_t)(done + pending / (1 - b) + 0.5);
+}
+
+static void add(struct json_object *o, const char *k, struct json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static struct json_object *str(const char *s)
+{
+	return json_object_new_string(s);
+}
+
+struct json_object *lctl_status_servers_json(const struct lctl_progress *p)
+{
+	struct json_object *a = json_object_new_array(), *o;
+	size_t i;
+
+	for (i = 0; a && i < p->nservers; i++) {
+		const struct lctl_server_progress *sp = &p->servers[i];
+
+		o = json_object_new_object();
+		if (!o)
+			break;
+		add(o, "name", str(sp->name));
+		add(o, "state", str(sp->state));
+		add(o, "directories", json_object_new_int64((int64_t)sp->dirs));
+		add(o, "migrated", json_object_new_int64((int64_t)sp->migrated));
+		add(o, "skipped", json_object_new_int64((int64_t)sp->skipped));
+		add(o, "failed", json_object_new_int64((int64_t)sp->failed));
+		add(o, "bytes_moved", json_object_new_int64((int64_t)sp->bytes));
+		add(o, "seconds", json_object_new_double(sp->seconds));
+		add(o, "bytes_per_sec",
+		    json_object_new_double(sp->seconds > 0 ? (double)sp->bytes / sp->seconds : 0));
+		add(o, "error", sp->error[0] ? str(sp->error) : NULL);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+struct json_object *
+lctl_status_build(const struct lctl_status_info *si, const struct lctl_progress *p,
+		  const struct lctl_fix_summary *sum, const struct lctl_rate_tracker *rt,
+		  const struct lctl_share_tracker *st, const struct lctl_error_ring *er)
+{
+	struct json_object *j = json_object_new_object(), *o, *a;
+	char host[256] = "";
+	uint64_t est = estimate_total(p), examined = p->files;
+	double drate = rate(rt, rt->dirs, 60), total_bytes = 0;
+	size_t i;
+	int x;
+
+	if (!j)
+		return NULL;
+	gethostname(host, sizeof(host) - 1);
+	add(j, "format_version", json_object_new_int(1));
+	add(j, "command", str(si->command));
+	add(j, "volume", str(si->volume));
+	add(j, "path", str(si->path ? si->path : "/"));
+	add(j, "host", str(host));
+	add(j, "pid", json_object_new_int((int)getpid()));
+	add(j, "state", str(si->state));
+	add(j, "phase", str(p->phase && strcmp(si->phase, "done") ? p->phase : si->phase));
+	if (si->step)
+		add(j, "step", str(si->step));
+	/* the settle period of a fix: counted down while the phase is settle */
+	if (p->settle_seconds > 0) {
+		o = json_object_new_object();
+		add(o, "seconds", json_object_new_double(p->settle_seconds));
+		add(o, "remaining_seconds", json_object_new_double(p->settle_left));
+		add(j, "settle", o);
+	}
+	add(j, "dry_run", json_object_new_boolean(si->dry_run));
+	add(j, "mode", str(si->mode));
+	add(j, "layout", str(si->layout));
+	add(j, "started", json_object_new_int64((int64_t)si->started));
+	add(j, "updated", json_object_new_int64((int64_t)time(NULL)));
+	add(j, "elapsed", json_object_new_double(p->elapsed));
+	if (si->exit_code >= 0)
+		add(j, "exit_code", json_object_new_int(si->exit_code));
+	o = json_object_new_object();
+	add(o, "seen", json_object_new_int64((int64_t)p->dirs_seen));
+	add(o, "done", json_object_new_int64((int64_t)p->dirs_done));
+	add(o, "estimated_total", json_object_new_int64((int64_t)est));
+	add(o, "not_clean", json_object_new_int64((int64_t)p->dirs_not_clean));
+	if (sum)
+		for (x = 0; x < LCTL_DIR_OUTCOME_COUNT; x++)
+			add(o, lctl_dir_outcome_name(x),
+			    json_object_new_int64((int64_t)sum->dir_outcome[x]));
+	add(j, "directories", o);
+	o = json_object_new_object();
+	add(o, "examined", json_object_new_int64((int64_t)examined));
+	/* live counts: they move file by file, not directory by directory */
+	if (sum)
+		for (x = 0; x < LCTL_FILE_ACTION_COUNT && x < 5; x++)
+			add(o, lctl_file_action_name(x),
+			    json_object_new_int64((int64_t)p->file_actions[x]));
+	add(j, "files", o);
+	add(j, "bytes_moved", json_object_new_int64((int64_t)(sum ? p->bytes_moved : p->bytes)));
+	o = json_object_new_object();
+	add(o, "dirs_per_sec_10s", json_object_new_double(rate(rt, rt->dirs, 10)));
+	add(o, "dirs_per_sec_60s", json_object_new_double(drate));
+	add(o, "files_per_sec_10s", json_object_new_double(rate(rt, rt->files, 10)));
+	add(o, "files_per_sec_60s", json_object_new_double(rate(rt, rt->files, 60)));
+	add(o, "bytes_per_sec_10s", json_object_new_double(rate(rt, rt->bytes, 10)));
+	add(o, "bytes_per_sec_60s", json_object_new_double(rate(rt, rt->bytes, 60)));
+	add(j, "rates", o);
+	if (drate > 0 && est > p->dirs_done)
+		add(j, "eta_seconds", json_object_new_double((double)(est - p->dirs_done) / drate));
+	else
+		add(j, "eta_seconds", NULL);
+	/* a clean-first fix: "directories clean" and "data placed" apart, and since when clean */
+	if (p->two_phase) {
+		o = json_object_new_object();
+		add(o, "directories_clean", json_object_new_int64((int64_t)p->dirs_clean));
+		/* since this run made them so, or since the run it resumed in its data phase did */
+		add(o, "all_clean", json_object_new_boolean(p->clean_at > 0 || p->clean_since > 0));
+		add(o, "clean_since",
+		    p->clean_since > 0 ? json_object_new_int64((int64_t)p->clean_since) : NULL);
+		add(o, "clean_after_seconds",
+		    p->clean_at > 0 ? json_object_new_double(p->clean_at) : NULL);
+		add(o, "data_directories_placed", json_object_new_int64((int64_t)p->data_placed));
+		add(j, "clean_first", o);
+	}
+	/* a fix spread over the pool: one row per server, as `gluster volume rebalance status` */
+	if (p->nservers)
+		add(j, "servers", lctl_status_servers_json(p));
+	o = json_object_new_object();
+	add(o, "active", json_object_new_int((int)p->active_workers));
+	add(o, "paused", json_object_new_boolean(p->paused));
+	a = json_object_new_array();
+	for (i = 0; a && i < p->workers && i < 64; i++)
+		json_object_array_add(a, str(p->worker_state[i]));
+	add(o, "states", a);
+	add(j, "workers", o);
+	a = json_object_new_array();
+	if (st && a) {
+		for (i = 0; i < st->n; i++)
+			total_bytes += st->bytes_now[i] > 0 ? st->bytes_now[i] : 0;
+		for (i = 0; i < st->n; i++) {
+			o = json_object_new_object();
+			add(o, "name", str(st->names[i]));
+			add(o, "data_share",
+			    json_object_new_double(total_bytes > 0 && st->bytes_now[i] > 0
+							   ? st->bytes_now[i] / total_bytes
+							   : 0));
+			add(o, "target_share",
+			    json_object_new_double(st->dirs ? st->target_ring[i] / (double)st->dirs
+							    : 0));
+			json_object_array_add(a, o);
+		}
+	}
+	add(j, "subvolumes", a);
+	a = json_object_new_array();
+	for (i = 0; a && er && i < er->n; i++)
+		json_object_array_add(a, str(er->msg[(er->next + LCTL_ERROR_RING - er->n + i) %
+						     LCTL_ERROR_RING]));
+	add(j, "errors", a);
+	return j;
+}
+
+char *lctl_status_serialize(struct json_object *status)
+{
+	struct json_object *copy = NULL;
+	const char *s;
+	char *buf = NULL;
+	size_t len;
+
+	/* a sink: a copy's strings escaped (lctl_status_parse() undoes it), @status left raw */
+	if (!status || json_object_deep_copy(status, &copy, NULL) || lctl_json_escape_tree(copy))
+		goto out;
+	s = json_object_to_json_string_ext(copy, JSON_C_TO_STRING_PLAIN);
+	if (!s)
+		goto out;
+	len = strlen(s);
+	buf = malloc(len + 2);
+	if (!buf)
+		goto out;
+	memcpy(buf, s, len);
+	buf[len] = '\n';
+	buf[len + 1] = '\0';
+out:
+	json_object_put(copy);
+	return buf;
+}
+
+int lctl_status_write(const char *dir, struct json_object *status, struct lctl_error *err)
+{
+	char *buf = lctl_status_serialize(status);
+	int ret;
+
+	if (!buf)
+		return lctl_seterr(err, status ? LCTL_ENOMEM : LCTL_EINVAL, 0,
+				   "cannot serialize the status for '%.150s/%s'", dir,
+				   LCTL_STATUS_FILE);
+	/* a fresh temporary renamed over it: a link planted there is replaced (statedir.c) */
+	ret = lctl_state_write(dir, LCTL_STATUS_FILE, buf, strlen(buf), false, err);
+	free(buf);
+	return ret;
+}
+
+static bool only_space(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
+			return false;
+	return true;
+}
+
+struct json_object *lctl_status_parse(const char *buf, size_t len, const char *name,
+				      struct lctl_error *err)
+{
+	struct json_tokener *tok;
+	struct json_object *o = NULL;
+	size_t end;
+
+	if (len >= LCTL_STATUS_MAX) {
+		lctl_seterr(err, LCTL_ECORRUPT, 0, "'%.150s' is too big for a status file", name);
+		return NULL;
+	}
+	if (memchr(buf, '\0', len)) {
+		lctl_seterr(err, LCTL_ECORRUPT, 0, "'%.150s' holds a NUL byte: not a status file",
+			    name);
+		return NULL;
+	}
+	tok = json_tokener_new();
+	if (!tok) {
+		lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory reading '%.150s'", name);
+		return NULL;
+	}
+	o = json_tokener_parse_ex(tok, buf, (int)len);
+	end = json_tokener_get_parse_end(tok);
+	if (json_tokener_get_error(tok) != json_tokener_success ||
+	    !json_object_is_type(o, json_type_object) || end > len ||
+	    !only_space(buf + end, len - end)) {
+		json_object_put(o);
+		o = NULL;
+	}
+	json_tokener_free(tok);
+	if (!o) {
+		lctl_seterr(err, LCTL_ECORRUPT, 0, "'%.200s' is not a JSON object", name);
+		return NULL;
+	}
+	/* its strings raw again, as lctl_status_build() made them: every sink escapes them */
+	if (lctl_json_unescape_tree(o)) {
+		json_object_put(o);
+		lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory reading '%.150s'", name);
+		return NULL;
+	}
+	return o;
+}
+
+struct json_object *lctl_status_read(const char *dir, struct lctl_error *err)
+{
+	struct json_object *o = NULL;
+	char *buf = malloc(LCTL_STATUS_MAX), name[256];
+	ssize_t n;
+
+	if (!buf) {
+		lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+		return NULL;
+	}
+	/* never a FIFO, a device or a link to one, and never LCTL_STATUS_MAX bytes or more */
+	n = lctl_state_read(dir, LCTL_STATUS_FILE, buf, LCTL_STATUS_MAX, err);
+	if (n >= 0) {
+		snprintf(name, sizeof(name), "%.150s/%s", dir, LCTL_STATUS_FILE);
+		o = lctl_status_parse(buf, (size_t)n, name, err);
+	}
+	free(buf);
+	return o;
+}
