@@ -59,6 +59,12 @@ struct lctl_error {
  */
 const char *lctl_strerror(int code);
 
+/**
+ * lctl_mono_seconds() - seconds on the monotonic clock (lib/clock.c), never set back: what
+ * every timeout, rate and elapsed time is measured with. Thread safe.
+ */
+double lctl_mono_seconds(void);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Escaping: strings from a volume or a file, at every sink (lib/escape.c has the rules)      */
 /* ------------------------------------------------------------------------------------------ */

@@ -74,14 +74,6 @@ struct lctl_pool {
 
 extern char **environ;
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Keep printable ASCII only: a worker's text ends up on a terminal and in JSON. */
 static void printable(char *dst, size_t size, const char *src)
 {
@@ -232,7 +224,7 @@ static void lose(struct worker *w, const char *fmt, ...)
 	va_end(ap);
 	set_state(w, w->hello ? "lost" : "failed");
 	if (w->go_at > 0)
-		w->pg.seconds = now_s() - w->go_at;
+		w->pg.seconds = lctl_mono_seconds() - w->go_at;
 	w->st = W_ENDED;
 	close_link(w);
 	if (w->pid > 0)
@@ -276,7 +268,7 @@ static void handle(struct worker *w, const struct lctl_pool_msg *m)
 		if (w->st != W_PLACING)
 			return lose(w, "protocol error: done before go");
 		counters(w, m);
-		pg->seconds = now_s() - w->go_at;
+		pg->seconds = lctl_mono_seconds() - w->go_at;
 		set_state(w, m->code == 0 ? "done" : m->code == 130 ? "stopped" : "failed");
 		if (m->code && m->code != 130)
 			snprintf(pg->error, sizeof(pg->error), "%llu files failed (exit status %u)",
@@ -288,7 +280,7 @@ static void handle(struct worker *w, const struct lctl_pool_msg *m)
 		printable(pg->error, sizeof(pg->error), m->text);
 		set_state(w, "failed");
 		if (w->go_at > 0)
-			pg->seconds = now_s() - w->go_at;
+			pg->seconds = lctl_mono_seconds() - w->go_at;
 		w->st = W_ENDED;
 		close_link(w);
 		return;
@@ -337,7 +329,7 @@ static void receive(struct worker *w)
 		if (n == -EAGAIN)
 			return;
 		if (n > 0)
-			w->heard_at = now_s();
+			w->heard_at = lctl_mono_seconds();
 		while (w->st != W_ENDED && (ret = lctl_pool_next(w->rd, &m)) != 0) {
 			if (ret < 0)
 				return lose(w,
@@ -352,7 +344,7 @@ static void receive(struct worker *w)
 			/* end of file or a broken link before the final line */
 			set_state(w, w->hello ? "lost" : "failed");
 			if (w->go_at > 0)
-				w->pg.seconds = now_s() - w->go_at;
+				w->pg.seconds = lctl_mono_seconds() - w->go_at;
 			if (!w->pg.error[0])
 				why_ended(w);
 			w->st = W_ENDED;
@@ -365,7 +357,7 @@ static void receive(struct worker *w)
 /* Silence, or no end after a stop: the worker is lost. */
 static void liveness(struct lctl_pool *p)
 {
-	double now = now_s();
+	double now = lctl_mono_seconds();
 	size_t i;
 
 	for (i = 0; i < p->n; i++) {
@@ -431,7 +423,7 @@ static void send_msg(struct worker *w, const struct lctl_pool_msg *m)
 
 void lctl_pool_send(struct lctl_pool *p, const struct lctl_pool_msg *m)
 {
-	double now = now_s();
+	double now = lctl_mono_seconds();
 	size_t i;
 
 	for (i = 0; i < p->n; i++) {
@@ -477,7 +469,7 @@ int lctl_pool_spawn(const struct lctl_worker_spec *specs, size_t n, int timeout_
 	}
 	p->n = n;
 	p->hello_ms = timeout_ms;
-	p->hello_by = now_s() + timeout_ms / 1000.0;
+	p->hello_by = lctl_mono_seconds() + timeout_ms / 1000.0;
 	p->silent_s = silent_s && silent_s < POOL_SILENT_MAX_S ? silent_s : POOL_SILENT_MAX_S;
 	/* all of them first: a failure frees the ones not started yet too (never fd 0) */
 	for (i = 0; i < n; i++) {
@@ -525,7 +517,7 @@ int lctl_pool_hello(struct lctl_pool *p, int timeout_ms, struct lctl_error *err)
 		}
 		if (ready == p->n)
 			return 1;
-		if (now_s() > p->hello_by) {
+		if (lctl_mono_seconds() > p->hello_by) {
 			for (i = 0; i < p->n && p->w[i].hello; i++)
 				;
 			return lctl_seterr(err, LCTL_ECONNECT, ETIMEDOUT,
@@ -571,7 +563,7 @@ bool lctl_pool_poll(struct lctl_pool *p, int timeout_ms)
 
 size_t lctl_pool_progress(const struct lctl_pool *p, struct lctl_server_progress *out, size_t max)
 {
-	double now = now_s();
+	double now = lctl_mono_seconds();
 	size_t i;
 
 	for (i = 0; i < p->n && i < max; i++) {
@@ -615,7 +607,7 @@ void lctl_pool_free(struct lctl_pool *p)
 		if (p->w[i].st == W_PLACING)
 			grace = POOL_STOP_GRACE_S;
 	}
-	start = now_s();
+	start = lctl_mono_seconds();
 	do {
 		for (i = 0, left = 0; i < p->n; i++) {
 			if (!p->w[i].pid)
@@ -630,7 +622,7 @@ void lctl_pool_free(struct lctl_pool *p)
 		}
 		if (left)
 			pool_wait(p, 50);
-	} while (left && now_s() - start < grace);
+	} while (left && lctl_mono_seconds() - start < grace);
 	for (i = 0; i < p->n; i++) {
 		if (p->w[i].pid) {
 			kill(-p->w[i].pid, SIGKILL);
