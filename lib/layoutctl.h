@@ -935,8 +935,8 @@ void lctl_lock_free(struct lctl_lock *l);
 /* How to start the worker of one server: a command whose stdin/stdout carry the protocol. */
 struct lctl_worker_spec {
 	const char *server; /* its name in reports */
-	/* argv[0]: a path, or a name looked up in the system's directories (/usr/local/sbin,
-	 * /usr/local/bin, /usr/sbin, /usr/bin, /sbin, /bin), never in the caller's PATH */
+	/* argv[0]: an absolute path, or a name looked up in the system's directories (/usr/sbin,
+	 * /usr/bin, /sbin, /bin), never in the caller's PATH (lib/run.c) */
 	char *const *argv;
 };
 
