@@ -740,7 +740,8 @@ static void mark_clean(struct lctl_fix *f)
 
 	if (!f->two_phase || f->clean_at > 0)
 		return;
-	f->clean_at = lctl_mono_seconds() - ((double)f->start.tv_sec + (double)f->start.tv_nsec / 1e9);
+	f->clean_at =
+		lctl_mono_seconds() - ((double)f->start.tv_sec + (double)f->start.tv_nsec / 1e9);
 	f->j.clean_since = time(NULL);
 	if (f->opts.dry_run || f->opts.place_only)
 		return;
@@ -1736,7 +1737,8 @@ void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p)
 	p->workers = st.nworkers;
 	p->active_workers = st.active_workers;
 	p->paused = atomic_load(&f->paused);
-	p->elapsed = lctl_mono_seconds() - ((double)f->start.tv_sec + (double)f->start.tv_nsec / 1e9);
+	p->elapsed =
+		lctl_mono_seconds() - ((double)f->start.tv_sec + (double)f->start.tv_nsec / 1e9);
 	for (i = 0; i < st.nworkers && i < 64; i++)
 		snprintf(p->worker_state[i], sizeof(p->worker_state[i]), "%s", st.worker_state[i]);
 	p->phase = f->phase;

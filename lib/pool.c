@@ -52,7 +52,7 @@ enum wstate { W_STARTING, W_READY, W_PLACING, W_ENDED };
 
 struct worker {
 	struct lctl_run run; /* its command: run.pid, also its process group */
-	int fd;	   /* our end of its stdin and stdout */
+	int fd;		     /* our end of its stdin and stdout */
 	int errfd; /* our end of its stderr: passed on line by line, escaped (relay_err()) */
 	char err[POOL_ERR_LINE];
 	size_t errlen;

@@ -203,8 +203,10 @@ int lctl_run_start(struct lctl_run *r)
 			ret = posix_spawn_file_actions_addopen(&fa, i, "/dev/null",
 							       i ? O_WRONLY : O_RDONLY, 0);
 		else
-			ret = posix_spawn_file_actions_adddup2(
-				&fa, r->io[i] == LCTL_RUN_PIPE ? child[i] : r->io[i], i);
+			ret = posix_spawn_file_actions_adddup2(&fa,
+							       r->io[i] == LCTL_RUN_PIPE ? child[i]
+											 : r->io[i],
+							       i);
 	}
 	ret = ret ? -ret : close_others(&fa);
 	sigemptyset(&none);
@@ -217,7 +219,8 @@ int lctl_run_start(struct lctl_run *r)
 	if (!ret)
 		ret = -posix_spawnattr_setpgroup(&at, 0);
 	if (!ret)
-		ret = -posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+		ret = -posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP |
+							     POSIX_SPAWN_SETSIGMASK |
 							     POSIX_SPAWN_SETSIGDEF);
 	if (!ret)
 		ret = -posix_spawn(&r->pid, path, &fa, &at, r->argv, env);

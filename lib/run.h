@@ -27,8 +27,8 @@ struct lctl_run {
 	const char *const *keep_env; /* names of the caller's variables passed on, or NULL */
 	int io[3];		     /* LCTL_RUN_NULL, LCTL_RUN_PIPE or a descriptor to give it */
 	/* out */
-	pid_t pid;   /* its pid and process group; 0 once reaped (or never started) */
-	int fd[3];   /* our end of each pipe (O_CLOEXEC), else -1 */
+	pid_t pid; /* its pid and process group; 0 once reaped (or never started) */
+	int fd[3]; /* our end of each pipe (O_CLOEXEC), else -1 */
 };
 
 /**

@@ -203,8 +203,7 @@ static void test_group_kill(void **state)
 {
 	char a0[] = "sh", a1[] = "-c", a2[] = "sleep 300 & echo $!; wait";
 	char *argv[] = { a0, a1, a2, NULL };
-	struct lctl_run r = { .argv = argv,
-			      .io = { LCTL_RUN_NULL, LCTL_RUN_PIPE, LCTL_RUN_NULL } };
+	struct lctl_run r = { .argv = argv, .io = { LCTL_RUN_NULL, LCTL_RUN_PIPE, LCTL_RUN_NULL } };
 	char buf[32] = "";
 	ssize_t n;
 	pid_t grandchild;
@@ -287,8 +286,7 @@ static void test_descriptors(void **state)
 static void test_start_fails(void **state)
 {
 	char a0[] = "/nonexistent/lctl-test", *argv[] = { a0, NULL };
-	struct lctl_run r = { .argv = argv,
-			      .io = { LCTL_RUN_PIPE, LCTL_RUN_PIPE, LCTL_RUN_PIPE } };
+	struct lctl_run r = { .argv = argv, .io = { LCTL_RUN_PIPE, LCTL_RUN_PIPE, LCTL_RUN_PIPE } };
 
 	(void)state;
 	assert_int_equal(lctl_run_start(&r), -ENOENT);
@@ -319,10 +317,8 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_environment),
-		cmocka_unit_test(test_no_path_lookup),
-		cmocka_unit_test(test_group_kill),
-		cmocka_unit_test(test_descriptors),
+		cmocka_unit_test(test_environment), cmocka_unit_test(test_no_path_lookup),
+		cmocka_unit_test(test_group_kill),  cmocka_unit_test(test_descriptors),
 		cmocka_unit_test(test_start_fails),
 	};
 
