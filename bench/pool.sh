@@ -170,6 +170,7 @@ cg_cpu() { # CPU seconds of this cgroup so far
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 LCTL_POOL_SPLIT=1 lctl_pool_start 3
 lctl_pool_rsh_env # LCTL_POOL_GLUSTERD_DIRS and LCTL_POOL_RSH_NETNS, for local-rsh
+RSH=$LCTL_POOL_RSH # local-rsh with them written in: layoutctl passes a remote shell neither
 GD1=$LCTL_POOL_DIR/node1/wd
 S1=${LCTL_POOL_HOSTS[0]}
 

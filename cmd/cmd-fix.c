@@ -895,7 +895,7 @@ static void preflight_draw(struct dash *dash, const struct fix_cli *fc, double t
 	if (!dash)
 		return;
 	p.phase = "preflight";
-	p.elapsed = mono_seconds() - t0;
+	p.elapsed = lctl_mono_seconds() - t0;
 	js = lctl_status_build(&si, &p, NULL, &rt, NULL, NULL);
 	dash_draw(dash, js);
 	json_object_put(js);
@@ -1205,7 +1205,7 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	struct fix_cli fc = fc_args;
 	struct lctl_volume *vol = NULL;
 	struct dash *dash;
-	double t0 = mono_seconds();
+	double t0 = lctl_mono_seconds();
 	int ret = parse_fix_args(cmd, argc, argv, &fc);
 
 	if (ret >= 0)
@@ -1511,9 +1511,9 @@ static int after_remove(const struct fix_cli *fc)
 	f2.o.resume = false;
 	f2.o.mode = LCTL_FIX_CLEAN_FIRST;
 	f2.o.planner = LCTL_PLANNER_MINMOVE;
-	ret = fix_run(&f2, vol, NULL, mono_seconds());
+	ret = fix_run(&f2, vol, NULL, lctl_mono_seconds());
 	for (pass = 2; next_pass(&f2, vol, ret, pass); pass++)
-		ret = fix_run(&f2, vol, NULL, mono_seconds());
+		ret = fix_run(&f2, vol, NULL, lctl_mono_seconds());
 	lctl_volume_close(vol, false);
 	return ret;
 }
@@ -1612,7 +1612,7 @@ int cmd_drain(const struct cmd *cmd, int argc, char **argv)
 	struct lctl_volume *vol = NULL;
 	struct lctl_lock *lock = NULL;
 	struct dash *dash;
-	double t0 = mono_seconds();
+	double t0 = lctl_mono_seconds();
 	int ret, pass;
 
 	fc.drain = true;
@@ -1659,7 +1659,7 @@ int cmd_drain(const struct cmd *cmd, int argc, char **argv)
 	 */
 	for (pass = 1; ret < 0 || next_pass(&fc, vol, ret, pass); pass++) {
 		if (pass > 1) {
-			t0 = mono_seconds();
+			t0 = lctl_mono_seconds();
 			dash = dash_first(&fc, t0);
 		}
 		ret = fix_run(&fc, vol, dash, t0);

@@ -566,7 +566,7 @@ static void scan_preflight_draw(struct dash *d, const struct scan_cli *sc, doubl
 	if (!d)
 		return;
 	p.phase = "preflight";
-	p.elapsed = mono_seconds() - t0;
+	p.elapsed = lctl_mono_seconds() - t0;
 	js = lctl_status_build(&si, &p, NULL, &rt, NULL, NULL);
 	dash_draw(d, js);
 	json_object_put(js);
@@ -597,7 +597,7 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 	/* the dashboard from the first second, while the volume is opened */
 	if (sc.dashboard && !(dash = dash_open(&why)))
 		warning("--dashboard %s: printing the progress line instead", why);
-	scan_preflight_draw(dash, &sc, mono_seconds());
+	scan_preflight_draw(dash, &sc, lctl_mono_seconds());
 	ret = open_volume(sc.volume,
 			  sc.brick_reads == BRICK_READS_GFAPI ? OPEN_SUBVOLS
 							      : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,

@@ -21,14 +21,6 @@ void progress_init(struct progress_line *pl)
 	pl->enabled = isatty(STDERR_FILENO) && tcgetpgrp(STDERR_FILENO) == getpgrp();
 }
 
-double mono_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 const char *human_bytes(uint64_t b, char *buf, size_t n)
 {
 	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };

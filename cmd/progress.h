@@ -20,9 +20,6 @@ void progress_update(struct progress_line *pl, const char *what, const struct lc
 /* Erase the line before other output. */
 void progress_clear(struct progress_line *pl);
 
-/* Seconds on the monotonic clock. */
-double mono_seconds(void);
-
 /* "1.5 MiB"-style sizes into buf. */
 const char *human_bytes(uint64_t b, char *buf, size_t n);
 

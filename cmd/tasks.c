@@ -5,29 +5,26 @@
  *
  * The CLI is the one at an absolute path (the first of a fixed list that exists and is
  * executable), started with an argument vector (no shell: the volume name is one argument
- * whatever it holds), with a closed stdin, its stderr discarded, an empty environment but
- * PATH, and its output read up to a bound. The answer is parsed with libxml2: glusterd
+ * whatever it holds) by lib/run.c, with a closed stdin, its stderr discarded, an environment
+ * of PATH and LC_ALL only, in a process group of its own, and its output read up to a bound. The answer is parsed with libxml2: glusterd
  * answered when cliOutput/opRet is 0; a task runs when one of its tasks has status 1
  * (GF_DEFRAG_STATUS_STARTED).
  */
 #include "tasks.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
 
 #include "layoutctl.h"
+#include "run.h"
 
 #define ANSWER_MAX (4u << 20) /* a task list is a few KiB */
 #define ANSWER_TIMEOUT_MS 120000
@@ -47,40 +44,28 @@ const char *tasks_find_gluster(const char *const *paths)
 /* Run @gluster with @argv; its stdout into a NUL-terminated buffer (caller frees). */
 static int run_capture(const char *gluster, char *const argv[], char **out, size_t *len)
 {
-	static char path_env[] = "PATH=/usr/sbin:/usr/bin:/sbin:/bin", lc_env[] = "LC_ALL=C";
-	char *const env[] = { path_env, lc_env, NULL };
-	posix_spawn_file_actions_t fa;
+	/* lib/run.c: no stdin, stderr discarded, an environment of PATH and LC_ALL only */
+	struct lctl_run run = { .argv = argv,
+				.prog = gluster,
+				.io = { LCTL_RUN_NULL, LCTL_RUN_PIPE, LCTL_RUN_NULL } };
 	struct pollfd pfd;
 	size_t cap = 65536, n = 0;
 	char *buf = malloc(cap + 1);
-	int fds[2], status, ret = 0;
-	struct timespec t0, t;
-	pid_t pid;
+	int ret = 0;
+	double t0;
 	ssize_t r;
 
 	if (!buf)
 		return -ENOMEM;
-	if (pipe2(fds, O_CLOEXEC)) {
-		free(buf);
-		return -errno;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	ret = posix_spawn(&pid, gluster, &fa, NULL, argv, env);
-	posix_spawn_file_actions_destroy(&fa);
-	close(fds[1]);
+	ret = lctl_run_start(&run);
 	if (ret) {
-		close(fds[0]);
 		free(buf);
-		return -ret;
+		return ret;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	pfd = (struct pollfd){ .fd = fds[0], .events = POLLIN };
+	t0 = lctl_mono_seconds();
+	pfd = (struct pollfd){ .fd = run.fd[1], .events = POLLIN };
 	for (;;) {
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if ((t.tv_sec - t0.tv_sec) * 1000 > ANSWER_TIMEOUT_MS) {
+		if ((long)(lctl_mono_seconds() - t0) * 1000 > ANSWER_TIMEOUT_MS) {
 			ret = -ETIMEDOUT;
 			break;
 		}
@@ -101,18 +86,17 @@ static int run_capture(const char *gluster, char *const argv[], char **out, size
 			buf = nb;
 			cap *= 2;
 		}
-		r = read(fds[0], buf + n, cap - n);
+		r = read(run.fd[1], buf + n, cap - n);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
 			break;
 		n += (size_t)r;
 	}
-	close(fds[0]);
+	lctl_run_close(&run);
 	if (ret)
-		kill(pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+		lctl_run_kill(&run, SIGKILL);
+	lctl_run_wait(&run, true, NULL);
 	if (ret) {
 		free(buf);
 		return ret;

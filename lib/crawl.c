@@ -60,12 +60,10 @@ struct worker {
 /* the worker the calling thread is, for lctl_crawl_beat() */
 static __thread struct worker *this_worker;
 
+/* now in milliseconds on the monotonic clock, as a beat: never 0 */
 static int64_t beat_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + 1; /* never 0 */
+	return (int64_t)(lctl_mono_seconds() * 1000) + 1;
 }
 
 void lctl_crawl_beat(void)

@@ -166,14 +166,6 @@ struct lctl_fix {
 	bool early;
 };
 
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The end of the time window, or the caller's stop flag (a signal), stops the run. */
 static bool deadline_passed(struct lctl_fix *f)
 {
@@ -210,11 +202,11 @@ static void fix_throttle(void *arg, uint64_t bytes)
 	if (cost <= 0)
 		return;
 	pthread_mutex_lock(&f->tlock);
-	now = mono_now();
+	now = lctl_mono_seconds();
 	start = f->next_slot > now ? f->next_slot : now;
 	f->next_slot = start + cost;
 	pthread_mutex_unlock(&f->tlock);
-	while ((now = mono_now()) < start && !fix_should_stop(f)) {
+	while ((now = lctl_mono_seconds()) < start && !fix_should_stop(f)) {
 		lctl_crawl_beat();
 		usleep((useconds_t)((start - now) > 0.2 ? 200000 : (start - now) * 1e6 + 1));
 	}
@@ -418,7 +410,7 @@ static void end_layout(struct lctl_fix *f)
 		lctl_log(LCTL_LOG_WARN, "%llu directories could not be given their layout",
 			 (unsigned long long)atomic_load(&f->not_clean));
 	atomic_store(&f->not_clean, 0);
-	f->settle_end = mono_now() + f->opts.settle_ms / 1000.0;
+	f->settle_end = lctl_mono_seconds() + f->opts.settle_ms / 1000.0;
 	f->stage = FIX_SETTLE;
 	f->phase = "settle";
 	/*
@@ -482,7 +474,7 @@ static bool fix_settling(void *arg)
 {
 	struct lctl_fix *f = arg;
 
-	return f->early && mono_now() < f->settle_end;
+	return f->early && lctl_mono_seconds() < f->settle_end;
 }
 
 /* Sleep until @ripe (monotonic), a stop cutting it short; signs of life meanwhile. */
@@ -490,7 +482,7 @@ static void wait_ripe(struct lctl_fix *f, double ripe)
 {
 	double now;
 
-	while (!fix_should_stop(f) && (now = mono_now()) < ripe) {
+	while (!fix_should_stop(f) && (now = lctl_mono_seconds()) < ripe) {
 		lctl_crawl_beat(); /* the settle period is no hang */
 		usleep((useconds_t)((ripe - now) > 0.1 ? 100000 : (ripe - now) * 1e6 + 1));
 	}
@@ -562,7 +554,7 @@ static void serve_ripe(struct lctl_fix *f, struct lctl_crawl_worker *w)
 
 	while (!fix_should_stop(f)) {
 		pthread_mutex_lock(&f->dlock);
-		if (!f->ndefer || f->defer[0].ripe > mono_now()) {
+		if (!f->ndefer || f->defer[0].ripe > lctl_mono_seconds()) {
 			pthread_mutex_unlock(&f->dlock);
 			return;
 		}
@@ -637,7 +629,7 @@ static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path,
 		ret = lctl_repair_data(&f->rc, path, depth, r, &rr, &deferred);
 		if (!ret && deferred)
 			return defer_dir(f, path, depth, rr,
-					 mono_now() + f->opts.settle_ms / 1000.0, false);
+					 lctl_mono_seconds() + f->opts.settle_ms / 1000.0, false);
 	} else if (depth == 0) {
 		/* the top directory is repaired last, by the consumer */
 		lctl_dir_report_free(r);
@@ -729,7 +721,8 @@ static void mark_clean(struct lctl_fix *f)
 
 	if (!f->two_phase || f->clean_at > 0)
 		return;
-	f->clean_at = mono_now() - ((double)f->start.tv_sec + (double)f->start.tv_nsec / 1e9);
+	f->clean_at =
+		lctl_mono_seconds() - ((double)f->start.tv_sec + (double)f->start.tv_nsec / 1e9);
 	f->j.clean_since = time(NULL);
 	if (f->opts.dry_run || f->opts.place_only)
 		return;
@@ -772,11 +765,11 @@ static void pool_totals(struct lctl_fix *f, uint64_t *files, uint64_t *names, ui
  */
 static void settle_wait(struct lctl_fix *f, int ms)
 {
-	double end = mono_now() + (ms > 0 ? ms : 0) / 1000.0, now;
+	double end = lctl_mono_seconds() + (ms > 0 ? ms : 0) / 1000.0, now;
 
 	if (end > f->settle_end)
 		end = f->settle_end;
-	while (!deadline_passed(f) && (now = mono_now()) < end)
+	while (!deadline_passed(f) && (now = lctl_mono_seconds()) < end)
 		usleep((useconds_t)((end - now) > 0.1 ? 100000 : (end - now) * 1e6 + 1));
 }
 
@@ -1452,7 +1445,7 @@ static bool early_stage(struct lctl_fix *f, int timeout_ms, bool *finished)
 			end_layout(f);
 		return true;
 	case FIX_SETTLE:
-		if (!deadline_passed(f) && f->settle_end > mono_now()) {
+		if (!deadline_passed(f) && f->settle_end > lctl_mono_seconds()) {
 			settle_wait(f, timeout_ms);
 			return true;
 		}
@@ -1725,7 +1718,8 @@ void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p)
 	p->workers = st.nworkers;
 	p->active_workers = st.active_workers;
 	p->paused = atomic_load(&f->paused);
-	p->elapsed = mono_now() - ((double)f->start.tv_sec + (double)f->start.tv_nsec / 1e9);
+	p->elapsed =
+		lctl_mono_seconds() - ((double)f->start.tv_sec + (double)f->start.tv_nsec / 1e9);
 	for (i = 0; i < st.nworkers && i < 64; i++)
 		snprintf(p->worker_state[i], sizeof(p->worker_state[i]), "%s", st.worker_state[i]);
 	p->phase = f->phase;
@@ -1734,8 +1728,8 @@ void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p)
 		p->settle_seconds = f->opts.settle_ms / 1000.0;
 		if (f->stage == FIX_HELLO || f->stage == FIX_LAYOUT)
 			p->settle_left = p->settle_seconds;
-		else if (f->stage == FIX_SETTLE && f->settle_end > mono_now())
-			p->settle_left = f->settle_end - mono_now();
+		else if (f->stage == FIX_SETTLE && f->settle_end > lctl_mono_seconds())
+			p->settle_left = f->settle_end - lctl_mono_seconds();
 	}
 	p->two_phase = f->two_phase;
 	p->dirs_clean = f->sum.dir_outcome[LCTL_DIR_WAS_CLEAN] +

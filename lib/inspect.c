@@ -418,18 +418,10 @@ static bool settle_dht(const struct lctl_inspector *in, struct sighting *s, cons
 	return true;
 }
 
-static int64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Whether the brick process of subvolume @i is down (see lctl_inspector.probe_ms). */
 static bool brick_down(struct lctl_inspector *in, size_t i)
 {
-	int64_t now = mono_ms(), last = atomic_load(&in->probed_at[i]);
+	int64_t now = (int64_t)(lctl_mono_seconds() * 1000), last = atomic_load(&in->probed_at[i]);
 	struct statvfs probe;
 	bool down;
 

@@ -59,6 +59,12 @@ struct lctl_error {
  */
 const char *lctl_strerror(int code);
 
+/**
+ * lctl_mono_seconds() - seconds on the monotonic clock (lib/clock.c), never set back: what
+ * every timeout, rate and elapsed time is measured with. Thread safe.
+ */
+double lctl_mono_seconds(void);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Escaping: strings from a volume or a file, at every sink (lib/escape.c has the rules)      */
 /* ------------------------------------------------------------------------------------------ */
@@ -938,8 +944,8 @@ void lctl_lock_free(struct lctl_lock *l);
 /* How to start the worker of one server: a command whose stdin/stdout carry the protocol. */
 struct lctl_worker_spec {
 	const char *server; /* its name in reports */
-	/* argv[0]: a path, or a name looked up in the system's directories (/usr/local/sbin,
-	 * /usr/local/bin, /usr/sbin, /usr/bin, /sbin, /bin), never in the caller's PATH */
+	/* argv[0]: an absolute path, or a name looked up in the system's directories (/usr/sbin,
+	 * /usr/bin, /sbin, /bin), never in the caller's PATH (lib/run.c) */
 	char *const *argv;
 };
 

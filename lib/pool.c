@@ -26,19 +26,18 @@
  */
 #include "internal.h"
 #include "pool.h"
+#include "run.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 /* two minutes without a line: no slow worker, a stopped process or a dead link */
@@ -52,8 +51,8 @@ enum wstate { W_STARTING, W_READY, W_PLACING, W_ENDED };
 #define POOL_ERR_LINE 1024
 
 struct worker {
-	pid_t pid; /* also its process group */
-	int fd;	   /* our end of its stdin and stdout */
+	struct lctl_run run; /* its command: run.pid, also its process group */
+	int fd;		     /* our end of its stdin and stdout */
 	int errfd; /* our end of its stderr: passed on line by line, escaped (relay_err()) */
 	char err[POOL_ERR_LINE];
 	size_t errlen;
@@ -72,16 +71,6 @@ struct lctl_pool {
 	double silent_s;
 };
 
-extern char **environ;
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Keep printable ASCII only: a worker's text ends up on a terminal and in JSON. */
 static void printable(char *dst, size_t size, const char *src)
 {
@@ -98,67 +87,29 @@ static void set_state(struct worker *w, const char *state)
 }
 
 /*
- * The program @name names: itself with a '/', else the first executable of that name in the
- * system's directories, never in the caller's PATH (root's, but maybe from sudo or a unit).
+ * Its command (lib/run.c: argv[0] absolute or found in the system's directories, a clean
+ * environment but what a remote shell needs, a process group of its own), its stdin and
+ * stdout our socket, its stderr a pipe: a remote shell's, the remote side's, never reaching
+ * the terminal raw.
  */
-static int find_program(const char *name, char *out, size_t size)
-{
-	static const char *const dirs[] = { "/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
-					    "/usr/bin",	       "/sbin",		 "/bin" };
-	size_t i;
-
-	if (strchr(name, '/')) {
-		snprintf(out, size, "%s", name);
-		return 0;
-	}
-	for (i = 0; i < LCTL_ARRAY_SIZE(dirs); i++) {
-		int n = snprintf(out, size, "%s/%s", dirs[i], name);
-
-		if (n > 0 && (size_t)n < size && !access(out, X_OK))
-			return 0;
-	}
-	return ENOENT;
-}
-
 static int spawn(struct worker *w, const struct lctl_worker_spec *spec)
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	char path[4096];
-	int sv[2], ep[2], ret;
+	int sv[2], ret;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return -errno;
-	/* its stderr (a remote shell's, the remote side's) never reaches the terminal raw */
-	if (pipe2(ep, O_CLOEXEC)) {
-		ret = -errno;
-		close(sv[0]);
-		close(sv[1]);
-		return ret;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
-	posix_spawn_file_actions_adddup2(&fa, sv[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, ep[1], 2);
-	posix_spawnattr_init(&at);
-	/* a group of its own: a remote shell's children are killed with it (lose()) */
-	posix_spawnattr_setpgroup(&at, 0);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
-	ret = find_program(spec->argv[0], path, sizeof(path));
-	if (!ret)
-		ret = posix_spawn(&w->pid, path, &fa, &at, spec->argv, environ);
-	posix_spawnattr_destroy(&at);
-	posix_spawn_file_actions_destroy(&fa);
+	w->run = (struct lctl_run){ .argv = spec->argv,
+				    .keep_env = lctl_run_rsh_env,
+				    .io = { sv[1], sv[1], LCTL_RUN_PIPE } };
+	ret = lctl_run_start(&w->run);
 	close(sv[1]);
-	close(ep[1]);
 	if (ret) {
 		close(sv[0]);
-		close(ep[0]);
-		w->pid = 0;
-		return -ret;
+		return ret;
 	}
 	w->fd = sv[0];
-	w->errfd = ep[0];
+	w->errfd = w->run.fd[2];
+	w->run.fd[2] = -1; /* ours now: relay_err() closes it */
 	fcntl(w->fd, F_SETFL, fcntl(w->fd, F_GETFL) | O_NONBLOCK);
 	fcntl(w->errfd, F_SETFL, fcntl(w->errfd, F_GETFL) | O_NONBLOCK);
 	return 0;
@@ -232,11 +183,10 @@ static void lose(struct worker *w, const char *fmt, ...)
 	va_end(ap);
 	set_state(w, w->hello ? "lost" : "failed");
 	if (w->go_at > 0)
-		w->pg.seconds = now_s() - w->go_at;
+		w->pg.seconds = lctl_mono_seconds() - w->go_at;
 	w->st = W_ENDED;
 	close_link(w);
-	if (w->pid > 0)
-		kill(-w->pid, SIGKILL);
+	lctl_run_kill(&w->run, SIGKILL);
 	lctl_log(LCTL_LOG_WARN, "server %s: %s", w->pg.name, w->pg.error);
 }
 
@@ -276,7 +226,7 @@ static void handle(struct worker *w, const struct lctl_pool_msg *m)
 		if (w->st != W_PLACING)
 			return lose(w, "protocol error: done before go");
 		counters(w, m);
-		pg->seconds = now_s() - w->go_at;
+		pg->seconds = lctl_mono_seconds() - w->go_at;
 		set_state(w, m->code == 0 ? "done" : m->code == 130 ? "stopped" : "failed");
 		if (m->code && m->code != 130)
 			snprintf(pg->error, sizeof(pg->error), "%llu files failed (exit status %u)",
@@ -288,7 +238,7 @@ static void handle(struct worker *w, const struct lctl_pool_msg *m)
 		printable(pg->error, sizeof(pg->error), m->text);
 		set_state(w, "failed");
 		if (w->go_at > 0)
-			pg->seconds = now_s() - w->go_at;
+			pg->seconds = lctl_mono_seconds() - w->go_at;
 		w->st = W_ENDED;
 		close_link(w);
 		return;
@@ -307,9 +257,8 @@ static void why_ended(struct worker *w)
 				    : "the worker ended before it was ready";
 	int status, i;
 
-	for (i = 0; i < 20 && w->pid; i++) {
-		if (waitpid(w->pid, &status, WNOHANG) == w->pid) {
-			w->pid = 0;
+	for (i = 0; i < 20 && w->run.pid; i++) {
+		if (lctl_run_wait(&w->run, false, &status) == 1) {
 			if (WIFEXITED(status))
 				snprintf(w->pg.error, sizeof(w->pg.error),
 					 "%s (its command exited with status %d)", what,
@@ -337,7 +286,7 @@ static void receive(struct worker *w)
 		if (n == -EAGAIN)
 			return;
 		if (n > 0)
-			w->heard_at = now_s();
+			w->heard_at = lctl_mono_seconds();
 		while (w->st != W_ENDED && (ret = lctl_pool_next(w->rd, &m)) != 0) {
 			if (ret < 0)
 				return lose(w,
@@ -352,7 +301,7 @@ static void receive(struct worker *w)
 			/* end of file or a broken link before the final line */
 			set_state(w, w->hello ? "lost" : "failed");
 			if (w->go_at > 0)
-				w->pg.seconds = now_s() - w->go_at;
+				w->pg.seconds = lctl_mono_seconds() - w->go_at;
 			if (!w->pg.error[0])
 				why_ended(w);
 			w->st = W_ENDED;
@@ -365,7 +314,7 @@ static void receive(struct worker *w)
 /* Silence, or no end after a stop: the worker is lost. */
 static void liveness(struct lctl_pool *p)
 {
-	double now = now_s();
+	double now = lctl_mono_seconds();
 	size_t i;
 
 	for (i = 0; i < p->n; i++) {
@@ -431,7 +380,7 @@ static void send_msg(struct worker *w, const struct lctl_pool_msg *m)
 
 void lctl_pool_send(struct lctl_pool *p, const struct lctl_pool_msg *m)
 {
-	double now = now_s();
+	double now = lctl_mono_seconds();
 	size_t i;
 
 	for (i = 0; i < p->n; i++) {
@@ -477,7 +426,7 @@ int lctl_pool_spawn(const struct lctl_worker_spec *specs, size_t n, int timeout_
 	}
 	p->n = n;
 	p->hello_ms = timeout_ms;
-	p->hello_by = now_s() + timeout_ms / 1000.0;
+	p->hello_by = lctl_mono_seconds() + timeout_ms / 1000.0;
 	p->silent_s = silent_s && silent_s < POOL_SILENT_MAX_S ? silent_s : POOL_SILENT_MAX_S;
 	/* all of them first: a failure frees the ones not started yet too (never fd 0) */
 	for (i = 0; i < n; i++) {
@@ -525,7 +474,7 @@ int lctl_pool_hello(struct lctl_pool *p, int timeout_ms, struct lctl_error *err)
 		}
 		if (ready == p->n)
 			return 1;
-		if (now_s() > p->hello_by) {
+		if (lctl_mono_seconds() > p->hello_by) {
 			for (i = 0; i < p->n && p->w[i].hello; i++)
 				;
 			return lctl_seterr(err, LCTL_ECONNECT, ETIMEDOUT,
@@ -571,7 +520,7 @@ bool lctl_pool_poll(struct lctl_pool *p, int timeout_ms)
 
 size_t lctl_pool_progress(const struct lctl_pool *p, struct lctl_server_progress *out, size_t max)
 {
-	double now = now_s();
+	double now = lctl_mono_seconds();
 	size_t i;
 
 	for (i = 0; i < p->n && i < max; i++) {
@@ -601,7 +550,6 @@ void lctl_pool_free(struct lctl_pool *p)
 {
 	double start, grace = 1;
 	size_t i, left;
-	int status;
 
 	if (!p)
 		return;
@@ -615,26 +563,22 @@ void lctl_pool_free(struct lctl_pool *p)
 		if (p->w[i].st == W_PLACING)
 			grace = POOL_STOP_GRACE_S;
 	}
-	start = now_s();
+	start = lctl_mono_seconds();
 	do {
 		for (i = 0, left = 0; i < p->n; i++) {
-			if (!p->w[i].pid)
+			if (!p->w[i].run.pid)
 				continue;
-			if (waitpid(p->w[i].pid, &status, WNOHANG) == p->w[i].pid) {
-				/* what its remote shell left behind in its group */
-				kill(-p->w[i].pid, SIGKILL);
-				p->w[i].pid = 0;
-			} else {
+			/* reaped: what its remote shell left behind in its group is killed too */
+			if (lctl_run_wait(&p->w[i].run, false, NULL) == 0)
 				left++;
-			}
 		}
 		if (left)
 			pool_wait(p, 50);
-	} while (left && now_s() - start < grace);
+	} while (left && lctl_mono_seconds() - start < grace);
 	for (i = 0; i < p->n; i++) {
-		if (p->w[i].pid) {
-			kill(-p->w[i].pid, SIGKILL);
-			waitpid(p->w[i].pid, &status, 0);
+		if (p->w[i].run.pid) {
+			lctl_run_kill(&p->w[i].run, SIGKILL);
+			lctl_run_wait(&p->w[i].run, true, NULL);
 		}
 		close_link(&p->w[i]);
 		relay_err(&p->w[i]); /* its last words */

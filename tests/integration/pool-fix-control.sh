@@ -3,7 +3,9 @@
 # workers that fall silent or answer garbage (issue 24, items 1, 2, 8 and 10). Distribute 3 -> 5
 # bricks over 3 servers, the workers throttled (--rate) so that the place phase lasts:
 #  0. a remote shell named ssh is given BatchMode=yes and "--" before the host, the remote
-#     command one quoted word, and "--" before the volume;
+#     command one quoted word, and "--" before the volume; and of the fix's environment only
+#     what a remote shell needs (HOME), with PATH the system's and LC_ALL=C (before, all of
+#     it: a variable of the caller's reached it, and the caller's PATH);
 #  1. pause, then resume, through the control file once the workers place: while paused, no
 #     server's count of migrated files grows for 4 s; after resume it grows again (before, a
 #     worker read the commands after go two lines late: pause never reached it);
@@ -63,16 +65,25 @@ cat >"$FX/bin/ssh" <<'EOF'
 # one file per call: the servers' workers are started side by side, and lines appended by
 # two calls at once interleave
 printf '%s\n' "$@" >"${0%/*}/ssh.args.$$"
+env >"${0%/*}/ssh.env.$$"
 exit 255
 EOF
 chmod +x "$FX/bin/ssh"
-fx_fix "$VOL" --no-task-check --rsh "$FX/bin/ssh -q" --remote-cmd "$LAYOUTCTL"
+HOME=/root/lctl-test-home LCTL_TEST_SECRET=hunter2 PATH=$FX/bin:$PATH \
+	fx_fix "$VOL" --no-task-check --rsh "$FX/bin/ssh -q" --remote-cmd "$LAYOUTCTL"
 assert_eq 3 "$LCTL_RC" "fix whose remote shell fails"
 argsfile=$(find "$FX/bin" -name "ssh.args.*" | head -1)
 [[ -n $argsfile ]] || fail "the remote shell was not called"
 mapfile -t words <"$argsfile"
 assert_eq "-q -o BatchMode=yes -- ${words[4]} '$LAYOUTCTL'" "${words[*]:0:6}" "the remote shell's first words"
 assert_eq "'--' '$VOL'" "${words[*]: -2}" "the worker's last words"
+# its environment: lib/run.c's, whatever the fix's
+env_file=${args/ssh.args./ssh.env.}
+[[ -s $env_file ]] || fail "the remote shell's environment was not recorded"
+! grep -q LCTL_TEST_SECRET "$env_file" || fail "a variable of the fix's caller reached the remote shell"
+assert_eq "PATH=/usr/sbin:/usr/bin:/sbin:/bin" "$(grep '^PATH=' "$env_file")" "the remote shell's PATH"
+assert_eq "LC_ALL=C" "$(grep '^LC_ALL=' "$env_file")" "the remote shell's LC_ALL"
+assert_eq "HOME=/root/lctl-test-home" "$(grep '^HOME=' "$env_file")" "the remote shell's HOME"
 [[ ! -e $S/journal ]] || fail "a refused fix wrote a journal"
 
 # --- 1 and 2: pause, resume, stop after go ---------------------------------------------------

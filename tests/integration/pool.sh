@@ -49,7 +49,10 @@
 #	lctl_pool_rsh_env			export what tests/integration/tools/local-rsh needs to
 #						stand in for ssh to a node: LCTL_POOL_GLUSTERD_DIRS
 #						(each node's glusterd working directory) and, in split
-#						mode, LCTL_POOL_RSH_NETNS (each node's namespace)
+#						mode, LCTL_POOL_RSH_NETNS (each node's namespace); and,
+#						as layoutctl hands a remote shell none of its caller's
+#						environment, write them into a remote shell of the pool,
+#						$LCTL_POOL_RSH (local-rsh with them), for --rsh
 #	lctl_pool_cap_egress I RATE|off		split mode: cap what node I sends to the other nodes
 #						at RATE (tc units: 200mbit, 25mbps = 25 MB/s; tbf on
 #						node I's veth), or lift the cap
@@ -145,6 +148,7 @@ _LCTL_POOL_LOADED=1
 LCTL_POOL_NS=
 LCTL_POOL_N=0
 LCTL_POOL_DIR=
+LCTL_POOL_RSH=
 LCTL_POOL_HOSTS=()
 LCTL_POOL_BRICKS=()
 LCTL_POOL_BRICK_PATHS=()
@@ -378,6 +382,24 @@ lctl_pool_rsh_env() {
 	else
 		unset LCTL_POOL_RSH_NETNS
 	fi
+	LCTL_POOL_RSH=$LCTL_POOL_DIR/rsh
+	{
+		printf '#!/bin/sh\n# tools/local-rsh for pool %s (lctl_pool_rsh_env)\n' "$LCTL_POOL_NS"
+		printf 'LCTL_POOL_GLUSTERD_DIRS=%s\nexport LCTL_POOL_GLUSTERD_DIRS\n' \
+			"$(_lctl_pool_shq "$LCTL_POOL_GLUSTERD_DIRS")"
+		[[ -z ${LCTL_POOL_RSH_NETNS:-} ]] ||
+			printf 'LCTL_POOL_RSH_NETNS=%s\nexport LCTL_POOL_RSH_NETNS\n' \
+				"$(_lctl_pool_shq "$LCTL_POOL_RSH_NETNS")"
+		printf 'exec %s "$@"\n' \
+			"$(_lctl_pool_shq "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/tools/local-rsh")"
+	} >"$LCTL_POOL_RSH" && chmod 0755 "$LCTL_POOL_RSH" ||
+		_lctl_pool_hard "cannot write $LCTL_POOL_RSH"
+}
+
+# _lctl_pool_shq WORD: WORD quoted for sh (single quotes)
+_lctl_pool_shq() {
+	local q="'\\''"
+	printf "'%s'" "${1//\'/$q}"
 }
 
 # --- gluster CLI --------------------------------------------------------------------------------
@@ -843,7 +865,7 @@ _lctl_pool_teardown_body() {
 	_lctl_pool_record_sockets
 	_lctl_pool_destroy "$LCTL_POOL_NS" "$LCTL_POOL_DIR" || ok=1
 	_lctl_pool_note "pool $LCTL_POOL_NS removed ($(($(_lctl_pool_now_ms) - t0)) ms)"
-	LCTL_POOL_NS='' LCTL_POOL_DIR='' LCTL_POOL_N=0 _LCTL_POOL_SPLIT='' _LCTL_POOL_NET=127.1.1
+	LCTL_POOL_NS='' LCTL_POOL_DIR='' LCTL_POOL_RSH='' LCTL_POOL_N=0 _LCTL_POOL_SPLIT='' _LCTL_POOL_NET=127.1.1
 	LCTL_POOL_HOSTS=() LCTL_POOL_BRICKS=() LCTL_POOL_BRICK_PATHS=() LCTL_POOL_NEW_BRICKS=()
 	return "$ok"
 }

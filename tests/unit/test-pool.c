@@ -20,6 +20,7 @@
 #include "pool.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -571,6 +572,61 @@ static void test_stderr_escaped(void **state)
 	assert_non_null(strstr(logged, "server server1: second\n"));
 }
 
+/*
+ * A worker's command gets nothing of ours by accident (issue 24, item 10; lib/run.c): of our
+ * environment only PATH (the system's), LC_ALL=C and what a remote shell needs (HOME, USER,
+ * LOGNAME, SSH_AUTH_SOCK); of our descriptors only its stdin, stdout and stderr.
+ */
+static void test_worker_environment(void **state)
+{
+	char dir[] = "/tmp/test-pool-env-XXXXXX", script[512], path[128], buf[8192];
+	const char *s[1] = { script };
+	struct lctl_error err = { 0 };
+	struct lctl_pool *p;
+	size_t n;
+	FILE *f;
+	int leak;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(script, sizeof(script),
+		 "env >%s/env; ls /proc/$$/fd >%s/fds; echo 'hello 2 a'; read go; "
+		 "echo 'done 0 0 0 0 0 0'",
+		 dir, dir);
+	setenv("LCTL_TEST_SECRET", "hunter2", 1);
+	setenv("HOME", "/root/lctl-test-home", 1);
+	leak = open("/dev/null", O_RDONLY); /* without O_CLOEXEC, as a careless thread may */
+	assert_true(leak >= 0);
+	assert_int_equal(dup2(leak, 57), 57);
+	close(leak);
+	assert_int_equal(start(s, 1, 5000, &p, &err), 0);
+	go(p);
+	run_to_end(p);
+	lctl_pool_free(p);
+	close(57);
+	unsetenv("LCTL_TEST_SECRET");
+	snprintf(path, sizeof(path), "%s/env", dir);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	unlink(path);
+	assert_null(strstr(buf, "LCTL_TEST_SECRET"));
+	assert_non_null(strstr(buf, "PATH=/usr/sbin:/usr/bin:/sbin:/bin\n"));
+	assert_non_null(strstr(buf, "HOME=/root/lctl-test-home\n"));
+	snprintf(path, sizeof(path), "%s/fds", dir);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	unlink(path);
+	/* ls's own descriptor of the directory it lists is 3 */
+	assert_null(strstr(buf, "57\n"));
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -589,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_commands_after_go),
 		cmocka_unit_test(test_no_path_lookup),
 		cmocka_unit_test(test_stderr_escaped),
+		cmocka_unit_test(test_worker_environment),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,24 +94,34 @@ static char *slurp(const char *name)
 
 /*
  * The volume name is one argument, never shell text: a name made to break out of quotes runs
- * nothing. The CLI gets no stdin and a bare environment.
+ * nothing. The CLI gets no stdin, a bare environment and no descriptor of ours but its
+ * stdout and stderr.
  */
 static void test_argv_no_shell(void **state)
 {
 	static const char evil[] = "fv';touch${IFS}PWNED;'";
 	char body[1024], pwned[128], *args;
 	bool running = true;
+	int leak;
 
 	(void)state;
 	snprintf(body, sizeof(body),
 		 "cd '%s' || exit 1\n"
 		 "for a in \"$0\" \"$@\"; do printf '%%s\\n' \"$a\"; done >args\n"
 		 "env >env\n"
+		 "ls /proc/$$/fd >fds\n"
 		 "cat >stdin\n"
 		 "printf '%%s' '%s'",
 		 dir, no_tasks);
 	assert_int_equal(chdir(dir), 0);
+	leak = open("/dev/null", O_RDONLY); /* without O_CLOEXEC, as a careless thread may */
+	assert_true(leak >= 0);
+	assert_int_equal(dup2(leak, 57), 57);
+	close(leak);
+	setenv("LCTL_TEST_SECRET", "hunter2", 1);
 	assert_int_equal(tasks_check(fake_gluster(body), evil, &running), TASKS_OK);
+	unsetenv("LCTL_TEST_SECRET");
+	close(57);
 	assert_false(running);
 	args = slurp("args");
 	assert_non_null(strstr(args, "\n--mode=script\nvolume\nstatus\nfv';touch${IFS}PWNED;'\n"
@@ -119,6 +130,9 @@ static void test_argv_no_shell(void **state)
 	assert_int_not_equal(access(pwned, F_OK), 0);
 	assert_string_equal(slurp("stdin"), "");
 	assert_null(strstr(slurp("env"), "HOME="));
+	assert_null(strstr(slurp("env"), "LCTL_TEST_SECRET"));
+	/* only its stdin, stdout and stderr: ls's own descriptor of the listing is 3 */
+	assert_null(strstr(slurp("fds"), "57\n"));
 	assert_non_null(strstr(slurp("env"), "PATH=/usr/sbin:/usr/bin:/sbin:/bin"));
 }
 

@@ -5,8 +5,8 @@
 #
 #	pf_init [N]		fx_init, then an N-server pool (default 3); layoutctl runs on node 1
 #				in the pool's namespace ($PF_LAYOUTCTL), with the workers of the other
-#				servers started through tools/local-rsh, each with its own node's
-#				glusterd directory; fx_fix, fx_checker_*, fx_scan_after_fix and
+#				servers started through tools/local-rsh ($PF_RSH: the pool's, which
+#				gives each its own node's glusterd directory); fx_fix, fx_checker_*, fx_scan_after_fix and
 #				fx_bricks_check then work on the pool
 #	pf_fix VOL ARGS...	fx_fix with the pool's remote shell and without the task check (the
 #				gluster CLI in the namespace would ask the glusterd outside)
@@ -16,17 +16,15 @@
 #				migration the fix reported
 #	pf_worker_pids NODE	pids of the layoutctl workers started for node NODE
 
-PF_RSH=$LCTL_SRCDIR/tests/integration/tools/local-rsh
+PF_RSH=
 
 pf_init() {
-	local i dirs=()
 	fx_init
 	lctl_pool_start "${1:-3}"
-	for ((i = 1; i <= LCTL_POOL_N; i++)); do
-		dirs+=("${LCTL_POOL_HOSTS[i - 1]}=$LCTL_POOL_DIR/node$i/wd")
-	done
-	LCTL_POOL_GLUSTERD_DIRS="${dirs[*]}"
-	export LCTL_POOL_GLUSTERD_DIRS
+	# layoutctl passes a remote shell none of its environment: the pool's remote shell has
+	# each node's glusterd directory written in (lctl_pool_rsh_env)
+	lctl_pool_rsh_env
+	PF_RSH=$LCTL_POOL_RSH
 	GFCHECK_SERVER=${LCTL_POOL_HOSTS[0]}
 	export GFCHECK_SERVER
 	PF_LAYOUTCTL=(lctl_pool_exec "$LAYOUTCTL" --server "${LCTL_POOL_HOSTS[0]}"
