@@ -7,7 +7,7 @@
 #include "parse.h"
 #include "progress.h"
 #include "render.h"
-#include "tasks.h"
+#include "glustercli.h"
 
 #include <ctype.h>
 #include <errno.h>

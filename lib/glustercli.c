@@ -10,7 +10,7 @@
  * answered when cliOutput/opRet is 0; a task runs when one of its tasks has status 1
  * (GF_DEFRAG_STATUS_STARTED).
  */
-#include "tasks.h"
+#include "glustercli.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "layoutctl.h"
-#include "tasks.h"
+#include "glustercli.h"
 
 #define HEAD "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<cliOutput>"
 
