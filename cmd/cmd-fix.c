@@ -483,7 +483,7 @@ static void free_workers(struct pool_specs *ps)
  */
 static int check_gluster_tasks(const char *volume)
 {
-	const char *gluster = tasks_find_gluster(tasks_gluster_paths);
+	const char *gluster = lctl_gluster_find(lctl_gluster_paths);
 	bool running = false;
 
 	if (!gluster) {
@@ -491,10 +491,10 @@ static int check_gluster_tasks(const char *volume)
 		      "(use --no-task-check if you are sure none runs)");
 		return EXIT_CANTRUN;
 	}
-	switch (tasks_check(gluster, volume, &running)) {
-	case TASKS_OK:
+	switch (lctl_gluster_tasks(gluster, volume, &running)) {
+	case LCTL_GLUSTER_OK:
 		break;
-	case TASKS_CANNOT_RUN:
+	case LCTL_GLUSTER_CANNOT_RUN:
 		error("cannot run %s to check for a running rebalance "
 		      "(use --no-task-check if you are sure none runs)",
 		      gluster);
@@ -1638,7 +1638,7 @@ static int drain_finish(struct fix_cli *fc, struct lctl_volume *vol)
 	ret = EXIT_CLEAN;
 	if (!fc->commit)
 		goto out;
-	gluster = tasks_find_gluster(tasks_gluster_paths);
+	gluster = lctl_gluster_find(lctl_gluster_paths);
 	if (!gluster) {
 		error("cannot remove the bricks: no gluster CLI here");
 		ret = EXIT_CANTRUN;
@@ -1646,7 +1646,7 @@ static int drain_finish(struct fix_cli *fc, struct lctl_volume *vol)
 	}
 	/* the names come from the volfile: each must read as HOST:/PATH to the CLI, no option */
 	for (i = 0; i < n; i++) {
-		if (!tasks_brick_ok(bricks[i])) {
+		if (!lctl_gluster_brick_ok(bricks[i])) {
 			error("cannot remove the bricks: the volfile names a brick '%s'",
 			      bricks[i]);
 			ret = EXIT_CANTRUN;
@@ -1669,8 +1669,8 @@ static int drain_finish(struct fix_cli *fc, struct lctl_volume *vol)
 	fc->nsubvols_before = lctl_volume_nsubvols(vol);
 	for (i = 0; i < lctl_volume_nsubvols(vol); i++)
 		fc->nleaving_subvols += lctl_volume_subvol(vol, i)->leaving;
-	if (tasks_remove_brick(gluster, fc->volume, (const char *const *)bricks, n, why,
-			       sizeof(why)) != TASKS_OK) {
+	if (lctl_gluster_remove_brick(gluster, fc->volume, (const char *const *)bricks, n, why,
+				      sizeof(why)) != LCTL_GLUSTER_OK) {
 		error("gluster volume remove-brick '%s' failed: %s", fc->volume, why);
 		ret = EXIT_CANTRUN;
 		goto out;
