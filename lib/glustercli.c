@@ -261,3 +261,20 @@ out:
 	free(argv);
 	return ret;
 }
+
+int lctl_gluster_tasks_idle(const char *volume, const char **gluster)
+{
+	bool running = false;
+
+	*gluster = lctl_gluster_find(lctl_gluster_paths);
+	if (!*gluster)
+		return LCTL_TASKS_NO_CLI;
+	switch (lctl_gluster_tasks(*gluster, volume, &running)) {
+	case LCTL_GLUSTER_OK:
+		return running ? LCTL_TASKS_RUNNING : LCTL_TASKS_IDLE;
+	case LCTL_GLUSTER_CANNOT_RUN:
+		return LCTL_TASKS_CANNOT_RUN;
+	default:
+		return LCTL_TASKS_NO_ANSWER;
+	}
+}

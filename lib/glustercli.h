@@ -32,4 +32,19 @@ bool lctl_gluster_brick_ok(const char *brick);
 int lctl_gluster_remove_brick(const char *gluster, const char *volume, const char *const *bricks,
 			      size_t nbricks, char *why, size_t whysize);
 
+/* What lctl_gluster_tasks_idle() found. */
+enum lctl_gluster_idle {
+	LCTL_TASKS_IDLE = 0,   /* glusterd says no rebalance or remove-brick runs */
+	LCTL_TASKS_NO_CLI,     /* no gluster CLI here (lctl_gluster_paths) */
+	LCTL_TASKS_CANNOT_RUN, /* the CLI could not be run */
+	LCTL_TASKS_NO_ANSWER,  /* glusterd did not answer (or not so that we could read it) */
+	LCTL_TASKS_RUNNING,    /* a rebalance or remove-brick task runs */
+};
+
+/*
+ * Whether GlusterFS's own rebalance or remove-brick runs on @volume, asked through the first
+ * gluster CLI of lctl_gluster_paths (*@gluster: it, or NULL). Return: enum lctl_gluster_idle.
+ */
+int lctl_gluster_tasks_idle(const char *volume, const char **gluster);
+
 #endif
