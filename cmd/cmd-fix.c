@@ -2,12 +2,13 @@
 /* layoutctl fix VOLUME: repair layouts, place entries, verify, stamp clean. */
 #include "cli.h"
 #include "dashboard.h"
+#include "fixcli.h"
 #include "msg.h"
 #include "output.h"
 #include "parse.h"
 #include "progress.h"
 #include "render.h"
-#include "tasks.h"
+#include "glustercli.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -36,43 +37,11 @@ const char *const cmd_fix_usage[] = {
 	NULL,
 };
 
-struct fix_cli {
-	struct lctl_fix_opts o;
-	const char *volume;
-	const char *log;
-	int log_fd; /* --log, opened before the volume (named_log_open()); -1: none */
-	char state_dir[4096];
-	char log_path[4200];
-	bool task_check;
-	bool dashboard;
-	bool gfapi_only;
-	const char *rsh;
-	const char *remote_cmd;
-	bool single_host;
-	/* as the options give them, before parse_fix_args() puts them into o and above */
-	int planner, mode, phase, brick_reads;
-	bool mode_given, no_task_check;
-	unsigned settle, hang_timeout;
-	uint64_t max_runtime;
-	time_t until;
-	double bandwidth;
-	const char *state_dir_arg;
-	/* drain: the subvolumes or bricks to empty (the operands after VOLUME), and --commit */
-	bool drain;
-	const char *const *leaving;
-	size_t nleaving;
-	bool commit;
-	size_t nsubvols_before, nleaving_subvols; /* --commit: to see the new membership */
-	/* what the last fix_run() ended with */
-	uint64_t not_fixed, failed;
-	bool stopped;
-};
-
-/* Filled by the option parser from cmd_fix_options. */
-static struct fix_cli fc_args = { .mode = LCTL_FIX_CLEAN_FIRST,
-				  .settle = 5,
-				  .hang_timeout = 1800,
-				  .log_fd = -1 };
+/* Filled by the option parser from cmd_fix_options or cmd_drain_options. */
+struct fix_cli fc_args = { .mode = LCTL_FIX_CLEAN_FIRST,
+			   .settle = 5,
+			   .hang_timeout = 1800,
+			   .log_fd = -1 };
 
 static const struct opt_word mode_words[] = {
 	{ "clean-first", LCTL_FIX_CLEAN_FIRST },
@@ -89,10 +58,7 @@ static const struct opt_word phase_words[] = {
 };
 
 const struct lopt cmd_fix_options[] = {
-	OPT_UINT('p', "parallel", &fc_args.o.parallel, 1, 64, "N", "worker threads (default 4)"),
-	OPT_UINT(0, "migrations", &fc_args.o.migrations, 1, LCTL_FIX_MAX_MIGRATIONS, "N",
-		 "migrations at a time from or to one subvolume (default 1; 2 where\n"
-		 "the network between servers, not the bricks, is the limit)"),
+	FIX_COMMON_OPTIONS_WORKERS,
 	OPT_VOLPATH(0, "path", &fc_args.o.path, "SUBTREE",
 		    "fix only this directory and what is below it"),
 	OPT_ENUM(0, "layout", &fc_args.planner, planner_words, "PLANNER",
@@ -116,54 +82,7 @@ const struct lopt cmd_fix_options[] = {
 		 "print the plan (files and bytes per source -> target); write nothing"),
 	OPT_FLAG(0, "resume", &fc_args.o.resume,
 		 "continue the run recorded in the state directory's journal"),
-	OPT_PATH(0, "state-dir", &fc_args.state_dir_arg, sizeof(fc_args.state_dir), "DIR",
-		 "journal and lock (default /var/lib/layoutctl/VOLUME)"),
-	{ .name = "settle",
-	  .kind = OPTK_UINT,
-	  .to.u = &fc_args.settle,
-	  .min = 0,
-	  .max = 3600,
-	  .what = "0-3600 seconds",
-	  .arg = "SECONDS",
-	  .help = "wait after making directories dirty (default 5)" },
-	{ .name = "hang-timeout",
-	  .kind = OPTK_UINT,
-	  .to.u = &fc_args.hang_timeout,
-	  .min = 0,
-	  .max = 86400,
-	  .what = "0-86400 seconds",
-	  .arg = "SECONDS",
-	  .help = "stop, resumably, when a GlusterFS call hangs this long (default 1800, 0: never)" },
-	OPT_DURATION(0, "max-runtime", &fc_args.max_runtime, "TIME",
-		     "stop cleanly after TIME (seconds, or with s, m, h suffix)"),
-	OPT_TIME(0, "until", &fc_args.until, "HH:MM",
-		 "stop cleanly at this local time (the end of a maintenance window)"),
-	{ .name = "rate",
-	  .kind = OPTK_DOUBLE,
-	  .to.d = &fc_args.o.files_per_sec,
-	  .what = "files per second",
-	  .arg = "FILES",
-	  .help = "at most FILES files per second" },
-	{ .name = "bandwidth",
-	  .kind = OPTK_DOUBLE,
-	  .to.d = &fc_args.bandwidth,
-	  .what = "MB per second",
-	  .arg = "MB",
-	  .help = "at most MB megabytes (10^6 bytes) per second of migrated data" },
-	{ .name = "log",
-	  .kind = OPTK_STRING,
-	  .to.s = &fc_args.log,
-	  .max = sizeof(fc_args.log_path),
-	  .arg = "FILE",
-	  .complete = "@file",
-	  .help = "per-file outcome log, JSON lines (default STATE_DIR/outcomes.jsonl)" },
-	OPT_FLAG(0, "break-lock", &fc_args.o.break_lock,
-		 "take over the volume lock of a run that died on another host"),
-	OPT_FLAG(0, "no-task-check", &fc_args.no_task_check,
-		 "do not ask glusterd whether a rebalance or remove-brick runs"),
-	OPT_ENUM(0, "brick-reads", &fc_args.brick_reads, brick_reads_words, "HOW",
-		 "auto (default): inspect this host's brick folders directly\n"
-		 "(pure distribute); gfapi: read everything through the bricks"),
+	FIX_COMMON_OPTIONS_RUN,
 	{ .name = "rsh",
 	  .kind = OPTK_STRING,
 	  .to.s = &fc_args.rsh,
@@ -183,14 +102,14 @@ const struct lopt cmd_fix_options[] = {
 	  .help = "layoutctl on the other servers (default layoutctl)" },
 	OPT_FLAG(0, "single-host", &fc_args.single_host,
 		 "move every file from this host (no workers on other servers)"),
-	OPT_FLAG(0, "dashboard", &fc_args.dashboard,
-		 "full-screen live view (keys: p pause, r resume, + - workers, q stop)"),
+	FIX_COMMON_OPTION_DASHBOARD,
 	OPT_HELP(),
 	OPT_END(),
 };
 
-/* The options are parsed (cmd_fix_options); check the operand and what goes together. */
-static int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct fix_cli *fc)
+/* The options are parsed (cmd_fix_options, cmd_drain_options); check the operands and what
+ * goes together. */
+int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct fix_cli *fc)
 {
 	int ret = !fc->drain ? operands_check(cmd, argc, 1, "VOLUME")
 		  : argc < 3 ? usage_error(cmd, "missing %s",
@@ -476,6 +395,30 @@ static void free_workers(struct pool_specs *ps)
 	free(ps->spec);
 }
 
+void tasks_refused(int tasks, const char *gluster, const char *volume)
+{
+	switch (tasks) {
+	case LCTL_TASKS_NO_CLI:
+		error("cannot check for a running rebalance: no gluster CLI here "
+		      "(use --no-task-check if you are sure none runs)");
+		break;
+	case LCTL_TASKS_CANNOT_RUN:
+		error("cannot run %s to check for a running rebalance "
+		      "(use --no-task-check if you are sure none runs)",
+		      gluster);
+		break;
+	case LCTL_TASKS_NO_ANSWER:
+		error("glusterd did not answer 'volume status %s tasks' "
+		      "(use --no-task-check if you are sure no rebalance runs)",
+		      volume);
+		break;
+	default:
+		error("a rebalance or remove-brick task is running on '%s': refusing to fix",
+		      volume);
+		break;
+	}
+}
+
 /*
  * GlusterFS's own rebalance and remove-brick run in glusterd's daemons; only glusterd knows.
  * Ask it through the gluster CLI when there is one (on a server); a client without the CLI
@@ -483,34 +426,13 @@ static void free_workers(struct pool_specs *ps)
  */
 static int check_gluster_tasks(const char *volume)
 {
-	const char *gluster = tasks_find_gluster(tasks_gluster_paths);
-	bool running = false;
+	const char *gluster = NULL;
+	int t = lctl_gluster_tasks_idle(volume, &gluster);
 
-	if (!gluster) {
-		error("cannot check for a running rebalance: no gluster CLI here "
-		      "(use --no-task-check if you are sure none runs)");
-		return EXIT_CANTRUN;
-	}
-	switch (tasks_check(gluster, volume, &running)) {
-	case TASKS_OK:
-		break;
-	case TASKS_CANNOT_RUN:
-		error("cannot run %s to check for a running rebalance "
-		      "(use --no-task-check if you are sure none runs)",
-		      gluster);
-		return EXIT_CANTRUN;
-	default:
-		error("glusterd did not answer 'volume status %s tasks' "
-		      "(use --no-task-check if you are sure no rebalance runs)",
-		      volume);
-		return EXIT_CANTRUN;
-	}
-	if (running) {
-		error("a rebalance or remove-brick task is running on '%s': refusing to fix",
-		      volume);
-		return EXIT_CANTRUN;
-	}
-	return EXIT_CLEAN;
+	if (t == LCTL_TASKS_IDLE)
+		return EXIT_CLEAN;
+	tasks_refused(t, gluster, volume);
+	return EXIT_CANTRUN;
 }
 
 static struct json_object *dir_json(struct lctl_volume *vol, const struct lctl_repair_report *rr)
@@ -968,7 +890,7 @@ static bool tick(struct fix_cli *fc, struct lctl_fix *fix, const struct lctl_pro
  * (nothing is written yet if the terminal cannot be driven). Messages meanwhile are kept and
  * printed when it closes. NULL without --dashboard.
  */
-static struct dash *dash_first(const struct fix_cli *fc, double t0)
+struct dash *dash_first(const struct fix_cli *fc, double t0)
 {
 	struct dash *dash = NULL;
 	const char *why;
@@ -980,7 +902,7 @@ static struct dash *dash_first(const struct fix_cli *fc, double t0)
 }
 
 /* One fix (or drain pass) on the opened @vol; it closes @dash (dash_first()), if any. */
-static int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, double t0)
+int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, double t0)
 {
 	struct fix_cli fc = *fcp;
 	struct lctl_fix *fix = NULL;
@@ -1179,7 +1101,7 @@ out:
  * refused (lctl_output_open()) stops the command before anything is written. A dry run
  * writes none.
  */
-static int named_log_open(struct fix_cli *fc)
+int named_log_open(struct fix_cli *fc)
 {
 	struct lctl_error err = { 0 };
 
@@ -1193,7 +1115,7 @@ static int named_log_open(struct fix_cli *fc)
 	return EXIT_CLEAN;
 }
 
-static void named_log_close(struct fix_cli *fc)
+void named_log_close(struct fix_cli *fc)
 {
 	if (fc->log_fd >= 0 && close(fc->log_fd))
 		warning("cannot write the outcome log '%s'", fc->log);
@@ -1222,461 +1144,6 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 		return ret;
 	}
 	ret = fix_run(&fc, vol, dash, t0);
-	lctl_volume_close(vol, false);
-	named_log_close(&fc);
-	return finish_stdout(ret);
-}
-
-/* ---- layoutctl drain ------------------------------------------------------------------------ */
-
-const char *const cmd_drain_usage[] = {
-	"VOLUME SUBVOLUME|BRICK...",
-	"Empty DHT subvolumes while the volume stays online, then remove them safely.",
-	"",
-	"A fix run whose layouts give the leaving subvolumes (a brick of a pure distribute volume",
-	"as HOST:/PATH, or a whole replica or disperse set: its name or all of its bricks) no",
-	"range: directories made dirty, new layouts, every file on them moved with DHT's own",
-	"migration (hard links too: our client has them decommissioned), their linkto files",
-	"removed, verified, stamped. Then their bricks are read: once nothing but directories and",
-	"GlusterFS's internal folders is left, the 'gluster volume remove-brick VOLUME BRICK...",
-	"force' that is now safe is printed; --commit runs it after checking again, then fixes",
-	"what the remove changed. Refuses while a rebalance or remove-brick runs.",
-	"Exit status: 0 drained (and removed, with --commit), 1 something left or not fixed (or",
-	"stopped: resumable), 2 usage, 3 could not run (not enough space, glusterd refused the",
-	"remove-brick), 130 interrupted.",
-	NULL,
-};
-
-/* fix runs of one drain at most (the first, and resumed ones while directories are left) */
-#define DRAIN_MAX_PASSES 5
-
-/* Drain's own default planner: min-move takes the leaving ranges and moves nothing else. */
-static int drain_planner = LCTL_PLANNER_MINMOVE;
-
-const struct lopt cmd_drain_options[] = {
-	OPT_UINT('p', "parallel", &fc_args.o.parallel, 1, 64, "N", "worker threads (default 4)"),
-	OPT_UINT(0, "migrations", &fc_args.o.migrations, 1, LCTL_FIX_MAX_MIGRATIONS, "N",
-		 "migrations at a time from or to one subvolume (default 1; 2 where\n"
-		 "the network between servers, not the bricks, is the limit)"),
-	OPT_ENUM(0, "layout", &drain_planner, planner_words, "PLANNER",
-		 "min-move (default: only the leaving ranges change owner) or gluster\n"
-		 "(GlusterFS's own decommission layout)"),
-	OPT_FLAG(0, "commit", &fc_args.commit,
-		 "run the remove-brick once the bricks are empty, then fix what it changed"),
-	OPT_FLAG('n', "dry-run", &fc_args.o.dry_run,
-		 "print the plan (files and bytes per source -> target) and the space\n"
-		 "check; write nothing"),
-	OPT_FLAG(0, "resume", &fc_args.o.resume,
-		 "continue the drain recorded in the state directory's journal"),
-	OPT_PATH(0, "state-dir", &fc_args.state_dir_arg, sizeof(fc_args.state_dir), "DIR",
-		 "journal and lock (default /var/lib/layoutctl/VOLUME)"),
-	{ .name = "settle",
-	  .kind = OPTK_UINT,
-	  .to.u = &fc_args.settle,
-	  .min = 0,
-	  .max = 3600,
-	  .what = "0-3600 seconds",
-	  .arg = "SECONDS",
-	  .help = "wait after making directories dirty (default 5)" },
-	{ .name = "hang-timeout",
-	  .kind = OPTK_UINT,
-	  .to.u = &fc_args.hang_timeout,
-	  .min = 0,
-	  .max = 86400,
-	  .what = "0-86400 seconds",
-	  .arg = "SECONDS",
-	  .help = "stop, resumably, when a GlusterFS call hangs this long (default 1800, 0: never)" },
-	OPT_DURATION(0, "max-runtime", &fc_args.max_runtime, "TIME",
-		     "stop cleanly after TIME (seconds, or with s, m, h suffix)"),
-	OPT_TIME(0, "until", &fc_args.until, "HH:MM",
-		 "stop cleanly at this local time (the end of a maintenance window)"),
-	{ .name = "rate",
-	  .kind = OPTK_DOUBLE,
-	  .to.d = &fc_args.o.files_per_sec,
-	  .what = "files per second",
-	  .arg = "FILES",
-	  .help = "at most FILES files per second" },
-	{ .name = "bandwidth",
-	  .kind = OPTK_DOUBLE,
-	  .to.d = &fc_args.bandwidth,
-	  .what = "MB per second",
-	  .arg = "MB",
-	  .help = "at most MB megabytes (10^6 bytes) per second of migrated data" },
-	{ .name = "log",
-	  .kind = OPTK_STRING,
-	  .to.s = &fc_args.log,
-	  .max = sizeof(fc_args.log_path),
-	  .arg = "FILE",
-	  .complete = "@file",
-	  .help = "per-file outcome log, JSON lines (default STATE_DIR/outcomes.jsonl)" },
-	OPT_FLAG(0, "break-lock", &fc_args.o.break_lock,
-		 "take over the volume lock of a run that died on another host"),
-	OPT_FLAG(0, "no-task-check", &fc_args.no_task_check,
-		 "do not ask glusterd whether a rebalance or remove-brick runs"),
-	OPT_ENUM(0, "brick-reads", &fc_args.brick_reads, brick_reads_words, "HOW",
-		 "auto (default): inspect this host's brick folders directly\n"
-		 "(pure distribute); gfapi: read everything through the bricks"),
-	OPT_FLAG(0, "dashboard", &fc_args.dashboard,
-		 "full-screen live view (keys: p pause, r resume, + - workers, q stop)"),
-	OPT_HELP(),
-	OPT_END(),
-};
-
-/*
- * Before anything is written: what is on the leaving subvolumes must fit on the others above
- * their cluster.min-free-disk (DHT's migration refuses to cross it). Return: -1 when it fits,
- * else the exit status.
- */
-static int drain_space_check(struct lctl_volume *vol)
-{
-	const char *mfd = lctl_volume_dht_options(vol)->min_free_disk;
-	struct lctl_drain_left l;
-	struct lctl_error err = { 0 };
-	uint64_t room = 0;
-	char b1[32], b2[32];
-	size_t i;
-	int ret;
-
-	ret = lctl_drain_check(vol, &l, &err);
-	if (ret) {
-		error("%s", err.msg);
-		return EXIT_CANTRUN;
-	}
-	/* what could not be listed is not counted: the bytes to move would look smaller */
-	if (l.err) {
-		error("cannot drain '%s': cannot tell how much is on the leaving subvolumes: '%s': %s",
-		      lctl_volume_name(vol), l.err_path, strerror(l.err));
-		lctl_drain_left_release(&l);
-		return EXIT_CANTRUN;
-	}
-	for (i = 0; i < lctl_volume_nsubvols(vol); i++) {
-		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
-		uint64_t keep = lctl_min_free_bytes(mfd, sv->size_bytes);
-
-		if (!sv->leaving && sv->free_bytes > keep)
-			room += sv->free_bytes - keep;
-	}
-	verbose(gopts.format == FMT_TEXT && fc_args.o.dry_run ? 1 : 2,
-		"Space: %s in %llu files on the leaving subvolumes, %s free above "
-		"cluster.min-free-disk (%s) on the others",
-		human_bytes(l.bytes, b1, sizeof(b1)), (unsigned long long)l.entries,
-		human_bytes(room, b2, sizeof(b2)), mfd ? mfd : "10%");
-	lctl_drain_left_release(&l);
-	if (l.bytes > room) {
-		error("cannot drain '%s': %s to move, but only %s free above cluster.min-free-disk "
-		      "on the remaining subvolumes",
-		      lctl_volume_name(vol), b1, b2);
-		return EXIT_CANTRUN;
-	}
-	return -1;
-}
-
-/* The leaving subvolumes' bricks, "HOST:/PATH", as gluster's remove-brick wants them. */
-static size_t leaving_bricks(struct lctl_volume *vol, char ***out)
-{
-	size_t i, j, n = 0;
-	char **v = NULL;
-
-	for (i = 0; i < lctl_volume_nsubvols(vol); i++) {
-		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
-
-		for (j = 0; sv->leaving && j < sv->nbricks; j++) {
-			v = realloc(v, (n + 1) * sizeof(*v));
-			if (!v ||
-			    asprintf(&v[n], "%s:%s", sv->bricks[j].host, sv->bricks[j].path) < 0)
-				abort();
-			n++;
-		}
-	}
-	*out = v;
-	return n;
-}
-
-/* Nothing but directories left on the leaving subvolumes? -1 if so, else the exit status. */
-static int drain_verify(struct lctl_volume *vol, const char *when)
-{
-	struct lctl_drain_left l;
-	struct lctl_error err = { 0 };
-	size_t i;
-	int ret = lctl_drain_check(vol, &l, &err);
-
-	if (ret) {
-		error("%s", err.msg);
-		return EXIT_CANTRUN;
-	}
-	ret = -1;
-	if (l.err) {
-		error("cannot tell whether the leaving subvolumes are empty %s: '%s': %s", when,
-		      l.err_path, strerror(l.err));
-		ret = EXIT_PROBLEMS;
-	} else if (l.entries || l.brick_entries) {
-		error("%llu entries are still on the leaving subvolumes %s (first: '%s'): not "
-		      "removing them",
-		      (unsigned long long)(l.entries ? l.entries : l.brick_entries), when,
-		      l.nsamples ? l.samples[0] : "?");
-		for (i = 1; i < l.nsamples; i++)
-			verbose(1, "  also left: '%s'", l.samples[i]);
-		ret = EXIT_PROBLEMS;
-	} else {
-		verbose(2, "leaving subvolumes empty %s (%zu subvolumes, %zu bricks read directly)",
-			when, l.nsubvols, l.bricks_read);
-	}
-	lctl_drain_left_release(&l);
-	return ret;
-}
-
-/*
- * Whether a drain's fix, which left @fc->not_fixed directories behind (exit @ret), gets pass
- * @pass: only for directories a client changed meanwhile (nothing stopped or failed), at most
- * DRAIN_MAX_PASSES in all. If so, it waits the settle period first (a directory changed while
- * being stamped was marked dirty and wants it before files move) and resumes from the journal.
- */
-static bool next_pass(struct fix_cli *fc, struct lctl_volume *vol, int ret, int pass)
-{
-	unsigned i;
-
-	if (ret != EXIT_PROBLEMS || fc->o.dry_run || fc->stopped || interrupted || !fc->not_fixed ||
-	    pass > DRAIN_MAX_PASSES)
-		return false;
-	verbose(1, "%llu directories not finished: pass %d after %u s",
-		(unsigned long long)fc->not_fixed, pass, fc->o.settle_ms / 1000);
-	for (i = 0; i < fc->o.settle_ms / 100 && !interrupted; i++)
-		usleep(100000);
-	fc->o.resume = true;
-	lctl_volume_reread_commit(vol);
-	return !interrupted;
-}
-
-/*
- * After the remove-brick: the volume as glusterd serves it now (the new membership), fixed
- * where the remove changed anything. A scan first; a fix only when a directory is not clean,
- * again (as the drain) while clients keep changing some.
- */
-static int after_remove(const struct fix_cli *fc)
-{
-	struct fix_cli f2 = *fc;
-	struct lctl_volume *vol = NULL;
-	struct lctl_scan_opts so = { 0 };
-	struct lctl_scan *scan = NULL;
-	struct lctl_error err = { 0 };
-	const struct lctl_scan_summary *s;
-	bool fin = false, clean;
-	int ret, tries, pass;
-
-	/* glusterd hands the new volfile out once the remove is committed; give it a moment */
-	for (tries = 0; tries < 30; tries++) {
-		ret = open_volume(fc->volume,
-				  fc->gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
-				  &vol);
-		if (ret)
-			return ret;
-		if (lctl_volume_nsubvols(vol) + fc->nleaving_subvols == fc->nsubvols_before)
-			break;
-		lctl_volume_close(vol, false);
-		vol = NULL;
-		sleep(1);
-	}
-	if (!vol) {
-		error("glusterd still serves '%s' with the removed bricks", fc->volume);
-		return EXIT_CANTRUN;
-	}
-	so.parallel = fc->o.parallel;
-	so.planner = LCTL_PLANNER_MINMOVE;
-	so.max_depth = -1;
-	ret = lctl_scan_start(vol, &so, &scan, &err);
-	if (ret) {
-		error("cannot scan '%s' after the remove: %s", fc->volume, err.msg);
-		lctl_volume_close(vol, false);
-		return EXIT_CANTRUN;
-	}
-	while (!fin && !interrupted)
-		lctl_dir_report_free(lctl_scan_next(scan, 200, &fin));
-	s = lctl_scan_summary(scan);
-	clean = fin && s->dirs == s->dirs_clean;
-	verbose(1, "After the remove: %llu directories, %llu clean", (unsigned long long)s->dirs,
-		(unsigned long long)s->dirs_clean);
-	lctl_scan_free(scan);
-	if (interrupted) {
-		lctl_volume_close(vol, false);
-		return EXIT_INTERRUPTED;
-	}
-	if (clean) {
-		lctl_volume_close(vol, false);
-		return EXIT_CLEAN;
-	}
-	/* a plain fix of the new membership: its defaults, the drain's throttles and state */
-	f2.drain = false;
-	f2.leaving = NULL;
-	f2.nleaving = 0;
-	f2.o.resume = false;
-	f2.o.mode = LCTL_FIX_CLEAN_FIRST;
-	f2.o.planner = LCTL_PLANNER_MINMOVE;
-	ret = fix_run(&f2, vol, NULL, lctl_mono_seconds());
-	for (pass = 2; next_pass(&f2, vol, ret, pass); pass++)
-		ret = fix_run(&f2, vol, NULL, lctl_mono_seconds());
-	lctl_volume_close(vol, false);
-	return ret;
-}
-
-/* The drain is complete: print (or, with --commit, run) the remove-brick that is now safe. */
-static int drain_finish(struct fix_cli *fc, struct lctl_volume *vol)
-{
-	const char *gluster;
-	char **bricks = NULL, why[512];
-	size_t i, n;
-	int ret = drain_verify(vol, "after the drain");
-
-	if (ret >= 0)
-		return ret;
-	n = leaving_bricks(vol, &bricks);
-	if (gopts.verbosity >= 1 || !fc->commit) {
-		/* stdout holds the run's document in the other formats: the lines go to stderr */
-		FILE *f = gopts.format == FMT_TEXT ? stdout : stderr;
-
-		fprintf(f, "Drained: nothing but directories is left on");
-		for (i = 0; i < n; i++)
-			fprintf(f, " %s", out_esc(bricks[i]));
-		if (fc->commit) {
-			fprintf(f, ".\nRunning: gluster volume remove-brick %s",
-				out_esc(fc->volume));
-			for (i = 0; i < n; i++)
-				fprintf(f, " %s", out_esc(bricks[i]));
-			fprintf(f, " force\n");
-		} else {
-			/*
-			 * Not the remove-brick itself: run later, without the lock and the check
-			 * before it, it would take whatever a fix or a client put there since.
-			 */
-			fprintf(f, ".\nTo remove them: layoutctl drain --commit %s",
-				out_esc(fc->volume));
-			for (i = 0; i < fc->nleaving; i++)
-				fprintf(f, " %s", out_esc(fc->leaving[i]));
-			fprintf(f,
-				" (checks them again, under the volume lock, then removes them)\n");
-		}
-	}
-	ret = EXIT_CLEAN;
-	if (!fc->commit)
-		goto out;
-	gluster = tasks_find_gluster(tasks_gluster_paths);
-	if (!gluster) {
-		error("cannot remove the bricks: no gluster CLI here");
-		ret = EXIT_CANTRUN;
-		goto out;
-	}
-	/* the names come from the volfile: each must read as HOST:/PATH to the CLI, no option */
-	for (i = 0; i < n; i++) {
-		if (!tasks_brick_ok(bricks[i])) {
-			error("cannot remove the bricks: the volfile names a brick '%s'",
-			      bricks[i]);
-			ret = EXIT_CANTRUN;
-			goto out;
-		}
-	}
-	if (fc->task_check && (ret = check_gluster_tasks(fc->volume)) != EXIT_CLEAN)
-		goto out;
-	/* immediately before: a file a client made meanwhile would be lost with the brick */
-	ret = drain_verify(vol, "before the remove-brick");
-	if (ret >= 0)
-		goto out;
-	/* held since the first pass: another run could have broken it (--break-lock) */
-	if (!lctl_lock_held(fc->o.lock)) {
-		error("cannot remove the bricks: the volume lock of '%s' is no longer this drain's",
-		      fc->volume);
-		ret = EXIT_CANTRUN;
-		goto out;
-	}
-	fc->nsubvols_before = lctl_volume_nsubvols(vol);
-	for (i = 0; i < lctl_volume_nsubvols(vol); i++)
-		fc->nleaving_subvols += lctl_volume_subvol(vol, i)->leaving;
-	if (tasks_remove_brick(gluster, fc->volume, (const char *const *)bricks, n, why,
-			       sizeof(why)) != TASKS_OK) {
-		error("gluster volume remove-brick '%s' failed: %s", fc->volume, why);
-		ret = EXIT_CANTRUN;
-		goto out;
-	}
-	verbose(1, "Removed %zu bricks from '%s'", n, fc->volume);
-	lctl_drain_unmark(vol);
-	lctl_lock_removed(fc->o.lock);
-	ret = after_remove(fc);
-out:
-	for (i = 0; i < n; i++)
-		free(bricks[i]);
-	free(bricks);
-	return ret;
-}
-
-int cmd_drain(const struct cmd *cmd, int argc, char **argv)
-{
-	struct fix_cli fc = fc_args;
-	struct lctl_volume *vol = NULL;
-	struct lctl_lock *lock = NULL;
-	struct dash *dash;
-	double t0 = lctl_mono_seconds();
-	int ret, pass;
-
-	fc.drain = true;
-	fc.mode = LCTL_FIX_MIGRATE;
-	fc.planner = drain_planner;
-	ret = parse_fix_args(cmd, argc, argv, &fc);
-	if (ret >= 0)
-		return ret;
-	ret = named_log_open(&fc);
-	if (ret)
-		return ret;
-	dash = dash_first(&fc, t0);
-	ret = open_volume_leaving(fc.volume,
-				  fc.gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
-				  fc.leaving, fc.nleaving, &vol);
-	if (ret) {
-		dash_close(dash);
-		named_log_close(&fc);
-		return ret;
-	}
-	ret = fc.o.resume ? -1 : drain_space_check(vol);
-	/*
-	 * The locks a fix takes, held from here through every pass, the settle periods between
-	 * them, the final check, the remove-brick and the fix after it: no other run (a fix from
-	 * another state directory, a maintenance timer on another server) may give the leaving
-	 * subvolumes ranges again in between, nor move files onto them.
-	 */
-	if (ret < 0 && !fc.o.dry_run) {
-		struct lctl_error lerr = { 0 };
-
-		if (lctl_volume_lock(vol, fc.state_dir, fc.o.break_lock, &lock, &lerr)) {
-			error("cannot drain '%s': %s", fc.volume, lerr.msg);
-			ret = EXIT_CANTRUN;
-		}
-		fc.o.lock = lock;
-	}
-	/*
-	 * DHT moves a hard-linked file off a decommissioned subvolume only once each of its names
-	 * was visited (gf_defrag_handle_hardlink()): with names in several directories, the first
-	 * ones visited stay dirty (repair.c), and one more pass, resumed from the journal
-	 * (directories done cost one inspection), finishes them. A directory a client changed
-	 * while it was being stamped is marked dirty and wants the settle period before files
-	 * move in it: so each pass waits that long first.
-	 */
-	for (pass = 1; ret < 0 || next_pass(&fc, vol, ret, pass); pass++) {
-		if (pass > 1) {
-			t0 = lctl_mono_seconds();
-			dash = dash_first(&fc, t0);
-		}
-		ret = fix_run(&fc, vol, dash, t0);
-	}
-	/*
-	 * The leaving subvolumes may be empty although a directory is left dirty (a client kept
-	 * changing it): dirty is safe (misses fan out), and the final check reads the bricks.
-	 * Then the remove is offered (and, with --commit, run: the fix after it finishes those
-	 * directories); without --commit the exit status still says they are not finished.
-	 */
-	if (!fc.o.dry_run && !interrupted &&
-	    (ret == EXIT_CLEAN || (ret == EXIT_PROBLEMS && !fc.stopped && !fc.failed))) {
-		int fin = drain_finish(&fc, vol);
-
-		ret = fc.commit || fin != EXIT_CLEAN ? fin : ret;
-	}
-	lctl_lock_free(lock);
 	lctl_volume_close(vol, false);
 	named_log_close(&fc);
 	return finish_stdout(ret);

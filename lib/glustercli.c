@@ -10,7 +10,7 @@
  * answered when cliOutput/opRet is 0; a task runs when one of its tasks has status 1
  * (GF_DEFRAG_STATUS_STARTED).
  */
-#include "tasks.h"
+#include "glustercli.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -29,9 +29,9 @@
 #define ANSWER_MAX (4u << 20) /* a task list is a few KiB */
 #define ANSWER_TIMEOUT_MS 120000
 
-const char *const tasks_gluster_paths[] = { "/usr/sbin/gluster", "/usr/bin/gluster", NULL };
+const char *const lctl_gluster_paths[] = { "/usr/sbin/gluster", "/usr/bin/gluster", NULL };
 
-const char *tasks_find_gluster(const char *const *paths)
+const char *lctl_gluster_find(const char *const *paths)
 {
 	size_t i;
 
@@ -107,20 +107,20 @@ static int run_capture(const char *gluster, char *const argv[], char **out, size
 	return 0;
 }
 
-int tasks_parse(const char *xml, size_t len, bool *running)
+int lctl_gluster_tasks_parse(const char *xml, size_t len, bool *running)
 {
 	xmlDocPtr doc;
 	xmlXPathContextPtr ctx = NULL;
 	xmlXPathObjectPtr ans = NULL, run = NULL;
-	int ret = TASKS_NO_ANSWER;
+	int ret = LCTL_GLUSTER_NO_ANSWER;
 
 	*running = false;
 	if (len > ANSWER_MAX || len > (size_t)INT32_MAX)
-		return TASKS_NO_ANSWER;
+		return LCTL_GLUSTER_NO_ANSWER;
 	doc = xmlReadMemory(xml, (int)len, "gluster.xml", NULL,
 			    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 	if (!doc)
-		return TASKS_NO_ANSWER;
+		return LCTL_GLUSTER_NO_ANSWER;
 	ctx = xmlXPathNewContext(doc);
 	if (ctx)
 		ans = xmlXPathEvalExpression((const xmlChar
@@ -134,7 +134,7 @@ int tasks_parse(const char *xml, size_t len, bool *running)
 			ctx);
 		if (run && run->type == XPATH_BOOLEAN) {
 			*running = run->boolval;
-			ret = TASKS_OK;
+			ret = LCTL_GLUSTER_OK;
 		}
 	}
 	xmlXPathFreeObject(run);
@@ -144,7 +144,7 @@ int tasks_parse(const char *xml, size_t len, bool *running)
 	return ret;
 }
 
-int tasks_check(const char *gluster, const char *volume, bool *running)
+int lctl_gluster_tasks(const char *gluster, const char *volume, bool *running)
 {
 	char a0[] = "gluster", a1[] = "--mode=script", a2[] = "volume", a3[] = "status",
 	     a5[] = "tasks", a6[] = "--xml", *vol = strdup(volume);
@@ -155,12 +155,12 @@ int tasks_check(const char *gluster, const char *volume, bool *running)
 
 	*running = false;
 	if (!vol)
-		return TASKS_CANNOT_RUN;
+		return LCTL_GLUSTER_CANNOT_RUN;
 	ret = run_capture(gluster, argv, &out, &len);
 	free(vol);
 	if (ret)
-		return TASKS_CANNOT_RUN;
-	ret = tasks_parse(out, len, running);
+		return LCTL_GLUSTER_CANNOT_RUN;
+	ret = lctl_gluster_tasks_parse(out, len, running);
 	free(out);
 	return ret;
 }
@@ -170,7 +170,7 @@ int tasks_check(const char *gluster, const char *volume, bool *running)
  * brick's host (lctl_host_check(): never an option), the path absolute and free of control
  * characters.
  */
-bool tasks_brick_ok(const char *b)
+bool lctl_gluster_brick_ok(const char *b)
 {
 	const char *colon = strstr(b, ":/");
 	const char *p;
@@ -183,8 +183,8 @@ bool tasks_brick_ok(const char *b)
 	return true;
 }
 
-int tasks_remove_brick(const char *gluster, const char *volume, const char *const *bricks,
-		       size_t nbricks, char *why, size_t whysize)
+int lctl_gluster_remove_brick(const char *gluster, const char *volume, const char *const *bricks,
+			      size_t nbricks, char *why, size_t whysize)
 {
 	char a0[] = "gluster", a1[] = "--mode=script", a2[] = "volume", a3[] = "remove-brick",
 	     af[] = "force", ax[] = "--xml";
@@ -193,7 +193,7 @@ int tasks_remove_brick(const char *gluster, const char *volume, const char *cons
 	xmlXPathContextPtr ctx = NULL;
 	xmlXPathObjectPtr ok = NULL, msg = NULL;
 	size_t i, k = 0, len = 0;
-	int ret = TASKS_CANNOT_RUN;
+	int ret = LCTL_GLUSTER_CANNOT_RUN;
 
 	snprintf(why, whysize, "cannot run %s", gluster);
 	if (!argv)
@@ -211,7 +211,7 @@ int tasks_remove_brick(const char *gluster, const char *volume, const char *cons
 	argv[k] = NULL;
 	if (run_capture(gluster, argv, &out, &len))
 		goto out;
-	ret = TASKS_NO_ANSWER;
+	ret = LCTL_GLUSTER_NO_ANSWER;
 	snprintf(why, whysize, "no answer from glusterd");
 	if (len > ANSWER_MAX || len > (size_t)INT32_MAX)
 		goto out;
@@ -224,7 +224,7 @@ int tasks_remove_brick(const char *gluster, const char *volume, const char *cons
 	if (ctx)
 		msg = xmlXPathEvalExpression((const xmlChar *)"string(/cliOutput/opErrstr)", ctx);
 	if (ok && ok->type == XPATH_BOOLEAN && ok->boolval) {
-		ret = TASKS_OK;
+		ret = LCTL_GLUSTER_OK;
 		why[0] = '\0';
 	} else if (msg && msg->type == XPATH_STRING && msg->stringval && msg->stringval[0]) {
 		/* one line of printable ASCII: it is shown in an error message */
@@ -244,4 +244,21 @@ out:
 		free(argv[i]);
 	free(argv);
 	return ret;
+}
+
+int lctl_gluster_tasks_idle(const char *volume, const char **gluster)
+{
+	bool running = false;
+
+	*gluster = lctl_gluster_find(lctl_gluster_paths);
+	if (!*gluster)
+		return LCTL_TASKS_NO_CLI;
+	switch (lctl_gluster_tasks(*gluster, volume, &running)) {
+	case LCTL_GLUSTER_OK:
+		return running ? LCTL_TASKS_RUNNING : LCTL_TASKS_IDLE;
+	case LCTL_GLUSTER_CANNOT_RUN:
+		return LCTL_TASKS_CANNOT_RUN;
+	default:
+		return LCTL_TASKS_NO_ANSWER;
+	}
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests: the running-task check of fix (cmd/tasks.c). A fake gluster CLI (a shell script
+ * Unit tests: the gluster CLI adapter (lib/glustercli.c): the running-task check, remove-brick. A fake gluster CLI (a shell script
  * at an absolute path) records how it was started; the answers are parsed as XML.
  */
 #include <setjmp.h>
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "layoutctl.h"
-#include "tasks.h"
+#include "glustercli.h"
 
 #define HEAD "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<cliOutput>"
 
@@ -47,17 +47,22 @@ static void test_parse(void **state)
 	bool running;
 
 	(void)state;
-	assert_int_equal(tasks_parse(task_running, sizeof(task_running) - 1, &running), TASKS_OK);
+	assert_int_equal(lctl_gluster_tasks_parse(task_running, sizeof(task_running) - 1, &running),
+			 LCTL_GLUSTER_OK);
 	assert_true(running);
 	/* a completed task, and a node (not a task) with status 1: nothing runs */
-	assert_int_equal(tasks_parse(task_done, sizeof(task_done) - 1, &running), TASKS_OK);
+	assert_int_equal(lctl_gluster_tasks_parse(task_done, sizeof(task_done) - 1, &running),
+			 LCTL_GLUSTER_OK);
 	assert_false(running);
-	assert_int_equal(tasks_parse(no_tasks, sizeof(no_tasks) - 1, &running), TASKS_OK);
+	assert_int_equal(lctl_gluster_tasks_parse(no_tasks, sizeof(no_tasks) - 1, &running),
+			 LCTL_GLUSTER_OK);
 	assert_false(running);
-	assert_int_equal(tasks_parse(refused, sizeof(refused) - 1, &running), TASKS_NO_ANSWER);
+	assert_int_equal(lctl_gluster_tasks_parse(refused, sizeof(refused) - 1, &running),
+			 LCTL_GLUSTER_NO_ANSWER);
 	assert_false(running);
-	assert_int_equal(tasks_parse("<status>1</status> garbage", 26, &running), TASKS_NO_ANSWER);
-	assert_int_equal(tasks_parse("", 0, &running), TASKS_NO_ANSWER);
+	assert_int_equal(lctl_gluster_tasks_parse("<status>1</status> garbage", 26, &running),
+			 LCTL_GLUSTER_NO_ANSWER);
+	assert_int_equal(lctl_gluster_tasks_parse("", 0, &running), LCTL_GLUSTER_NO_ANSWER);
 }
 
 static char dir[64];
@@ -119,7 +124,7 @@ static void test_argv_no_shell(void **state)
 	assert_int_equal(dup2(leak, 57), 57);
 	close(leak);
 	setenv("LCTL_TEST_SECRET", "hunter2", 1);
-	assert_int_equal(tasks_check(fake_gluster(body), evil, &running), TASKS_OK);
+	assert_int_equal(lctl_gluster_tasks(fake_gluster(body), evil, &running), LCTL_GLUSTER_OK);
 	unsetenv("LCTL_TEST_SECRET");
 	close(57);
 	assert_false(running);
@@ -143,17 +148,19 @@ static void test_answers(void **state)
 
 	(void)state;
 	snprintf(body, sizeof(body), "printf '%%s' '%s'", task_running);
-	assert_int_equal(tasks_check(fake_gluster(body), "v", &running), TASKS_OK);
+	assert_int_equal(lctl_gluster_tasks(fake_gluster(body), "v", &running), LCTL_GLUSTER_OK);
 	assert_true(running);
 	/* glusterd down: the CLI prints an error and nothing we can read */
-	assert_int_equal(tasks_check(fake_gluster("echo 'Connection failed' >&2; exit 1"), "v",
-				     &running),
-			 TASKS_NO_ANSWER);
+	assert_int_equal(lctl_gluster_tasks(fake_gluster("echo 'Connection failed' >&2; exit 1"),
+					    "v", &running),
+			 LCTL_GLUSTER_NO_ANSWER);
 	/* an answer without end is cut at the bound, not read for ever */
-	assert_int_equal(tasks_check(fake_gluster("exec yes '<status>1</status>'"), "v", &running),
-			 TASKS_CANNOT_RUN);
+	assert_int_equal(lctl_gluster_tasks(fake_gluster("exec yes '<status>1</status>'"), "v",
+					    &running),
+			 LCTL_GLUSTER_CANNOT_RUN);
 	/* nothing to run */
-	assert_int_equal(tasks_check("/nonexistent/gluster", "v", &running), TASKS_CANNOT_RUN);
+	assert_int_equal(lctl_gluster_tasks("/nonexistent/gluster", "v", &running),
+			 LCTL_GLUSTER_CANNOT_RUN);
 }
 
 /* Only an executable at an absolute path counts: never the first `gluster` in PATH. */
@@ -165,7 +172,7 @@ static void test_find(void **state)
 	FILE *f;
 
 	(void)state;
-	assert_null(tasks_find_gluster(rel));
+	assert_null(lctl_gluster_find(rel));
 	snprintf(plain, sizeof(plain), "%s/not-executable", dir);
 	f = fopen(plain, "w");
 	assert_non_null(f);
@@ -174,7 +181,7 @@ static void test_find(void **state)
 	list[0] = plain;
 	list[1] = "/bin/sh";
 	list[2] = NULL;
-	assert_string_equal(tasks_find_gluster(list), "/bin/sh");
+	assert_string_equal(lctl_gluster_find(list), "/bin/sh");
 }
 
 static int setup(void **state)
@@ -199,28 +206,28 @@ static void test_brick_ok(void **state)
 	char host[LCTL_HOST_MAX + 8];
 
 	(void)state;
-	assert_true(tasks_brick_ok("srv1:/bricks/b1"));
-	assert_true(tasks_brick_ok("127.1.1.2:/var/tmp/x y/b"));
-	assert_true(tasks_brick_ok("fe80::1:/b"));
-	assert_true(tasks_brick_ok("a-b_c.example:/p:q"));
-	assert_false(tasks_brick_ok(""));
-	assert_false(tasks_brick_ok(":/b"));
-	assert_false(tasks_brick_ok("srv1"));
-	assert_false(tasks_brick_ok("srv1:b"));
-	assert_false(tasks_brick_ok("--xml:/b"));
-	assert_false(tasks_brick_ok("-h:/b"));
-	assert_false(tasks_brick_ok("srv 1:/b"));
-	assert_false(tasks_brick_ok("srv;rm:/b"));
-	assert_false(tasks_brick_ok("srv1:/b\nforce"));
-	assert_false(tasks_brick_ok("srv1:/b\x1b[2J"));
+	assert_true(lctl_gluster_brick_ok("srv1:/bricks/b1"));
+	assert_true(lctl_gluster_brick_ok("127.1.1.2:/var/tmp/x y/b"));
+	assert_true(lctl_gluster_brick_ok("fe80::1:/b"));
+	assert_true(lctl_gluster_brick_ok("a-b_c.example:/p:q"));
+	assert_false(lctl_gluster_brick_ok(""));
+	assert_false(lctl_gluster_brick_ok(":/b"));
+	assert_false(lctl_gluster_brick_ok("srv1"));
+	assert_false(lctl_gluster_brick_ok("srv1:b"));
+	assert_false(lctl_gluster_brick_ok("--xml:/b"));
+	assert_false(lctl_gluster_brick_ok("-h:/b"));
+	assert_false(lctl_gluster_brick_ok("srv 1:/b"));
+	assert_false(lctl_gluster_brick_ok("srv;rm:/b"));
+	assert_false(lctl_gluster_brick_ok("srv1:/b\nforce"));
+	assert_false(lctl_gluster_brick_ok("srv1:/b\x1b[2J"));
 	/* the host is checked as the volfile parser checks a brick's (lctl_host_check()) */
 	memset(host, 'a', sizeof(host));
 	snprintf(host + LCTL_HOST_MAX, sizeof(host) - LCTL_HOST_MAX, ":/b");
-	assert_true(tasks_brick_ok(host));
+	assert_true(lctl_gluster_brick_ok(host));
 	snprintf(host + LCTL_HOST_MAX, sizeof(host) - LCTL_HOST_MAX, "a:/b");
-	assert_false(tasks_brick_ok(host));
-	assert_false(tasks_brick_ok("[::1]:/b"));
-	assert_false(tasks_brick_ok("s\xc3\xa9rv:/b"));
+	assert_false(lctl_gluster_brick_ok(host));
+	assert_false(lctl_gluster_brick_ok("[::1]:/b"));
+	assert_false(lctl_gluster_brick_ok("s\xc3\xa9rv:/b"));
 }
 
 int main(void)

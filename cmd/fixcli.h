@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What `layoutctl fix` (cmd-fix.c) and `layoutctl drain` (cmd-drain.c) share: the parsed
+ * command line, the options both take (declared once, below), and one fix run rendered.
+ */
+#ifndef LCTL_FIXCLI_H
+#define LCTL_FIXCLI_H
+
+#include "cli.h"
+#include "dashboard.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+struct fix_cli {
+	struct lctl_fix_opts o;
+	const char *volume;
+	const char *log;
+	int log_fd; /* --log, opened before the volume (named_log_open()); -1: none */
+	char state_dir[4096];
+	char log_path[4200];
+	bool task_check;
+	bool dashboard;
+	bool gfapi_only;
+	const char *rsh;
+	const char *remote_cmd;
+	bool single_host;
+	/* as the options give them, before parse_fix_args() puts them into o and above */
+	int planner, mode, phase, brick_reads;
+	bool mode_given, no_task_check;
+	unsigned settle, hang_timeout;
+	uint64_t max_runtime;
+	time_t until;
+	double bandwidth;
+	const char *state_dir_arg;
+	/* drain: the subvolumes or bricks to empty (the operands after VOLUME), and --commit */
+	bool drain;
+	const char *const *leaving;
+	size_t nleaving;
+	bool commit;
+	/* what the last fix_run() ended with */
+	uint64_t not_fixed, failed;
+	bool stopped;
+};
+
+/* Filled by the option parser from cmd_fix_options or cmd_drain_options. */
+extern struct fix_cli fc_args;
+
+/*
+ * The options fix and drain both take, in the places their help lists them: the workers
+ * (first), the run's state, limits and checks (after the command's own), the dashboard (last).
+ */
+/* clang-format off */
+#define FIX_COMMON_OPTIONS_WORKERS \
+	OPT_UINT('p', "parallel", &fc_args.o.parallel, 1, 64, "N", "worker threads (default 4)"), \
+	OPT_UINT(0, "migrations", &fc_args.o.migrations, 1, LCTL_FIX_MAX_MIGRATIONS, "N", \
+		 "migrations at a time from or to one subvolume (default 1; 2 where\n" \
+		 "the network between servers, not the bricks, is the limit)")
+
+#define FIX_COMMON_OPTIONS_RUN \
+	OPT_PATH(0, "state-dir", &fc_args.state_dir_arg, sizeof(fc_args.state_dir), "DIR", \
+		 "journal and lock (default /var/lib/layoutctl/VOLUME)"), \
+	{ .name = "settle", \
+	  .kind = OPTK_UINT, \
+	  .to.u = &fc_args.settle, \
+	  .min = 0, \
+	  .max = 3600, \
+	  .what = "0-3600 seconds", \
+	  .arg = "SECONDS", \
+	  .help = "wait after making directories dirty (default 5)" }, \
+	{ .name = "hang-timeout", \
+	  .kind = OPTK_UINT, \
+	  .to.u = &fc_args.hang_timeout, \
+	  .min = 0, \
+	  .max = 86400, \
+	  .what = "0-86400 seconds", \
+	  .arg = "SECONDS", \
+	  .help = "stop, resumably, when a GlusterFS call hangs this long (default 1800, 0: never)" }, \
+	OPT_DURATION(0, "max-runtime", &fc_args.max_runtime, "TIME", \
+		     "stop cleanly after TIME (seconds, or with s, m, h suffix)"), \
+	OPT_TIME(0, "until", &fc_args.until, "HH:MM", \
+		 "stop cleanly at this local time (the end of a maintenance window)"), \
+	{ .name = "rate", \
+	  .kind = OPTK_DOUBLE, \
+	  .to.d = &fc_args.o.files_per_sec, \
+	  .what = "files per second", \
+	  .arg = "FILES", \
+	  .help = "at most FILES files per second" }, \
+	{ .name = "bandwidth", \
+	  .kind = OPTK_DOUBLE, \
+	  .to.d = &fc_args.bandwidth, \
+	  .what = "MB per second", \
+	  .arg = "MB", \
+	  .help = "at most MB megabytes (10^6 bytes) per second of migrated data" }, \
+	{ .name = "log", \
+	  .kind = OPTK_STRING, \
+	  .to.s = &fc_args.log, \
+	  .max = sizeof(fc_args.log_path), \
+	  .arg = "FILE", \
+	  .complete = "@file", \
+	  .help = "per-file outcome log, JSON lines (default STATE_DIR/outcomes.jsonl)" }, \
+	OPT_FLAG(0, "break-lock", &fc_args.o.break_lock, \
+		 "take over the volume lock of a run that died on another host"), \
+	OPT_FLAG(0, "no-task-check", &fc_args.no_task_check, \
+		 "do not ask glusterd whether a rebalance or remove-brick runs"), \
+	OPT_ENUM(0, "brick-reads", &fc_args.brick_reads, brick_reads_words, "HOW", \
+		 "auto (default): inspect this host's brick folders directly\n" \
+		 "(pure distribute); gfapi: read everything through the bricks")
+
+#define FIX_COMMON_OPTION_DASHBOARD \
+	OPT_FLAG(0, "dashboard", &fc_args.dashboard, \
+		 "full-screen live view (keys: p pause, r resume, + - workers, q stop)")
+/* clang-format on */
+
+/* The options are parsed; check the operands and what goes together. -1 when all is well. */
+int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct fix_cli *fc);
+/* A --log, opened before the volume is; EXIT_CLEAN or EXIT_CANTRUN (said). */
+int named_log_open(struct fix_cli *fc);
+void named_log_close(struct fix_cli *fc);
+/* The dashboard from the first second (--dashboard), or NULL. */
+struct dash *dash_first(const struct fix_cli *fc, double t0);
+/* One fix (or drain pass) on the opened @vol; it closes @dash. Return: the exit status. */
+int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, double t0);
+/* Say why the check for a running rebalance (lctl_gluster_tasks_idle()) refuses to go on. */
+void tasks_refused(int tasks, const char *gluster, const char *volume);
+
+#endif
