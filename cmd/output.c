@@ -227,60 +227,9 @@ void out_close(struct out *o, int op_ret, int op_errno, const char *errstr)
 	free(o);
 }
 
-char *out_name_dup(const char *s)
-{
-	char *e = lctl_escape_dup(s);
-
-	if (!e)
-		abort();
-	return e;
-}
-
-const char *out_esc(const char *s)
-{
-	static _Thread_local char *ring[OUT_ESC_RING];
-	static _Thread_local unsigned next;
-	char **slot = &ring[next++ % OUT_ESC_RING];
-
-	free(*slot);
-	*slot = out_name_dup(s ? s : "");
-	return *slot;
-}
-
-char *out_prom_label(const char *s)
-{
-	const char *e = out_esc(s);
-	size_t i, o = 0;
-	char *buf = malloc(2 * strlen(e) + 1);
-
-	if (!buf)
-		abort();
-	/* the exposition format's own escapes; a newline cannot be left after out_esc() */
-	for (i = 0; e[i]; i++) {
-		if (e[i] == '\\' || e[i] == '"')
-			buf[o++] = '\\';
-		buf[o++] = e[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 struct json_object *out_name(const char *s)
 {
 	return json_object_new_string(s);
-}
-
-/* lib/escape.c's one walk; cmd dies without memory */
-void out_escape_tree(struct json_object *j)
-{
-	if (lctl_json_escape_tree(j))
-		abort();
-}
-
-void out_unescape_tree(struct json_object *j)
-{
-	if (lctl_json_unescape_tree(j))
-		abort();
 }
 
 const char *out_subvol_name(struct lctl_volume *vol, int i)

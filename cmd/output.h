@@ -25,6 +25,7 @@
 
 #include <json-c/json.h>
 #include "layoutctl.h"
+#include "sinkesc.h"
 #include <stdio.h>
 
 #define OUTPUT_FORMAT_VERSION 1
@@ -55,16 +56,6 @@ void out_item_name(const char *key, char *buf, size_t n);
 
 /* A json string for a path or name from the volume, raw (escaped at the sink). Caller owns it. */
 struct json_object *out_name(const char *s);
-/* @s escaped for text output, malloc'ed: the caller frees it. */
-char *out_name_dup(const char *s);
-/* The same, borrowed: valid until OUT_ESC_RING more calls in this thread. NULL is "". */
-#define OUT_ESC_RING 16
-const char *out_esc(const char *s);
-/* @s escaped, then quoted as a Prometheus label value wants (\\ and \"). Caller frees it. */
-char *out_prom_label(const char *s);
-/* Escape every string value below @j in place (the keys are ours); and undo it. */
-void out_escape_tree(struct json_object *j);
-void out_unescape_tree(struct json_object *j);
 
 /* Subvolume @i's name, or NULL for -1 (none) and out of range. Borrowed from @vol. */
 const char *out_subvol_name(struct lctl_volume *vol, int i);

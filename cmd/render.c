@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "output.h"
+#include "sinkesc.h"
 #include "progress.h"
 
 #define MAX_DEPTH 8
