@@ -76,7 +76,7 @@ extern const struct opt_word brick_reads_words[]; /* --brick-reads: enum brick_r
 
 /* Helpers every command uses. */
 void usage_print(const struct cmd *cmd, FILE *f, bool full);
-/* Print "try 'layoutctl CMD --help'" and return EXIT_USAGE. */
+/* Print the error and "try 'layoutctl CMD --help'"; return EXIT_USAGE (options.c). */
 int usage_error(const struct cmd *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Refuse a --format @cmd does not support: EXIT_USAGE, or -1 when it does. */
 int check_format(const struct cmd *cmd);

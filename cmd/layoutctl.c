@@ -248,29 +248,6 @@ int operands_check(const struct cmd *cmd, int argc, int want, const char *names)
 	return -1;
 }
 
-int usage_error(const struct cmd *cmd, const char *fmt, ...)
-{
-	char msg[1024], *safe;
-	va_list ap;
-
-	/*
-	 * The message quotes what the user typed, which may hold escape sequences or bytes that
-	 * are not UTF-8: escape them like names from the volume (\xHH), so that an error
-	 * message can neither drive the terminal nor span lines.
-	 */
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	safe = out_name_dup(msg);
-	fprintf(stderr, "layoutctl: error: %s\n", safe);
-	free(safe);
-	if (cmd)
-		fprintf(stderr, "try 'layoutctl %s --help'\n", cmd->name);
-	else
-		fprintf(stderr, "try 'layoutctl --help'\n");
-	return EXIT_USAGE;
-}
-
 int exit_for_error(int code)
 {
 	if (code < 0)
@@ -429,6 +406,22 @@ static void on_signal(int sig)
 	interrupted = 1;
 }
 
+/*
+ * opt_parse()'s answer @ret for @cmd (NULL: before the command): --help and --version are
+ * shown here (and exit); a command's help only in a format it supports.
+ */
+static int shown(int ret, const struct cmd *cmd)
+{
+	if (ret == OPT_WANTS_HELP) {
+		if (cmd && (ret = check_format(cmd)) >= 0)
+			return ret;
+		opt_show_help(cmd);
+	}
+	if (ret == OPT_WANTS_VERSION)
+		opt_show_version();
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	const struct cmd *cmd;
@@ -437,7 +430,7 @@ int main(int argc, char **argv)
 	int ret, at, first, end;
 
 	/* the global options before the command, then the command's and the global ones after */
-	ret = opt_parse(&st, NULL, NULL, global_options, argc, argv, 1, &at, &end);
+	ret = shown(opt_parse(&st, NULL, NULL, global_options, argc, argv, 1, &at, &end), NULL);
 	if (ret >= 0)
 		return ret;
 	if (at >= argc) {
@@ -454,8 +447,9 @@ int main(int argc, char **argv)
 	end = argc;
 	if (!(cmd->flags & CMD_RAW_ARGS)) {
 		/* options and operands in any order after it: the operands end up at first.. */
-		ret = opt_parse(&st, cmd, cmd->options, global_options, argc, argv, at + 1, &first,
-				&end);
+		ret = shown(opt_parse(&st, cmd, cmd->options, global_options, argc, argv, at + 1,
+				      &first, &end),
+			    cmd);
 		if (ret >= 0)
 			return ret;
 		ret = check_format(cmd);

@@ -8,9 +8,12 @@
 #include "options.h"
 #include "cli.h"
 #include "parse.h"
+#include "sinkesc.h"
 
 #include <ctype.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -369,17 +372,12 @@ static int apply(struct opt_state *st, int side, const struct cmd *cmd, const st
 		str = val;
 		break;
 	case OPTK_HELP:
-		/* `top --json --help` is refused as `--json top --help` is, and conflicts */
+		/* conflicts are refused first; the caller checks the format (`top --json --help`
+		 * is refused as `--json top --help` is) */
 		ret = cmd ? check_conflicts(st, cmd) : -1;
-		if (ret < 0 && cmd)
-			ret = check_format(cmd);
-		if (ret >= 0)
-			return ret;
-		opt_show_help(cmd);
-		break;
+		return ret >= 0 ? ret : OPT_WANTS_HELP;
 	case OPTK_VERSION:
-		opt_show_version();
-		break;
+		return OPT_WANTS_VERSION;
 	}
 	if (o->given)
 		*o->given = true;
@@ -434,7 +432,7 @@ int opt_parse(struct opt_state *st, const struct cmd *cmd, const struct lopt *ow
 				return usage_error(cmd, "option '--%s' takes no value", o->name);
 			}
 			ret = apply(st, side, cmd, o, is_global, val);
-			if (ret >= 0)
+			if (ret != -1)
 				return ret;
 			continue;
 		}
@@ -453,7 +451,7 @@ int opt_parse(struct opt_state *st, const struct cmd *cmd, const struct lopt *ow
 							   o->short_name, o->arg);
 			}
 			ret = apply(st, side, cmd, o, is_global, val);
-			if (ret >= 0)
+			if (ret != -1)
 				return ret;
 			if (val)
 				break;
@@ -533,4 +531,27 @@ void opt_print_values(FILE *f, const struct lopt *o)
 	} else if (o->complete) {
 		fprintf(f, "%s\n", o->complete);
 	}
+}
+
+int usage_error(const struct cmd *cmd, const char *fmt, ...)
+{
+	char msg[1024], *safe;
+	va_list ap;
+
+	/*
+	 * The message quotes what the user typed, which may hold escape sequences or bytes that
+	 * are not UTF-8: escape them like names from the volume (\xHH), so that an error
+	 * message can neither drive the terminal nor span lines.
+	 */
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	safe = out_name_dup(msg);
+	fprintf(stderr, "layoutctl: error: %s\n", safe);
+	free(safe);
+	if (cmd)
+		fprintf(stderr, "try 'layoutctl %s --help'\n", cmd->name);
+	else
+		fprintf(stderr, "try 'layoutctl --help'\n");
+	return EXIT_USAGE;
 }

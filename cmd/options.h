@@ -138,8 +138,11 @@ struct opt_state {
  * @cmd given: options and operands may mix, as GNU getopt permutes them: the operands are
  * moved, in their order, to argv[start..*@end) and *@next is @start. "--" ends the options:
  * every word after it is an operand, also one starting with '-'.
- * Return: -1, or EXIT_USAGE after a usage error.
+ * Return: -1, EXIT_USAGE after a usage error, or OPT_WANTS_HELP / OPT_WANTS_VERSION at
+ * --help / --version (the rest is not parsed: the caller shows it and exits).
  */
+#define OPT_WANTS_HELP (-2)
+#define OPT_WANTS_VERSION (-3)
 int opt_parse(struct opt_state *st, const struct cmd *cmd, const struct lopt *own,
 	      const struct lopt *global, int argc, char **argv, int start, int *next, int *end);
 
@@ -152,7 +155,8 @@ const struct lopt *opt_find(const struct lopt *opts, const char *name);
 /* The values of @o for completion, one per line: its words, a small range, or @kind. */
 void opt_print_values(FILE *f, const struct lopt *o);
 
-/* --help and --version (layoutctl.c): print to stdout and exit. @cmd NULL: the main help. */
+/* --help and --version (layoutctl.c, when opt_parse() asks for them): print to stdout and
+ * exit. @cmd NULL: the main help. */
 void opt_show_help(const struct cmd *cmd) __attribute__((noreturn));
 void opt_show_version(void) __attribute__((noreturn));
 
