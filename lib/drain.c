@@ -119,7 +119,7 @@ static void walk_gfapi(glfs_t *fs, const char *where, const char *path, unsigned
 	while ((rc = lctl_dir_next(fd, &st, &de)) > 0) {
 		if (depth == 0 && internal_name(de.d_name))
 			continue;
-		if (lctl_join_path(child, sizeof(child), path, de.d_name)) {
+		if (lctl_path_join_to(child, sizeof(child), path, de.d_name)) {
 			note_unreadable(out, where, path, ENAMETOOLONG);
 			continue;
 		}
@@ -158,7 +158,7 @@ static void walk_dir(int dfd, const char *where, const char *path, unsigned dept
 			continue;
 		if (depth == 0 && internal_name(de->d_name))
 			continue;
-		if (lctl_join_path(child, sizeof(child), path, de->d_name)) {
+		if (lctl_path_join_to(child, sizeof(child), path, de->d_name)) {
 			note_unreadable(out, where, path, ENAMETOOLONG);
 			continue;
 		}

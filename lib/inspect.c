@@ -985,7 +985,7 @@ int lctl_inspect_guard_start(struct lctl_inspector *in, const char *path)
 				nogfid_mark(in, path, i);
 			if (found != 1)
 				break; /* marked, absent (a lookup fails harmlessly) or unknown */
-			if (lctl_join_path(next, sizeof(next), dir, name))
+			if (lctl_path_join_to(next, sizeof(next), dir, name))
 				return -LCTL_EINVAL;
 			memcpy(dir, next, sizeof(dir));
 		}

@@ -49,7 +49,7 @@ int lctl_dir_next(glfs_fd_t *fd, struct stat *st, struct dirent *de);
 int lctl_cmp_strp(const void *a, const void *b);
 
 /* "dir/name" (or "/name" under the root) into buf; -1 if it does not fit. */
-int lctl_join_path(char *buf, size_t n, const char *dir, const char *name);
+int lctl_path_join_to(char *buf, size_t n, const char *dir, const char *name);
 /* The same, newly allocated (the caller frees it); NULL without memory. */
 char *lctl_path_join(const char *dir, const char *name);
 

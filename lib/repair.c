@@ -1059,7 +1059,7 @@ static void place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 	int moved;
 
 	lctl_crawl_beat(); /* each entry a sign of life (lctl_crawl_stalled()) */
-	if (lctl_join_path(path, sizeof(path), dir, e->name)) {
+	if (lctl_path_join_to(path, sizeof(path), dir, e->name)) {
 		add_outcome(rc, rr, e, LCTL_FILE_FAILED, ENAMETOOLONG, "path too long", e->cached,
 			    e->hashed, e->size);
 		return;
@@ -1550,7 +1550,7 @@ static size_t lost_mover(struct lctl_repair_ctx *rc, const char *dir,
 		if ((e->state != LCTL_ENTRY_LINKED && e->state != LCTL_ENTRY_MISPLACED) ||
 		    e->cached < 0)
 			continue;
-		if (lctl_join_path(path, sizeof(path), dir, e->name))
+		if (lctl_path_join_to(path, sizeof(path), dir, e->name))
 			return (size_t)-1 - 1; /* cannot tell: as if lost */
 		s = lctl_volume_mover(rc->in->vol, (size_t)e->cached, path);
 		if (!rc->mover_done(rc->arg, s))
@@ -1634,7 +1634,7 @@ static void *link_some(void *arg)
 		const struct lctl_entry_report *e = &s->r->entries[i];
 
 		if (e->state != LCTL_ENTRY_MISPLACED ||
-		    lctl_join_path(path, sizeof(path), s->dir, e->name))
+		    lctl_path_join_to(path, sizeof(path), s->dir, e->name))
 			continue;
 		lctl_crawl_beat(); /* on the crawl worker's own thread */
 		if (s->rc->throttle)

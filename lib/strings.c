@@ -110,7 +110,7 @@ char *lbuf_detach(struct lbuf *b)
 	return p;
 }
 
-int lctl_join_path(char *buf, size_t n, const char *dir, const char *name)
+int lctl_path_join_to(char *buf, size_t n, const char *dir, const char *name)
 {
 	int len = snprintf(buf, n, "%s/%s", strcmp(dir, "/") ? dir : "", name);
 
