@@ -522,7 +522,7 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 {
 	struct json_object *j = json_object_new_object(), *o = json_object_new_object(), *a;
 	uint64_t tf = 0, tb = 0;
-	size_t i, k, n = pm->n;
+	size_t i, n = pm->n;
 	int x;
 
 	json_object_object_add(j, "dry_run", json_object_new_boolean(dry));
@@ -575,25 +575,12 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 		json_object_object_add(j, "name_outcomes", o);
 	}
 	json_object_object_add(j, "bytes_moved", json_object_new_int64((int64_t)s->bytes_moved));
-	a = json_object_new_array();
-	for (i = 0; i < n; i++)
-		for (k = 0; k < n; k++) {
-			if (!pm->files[i * n + k])
-				continue;
-			o = json_object_new_object();
-			json_object_object_add(o, "from", out_subvol(vol, (int)i));
-			json_object_object_add(o, "to", out_subvol(vol, (int)k));
-			json_object_object_add(o, "files",
-					       json_object_new_int64(
-						       (int64_t)pm->files[i * n + k]));
-			json_object_object_add(o, "bytes",
-					       json_object_new_int64(
-						       (int64_t)pm->bytes[i * n + k]));
-			json_object_array_add(a, o);
-			tf += pm->files[i * n + k];
-			tb += pm->bytes[i * n + k];
-		}
-	json_object_object_add(j, dry ? "plan" : "planned_moves", a);
+	for (i = 0; i < n * n; i++) {
+		tf += pm->files[i];
+		tb += pm->bytes[i];
+	}
+	json_object_object_add(j, dry ? "plan" : "planned_moves",
+			       out_move_matrix(vol, n, pm->files, pm->bytes));
 	if (dry) {
 		o = json_object_new_object();
 		json_object_object_add(o, "files", json_object_new_int64((int64_t)tf));

@@ -170,7 +170,7 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 	struct json_object *j = json_object_new_object(), *a, *o;
 	uint64_t tf = 0, tb = 0;
 	double ad, af;
-	size_t i, k, n = s->nsubvols;
+	size_t i, n = s->nsubvols;
 	unsigned b;
 
 	amplification(s, &ad, &af);
@@ -235,27 +235,11 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(j, "subvolumes", a);
-	a = json_object_new_array();
 	for (i = 0; i < n * n; i++) {
 		tf += s->move_files[i];
 		tb += s->move_bytes[i];
 	}
-	for (i = 0; i < n; i++)
-		for (k = 0; k < n; k++) {
-			if (!s->move_files[i * n + k])
-				continue;
-			o = json_object_new_object();
-			json_object_object_add(o, "from", out_subvol(vol, (int)i));
-			json_object_object_add(o, "to", out_subvol(vol, (int)k));
-			json_object_object_add(o, "files",
-					       json_object_new_int64(
-						       (int64_t)s->move_files[i * n + k]));
-			json_object_object_add(o, "bytes",
-					       json_object_new_int64(
-						       (int64_t)s->move_bytes[i * n + k]));
-			json_object_array_add(a, o);
-		}
-	json_object_object_add(j, "moves", a);
+	json_object_object_add(j, "moves", out_move_matrix(vol, n, s->move_files, s->move_bytes));
 	o = json_object_new_object();
 	json_object_object_add(o, "files", json_object_new_int64((int64_t)tf));
 	json_object_object_add(o, "bytes", json_object_new_int64((int64_t)tb));

@@ -232,6 +232,28 @@ struct json_object *out_name(const char *s)
 	return json_object_new_string(s);
 }
 
+struct json_object *out_move_matrix(struct lctl_volume *vol, size_t n, const uint64_t *files,
+				    const uint64_t *bytes)
+{
+	struct json_object *a = json_object_new_array(), *o;
+	size_t i, k;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < n; k++) {
+			if (!files[i * n + k])
+				continue;
+			o = json_object_new_object();
+			json_object_object_add(o, "from", out_subvol(vol, (int)i));
+			json_object_object_add(o, "to", out_subvol(vol, (int)k));
+			json_object_object_add(o, "files",
+					       json_object_new_int64((int64_t)files[i * n + k]));
+			json_object_object_add(o, "bytes",
+					       json_object_new_int64((int64_t)bytes[i * n + k]));
+			json_object_array_add(a, o);
+		}
+	return a;
+}
+
 const char *out_subvol_name(struct lctl_volume *vol, int i)
 {
 	const struct lctl_subvol *sv = i >= 0 ? lctl_volume_subvol(vol, (size_t)i) : NULL;

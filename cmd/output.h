@@ -57,6 +57,10 @@ void out_item_name(const char *key, char *buf, size_t n);
 /* A json string for a path or name from the volume, raw (escaped at the sink). Caller owns it. */
 struct json_object *out_name(const char *s);
 
+/* The moves of an @n x @n matrix ([from * n + to]: files, bytes) as a list of records
+ * {from, to, files, bytes}, the pairs with files only, in order. */
+struct json_object *out_move_matrix(struct lctl_volume *vol, size_t n, const uint64_t *files,
+				    const uint64_t *bytes);
 /* Subvolume @i's name, or NULL for -1 (none) and out of range. Borrowed from @vol. */
 const char *out_subvol_name(struct lctl_volume *vol, int i);
 /* The same as a json string, or json null. */
