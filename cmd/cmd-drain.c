@@ -171,12 +171,17 @@ static void say_drained(const struct fix_cli *fc, const struct lctl_drain_event 
 /* What the drain tells, in words. */
 static void drain_event(void *arg, const struct lctl_drain_event *ev)
 {
-	const struct drain_ctx *c = arg;
+	struct drain_ctx *c = arg;
 	const struct fix_cli *fc = c->fc;
 	const char *name = lctl_volume_name(c->vol);
 	char b1[32], b2[32];
 	size_t i;
 
+	/* a refusal before the first run: the dashboard opened for it gives the terminal back */
+	if (c->dash && ev->kind != LCTL_DRAIN_EV_SPACE) {
+		dash_close(c->dash);
+		c->dash = NULL;
+	}
 	switch (ev->kind) {
 	case LCTL_DRAIN_EV_SPACE:
 	case LCTL_DRAIN_EV_NO_ROOM:
@@ -292,6 +297,7 @@ int cmd_drain(const struct cmd *cmd, int argc, char **argv)
 	job.event = drain_event;
 	job.arg = &c;
 	ret = drain_exit(lctl_drain_run(c.vol, &job));
+	dash_close(c.dash); /* still open when the drain ended before its first run */
 	lctl_volume_close(c.vol, false);
 	named_log_close(&fc);
 	return finish_stdout(ret);
