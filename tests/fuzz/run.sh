@@ -12,12 +12,12 @@ mkdir -p "$out"
 # shellcheck disable=SC2054,SC2207 # the commas are -fsanitize's; pkg-config's flags are words
 cflags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 	-D_GNU_SOURCE -DPACKAGE_VERSION='"fuzz"' -I"$src/lib" $(pkg-config --cflags glusterfs-api))
-lib=("$src/lib/error.c")
+lib=("$src/lib/error.c" "$src/lib/strings.c")
 
 build() { # build NAME SOURCES...
 	local name=$1
 	shift
-	clang "${cflags[@]}" -o "$out/$name" "$@" "${lib[@]}" -lm 2>"$out/$name.build.log" ||
+	clang "${cflags[@]}" -o "$out/$name" "$@" "${lib[@]}" -lz -lm 2>"$out/$name.build.log" ||
 		{ cat "$out/$name.build.log" >&2; fail "cannot build $name"; }
 }
 build fuzz-volfile "$src/tests/fuzz/fuzz-volfile.c" "$src/lib/volfile.c"

@@ -78,7 +78,7 @@ mapfile -t words <"$argsfile"
 assert_eq "-q -o BatchMode=yes -- ${words[4]} '$LAYOUTCTL'" "${words[*]:0:6}" "the remote shell's first words"
 assert_eq "'--' '$VOL'" "${words[*]: -2}" "the worker's last words"
 # its environment: lib/run.c's, whatever the fix's
-env_file=${args/ssh.args./ssh.env.}
+env_file=${argsfile/ssh.args./ssh.env.}
 [[ -s $env_file ]] || fail "the remote shell's environment was not recorded"
 ! grep -q LCTL_TEST_SECRET "$env_file" || fail "a variable of the fix's caller reached the remote shell"
 assert_eq "PATH=/usr/sbin:/usr/bin:/sbin:/bin" "$(grep '^PATH=' "$env_file")" "the remote shell's PATH"
