@@ -66,35 +66,19 @@ void status_phase_line(struct json_object *st, char *buf, size_t size)
 	}
 }
 
-static struct json_object *js_get(struct json_object *o, const char *path)
-{
-	char key[64];
-	const char *dot;
-
-	while (o && path) {
-		dot = strchr(path, '.');
-		snprintf(key, sizeof(key), "%.*s", dot ? (int)(dot - path) : (int)strlen(path),
-			 path);
-		if (!json_object_object_get_ex(o, key, &o))
-			return NULL;
-		path = dot ? dot + 1 : NULL;
-	}
-	return o;
-}
-
 int64_t js_int(struct json_object *o, const char *path)
 {
-	return json_object_get_int64(js_get(o, path));
+	return json_object_get_int64(lctl_status_get(o, path));
 }
 
 double js_double(struct json_object *o, const char *path)
 {
-	return json_object_get_double(js_get(o, path));
+	return json_object_get_double(lctl_status_get(o, path));
 }
 
 const char *js_str(struct json_object *o, const char *path)
 {
-	struct json_object *v = js_get(o, path);
+	struct json_object *v = lctl_status_get(o, path);
 
 	return v ? json_object_get_string(v) : "";
 }

@@ -123,6 +123,12 @@ struct json_object;
  */
 int lctl_json_escape_tree(struct json_object *j);
 int lctl_json_unescape_tree(struct json_object *j);
+/*
+ * lctl_json_line() - a sink's record: @j's strings escaped in place (lctl_json_escape_tree()),
+ * then @j serialized with json-c @flags as one line ending in '\n'. The caller frees it; NULL
+ * without memory.
+ */
+char *lctl_json_line(struct json_object *j, int flags);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Logging: the library logs only through this callback, and by default not at all.          */
@@ -1874,6 +1880,9 @@ int lctl_status_write(const char *dir, struct json_object *status, struct lctl_e
  * ENOENT when absent).
  */
 struct json_object *lctl_status_read(const char *dir, struct lctl_error *err);
+/* The member of the status object @o at the dotted @path ("directories.done"; each key under
+ * 64 bytes), borrowed from @o; NULL when absent. */
+struct json_object *lctl_status_get(struct json_object *o, const char *path);
 
 /* ------------------------------------------------------------------------------------------ */
 /* The control file (STATE_DIR/control): `top` to a running fix, lib/controlfile.c            */

@@ -321,24 +321,11 @@ lctl_status_build(const struct lctl_status_info *si, const struct lctl_progress 
 char *lctl_status_serialize(struct json_object *status)
 {
 	struct json_object *copy = NULL;
-	const char *s;
 	char *buf = NULL;
-	size_t len;
 
 	/* a sink: a copy's strings escaped (lctl_status_parse() undoes it), @status left raw */
-	if (!status || json_object_deep_copy(status, &copy, NULL) || lctl_json_escape_tree(copy))
-		goto out;
-	s = json_object_to_json_string_ext(copy, JSON_C_TO_STRING_PLAIN);
-	if (!s)
-		goto out;
-	len = strlen(s);
-	buf = malloc(len + 2);
-	if (!buf)
-		goto out;
-	memcpy(buf, s, len);
-	buf[len] = '\n';
-	buf[len + 1] = '\0';
-out:
+	if (status && !json_object_deep_copy(status, &copy, NULL))
+		buf = lctl_json_line(copy, JSON_C_TO_STRING_PLAIN);
 	json_object_put(copy);
 	return buf;
 }
@@ -407,6 +394,22 @@ struct json_object *lctl_status_parse(const char *buf, size_t len, const char *n
 		json_object_put(o);
 		lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory reading '%.150s'", name);
 		return NULL;
+	}
+	return o;
+}
+
+struct json_object *lctl_status_get(struct json_object *o, const char *path)
+{
+	char key[64];
+	const char *dot;
+
+	while (o && path) {
+		dot = strchr(path, '.');
+		snprintf(key, sizeof(key), "%.*s", dot ? (int)(dot - path) : (int)strlen(path),
+			 path);
+		if (!json_object_object_get_ex(o, key, &o))
+			return NULL;
+		path = dot ? dot + 1 : NULL;
 	}
 	return o;
 }

@@ -180,26 +180,9 @@ static void test_links_not_followed(void **state)
 	free(out);
 }
 
-/* A getter for the tests: the value at a dotted @path, NULL when absent. */
-static struct json_object *get(struct json_object *o, const char *path)
-{
-	char key[64];
-	const char *dot;
-
-	while (o && path) {
-		dot = strchr(path, '.');
-		snprintf(key, sizeof(key), "%.*s", dot ? (int)(dot - path) : (int)strlen(path),
-			 path);
-		if (!json_object_object_get_ex(o, key, &o))
-			return NULL;
-		path = dot ? dot + 1 : NULL;
-	}
-	return o;
-}
-
 static const char *gets(struct json_object *o, const char *path)
 {
-	return json_object_get_string(get(o, path));
+	return json_object_get_string(lctl_status_get(o, path));
 }
 
 /* @st written and read back: the same object. */
@@ -253,9 +236,9 @@ static void test_phases(void **state)
 	p.dirs_seen = 10;
 	st = lctl_status_build(&si, &p, NULL, &rt, NULL, NULL);
 	assert_string_equal(gets(st, "phase"), "layout");
-	assert_null(get(st, "step"));
-	assert_int_equal(json_object_get_int64(get(st, "directories.done")), 3);
-	assert_int_equal(json_object_get_int64(get(st, "directories.seen")), 10);
+	assert_null(lctl_status_get(st, "step"));
+	assert_int_equal(json_object_get_int64(lctl_status_get(st, "directories.done")), 3);
+	assert_int_equal(json_object_get_int64(lctl_status_get(st, "directories.seen")), 10);
 	round_trip(st, dir);
 	json_object_put(st);
 
@@ -263,8 +246,8 @@ static void test_phases(void **state)
 	p.settle_left = 5.2;
 	st = lctl_status_build(&si, &p, NULL, &rt, NULL, NULL);
 	assert_string_equal(gets(st, "phase"), "settle");
-	assert_true(json_object_get_double(get(st, "settle.seconds")) == 8);
-	assert_true(json_object_get_double(get(st, "settle.remaining_seconds")) == 5.2);
+	assert_true(json_object_get_double(lctl_status_get(st, "settle.seconds")) == 8);
+	assert_true(json_object_get_double(lctl_status_get(st, "settle.remaining_seconds")) == 5.2);
 	round_trip(st, dir);
 	json_object_put(st);
 
@@ -399,7 +382,7 @@ static void test_progress_odd_strings(void **state)
 	back = lctl_status_read(dir, NULL);
 	assert_non_null(back);
 	assert_string_equal(gets(back, "path"), odd);
-	o = json_object_array_get_idx(get(back, "errors"), 0);
+	o = json_object_array_get_idx(lctl_status_get(back, "errors"), 0);
 	assert_non_null(o);
 	assert_string_equal(json_object_get_string(o), "/d/\x1b]0;pwned\x07\x1b[2J\xc2\x9b"
 						       "31m\nnl"
