@@ -281,3 +281,24 @@ int lctl_json_unescape_tree(struct json_object *j)
 {
 	return walk_strings(j, true);
 }
+
+char *lctl_json_line(struct json_object *j, int flags)
+{
+	const char *s;
+	char *buf;
+	size_t len;
+
+	if (lctl_json_escape_tree(j))
+		return NULL;
+	s = json_object_to_json_string_ext(j, flags);
+	if (!s)
+		return NULL;
+	len = strlen(s);
+	buf = malloc(len + 2);
+	if (!buf)
+		return NULL;
+	memcpy(buf, s, len);
+	buf[len] = '\n';
+	buf[len + 1] = '\0';
+	return buf;
+}

@@ -57,9 +57,7 @@ char *lctl_outcome_line(const char *dir, const struct lctl_file_outcome *o, cons
 			const char *to, time_t t)
 {
 	struct json_object *j = json_object_new_object();
-	const char *line;
 	char *path = NULL, *buf = NULL;
-	size_t len;
 
 	if (!j)
 		return NULL;
@@ -80,19 +78,7 @@ char *lctl_outcome_line(const char *dir, const struct lctl_file_outcome *o, cons
 	json_object_object_add(j, "from", from ? json_object_new_string(from) : NULL);
 	json_object_object_add(j, "to", to ? json_object_new_string(to) : NULL);
 	json_object_object_add(j, "size", json_object_new_int64((int64_t)o->size));
-	if (lctl_json_escape_tree(j))
-		goto out;
-	line = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN |
-							 JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!line)
-		goto out;
-	len = strlen(line);
-	buf = malloc(len + 2);
-	if (!buf)
-		goto out;
-	memcpy(buf, line, len);
-	buf[len] = '\n';
-	buf[len + 1] = '\0';
+	buf = lctl_json_line(j, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 out:
 	free(path);
 	json_object_put(j);
