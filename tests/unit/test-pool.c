@@ -572,6 +572,22 @@ static void test_stderr_escaped(void **state)
 	assert_non_null(strstr(logged, "server server1: second\n"));
 }
 
+/* DIR/NAME's text into @buf (at most @size - 1 bytes), the file removed. */
+static void take_file(const char *dir, const char *name, char *buf, size_t size)
+{
+	char path[128];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, size - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	unlink(path);
+}
+
 /*
  * A worker's command gets nothing of ours by accident (issue 24, item 10; lib/run.c): of our
  * environment only PATH (the system's), LC_ALL=C and what a remote shell needs (HOME, USER,
@@ -579,12 +595,10 @@ static void test_stderr_escaped(void **state)
  */
 static void test_worker_environment(void **state)
 {
-	char dir[] = "/tmp/test-pool-env-XXXXXX", script[512], path[128], buf[8192];
+	char dir[] = "/tmp/test-pool-env-XXXXXX", script[512], buf[8192];
 	const char *s[1] = { script };
 	struct lctl_error err = { 0 };
 	struct lctl_pool *p;
-	size_t n;
-	FILE *f;
 	int leak;
 
 	(void)state;
@@ -605,23 +619,11 @@ static void test_worker_environment(void **state)
 	lctl_pool_free(p);
 	close(57);
 	unsetenv("LCTL_TEST_SECRET");
-	snprintf(path, sizeof(path), "%s/env", dir);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	unlink(path);
+	take_file(dir, "env", buf, sizeof(buf));
 	assert_null(strstr(buf, "LCTL_TEST_SECRET"));
 	assert_non_null(strstr(buf, "PATH=/usr/sbin:/usr/bin:/sbin:/bin\n"));
 	assert_non_null(strstr(buf, "HOME=/root/lctl-test-home\n"));
-	snprintf(path, sizeof(path), "%s/fds", dir);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	unlink(path);
+	take_file(dir, "fds", buf, sizeof(buf));
 	/* ls's own descriptor of the directory it lists is 3 */
 	assert_null(strstr(buf, "57\n"));
 	rmdir(dir);
