@@ -64,7 +64,8 @@ pk_check() {
 		PK_OK=$((PK_OK + 1))
 	else
 		res=FAILED
-		PK_FAILED+=("$PK_STEP: $name")
+		# (with the first line of what it printed: CI's summary shows only "FAIL" lines)
+		PK_FAILED+=("$PK_STEP: $name: $(sed -n "/./{p;q}" "$PK/check.out" | cut -c1-200)")
 	fi
 	printf 'check %s: %s: %s\n' "$res" "$PK_STEP" "$name" >&2
 	[[ $res == ok ]] || head -n 30 "$PK/check.out" | sed 's/^/    /' >&2
@@ -75,7 +76,7 @@ pk_check() {
 pk_finish() {
 	printf 'peer (%s): %s checks passed, %s failed, %s s\n' "$PEER_ENGINE" "$PK_OK" "${#PK_FAILED[@]}" "$SECONDS" >&2
 	((${#PK_FAILED[@]} == 0)) || {
-		printf '  failed: %s\n' "${PK_FAILED[@]}" >&2
+		printf 'FAIL: check: %s\n' "${PK_FAILED[@]}" >&2
 		fail "${#PK_FAILED[@]} check(s) failed"
 	}
 	exit 0
