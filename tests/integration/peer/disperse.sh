@@ -63,5 +63,8 @@ fi
 pk_check "ec-rebalance.t: files moved to the new set" some_moved
 pk_same_tree "$VOL" "$PK/before"
 pk_scan_clean "$VOL"
-pk_bricks_clean "$VOL"
+# (a file DHT's free-space balance check kept where it was, as the outcome log says, stays
+# behind a linkto: the bricks share one filesystem, whose free percentage moves as files are
+# copied, so now and then a move is refused; distribute.sh allows the same)
+pk_bricks_clean "$VOL" --allow-linked "$(fx_linked_ok)"
 pk_finish
