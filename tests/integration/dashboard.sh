@@ -6,7 +6,7 @@
 # the start of the layoutctl process (its start time from /proc, so that a slow tmux or a busy
 # machine does not count), status --json names the layout phase while the layout pass runs (110
 # more empty directories make it last several seconds), and the settle countdown is shown and
-# goes down.
+# goes down. Then q in every phase (issue 26): layout, settle, work (linking), data, each within 3 s.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 require_cmd tmux jq
 
@@ -145,4 +145,49 @@ run_check "$LAYOUTCTL" scan "$VOL"
 expect_exit 0 "$LAYOUTCTL" status --state-dir "$state" "$VOL"
 [ "$(find "$mnt" -type f | wc -l)" = 640 ] || fail "files lost"
 [ "$(find "$mnt" -type d | wc -l)" = 127 ] || fail "directories lost"
+
+# A prompt q in every phase (issue 26): grown again (6 -> 8 bricks, every directory out of date
+# again), a run started and stopped by q in its layout pass, then resumed and stopped in its
+# settle period, then in its linking phase (work), then in its data phase: each time layoutctl
+# has ended within 3 s of the key, status says stopped (resumable), and the last resume ends clean.
+lctl_vol_add_bricks "$VOL" 2
+ls -R "$mnt" >/dev/null
+q_in() { # q_in PHASE FIX-ARGS...: a dashboard run, q once status says PHASE, timed
+	local phase=$1 ph pid t1 t2 i st
+	shift
+	rm -f "$work/exit"
+	tmux kill-session -t "$sess" 2>/dev/null || true
+	tmux new-session -d -s "$sess" -x 150 -y 45 \
+		"'$LAYOUTCTL' fix --dashboard --no-task-check --state-dir '$state' $* '$VOL'; echo EXIT=\$? >'$work/exit'; sleep 60"
+	pid=
+	for ((i = 0; i < 300; i++)); do
+		[[ -n $pid ]] || pid=$(pgrep -n -f -- "fix --dashboard --no-task-check --state-dir $state") || pid=
+		ph=$(status_phase || true)
+		[[ -n $pid && $ph == "$phase" ]] && break
+		[[ ! -s $work/exit ]] || { cat "$work/exit" >&2; fail "the run ended before its $phase phase"; }
+		sleep 0.1
+	done
+	[[ $ph == "$phase" ]] || { screen >&2; fail "status never said phase $phase (last: $ph)"; }
+	t1=$(date +%s%N)
+	tmux send-keys -t "$sess" q
+	while kill -0 "$pid" 2>/dev/null; do
+		(($(date +%s%N) - t1 < 30000000000)) || fail "layoutctl still runs 30 s after q in its $phase phase"
+		sleep 0.02
+	done
+	t2=$(date +%s%N)
+	echo "q in the $phase phase: layoutctl ended after $(((t2 - t1) / 1000000)) ms" >&2
+	(((t2 - t1) <= 3000000000)) || fail "q in the $phase phase: $(((t2 - t1) / 1000000)) ms to end (at most 3 s)"
+	for ((i = 0; i < 50; i++)); do [ -s "$work/exit" ] && break; sleep 0.1; done
+	grep -q '^EXIT=1$' "$work/exit" || fail "exit after q in the $phase phase: $(cat "$work/exit")"
+	st=$({ "$LAYOUTCTL" --format json status --state-dir "$state" "$VOL" || true; } | jq -r .status.state)
+	[[ $st == stopped ]] || fail "status after q in the $phase phase: $st (want stopped)"
+}
+q_in layout --rate 10 --settle 8
+q_in settle --resume --rate 10 --settle 8
+q_in work --resume --rate 10 --settle 1
+q_in data --resume --rate 10 --settle 1
+run_check "$LAYOUTCTL" fix --resume --settle 1 --no-task-check --state-dir "$state" "$VOL"
+run_check "$LAYOUTCTL" scan "$VOL"
+[ "$(find "$mnt" -type f | wc -l)" = 640 ] || fail "files lost after the stops"
+[ "$(find "$mnt" -type d | wc -l)" = 127 ] || fail "directories lost after the stops"
 exit 0
