@@ -9,6 +9,9 @@
  * of PATH and LC_ALL only, in a process group of its own, and its output read up to a bound. The answer is parsed with libxml2: glusterd
  * answered when cliOutput/opRet is 0; a task runs when one of its tasks has status 1
  * (GF_DEFRAG_STATUS_STARTED).
+ *
+ * The same way, the compatibility check (glustercli.h) reads the cluster's op-version and the
+ * op-version of every client connected to the volume's bricks.
  */
 #include "glustercli.h"
 
@@ -261,4 +264,205 @@ int lctl_gluster_tasks_idle(const char *volume, const char **gluster)
 	default:
 		return LCTL_TASKS_NO_ANSWER;
 	}
+}
+
+/* Parse @xml (bounded) when glusterd answered it (opRet 0): the document, or NULL. */
+static xmlDocPtr answer_doc(const char *xml, size_t len, xmlXPathContextPtr *ctx)
+{
+	xmlDocPtr doc;
+	xmlXPathObjectPtr ok = NULL;
+
+	*ctx = NULL;
+	if (len > ANSWER_MAX || len > (size_t)INT32_MAX)
+		return NULL;
+	doc = xmlReadMemory(xml, (int)len, "gluster.xml", NULL,
+			    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	if (!doc)
+		return NULL;
+	*ctx = xmlXPathNewContext(doc);
+	if (*ctx)
+		ok = xmlXPathEvalExpression((const xmlChar *)"boolean(/cliOutput[opRet = 0])", *ctx);
+	if (ok && ok->type == XPATH_BOOLEAN && ok->boolval) {
+		xmlXPathFreeObject(ok);
+		return doc;
+	}
+	xmlXPathFreeObject(ok);
+	xmlXPathFreeContext(*ctx);
+	*ctx = NULL;
+	xmlFreeDoc(doc);
+	return NULL;
+}
+
+/* A decimal op-version of at most 9 digits, white space around it allowed. */
+static bool op_version_read(const xmlChar *s, unsigned *out)
+{
+	unsigned v = 0, digits = 0;
+
+	if (!s)
+		return false;
+	while (*s == ' ' || *s == '\t' || *s == '\n')
+		s++;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (++digits > 9)
+			return false;
+		v = v * 10 + (unsigned)(*s - '0');
+	}
+	while (*s == ' ' || *s == '\t' || *s == '\n')
+		s++;
+	if (*s || !digits)
+		return false;
+	*out = v;
+	return true;
+}
+
+int lctl_gluster_opversion_parse(const char *xml, size_t len, unsigned *op_version)
+{
+	xmlXPathContextPtr ctx;
+	xmlDocPtr doc = answer_doc(xml, len, &ctx);
+	xmlXPathObjectPtr v = NULL;
+	int ret = LCTL_GLUSTER_NO_ANSWER;
+
+	if (!doc)
+		return ret;
+	v = xmlXPathEvalExpression(
+		(const xmlChar *)"string(/cliOutput/volGetopts/Opt[normalize-space(Option) = "
+				 "'cluster.op-version']/Value)",
+		ctx);
+	if (v && v->type == XPATH_STRING && op_version_read(v->stringval, op_version))
+		ret = LCTL_GLUSTER_OK;
+	xmlXPathFreeObject(v);
+	xmlXPathFreeContext(ctx);
+	xmlFreeDoc(doc);
+	return ret;
+}
+
+/* @host "ADDR:PORT" as glusterd writes a client: ADDR, printable ASCII only, bounded. */
+static void client_addr(const xmlChar *host, char *out, size_t size)
+{
+	const char *h = (const char *)host, *colon = strrchr(h, ':');
+	size_t n = colon ? (size_t)(colon - h) : strlen(h), i;
+
+	if (n >= size)
+		n = size - 1;
+	for (i = 0; i < n; i++)
+		out[i] = h[i] > 0x20 && h[i] < 0x7f ? h[i] : '?';
+	out[n] = '\0';
+}
+
+/* Count @addr once in @seen (a list of n addresses); true when it is new. */
+static bool addr_new(char (*seen)[64], size_t *n, size_t cap, const char *addr)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp(seen[i], addr))
+			return false;
+	if (*n < cap)
+		snprintf(seen[(*n)++], 64, "%s", addr);
+	return true;
+}
+
+int lctl_gluster_clients_parse(const char *xml, size_t len, struct lctl_compat *c)
+{
+	enum { SEEN_MAX = 4096 };
+	xmlXPathContextPtr ctx;
+	xmlDocPtr doc = answer_doc(xml, len, &ctx);
+	xmlXPathObjectPtr vol = NULL, cl = NULL;
+	char(*seen)[64] = NULL;
+	size_t nseen = 0;
+	int ret = LCTL_GLUSTER_NO_ANSWER, i;
+
+	c->nclients = c->nold = 0;
+	if (!doc)
+		return ret;
+	vol = xmlXPathEvalExpression((const xmlChar *)"boolean(/cliOutput/volStatus/volumes/volume)",
+				     ctx);
+	cl = xmlXPathEvalExpression(
+		(const xmlChar *)"/cliOutput/volStatus/volumes/volume/node/clientsStatus/client", ctx);
+	seen = calloc(SEEN_MAX, sizeof(*seen));
+	if (!vol || vol->type != XPATH_BOOLEAN || !vol->boolval || !cl ||
+	    cl->type != XPATH_NODESET || !seen)
+		goto out;
+	for (i = 0; cl->nodesetval && i < cl->nodesetval->nodeNr; i++) {
+		xmlNodePtr n, k;
+		xmlChar *host = NULL, *opv = NULL;
+		unsigned v = 0;
+		char addr[64];
+
+		n = cl->nodesetval->nodeTab[i];
+		for (k = n->children; k; k = k->next) {
+			if (k->type != XML_ELEMENT_NODE)
+				continue;
+			if (!xmlStrcmp(k->name, (const xmlChar *)"hostname") && !host)
+				host = xmlNodeGetContent(k);
+			else if (!xmlStrcmp(k->name, (const xmlChar *)"opVersion") && !opv)
+				opv = xmlNodeGetContent(k);
+		}
+		/* an op-version we cannot read counts as old (0): refusing is the safe side */
+		if (host) {
+			if (!op_version_read(opv, &v))
+				v = 0;
+			client_addr(host, addr, sizeof(addr));
+			if (addr_new(seen, &nseen, SEEN_MAX, addr)) {
+				c->nclients++;
+				if (v < LCTL_CLIENT_MIN_OP_VERSION) {
+					if (c->nold < LCTL_COMPAT_NAMED) {
+						snprintf(c->old[c->nold].addr,
+							 sizeof(c->old[c->nold].addr), "%s", addr);
+						c->old[c->nold].op_version = v;
+					}
+					c->nold++;
+				}
+			}
+		}
+		xmlFree(host);
+		xmlFree(opv);
+	}
+	ret = LCTL_GLUSTER_OK;
+out:
+	free(seen);
+	xmlXPathFreeObject(cl);
+	xmlXPathFreeObject(vol);
+	xmlXPathFreeContext(ctx);
+	xmlFreeDoc(doc);
+	return ret;
+}
+
+int lctl_gluster_compat(const char *gluster, const char *volume, struct lctl_compat *c)
+{
+	char a0[] = "gluster", a1[] = "--mode=script", a2[] = "volume", a3[] = "get",
+	     a4[] = "all", a5[] = "cluster.op-version", a6[] = "--xml", s3[] = "status",
+	     s5[] = "clients", *vol = strdup(volume);
+	char *get[] = { a0, a1, a2, a3, a4, a5, a6, NULL };
+	char *status[] = { a0, a1, a2, s3, vol, s5, a6, NULL };
+	char *out = NULL;
+	size_t len = 0;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	if (!vol)
+		return LCTL_GLUSTER_CANNOT_RUN;
+	ret = run_capture(gluster, get, &out, &len) ? LCTL_GLUSTER_CANNOT_RUN
+						     : lctl_gluster_opversion_parse(out, len,
+										    &c->op_version);
+	free(out);
+	out = NULL;
+	if (!ret)
+		ret = run_capture(gluster, status, &out, &len)
+			      ? LCTL_GLUSTER_CANNOT_RUN
+			      : lctl_gluster_clients_parse(out, len, c);
+	free(out);
+	free(vol);
+	return ret;
+}
+
+enum lctl_compat_verdict lctl_compat_judge(const struct lctl_compat *c)
+{
+	if (c->op_version && c->op_version < LCTL_CLUSTER_MIN_OP_VERSION)
+		return LCTL_COMPAT_OLD_CLUSTER;
+	if (c->nold)
+		return LCTL_COMPAT_OLD_CLIENTS;
+	if (c->op_version > LCTL_CLUSTER_MAX_OP_VERSION)
+		return LCTL_COMPAT_NEWER;
+	return LCTL_COMPAT_OK;
 }

@@ -47,4 +47,47 @@ enum lctl_gluster_idle {
  */
 int lctl_gluster_tasks_idle(const char *volume, const char **gluster);
 
+/*
+ * The compatibility check. GlusterFS's own rebalance, fix-layout and remove-brick refuse to
+ * start while a client older than GlusterFS 3.6.0 (op-version 30600) is connected: such a
+ * client can lose data while files move (glusterd-rebalance.c, glusterd-brick-ops.c; they
+ * pass with "force"). layoutctl does the same, and also refuses a pool whose cluster
+ * op-version is below the oldest GlusterFS it supports (the DHT formats and behaviours of
+ * docs/design.md hold from GlusterFS 9 on; it is tested on 10.3). A newer cluster than the
+ * newest known is allowed, with a warning.
+ */
+#define LCTL_CLIENT_MIN_OP_VERSION 30600u   /* GlusterFS 3.6.0 */
+#define LCTL_CLUSTER_MIN_OP_VERSION 90000u  /* GlusterFS 9 */
+#define LCTL_CLUSTER_MAX_OP_VERSION 110000u /* GlusterFS 11: the newest known */
+#define LCTL_COMPAT_NAMED 8		    /* old clients named in a refusal, at most */
+
+struct lctl_compat {
+	unsigned op_version; /* the cluster's (cluster.op-version), 0 when not known */
+	size_t nclients;     /* connected clients, counted by address (one per brick link) */
+	size_t nold;	     /* of them older than LCTL_CLIENT_MIN_OP_VERSION */
+	struct {
+		char addr[64]; /* its address as glusterd gives it, without the port */
+		unsigned op_version;
+	} old[LCTL_COMPAT_NAMED];
+};
+
+enum lctl_compat_verdict {
+	LCTL_COMPAT_OK = 0,
+	LCTL_COMPAT_NEWER,	 /* a cluster newer than LCTL_CLUSTER_MAX_OP_VERSION: a warning */
+	LCTL_COMPAT_OLD_CLUSTER, /* below LCTL_CLUSTER_MIN_OP_VERSION: refused unless forced */
+	LCTL_COMPAT_OLD_CLIENTS, /* clients below LCTL_CLIENT_MIN_OP_VERSION: refused unless forced */
+};
+
+/* Parse `volume get all cluster.op-version --xml`: LCTL_GLUSTER_OK with *@op_version set. */
+int lctl_gluster_opversion_parse(const char *xml, size_t len, unsigned *op_version);
+/*
+ * Parse `volume status VOLUME clients --xml` into @c's client counts (op_version untouched):
+ * every brick's clients, one per address (the port stripped), the old ones named.
+ */
+int lctl_gluster_clients_parse(const char *xml, size_t len, struct lctl_compat *c);
+/* Ask glusterd through @gluster (an absolute path) for both; LCTL_GLUSTER_OK when it answered. */
+int lctl_gluster_compat(const char *gluster, const char *volume, struct lctl_compat *c);
+/* What the check says of @c (pure): enum lctl_compat_verdict, the worst that applies. */
+enum lctl_compat_verdict lctl_compat_judge(const struct lctl_compat *c);
+
 #endif

@@ -230,12 +230,108 @@ static void test_brick_ok(void **state)
 	assert_false(lctl_gluster_brick_ok("s\xc3\xa9rv:/b"));
 }
 
+/* The compatibility check: the cluster's op-version, and every brick's clients by address. */
+static const char opver[] = HEAD
+	"<opRet>0</opRet><opErrno>0</opErrno><opErrstr/><volGetopts><count>1</count><Opt>"
+	"<Option>cluster.op-version</Option><Value>100000</Value></Opt></volGetopts></cliOutput>";
+
+#define CLIENT(h, v)                                                                      \
+	"<client><hostname>" h "</hostname><bytesRead>1</bytesRead><bytesWrite>2</bytesWrite>" \
+	"<opVersion>" v "</opVersion></client>"
+
+/* two bricks; 10.0.0.5 is linked to both (two ports), 10.0.0.9 (op-version 30500) to one */
+static const char clients[] = HEAD
+	"<opRet>0</opRet><opErrno>0</opErrno><opErrstr/><volStatus><volumes><volume>"
+	"<volName>v</volName><node><hostname>s1</hostname><path>/b1</path><clientsStatus>"
+	"<clientCount>2</clientCount>" CLIENT("10.0.0.5:49150", "100000")
+	CLIENT("10.0.0.9:1023", "30500") "</clientsStatus></node>"
+	"<node><hostname>s2</hostname><path>/b2</path><clientsStatus><clientCount>1</clientCount>"
+	CLIENT("10.0.0.5:49149", "100000") "</clientsStatus></node>"
+	"</volume></volumes></volStatus></cliOutput>";
+
+/* a client name with a control byte and a space; op-versions that are not numbers */
+static const char clients_odd[] = HEAD
+	"<opRet>0</opRet><opErrno>0</opErrno><opErrstr/><volStatus><volumes><volume>"
+	"<volName>v</volName><node><clientsStatus>" CLIENT("\x7f[31mx y:1", "0")
+	CLIENT("10.0.0.7:1", "1e9") CLIENT("10.0.0.8:1", "9999999999") "</clientsStatus></node>"
+	"</volume></volumes></volStatus></cliOutput>";
+
+static void test_compat_parse(void **state)
+{
+	struct lctl_compat c = { 0 };
+	unsigned v = 1;
+
+	(void)state;
+	assert_int_equal(lctl_gluster_opversion_parse(opver, sizeof(opver) - 1, &v), LCTL_GLUSTER_OK);
+	assert_int_equal(v, 100000);
+	assert_int_equal(lctl_gluster_opversion_parse(refused, sizeof(refused) - 1, &v),
+			 LCTL_GLUSTER_NO_ANSWER);
+	assert_int_equal(lctl_gluster_clients_parse(clients, sizeof(clients) - 1, &c),
+			 LCTL_GLUSTER_OK);
+	assert_int_equal(c.nclients, 2);
+	assert_int_equal(c.nold, 1);
+	assert_string_equal(c.old[0].addr, "10.0.0.9");
+	assert_int_equal(c.old[0].op_version, 30500);
+	/* odd bytes never reach a name; an op-version we cannot read counts as old (0) */
+	assert_int_equal(lctl_gluster_clients_parse(clients_odd, sizeof(clients_odd) - 1, &c),
+			 LCTL_GLUSTER_OK);
+	assert_int_equal(c.nclients, 3);
+	assert_int_equal(c.nold, 3);
+	assert_int_equal(c.old[1].op_version, 0);
+	assert_int_equal(c.old[2].op_version, 0);
+	assert_string_equal(c.old[0].addr, "?[31mx?y");
+	assert_int_equal(lctl_gluster_clients_parse(refused, sizeof(refused) - 1, &c),
+			 LCTL_GLUSTER_NO_ANSWER);
+	/* an answer of another command (no volume status) is no answer */
+	assert_int_equal(lctl_gluster_clients_parse(opver, sizeof(opver) - 1, &c),
+			 LCTL_GLUSTER_NO_ANSWER);
+}
+
+static void test_compat_judge(void **state)
+{
+	struct lctl_compat c = { .op_version = 100000, .nclients = 3 };
+
+	(void)state;
+	assert_int_equal(lctl_compat_judge(&c), LCTL_COMPAT_OK);
+	c.op_version = LCTL_CLUSTER_MIN_OP_VERSION - 1;
+	assert_int_equal(lctl_compat_judge(&c), LCTL_COMPAT_OLD_CLUSTER);
+	c.op_version = LCTL_CLUSTER_MIN_OP_VERSION;
+	assert_int_equal(lctl_compat_judge(&c), LCTL_COMPAT_OK);
+	c.op_version = LCTL_CLUSTER_MAX_OP_VERSION + 1;
+	assert_int_equal(lctl_compat_judge(&c), LCTL_COMPAT_NEWER);
+	c.nold = 1;
+	assert_int_equal(lctl_compat_judge(&c), LCTL_COMPAT_OLD_CLIENTS);
+	c.op_version = 31000;
+	assert_int_equal(lctl_compat_judge(&c), LCTL_COMPAT_OLD_CLUSTER);
+}
+
+/* Both questions asked with argument vectors; the volume name is one argument. */
+static void test_compat_run(void **state)
+{
+	char body[4096];
+	struct lctl_compat c;
+
+	(void)state;
+	snprintf(body, sizeof(body),
+		 "case \"$4\" in all) printf '%%s' '%s' ;; *) [ \"$5\" = clients ] && "
+		 "[ \"$4\" = 'v; x' ] && printf '%%s' '%s' ;; esac",
+		 opver, clients);
+	assert_int_equal(lctl_gluster_compat(fake_gluster(body), "v; x", &c), LCTL_GLUSTER_OK);
+	assert_int_equal(c.op_version, 100000);
+	assert_int_equal(c.nclients, 2);
+	assert_int_equal(c.nold, 1);
+	assert_int_equal(lctl_compat_judge(&c), LCTL_COMPAT_OLD_CLIENTS);
+	assert_int_equal(lctl_gluster_compat(fake_gluster("exit 1"), "v", &c),
+			 LCTL_GLUSTER_NO_ANSWER);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),	 cmocka_unit_test(test_argv_no_shell),
 		cmocka_unit_test(test_answers),	 cmocka_unit_test(test_find),
-		cmocka_unit_test(test_brick_ok),
+		cmocka_unit_test(test_brick_ok), cmocka_unit_test(test_compat_parse),
+		cmocka_unit_test(test_compat_judge), cmocka_unit_test(test_compat_run),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
