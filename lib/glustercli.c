@@ -281,7 +281,8 @@ static xmlDocPtr answer_doc(const char *xml, size_t len, xmlXPathContextPtr *ctx
 		return NULL;
 	*ctx = xmlXPathNewContext(doc);
 	if (*ctx)
-		ok = xmlXPathEvalExpression((const xmlChar *)"boolean(/cliOutput[opRet = 0])", *ctx);
+		ok = xmlXPathEvalExpression((const xmlChar *)"boolean(/cliOutput[opRet = 0])",
+					    *ctx);
 	if (ok && ok->type == XPATH_BOOLEAN && ok->boolval) {
 		xmlXPathFreeObject(ok);
 		return doc;
@@ -324,10 +325,10 @@ int lctl_gluster_opversion_parse(const char *xml, size_t len, unsigned *op_versi
 
 	if (!doc)
 		return ret;
-	v = xmlXPathEvalExpression(
-		(const xmlChar *)"string(/cliOutput/volGetopts/Opt[normalize-space(Option) = "
-				 "'cluster.op-version']/Value)",
-		ctx);
+	v = xmlXPathEvalExpression((const xmlChar
+					    *)"string(/cliOutput/volGetopts/Opt[normalize-space(Option) = "
+					      "'cluster.op-version']/Value)",
+				   ctx);
 	if (v && v->type == XPATH_STRING && op_version_read(v->stringval, op_version))
 		ret = LCTL_GLUSTER_OK;
 	xmlXPathFreeObject(v);
@@ -378,7 +379,8 @@ int lctl_gluster_clients_parse(const char *xml, size_t len, struct lctl_compat *
 	vol = xmlXPathEvalExpression((const xmlChar *)"boolean(/cliOutput/volStatus/volumes/volume)",
 				     ctx);
 	cl = xmlXPathEvalExpression(
-		(const xmlChar *)"/cliOutput/volStatus/volumes/volume/node/clientsStatus/client", ctx);
+		(const xmlChar *)"/cliOutput/volStatus/volumes/volume/node/clientsStatus/client",
+		ctx);
 	seen = calloc(SEEN_MAX, sizeof(*seen));
 	if (!vol || vol->type != XPATH_BOOLEAN || !vol->boolval || !cl ||
 	    cl->type != XPATH_NODESET || !seen)
@@ -430,9 +432,9 @@ out:
 
 int lctl_gluster_compat(const char *gluster, const char *volume, struct lctl_compat *c)
 {
-	char a0[] = "gluster", a1[] = "--mode=script", a2[] = "volume", a3[] = "get",
-	     a4[] = "all", a5[] = "cluster.op-version", a6[] = "--xml", s3[] = "status",
-	     s5[] = "clients", *vol = strdup(volume);
+	char a0[] = "gluster", a1[] = "--mode=script", a2[] = "volume", a3[] = "get", a4[] = "all",
+	     a5[] = "cluster.op-version", a6[] = "--xml", s3[] = "status", s5[] = "clients",
+	     *vol = strdup(volume);
 	char *get[] = { a0, a1, a2, a3, a4, a5, a6, NULL };
 	char *status[] = { a0, a1, a2, s3, vol, s5, a6, NULL };
 	char *out = NULL;
@@ -442,9 +444,9 @@ int lctl_gluster_compat(const char *gluster, const char *volume, struct lctl_com
 	memset(c, 0, sizeof(*c));
 	if (!vol)
 		return LCTL_GLUSTER_CANNOT_RUN;
-	ret = run_capture(gluster, get, &out, &len) ? LCTL_GLUSTER_CANNOT_RUN
-						     : lctl_gluster_opversion_parse(out, len,
-										    &c->op_version);
+	ret = run_capture(gluster, get, &out, &len)
+		      ? LCTL_GLUSTER_CANNOT_RUN
+		      : lctl_gluster_opversion_parse(out, len, &c->op_version);
 	free(out);
 	out = NULL;
 	if (!ret)

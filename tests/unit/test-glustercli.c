@@ -235,7 +235,7 @@ static const char opver[] = HEAD
 	"<opRet>0</opRet><opErrno>0</opErrno><opErrstr/><volGetopts><count>1</count><Opt>"
 	"<Option>cluster.op-version</Option><Value>100000</Value></Opt></volGetopts></cliOutput>";
 
-#define CLIENT(h, v)                                                                      \
+#define CLIENT(h, v) \
 	"<client><hostname>" h "</hostname><bytesRead>1</bytesRead><bytesWrite>2</bytesWrite>" \
 	"<opVersion>" v "</opVersion></client>"
 
@@ -243,18 +243,21 @@ static const char opver[] = HEAD
 static const char clients[] = HEAD
 	"<opRet>0</opRet><opErrno>0</opErrno><opErrstr/><volStatus><volumes><volume>"
 	"<volName>v</volName><node><hostname>s1</hostname><path>/b1</path><clientsStatus>"
-	"<clientCount>2</clientCount>" CLIENT("10.0.0.5:49150", "100000")
-	CLIENT("10.0.0.9:1023", "30500") "</clientsStatus></node>"
-	"<node><hostname>s2</hostname><path>/b2</path><clientsStatus><clientCount>1</clientCount>"
-	CLIENT("10.0.0.5:49149", "100000") "</clientsStatus></node>"
-	"</volume></volumes></volStatus></cliOutput>";
+	"<clientCount>2</clientCount>" CLIENT("10.0.0.5:49150", "100000") CLIENT(
+		"10.0.0.9:1023",
+		"30500") "</clientsStatus></node>"
+			 "<node><hostname>s2</hostname><path>/b2</path><clientsStatus><clientCount>1</clientCount>" CLIENT(
+				 "10.0.0.5:49149",
+				 "100000") "</clientsStatus></node>"
+					   "</volume></volumes></volStatus></cliOutput>";
 
 /* a client name with a control byte and a space; op-versions that are not numbers */
 static const char clients_odd[] = HEAD
 	"<opRet>0</opRet><opErrno>0</opErrno><opErrstr/><volStatus><volumes><volume>"
-	"<volName>v</volName><node><clientsStatus>" CLIENT("\x7f[31mx y:1", "0")
-	CLIENT("10.0.0.7:1", "1e9") CLIENT("10.0.0.8:1", "9999999999") "</clientsStatus></node>"
-	"</volume></volumes></volStatus></cliOutput>";
+	"<volName>v</volName><node><clientsStatus>" CLIENT("\x7f[31mx y:1",
+							   "0") CLIENT("10.0.0.7:1", "1e9")
+		CLIENT("10.0.0.8:1", "9999999999") "</clientsStatus></node>"
+						   "</volume></volumes></volStatus></cliOutput>";
 
 static void test_compat_parse(void **state)
 {
@@ -262,7 +265,8 @@ static void test_compat_parse(void **state)
 	unsigned v = 1;
 
 	(void)state;
-	assert_int_equal(lctl_gluster_opversion_parse(opver, sizeof(opver) - 1, &v), LCTL_GLUSTER_OK);
+	assert_int_equal(lctl_gluster_opversion_parse(opver, sizeof(opver) - 1, &v),
+			 LCTL_GLUSTER_OK);
 	assert_int_equal(v, 100000);
 	assert_int_equal(lctl_gluster_opversion_parse(refused, sizeof(refused) - 1, &v),
 			 LCTL_GLUSTER_NO_ANSWER);
@@ -328,9 +332,9 @@ static void test_compat_run(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse),	 cmocka_unit_test(test_argv_no_shell),
-		cmocka_unit_test(test_answers),	 cmocka_unit_test(test_find),
-		cmocka_unit_test(test_brick_ok), cmocka_unit_test(test_compat_parse),
+		cmocka_unit_test(test_parse),	     cmocka_unit_test(test_argv_no_shell),
+		cmocka_unit_test(test_answers),	     cmocka_unit_test(test_find),
+		cmocka_unit_test(test_brick_ok),     cmocka_unit_test(test_compat_parse),
 		cmocka_unit_test(test_compat_judge), cmocka_unit_test(test_compat_run),
 	};
 
