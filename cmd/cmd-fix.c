@@ -41,6 +41,7 @@ const char *const cmd_fix_usage[] = {
 struct fix_cli fc_args = { .mode = LCTL_FIX_CLEAN_FIRST,
 			   .settle = 5,
 			   .hang_timeout = 1800,
+			   .hold_limit = 1800,
 			   .log_fd = -1 };
 
 static const struct opt_word mode_words[] = {
@@ -130,6 +131,7 @@ int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct fix_cli 
 	fc->o.phase = fc->phase;
 	fc->o.settle_ms = fc->settle * 1000;
 	fc->o.hang_timeout_s = fc->hang_timeout;
+	fc->o.hold_limit_s = fc->hold_limit;
 	fc->o.bytes_per_sec = fc->bandwidth * 1e6;
 	fc->task_check = !fc->no_task_check;
 	fc->gfapi_only = fc->brick_reads == BRICK_READS_GFAPI;
@@ -530,6 +532,9 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 	json_object_object_add(j, "commit", json_object_new_int64(s->commit));
 	json_object_object_add(j, "stopped", json_object_new_boolean(s->stopped));
 	json_object_object_add(j, "deadline_reached", json_object_new_boolean(s->deadline_hit));
+	/* only when it happened: held past --hold-limit (a subvolume did not come back) */
+	if (s->held_out)
+		json_object_object_add(j, "held_too_long", json_object_new_boolean(true));
 	/* what finishes the run: said when it stopped, or before its data phase */
 	if (!dry && (s->stopped || (s->two_phase && !s->data_ran)))
 		json_object_object_add(j, "resume_command", json_object_new_string(resume_cmd));
@@ -651,7 +656,8 @@ static const struct out_line fix_summary_lines[] = {
 	{ "skipped_by_reason", "!^dry_run", "  {files:8}  {reason}" },
 	{ NULL, "!dry_run&skipped_other_reasons", "  {skipped_other_reasons:8}  other reasons" },
 	{ NULL, "!dry_run&stopped",
-	  "Stopped{deadline_reached? at the end of the time window~}: run "
+	  "Stopped{deadline_reached? at the end of the time window~}"
+	  "{held_too_long?, held too long: a subvolume did not come back~}: run "
 	  "'{resume_command}' to finish." },
 	{ NULL, NULL, NULL },
 };
@@ -843,7 +849,10 @@ static bool tick(struct fix_cli *fc, struct lctl_fix *fix, const struct lctl_pro
 	lctl_rate_sample(rt, p->elapsed, p->dirs_done,
 			 p->file_actions[LCTL_FILE_MIGRATED] + p->file_actions[LCTL_FILE_LINKED],
 			 p->bytes_moved);
-	si->state = stopping || sum->stopped ? "stopping" : p->paused ? "paused" : "running";
+	si->state = stopping || sum->stopped ? "stopping"
+		    : p->paused		     ? "paused"
+		    : p->held		     ? "held"
+					     : "running";
 	if (!fc->o.dry_run) {
 		switch (lctl_control_take(fc->state_dir, &w)) {
 		case LCTL_CONTROL_PAUSE:

@@ -104,7 +104,7 @@ static int exit_for_status(struct json_object *st, bool dead)
 		return js_int(st, "exit_code") == 0 ? EXIT_CLEAN : EXIT_PROBLEMS;
 	if (!strcmp(state, "stopped") || !strcmp(state, "failed"))
 		return EXIT_PROBLEMS;
-	return EXIT_CLEAN; /* running, paused, stopping */
+	return EXIT_CLEAN; /* running, paused, held, stopping */
 }
 
 /* ---- text: the same record through a table ------------------------------------------------- */
@@ -142,7 +142,8 @@ static struct json_object *f_live(struct out_rctx *c, struct json_object *state)
 	const char *s = json_object_get_string(state);
 
 	(void)c;
-	return json_object_new_boolean(s && (!strcmp(s, "running") || !strcmp(s, "paused")));
+	return json_object_new_boolean(
+		s && (!strcmp(s, "running") || !strcmp(s, "paused") || !strcmp(s, "held")));
 }
 
 static const struct out_filter status_filters[] = {

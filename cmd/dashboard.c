@@ -344,6 +344,13 @@ void dash_draw(struct dash *d, struct json_object *st)
 	attron(A_BOLD);
 	mvprintw(y++, 0, "Workers (%lld active%s)", (long long)js_int(st, "workers.active"),
 		 js_int(st, "workers.paused") ? ", PAUSED" : "");
+	if (json_object_object_get_ex(st, "held", &a)) {
+		/* held while a subvolume is gone: why, for how long */
+		attroff(A_BOLD);
+		mvprintw(y++, 0, "HELD %lld s: %-.*s", (long long)js_int(st, "held.seconds"),
+			 cols > 20 ? cols - 20 : 1, out_esc(js_str(st, "held.reason")));
+		attron(A_BOLD);
+	}
 	attroff(A_BOLD);
 	if (json_object_object_get_ex(st, "workers", &a) &&
 	    json_object_object_get_ex(a, "states", &a)) {

@@ -29,7 +29,7 @@ struct fix_cli {
 	/* as the options give them, before parse_fix_args() puts them into o and above */
 	int planner, mode, phase, brick_reads;
 	bool mode_given, no_task_check;
-	unsigned settle, hang_timeout;
+	unsigned settle, hang_timeout, hold_limit;
 	uint64_t max_runtime;
 	time_t until;
 	double bandwidth;
@@ -77,6 +77,15 @@ extern struct fix_cli fc_args;
 	  .what = "0-86400 seconds", \
 	  .arg = "SECONDS", \
 	  .help = "stop, resumably, when a GlusterFS call hangs this long (default 1800, 0: never)" }, \
+	{ .name = "hold-limit", \
+	  .kind = OPTK_UINT, \
+	  .to.u = &fc_args.hold_limit, \
+	  .min = 0, \
+	  .max = 604800, \
+	  .what = "0-604800 seconds", \
+	  .arg = "SECONDS", \
+	  .help = "wait this long for a subvolume that stops answering, then stop\n" \
+		  "resumably (default 1800; 0: do not wait, leave its directories)" }, \
 	OPT_DURATION(0, "max-runtime", &fc_args.max_runtime, "TIME", \
 		     "stop cleanly after TIME (seconds, or with s, m, h suffix)"), \
 	OPT_TIME(0, "until", &fc_args.until, "HH:MM", \

@@ -69,6 +69,12 @@ void progress_update(struct progress_line *pl, const char *what, const struct lc
 			 p->elapsed > 0 ? (double)p->dirs_done / p->elapsed : 0.0,
 			 p->paused ? " [paused]" : "");
 	}
+	if (p->held) {
+		size_t n = strlen(line);
+
+		snprintf(line + n, sizeof(line) - n, " [held %.0f s: %.*s]", p->held_seconds,
+			 (int)(sizeof(line) - n > 16 ? sizeof(line) - n - 16 : 0), p->held_why);
+	}
 	if (p->two_phase && (p->clean_at > 0 || p->clean_since > 0)) {
 		size_t n = strlen(line);
 

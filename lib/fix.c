@@ -40,6 +40,7 @@
 #include "crawl.h"
 #include "inspect.h"
 #include "journal.h"
+#include "health.h"
 #include "lock.h"
 #include "pool.h"
 #include "repair.h"
@@ -164,6 +165,15 @@ struct lctl_fix {
 	 * directory held until it is over (lctl_repair_dir_early()).
 	 */
 	bool early;
+	/*
+	 * Held while a subvolume is gone (hold_while_down()): since when, and why, under
+	 * hold_lock; held_out once held past opts.hold_limit_s (the run stops, resumable).
+	 */
+	struct lctl_health health;
+	pthread_mutex_t hold_lock;
+	atomic_bool held, held_out;
+	double held_since;
+	char held_why[200];
 };
 
 /* The end of the time window, or the caller's stop flag (a signal), stops the run. */
@@ -600,26 +610,31 @@ static void *ripe_visit(void *arg, struct lctl_crawl_worker *w, const char *path
 	return finish_deferred(f, &d);
 }
 
-static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
+/*
+ * One visit of the directory @path: its report, or NULL. *@settled: it went to (or came from)
+ * the settle period's deferral, counted there, and stands as it is; else the caller counts
+ * it when *@count (a failure to inspect or repair is handed on uncounted). Children are
+ * pushed when @push, and *@pushed says whether they were.
+ */
+static struct lctl_repair_report *visit_dir(struct lctl_fix *f, struct lctl_crawl_worker *w,
+					    const char *path, unsigned depth, bool push,
+					    bool *pushed, bool *settled, bool *count)
 {
-	struct lctl_fix *f = arg;
 	struct lctl_crawl_child pc = { w, path, depth };
 	struct lctl_inspect_children ch = { lctl_crawl_push_child, &pc };
 	struct lctl_repair_report *rr = NULL;
 	struct lctl_dir_report *r;
 	int ret;
 
-	if (fix_should_stop(f))
-		return NULL;
-	ret = lctl_inspect(&f->in, path, depth, &ch, &r);
+	*settled = *count = false;
+	ret = lctl_inspect(&f->in, path, depth, push ? &ch : NULL, &r);
 	if (ret)
 		return failed_report(path, ret);
+	*pushed = push;
 	if (f->opts.place_only) {
 		ret = lctl_repair_place(&f->rc, path, depth, r, &rr);
-		if (ret)
-			return failed_report(path, ret);
-		count_report(f, rr);
-		return rr;
+		*count = !ret;
+		return ret ? failed_report(path, ret) : rr;
 	}
 	serve_ripe(f, w);
 	if (f->data_started) {
@@ -627,9 +642,11 @@ static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path,
 		bool deferred = false;
 
 		ret = lctl_repair_data(&f->rc, path, depth, r, &rr, &deferred);
-		if (!ret && deferred)
+		if (!ret && deferred) {
+			*settled = true;
 			return defer_dir(f, path, depth, rr,
 					 lctl_mono_seconds() + f->opts.settle_ms / 1000.0, false);
+		}
 	} else if (depth == 0) {
 		/* the top directory is repaired last, by the consumer */
 		lctl_dir_report_free(r);
@@ -641,13 +658,102 @@ static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path,
 			wait_ripe(f,
 				  f->settle_end); /* memory: no more held, the settle period ends */
 		ret = lctl_repair_dir_early(&f->rc, path, depth, r, &rr, &held);
-		if (!ret && held)
+		if (!ret && held) {
+			*settled = true;
 			return defer_dir(f, path, depth, rr, f->settle_end, true);
+		}
 	}
-	if (ret)
-		return failed_report(path, ret);
-	count_report(f, rr);
-	return rr;
+	*count = !ret;
+	return ret ? failed_report(path, ret) : rr;
+}
+
+/* ---- holding while a subvolume is gone (struct lctl_fix_opts.hold_limit_s) ---------------- */
+
+#define HEALTH_PROBE_MS 1000
+
+/* Subvolumes gone now, but not all of them (a stopped volume, or this host cut off). */
+static bool partly_down(struct lctl_fix *f, bool fresh, char *why, size_t size)
+{
+	size_t n = lctl_health_down(&f->health, fresh, why, size);
+
+	return n && n < lctl_volume_nsubvols(f->vol);
+}
+
+/*
+ * Wait while a subvolume is gone. Return: true to go on (whole again, or nothing to wait
+ * for), false to stop: a stop, or held past the limit (the run then stops, resumable).
+ */
+static bool hold_while_down(struct lctl_fix *f)
+{
+	char why[200];
+	double since;
+
+	if (!f->opts.hold_limit_s)
+		return true;
+	for (;;) {
+		if (fix_should_stop(f))
+			return false;
+		if (!partly_down(f, false, why, sizeof(why))) {
+			pthread_mutex_lock(&f->hold_lock);
+			if (atomic_load(&f->held)) {
+				atomic_store(&f->held, false);
+				lctl_log(LCTL_LOG_INFO,
+					 "the volume is whole again after %.0f s: going on",
+					 lctl_mono_seconds() - f->held_since);
+			}
+			pthread_mutex_unlock(&f->hold_lock);
+			return true;
+		}
+		pthread_mutex_lock(&f->hold_lock);
+		if (!atomic_load(&f->held)) {
+			f->held_since = lctl_mono_seconds();
+			atomic_store(&f->held, true);
+			lctl_log(LCTL_LOG_WARN, "held: %s", why);
+		}
+		snprintf(f->held_why, sizeof(f->held_why), "%s", why);
+		since = f->held_since;
+		pthread_mutex_unlock(&f->hold_lock);
+		if (lctl_mono_seconds() - since > f->opts.hold_limit_s) {
+			atomic_store(&f->held_out, true);
+			atomic_store(&f->stop, true);
+			return false;
+		}
+		lctl_crawl_beat(); /* held is no hang */
+		usleep(200000);
+	}
+}
+
+/* A report that went wrong in a way a subvolume gone meanwhile explains. */
+static bool went_wrong(const struct lctl_repair_report *rr)
+{
+	return rr->outcome == LCTL_DIR_NOT_FIXED || rr->count[LCTL_FILE_FAILED];
+}
+
+/*
+ * A directory, held before it while a subvolume is gone; one that went wrong while one was
+ * gone is done again once it is back (its first report dropped: what it did stays done, the
+ * new inspection sees it), so a brick that goes away and comes back costs time, no failed
+ * file. Its children are pushed by the first visit that inspected it.
+ */
+static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
+{
+	struct lctl_fix *f = arg;
+	struct lctl_repair_report *rr;
+	bool pushed = false, settled, count;
+
+	for (;;) {
+		if (fix_should_stop(f) || !hold_while_down(f))
+			return NULL;
+		rr = visit_dir(f, w, path, depth, !pushed, &pushed, &settled, &count);
+		if (!rr || settled)
+			return rr;
+		if (!f->opts.hold_limit_s || !went_wrong(rr) || !partly_down(f, true, NULL, 0)) {
+			if (count)
+				count_report(f, rr);
+			return rr;
+		}
+		lctl_repair_report_free(rr);
+	}
 }
 
 /* The top directory, last, in a walk of its own so the consumer stays responsive. */
@@ -1002,7 +1108,11 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts, st
 	f->opts = *opts;
 	pthread_mutex_init(&f->tlock, NULL);
 	pthread_mutex_init(&f->dlock, NULL);
+	pthread_mutex_init(&f->hold_lock, NULL);
+	lctl_health_init(&f->health, vol, HEALTH_PROBE_MS);
 	if (lctl_slots_init(&f->slots, lctl_volume_nsubvols(vol), opts->migrations)) {
+		lctl_health_release(&f->health);
+		pthread_mutex_destroy(&f->hold_lock);
 		pthread_mutex_destroy(&f->tlock);
 		pthread_mutex_destroy(&f->dlock);
 		free(f);
@@ -1246,6 +1356,8 @@ fail:
 	if (f->in.names)
 		lctl_inspector_release(&f->in);
 	lctl_slots_destroy(&f->slots);
+	lctl_health_release(&f->health);
+	pthread_mutex_destroy(&f->hold_lock);
 	pthread_mutex_destroy(&f->tlock);
 	pthread_mutex_destroy(&f->dlock);
 	free(f);
@@ -1688,6 +1800,7 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 const struct lctl_fix_summary *lctl_fix_summary(struct lctl_fix *f)
 {
 	f->sum.stopped = atomic_load(&f->stop);
+	f->sum.held_out = atomic_load(&f->held_out);
 	f->sum.deadline_hit = atomic_load(&f->deadline_hit);
 	f->sum.mode = f->opts.mode;
 	f->sum.two_phase = f->two_phase;
@@ -1718,6 +1831,13 @@ void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p)
 	p->workers = st.nworkers;
 	p->active_workers = st.active_workers;
 	p->paused = atomic_load(&f->paused);
+	if (atomic_load(&f->held)) {
+		pthread_mutex_lock(&f->hold_lock);
+		p->held = true;
+		p->held_seconds = lctl_mono_seconds() - f->held_since;
+		snprintf(p->held_why, sizeof(p->held_why), "%s", f->held_why);
+		pthread_mutex_unlock(&f->hold_lock);
+	}
 	p->elapsed =
 		lctl_mono_seconds() - ((double)f->start.tv_sec + (double)f->start.tv_nsec / 1e9);
 	for (i = 0; i < st.nworkers && i < 64; i++)
@@ -1860,6 +1980,8 @@ void lctl_fix_free(struct lctl_fix *f)
 	release_locks(f);
 	lctl_inspector_release(&f->in);
 	lctl_slots_destroy(&f->slots);
+	lctl_health_release(&f->health);
+	pthread_mutex_destroy(&f->hold_lock);
 	pthread_mutex_destroy(&f->tlock);
 	while (f->ndefer) {
 		f->ndefer--;

@@ -1039,6 +1039,10 @@ struct lctl_progress {
 	uint64_t bytes_moved;	  /* fix: live */
 	unsigned workers, active_workers;
 	bool paused;
+	/* fix: held while a subvolume is gone (lctl_fix_opts.hold_limit_s): for how long, why */
+	bool held;
+	double held_seconds;
+	char held_why[200];
 	double elapsed;		   /* seconds */
 	char worker_state[64][96]; /* what each worker is doing */
 	/*
@@ -1184,6 +1188,15 @@ struct lctl_fix_opts {
 	 * starting host's). @state_dir holds only the kept modes.
 	 */
 	bool place_only;
+	/*
+	 * A subvolume that stops answering in the middle of the run (not every one: a stopped
+	 * volume, or this host cut off, stops the run as before) holds it: each worker waits
+	 * before its next directory, and a directory that went wrong while one was gone is done
+	 * again once it is back (lctl_progress.held says why meanwhile). Held longer than this
+	 * many seconds, the run stops, resumable (lctl_fix_summary.held_out). 0: no hold, such a
+	 * directory is left not fixed and the run goes on.
+	 */
+	unsigned hold_limit_s;
 };
 
 enum lctl_file_action {
@@ -1265,6 +1278,7 @@ struct lctl_fix_summary {
 	time_t clean_since;		 /* since when every directory is clean (this
 						 * run or the one it resumed); 0: not known */
 	bool stopped;			 /* cancelled or out of time: resumable */
+	bool held_out;			 /* stopped: held past lctl_fix_opts.hold_limit_s */
 	bool deadline_hit;
 	bool refused; /* ended before anything was written (a server's
 						 * worker did not answer, or a stop came first) */

@@ -287,6 +287,14 @@ lctl_status_build(const struct lctl_status_info *si, const struct lctl_progress 
 	o = json_object_new_object();
 	add(o, "active", json_object_new_int((int)p->active_workers));
 	add(o, "paused", json_object_new_boolean(p->paused));
+	/* held while a subvolume is gone: only then (lctl_fix_opts.hold_limit_s) */
+	if (p->held) {
+		struct json_object *h = json_object_new_object();
+
+		add(h, "reason", str(p->held_why));
+		add(h, "seconds", json_object_new_int64((int64_t)p->held_seconds));
+		add(j, "held", h);
+	}
 	a = json_object_new_array();
 	for (i = 0; a && i < p->workers && i < 64; i++)
 		json_object_array_add(a, str(p->worker_state[i]));

@@ -7,7 +7,11 @@
 #     summary of the failure, and the journal says "stopped";
 #   - nothing was stamped that was not verified: once the brick is back (`volume start force`),
 #     every directory whose layout carries the run's commit hash on every subvolume is clean;
-#   - `fix --resume` ends with exit 0, scan exits 0, and every file's checksum is unchanged.
+#   - `fix --resume` ends with exit 0, scan exits 0, and every file's checksum is unchanged;
+#   - the hold (issue 26), grown to 6 bricks and the new one killed: a run with --hold-limit 3
+#     says held (status), then stops resumably, "held too long", exit 1; resumed with the
+#     default limit and the brick killed again, it holds, goes on by itself once the brick is
+#     restarted and ends with exit 0, no file failed, every checksum unchanged.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/hostile-lib.sh"
@@ -63,7 +67,9 @@ rm -rf -- "$MP/many"
 hs_sums "$MP" >"$FX/sums.before"
 
 # --- a fix that loses a brick half-way --------------------------------------------------------
-"$LAYOUTCTL" fix --state-dir "$S" --settle 1 --rate 30 --parallel 2 "$VOL" >"$FX/fix.out" 2>"$FX/fix.err" &
+# (--hold-limit 0: no hold, what this section checks; the hold is checked at the end)
+"$LAYOUTCTL" fix --state-dir "$S" --settle 1 --rate 30 --parallel 2 --hold-limit 0 "$VOL" \
+	>"$FX/fix.out" 2>"$FX/fix.err" &
 fix=$!
 hs_wait_until 90 "$fix" eval '[[ $(hs_journal phase) == work ]] && (($(hs_stamped_count "${B[0]}") >= 3))' ||
 	fail "the fix ended before the brick could be killed: $(cat "$FX/fix.out" "$FX/fix.err")"
@@ -107,5 +113,55 @@ hs_bricks_check "$VOL" --allow-linked "$(fx_linked_ok)"
 hs_sums "$MP" >"$FX/sums.after"
 assert_files_equal "$FX/sums.before" "$FX/sums.after" "a file changed or went missing"
 hs_secret_check "$VOL" "$FX/fix.out" "$FX/fix.err" "$FX/fix2.out" "$FX/fix2.err" "$S"
+
+# --- the hold (issue 26): a brick lost half-way holds the run instead of failing its files ----
+# grown once more (5 -> 6 bricks); the new brick, the target of many migrations, is killed
+lctl_vol_add_bricks "$VOL" 1
+B=("${LCTL_BRICKS[@]}")
+victim=${B[5]}
+S2=$FX/state2
+mkdir -p "$S2"
+st_field() { { "$LAYOUTCTL" --format json status --state-dir "$S2" "$VOL" 2>/dev/null || true; } | jq -r "$1"; }
+# first with --hold-limit 3: held, then stopped, resumable, saying why
+"$LAYOUTCTL" fix --state-dir "$S2" --settle 1 --rate 30 --parallel 2 --hold-limit 3 "$VOL" \
+	>"$FX/hold1.out" 2>"$FX/hold1.err" &
+fix=$!
+hs_wait_until 90 "$fix" eval '[[ $(hs_journal phase "$S2") == work ]]' ||
+	fail "the fix ended before the brick could be killed: $(cat "$FX/hold1.out" "$FX/hold1.err")"
+hs_kill_brick "$VOL" "$victim"
+hs_wait_until 30 "$fix" eval '[[ $(st_field .status.state) == held ]]' ||
+	fail "status never said held: $(cat "$FX/hold1.out" "$FX/hold1.err")"
+assert_contains "$(st_field .status.held.reason)" "does not answer"
+rc=0
+wait "$fix" || rc=$?
+cat "$FX/hold1.out" "$FX/hold1.err" >&2
+assert_eq 1 "$rc" "exit status of a run held past --hold-limit"
+grep -q 'held too long' "$FX/hold1.out" || fail "the run does not say it was held too long"
+assert_eq stopped "$(hs_journal phase "$S2")" "journal phase after the hold limit"
+# then resumed with the default limit, the brick lost again and restarted while it is held:
+# the run goes on by itself and ends clean, no file failed
+hs_restart_bricks "$VOL"
+"$LAYOUTCTL" fix --state-dir "$S2" --resume --settle 1 --rate 30 --parallel 2 "$VOL" \
+	>"$FX/hold2.out" 2>"$FX/hold2.err" &
+fix=$!
+hs_wait_until 90 "$fix" eval '[[ $(st_field .status.state) == running ]] && (($(st_field .status.directories.done) >= 3))' ||
+	fail "the resumed fix ended before the brick could be killed: $(cat "$FX/hold2.out" "$FX/hold2.err")"
+hs_kill_brick "$VOL" "$victim"
+hs_wait_until 30 "$fix" eval '[[ $(st_field .status.state) == held ]]' ||
+	fail "status never said held after the second kill: $(cat "$FX/hold2.out" "$FX/hold2.err")"
+sleep 2
+kill -0 "$fix" 2>/dev/null || fail "the held run ended: $(cat "$FX/hold2.out" "$FX/hold2.err")"
+hs_restart_bricks "$VOL"
+rc=0
+wait "$fix" || rc=$?
+cat "$FX/hold2.out" "$FX/hold2.err" >&2
+assert_eq 0 "$rc" "exit status of a run held while a brick was restarted"
+assert_eq 0 "$(jq -s '[.[] | select(.outcome == "failed")] | length' "$S2/outcomes.jsonl")" \
+	"files failed in the held runs"
+lctl_umount "$MP"
+MP=$(lctl_mount "$VOL")
+fx_scan_after_fix "$VOL" --parallel 2
+hs_sums "$MP" >"$FX/sums.held"
+assert_files_equal "$FX/sums.before" "$FX/sums.held" "a file changed or went missing in the held runs"
 soft_end
 exit 0
