@@ -437,6 +437,60 @@ static int check_gluster_tasks(const char *volume)
 	return EXIT_CANTRUN;
 }
 
+/*
+ * The versions (glustercli.h, the compatibility check): clients older than GlusterFS 3.6 can
+ * lose data while files move, which is why glusterd's own rebalance refuses them; a cluster
+ * older than the oldest GlusterFS layoutctl supports is refused too, unless --force-compat.
+ * Asked after the task check, so the gluster CLI is there and glusterd answers.
+ */
+static int check_compat(const char *volume, bool force)
+{
+	const char *gluster = lctl_gluster_find(lctl_gluster_paths);
+	void (*say)(const char *fmt, ...) = force ? warning : error; /* forced: a warning */
+	struct lctl_compat c;
+	size_t i;
+
+	if (!gluster || lctl_gluster_compat(gluster, volume, &c) != LCTL_GLUSTER_OK) {
+		error("glusterd did not say which versions the cluster and the clients of '%s' run "
+		      "(use --no-task-check if you are sure they are recent)",
+		      volume);
+		return EXIT_CANTRUN;
+	}
+	switch (lctl_compat_judge(&c)) {
+	case LCTL_COMPAT_OK:
+		verbose(2,
+			"versions: cluster op-version %u; clients at %zu addresses, none older than GlusterFS 3.6",
+			c.op_version, c.nclients);
+		return EXIT_CLEAN;
+	case LCTL_COMPAT_NEWER:
+		warning("the cluster's op-version %u is newer than the newest layoutctl knows "
+			"(%u, GlusterFS 11): going on",
+			c.op_version, LCTL_CLUSTER_MAX_OP_VERSION);
+		return EXIT_CLEAN;
+	case LCTL_COMPAT_OLD_CLUSTER:
+		say("the cluster's op-version %u is older than GlusterFS 9 (%u), the oldest "
+		    "layoutctl supports%s",
+		    c.op_version, LCTL_CLUSTER_MIN_OP_VERSION,
+		    force ? ": going on (--force-compat)" : " (--force-compat starts anyway)");
+		return force ? EXIT_CLEAN : EXIT_CANTRUN;
+	case LCTL_COMPAT_OLD_CLIENTS:
+		for (i = 0; i < c.nold && i < LCTL_COMPAT_NAMED; i++)
+			say("a client older than GlusterFS 3.6 is connected to '%s': %s "
+			    "(op-version %u)",
+			    volume, c.old[i].addr, c.old[i].op_version);
+		if (c.nold > LCTL_COMPAT_NAMED)
+			say("and %zu more", c.nold - LCTL_COMPAT_NAMED);
+		if (force) {
+			warning("going on (--force-compat): files those clients use may be lost");
+			return EXIT_CLEAN;
+		}
+		error("refusing to move files: such clients can lose data while files move, as "
+		      "'gluster volume rebalance' says; unmount them, or --force-compat");
+		return EXIT_CANTRUN;
+	}
+	return EXIT_CANTRUN;
+}
+
 static struct json_object *dir_json(struct lctl_volume *vol, const struct lctl_repair_report *rr)
 {
 	struct json_object *j = json_object_new_object(), *c = json_object_new_object();
@@ -925,6 +979,8 @@ int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, dou
 		preflight_draw(dash, &fc, t0,
 			       "asking glusterd whether a rebalance or remove-brick runs");
 		ret = check_gluster_tasks(fc.volume);
+		if (!ret)
+			ret = check_compat(fc.volume, fc.force_compat);
 		if (ret) {
 			dash_close(dash);
 			return ret;

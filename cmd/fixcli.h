@@ -28,7 +28,7 @@ struct fix_cli {
 	bool single_host;
 	/* as the options give them, before parse_fix_args() puts them into o and above */
 	int planner, mode, phase, brick_reads;
-	bool mode_given, no_task_check;
+	bool mode_given, no_task_check, force_compat;
 	unsigned settle, hang_timeout, hold_limit;
 	uint64_t max_runtime;
 	time_t until;
@@ -112,7 +112,11 @@ extern struct fix_cli fc_args;
 	OPT_FLAG(0, "break-lock", &fc_args.o.break_lock, \
 		 "take over the volume lock of a run that died on another host"), \
 	OPT_FLAG(0, "no-task-check", &fc_args.no_task_check, \
-		 "do not ask glusterd whether a rebalance or remove-brick runs"), \
+		 "do not ask glusterd whether a rebalance or remove-brick runs,\n" \
+		 "nor for the versions of the cluster and its clients"), \
+	OPT_FLAG(0, "force-compat", &fc_args.force_compat, \
+		 "start although clients older than GlusterFS 3.6 are connected\n" \
+		 "or the cluster is older than GlusterFS 9 (their data is at risk)"), \
 	OPT_ENUM(0, "brick-reads", &fc_args.brick_reads, brick_reads_words, "HOW", \
 		 "auto (default): inspect this host's brick folders directly\n" \
 		 "(pure distribute); gfapi: read everything through the bricks")

@@ -7,6 +7,7 @@
 #     than LCTL_POOL_MAX, ...) returns LCTL_EINVAL.
 # After all of them every brick is byte-identical (tree, modes, every trusted.* xattr, the
 # roots' layouts and volume commit hash included) and no state directory was made.
+# Then a real run on it asks glusterd for the versions (the compatibility check, -vv).
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 FIXOPTS=$LCTL_BUILDDIR/tests/integration/tools/fixopts
 [[ -x $FIXOPTS ]] || _lctl_hard "$FIXOPTS is not built (make check, or make tests/integration/tools/fixopts)"
@@ -75,3 +76,15 @@ brick_snapshot "${B[@]}" >"$T/snap.after"
 assert_unchanged "$T/snap.before" "$T/snap.after" "an invalid fix option changed the bricks"
 [[ ! -e $S && ! -e $long ]] || fail "an invalid fix option made a state directory"
 echo "fix-options: every invalid option refused, nothing written"
+
+# The versions (issue 26, the compatibility check): a real run asks glusterd for the cluster's
+# op-version and every client's, and says what it found (-vv); --no-task-check asks nothing.
+want=$(lctl_gluster volume get all cluster.op-version --xml | sed -n 's:.*<Value>\([0-9]*\)</Value>.*:\1:p')
+[[ $want =~ ^[0-9]+$ ]] || fail "no cluster op-version from glusterd"
+out=$("$LAYOUTCTL" -vv fix --state-dir "$T/state-v" --settle 0 "$VOL" 2>&1) ||
+	fail "fix of a clean volume failed: $out"
+assert_contains "$out" "versions: cluster op-version $want; clients at "
+assert_contains "$out" "none older than GlusterFS 3.6"
+out=$("$LAYOUTCTL" -vv fix --no-task-check --state-dir "$T/state-v" --settle 0 "$VOL" 2>&1) ||
+	fail "fix --no-task-check of a clean volume failed: $out"
+[[ $out != *"versions: "* ]] || fail "--no-task-check asked for the versions: $out"
