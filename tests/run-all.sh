@@ -88,7 +88,8 @@ deb_build() {
 }
 # deb_purge: remove the package deb_check installed, and what dpkg keeps of it
 deb_purge() {
-	DEBIAN_FRONTEND=noninteractive apt-get purge -y -q layoutctl >>"$debdir/install.log" 2>&1
+	DEBIAN_FRONTEND=noninteractive apt-get purge -y -q -o DPkg::Lock::Timeout=120 layoutctl \
+		>>"$debdir/install.log" 2>&1
 }
 # deb_check: install the .deb as an administrator would, run the installed binary, purge it
 deb_check() {
@@ -99,13 +100,16 @@ deb_check() {
 		return 1
 	}
 	want=$(dpkg-deb -f "$deb" Version)
+	want=${want#*:}  # the upstream version: --version knows no epoch
+	want=${want%-*}  # nor Debian revision
 	old=$(dpkg-query -W -f='${Status} ${Version}' layoutctl 2>/dev/null || true)
 	if [[ $old == *' ok installed '* ]]; then
 		echo "deb: SKIPPED: layoutctl ${old##* } is installed on this machine and stays (dpkg --purge layoutctl to run this check)"
 		return 0
 	fi
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$deb" \
-		>"$debdir/install.log" 2>&1 || {
+	# (waiting for the dpkg lock if another apt-get holds it)
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		-o DPkg::Lock::Timeout=120 "$deb" >"$debdir/install.log" 2>&1 || {
 		tail -20 "$debdir/install.log"
 		echo "deb: apt-get install $deb failed"
 		deb_purge || true
