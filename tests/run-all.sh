@@ -74,6 +74,14 @@ deb_test=tests/integration/fix-spread.sh
 # clean` would distclean the configured build), without the package's own tests (the lanes
 # run them) and without the debug symbols package
 deb_build() {
+	local v spec
+	# the packages say the version configure.ac says (the .deb's: deb_check, from --version)
+	v=$(sed -n 's/^PACKAGE_VERSION = //p' Makefile)
+	spec=$(sed -n 's/^Version: *//p' contrib/rpm/layoutctl.spec)
+	[[ $spec == "$v" ]] || {
+		echo "contrib/rpm/layoutctl.spec: Version $spec, configure.ac: $v"
+		return 1
+	}
 	make distdir distdir="$debdir/src" >/dev/null
 	(
 		cd "$debdir/src"
