@@ -1,5 +1,6 @@
 #!/bin/bash
-# Install what layoutctl needs to build, test and demo on Debian 12 (as root).
+# Install what layoutctl needs to build, test, package (debian/: build-essential, debhelper) and
+# demo on Debian 12 (as root).
 # Quick when everything is there already: apt-get runs only for missing packages.
 set -euo pipefail
 
@@ -9,6 +10,7 @@ pkgs=(
 	libjson-c-dev libxml2-dev zlib1g-dev libncurses-dev libcmocka-dev
 	libxml2-utils jq attr tmux mandoc procps psmisc util-linux clang zsh bash-completion python3 time
 	gdb clang-format shellcheck
+	build-essential debhelper
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -13,7 +13,12 @@
 #
 # Environment: LCTL_JOBS [2] for the build; LCTL_CHECK_FLAGS, extra `make check` arguments
 # (e.g. "-j4" or "TESTS=tests/cli/usage.sh"); LCTL_SANITIZERS [address,undefined] ("no" for a
-# plain build); LCTL_TSAN [1] and LCTL_DISTCHECK [1] (0 skips that phase).
+# plain build); LCTL_TSAN [1], LCTL_DISTCHECK [1] and LCTL_DEB [1] (0 skips that phase).
+#
+# LCTL_DEB: the side lane also builds the .deb (debian/) from a `make distdir` copy; at the end,
+# as root, it is installed with apt-get, /usr/sbin/layoutctl --version and one integration test
+# (LAYOUTCTL=/usr/sbin/layoutctl) run against it, and it is purged again. A layoutctl package
+# that was installed before is left alone (that check is skipped, and says so).
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -62,6 +67,83 @@ tsan=$(mktemp -d /tmp/lctl-tsan.XXXXXX)
 # what the TSan phase runs, and the programs it needs (built in the side lane, nothing more)
 tsan_progs=(tests/unit/test-crawl tests/unit/test-slots)
 tsan_tests="${tsan_progs[*]} tests/integration/parallel.sh"
+# the .deb: built in the side lane (deb_build), installed and tried at the end (deb_check)
+debdir=$(mktemp -d /tmp/lctl-deb.XXXXXX)
+deb_test=tests/integration/fix-spread.sh
+# deb_build: dpkg-buildpackage in a copy made by `make distdir` (in this tree, `debian/rules
+# clean` would distclean the configured build), without the package's own tests (the lanes
+# run them) and without the debug symbols package
+deb_build() {
+	local v spec
+	# the packages say the version configure.ac says (the .deb's: deb_check, from --version)
+	v=$(sed -n 's/^PACKAGE_VERSION = //p' Makefile)
+	spec=$(sed -n 's/^Version: *//p' contrib/rpm/layoutctl.spec)
+	[[ $spec == "$v" ]] || {
+		echo "contrib/rpm/layoutctl.spec: Version $spec, configure.ac: $v"
+		return 1
+	}
+	make distdir distdir="$debdir/src" >/dev/null
+	(
+		cd "$debdir/src"
+		DEB_BUILD_OPTIONS="nocheck noautodbgsym parallel=${LCTL_JOBS:-2}" DEB_BUILD_PROFILES=nocheck \
+			dpkg-buildpackage -us -uc -b
+	) >"$debdir/build.log" 2>&1 || {
+		tail -30 "$debdir/build.log"
+		echo ".deb build failed: $debdir/build.log"
+		return 1
+	}
+	rm -rf "$debdir/src"
+}
+# deb_purge: remove the package deb_check installed, and what dpkg keeps of it
+deb_purge() {
+	DEBIAN_FRONTEND=noninteractive apt-get purge -y -q -o DPkg::Lock::Timeout=120 layoutctl \
+		>>"$debdir/install.log" 2>&1
+}
+# deb_check: install the .deb as an administrator would, run the installed binary, purge it
+deb_check() {
+	local deb want old r=0
+	deb=$(find "$debdir" -maxdepth 1 -name 'layoutctl_*.deb')
+	[[ -n $deb && $deb != *$'\n'* ]] || {
+		echo "deb: no single layoutctl_*.deb in $debdir"
+		return 1
+	}
+	want=$(dpkg-deb -f "$deb" Version)
+	want=${want#*:}  # the upstream version: --version knows no epoch
+	want=${want%-*}  # nor Debian revision
+	old=$(dpkg-query -W -f='${Status} ${Version}' layoutctl 2>/dev/null || true)
+	if [[ $old == *' ok installed '* ]]; then
+		echo "deb: SKIPPED: layoutctl ${old##* } is installed on this machine and stays (dpkg --purge layoutctl to run this check)"
+		return 0
+	fi
+	# (waiting for the dpkg lock if another apt-get holds it)
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		-o DPkg::Lock::Timeout=120 "$deb" >"$debdir/install.log" 2>&1 || {
+		tail -20 "$debdir/install.log"
+		echo "deb: apt-get install $deb failed"
+		deb_purge || true
+		return 1
+	}
+	trap 'deb_purge || true' EXIT
+	if [[ $(/usr/sbin/layoutctl --version) != "layoutctl $want" ]]; then
+		echo "deb: /usr/sbin/layoutctl --version: not 'layoutctl $want': $(/usr/sbin/layoutctl --version 2>&1)"
+		r=1
+	elif ! LAYOUTCTL=/usr/sbin/layoutctl LCTL_BUILDDIR=$debdir tests/run-test.sh "$deb_test" \
+		>"$debdir/test.log" 2>&1; then
+		tail -20 "$debdir/test.log"
+		echo "deb: $deb_test failed against the installed package: $debdir/test.log"
+		r=1
+	fi
+	deb_purge || {
+		echo "deb: apt-get purge layoutctl failed: $debdir/install.log"
+		r=1
+	}
+	trap - EXIT
+	if dpkg-query -W layoutctl >/dev/null 2>&1 || [[ -e /usr/sbin/layoutctl ]]; then
+		echo "deb: the purge left layoutctl behind"
+		r=1
+	fi
+	return "$r"
+}
 builds_run() {
 	local t0=$SECONDS
 	if [[ ${LCTL_TSAN:-1} != 0 ]]; then
@@ -86,6 +168,11 @@ builds_run() {
 			return 1
 		}
 		echo "make distcheck: ok ($((SECONDS - t0)) s)"
+	fi
+	t0=$SECONDS
+	if [[ ${LCTL_DEB:-1} != 0 ]]; then
+		deb_build || return 1
+		echo ".deb build: ok ($((SECONDS - t0)) s)"
 	fi
 }
 # builds_lane: the builds in the side lane (their exit status into tests/builds.rc)
@@ -235,4 +322,17 @@ if [[ ${LCTL_TSAN:-1} != 0 ]]; then
 	rm -rf "$tsan"
 	echo "ThreadSanitizer: crawler and slots unit tests and parallel scan+fix clean ($((SECONDS - t0)) s)"
 fi
-grep -E '^(ThreadSanitizer build|make distcheck): ' tests/builds.out || true
+grep -E '^(ThreadSanitizer build|make distcheck|\.deb build): ' tests/builds.out || true
+
+# --- the .deb, installed --------------------------------------------------------------------------
+# (built at the end of the side lane; here, alone, because it puts layoutctl in /usr/sbin)
+if [[ ${LCTL_DEB:-1} != 0 ]]; then
+	if ((EUID == 0)); then
+		t0=$SECONDS
+		deb_check || exit 1
+		echo ".deb installed: --version and $deb_test against /usr/sbin/layoutctl ok, purged ($((SECONDS - t0)) s)"
+	else
+		echo ".deb installed: skipped (not root)"
+	fi
+fi
+rm -rf "$debdir"
