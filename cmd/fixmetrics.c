@@ -96,23 +96,11 @@ static int metrics_write(const struct fix_cli *fc, const struct lctl_progress *p
 	return ret;
 }
 
-int fix_prepare(struct fix_cli *fc, struct lctl_volume *vol)
+/* The first write of the metrics file, before anything moves. Return: 0, or -1 (said). */
+static int metrics_begin(struct fix_cli *fc)
 {
 	static struct lctl_progress p;
 
-	size_t n = fc->metrics_file ? strlen(fc->metrics_file) : 0;
-
-	/* the collector reads *.prom only, and names nothing else for us to replace */
-	if (fc->metrics_file && (n < 6 || strcmp(fc->metrics_file + n - 5, ".prom") ||
-				 fc->metrics_file[n - 6] == '/')) {
-		error("--metrics-file '%s' is not a FILE.prom (node_exporter's textfile "
-		      "collector reads only those)",
-		      fc->metrics_file);
-		return EXIT_USAGE;
-	}
-	settle_for_caches(fc, vol);
-	if (!fc->metrics_file || fc->o.dry_run)
-		return EXIT_CLEAN;
 	memset(&M, 0, sizeof(M));
 	gethostname(M.host, sizeof(M.host) - 1);
 	M.mi = (struct lctl_metrics_info){ .command = fc->drain ? "drain" : "fix",
@@ -124,7 +112,25 @@ int fix_prepare(struct fix_cli *fc, struct lctl_volume *vol)
 					   .exit_code = -1,
 					   .last_success = last_success(fc->state_dir) };
 	memset(&p, 0, sizeof(p));
-	return metrics_write(fc, &p, true) ? EXIT_CANTRUN : EXIT_CLEAN;
+	return metrics_write(fc, &p, true) ? -1 : 0;
+}
+
+int fix_prepare(struct fix_cli *fc, struct lctl_volume *vol)
+{
+	size_t n = fc->metrics_file ? strlen(fc->metrics_file) : 0;
+
+	/* the collector reads *.prom only, and names nothing else for us to replace */
+	if (fc->metrics_file && (n < 6 || strcmp(fc->metrics_file + n - 5, ".prom") ||
+				 fc->metrics_file[n - 6] == '/')) {
+		error("--metrics-file '%s' is not a FILE.prom (node_exporter's textfile "
+		      "collector reads only those)",
+		      fc->metrics_file);
+		return EXIT_USAGE;
+	}
+	if (fc->metrics_file && !fc->o.dry_run && metrics_begin(fc))
+		return EXIT_CANTRUN;
+	settle_for_caches(fc, vol);
+	return EXIT_CLEAN;
 }
 
 void fix_publish(const struct fix_cli *fc, const struct lctl_progress *p,
