@@ -913,11 +913,6 @@ int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, dou
 	int ret;
 
 	set_resume_cmd(&fc);
-	ret = fix_prepare(&fc, vol);
-	if (ret) {
-		dash_close(dash);
-		return ret;
-	}
 	if (!fc.o.dry_run && fc.task_check) {
 		preflight_draw(dash, &fc, t0,
 			       "asking glusterd whether a rebalance or remove-brick runs");
@@ -926,6 +921,11 @@ int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, dou
 			dash_close(dash);
 			return ret;
 		}
+	}
+	ret = fix_prepare(&fc, vol);
+	if (ret) {
+		dash_close(dash);
+		return ret;
 	}
 	/* data moves where it lives: a worker on every server that holds bricks (not a drain's:
 	 * only this host's DHT graph has the leaving subvolumes decommissioned) */
