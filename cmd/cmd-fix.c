@@ -928,6 +928,7 @@ static bool tick(struct fix_cli *fc, struct lctl_fix *fix, const struct lctl_pro
 	js = lctl_status_build(si, p, sum, rt, share, errs);
 	if (!fc->o.dry_run)
 		lctl_status_write(fc->state_dir, js, NULL);
+	fix_publish(fc, p, si);
 	if (dash)
 		dash_draw(dash, js);
 	json_object_put(js);
@@ -985,6 +986,11 @@ int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, dou
 			dash_close(dash);
 			return ret;
 		}
+	}
+	ret = fix_prepare(&fc, vol);
+	if (ret) {
+		dash_close(dash);
+		return ret;
 	}
 	/* data moves where it lives: a worker on every server that holds bricks (not a drain's:
 	 * only this host's DHT graph has the leaving subvolumes decommissioned) */
@@ -1131,8 +1137,10 @@ int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, dou
 		lctl_status_write(fc.state_dir, js, NULL);
 		json_object_put(js);
 	}
+	fix_publish(&fc, &p, &si);
 	lctl_share_release(&share);
 out:
+	fix_publish_end(&fc, ret);
 	dash_close(dash);
 	if (log >= 0 && ((log != fc.log_fd && close(log)) || log_failed))
 		warning("cannot write the outcome log '%s'", fc.log_path);

@@ -367,73 +367,73 @@ static const char *const scan_hidden[] = {
 
 const struct out_view scan_view = { "scan", scan_blocks, scan_hidden, scan_filters };
 
-/* node_exporter textfile format: one metric family per block, HELP and TYPE first. */
+/* node_exporter textfile format (lctl_prom_*(): the one writer, its labels escaped there). */
 static void print_prometheus(struct lctl_volume *vol, const struct lctl_scan_summary *s,
 			     double elapsed)
 {
-	/* label values: escaped like every string, then quoted as the format wants */
-	char *v = out_prom_label(lctl_volume_name(vol)),
-	     **sl = calloc(s->nsubvols + 1, sizeof(*sl));
+	struct lctl_prom *m = lctl_prom_new();
+	const char *v = lctl_volume_name(vol);
+	const char *vl[] = { "volume", v, NULL };
 	double ad, af;
 	size_t i, k, n = s->nsubvols;
 	unsigned b;
 
-	if (!sl)
+	if (!m)
 		abort();
-	for (i = 0; i < n; i++)
-		sl[i] = out_prom_label(out_subvol_name(vol, (int)i));
 	amplification(s, &ad, &af);
-#define FAMILY(name, type, help) \
-	printf("# HELP layoutctl_" name " " help "\n# TYPE layoutctl_" name " " type "\n")
+#define FAMILY(name, type, help) lctl_prom_family(m, "layoutctl_" name, type, help)
+#define SAMPLE(name, labels, ...) lctl_prom_sample(m, "layoutctl_" name, labels, __VA_ARGS__)
+#define LABELS(...) ((const char *const[]){ "volume", v, __VA_ARGS__, NULL })
 	FAMILY("scan_success", "gauge", "1 if the last scan ran to its end");
-	printf("layoutctl_scan_success{volume=\"%s\"} %d\n", v, !s->interrupted);
+	SAMPLE("scan_success", vl, "%d", !s->interrupted);
 	FAMILY("scan_clean", "gauge", "1 if every directory was clean");
-	printf("layoutctl_scan_clean{volume=\"%s\"} %d\n", v, s->dirs == s->dirs_clean);
+	SAMPLE("scan_clean", vl, "%d", s->dirs == s->dirs_clean);
 	FAMILY("scan_timestamp_seconds", "gauge", "when the scan ended");
-	printf("layoutctl_scan_timestamp_seconds{volume=\"%s\"} %lld\n", v, (long long)time(NULL));
+	SAMPLE("scan_timestamp_seconds", vl, "%lld", (long long)time(NULL));
 	FAMILY("scan_duration_seconds", "gauge", "how long the scan took");
-	printf("layoutctl_scan_duration_seconds{volume=\"%s\"} %.3f\n", v, elapsed);
+	SAMPLE("scan_duration_seconds", vl, "%.3f", elapsed);
 	FAMILY("scan_directories", "gauge", "directories scanned");
-	printf("layoutctl_scan_directories{volume=\"%s\"} %llu\n", v, (unsigned long long)s->dirs);
+	SAMPLE("scan_directories", vl, "%llu", (unsigned long long)s->dirs);
 	FAMILY("scan_directories_clean", "gauge", "directories with no problem");
-	printf("layoutctl_scan_directories_clean{volume=\"%s\"} %llu\n", v,
-	       (unsigned long long)s->dirs_clean);
+	SAMPLE("scan_directories_clean", vl, "%llu", (unsigned long long)s->dirs_clean);
 	FAMILY("scan_directory_problems", "gauge", "directories with each problem");
 	for (b = 0; b < LCTL_DIR_PROBLEM_COUNT; b++)
-		printf("layoutctl_scan_directory_problems{volume=\"%s\",problem=\"%s\"} %llu\n", v,
-		       lctl_dir_problem_name(1u << b), (unsigned long long)s->dir_problem[b]);
+		SAMPLE("scan_directory_problems", LABELS("problem", lctl_dir_problem_name(1u << b)),
+		       "%llu", (unsigned long long)s->dir_problem[b]);
 	FAMILY("scan_entries", "gauge", "entries by placement state");
 	for (b = 0; b < LCTL_ENTRY_STATE_COUNT; b++)
-		printf("layoutctl_scan_entries{volume=\"%s\",state=\"%s\"} %llu\n", v,
-		       lctl_entry_state_name((int)b), (unsigned long long)s->entry[b]);
+		SAMPLE("scan_entries", LABELS("state", lctl_entry_state_name((int)b)), "%llu",
+		       (unsigned long long)s->entry[b]);
 	FAMILY("scan_bytes", "gauge", "data bytes seen");
-	printf("layoutctl_scan_bytes{volume=\"%s\"} %llu\n", v, (unsigned long long)s->bytes);
+	SAMPLE("scan_bytes", vl, "%llu", (unsigned long long)s->bytes);
 	FAMILY("scan_lookup_optimized_ratio", "gauge",
 	       "share of directories whose misses cost one LOOKUP");
-	printf("layoutctl_scan_lookup_optimized_ratio{volume=\"%s\"} %.6f\n", v,
-	       pct(s->dirs_optimized, s->dirs) / 100);
+	SAMPLE("scan_lookup_optimized_ratio", vl, "%.6f", pct(s->dirs_optimized, s->dirs) / 100);
 	FAMILY("scan_lookups_per_miss", "gauge", "expected brick LOOKUPs per missed name, by file");
-	printf("layoutctl_scan_lookups_per_miss{volume=\"%s\"} %.6f\n", v, af);
+	SAMPLE("scan_lookups_per_miss", vl, "%.6f", af);
 	FAMILY("scan_subvolume_files", "gauge", "data files per subvolume");
 	for (i = 0; i < n; i++)
-		printf("layoutctl_scan_subvolume_files{volume=\"%s\",subvolume=\"%s\"} %llu\n", v,
-		       sl[i], (unsigned long long)s->subvol_files[i]);
+		SAMPLE("scan_subvolume_files", LABELS("subvolume", out_subvol_name(vol, (int)i)),
+		       "%llu", (unsigned long long)s->subvol_files[i]);
 	FAMILY("scan_subvolume_bytes", "gauge", "data bytes per subvolume");
 	for (i = 0; i < n; i++)
-		printf("layoutctl_scan_subvolume_bytes{volume=\"%s\",subvolume=\"%s\"} %llu\n", v,
-		       sl[i], (unsigned long long)s->subvol_bytes[i]);
+		SAMPLE("scan_subvolume_bytes", LABELS("subvolume", out_subvol_name(vol, (int)i)),
+		       "%llu", (unsigned long long)s->subvol_bytes[i]);
 	FAMILY("scan_fix_move_files", "gauge", "files a fix would move, per source and target");
 	for (i = 0; i < n; i++)
 		for (k = 0; k < n; k++)
 			if (s->move_files[i * n + k])
-				printf("layoutctl_scan_fix_move_files{volume=\"%s\",from=\"%s\",to=\"%s\"} %llu\n",
-				       v, sl[i], sl[k],
-				       (unsigned long long)s->move_files[i * n + k]);
+				SAMPLE("scan_fix_move_files",
+				       LABELS("from", out_subvol_name(vol, (int)i), "to",
+					      out_subvol_name(vol, (int)k)),
+				       "%llu", (unsigned long long)s->move_files[i * n + k]);
+#undef LABELS
+#undef SAMPLE
 #undef FAMILY
-	for (i = 0; i < n; i++)
-		free(sl[i]);
-	free(sl);
-	free(v);
+	if (!lctl_prom_text(m))
+		abort();
+	fputs(lctl_prom_text(m), stdout);
+	lctl_prom_free(m);
 }
 
 /* A directory's record for text: linked entries only with --all or -vvv. */

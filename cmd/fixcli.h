@@ -34,6 +34,8 @@ struct fix_cli {
 	time_t until;
 	double bandwidth;
 	const char *state_dir_arg;
+	bool settle_given;	  /* --settle given: no settle derived from the client caches */
+	const char *metrics_file; /* --metrics-file: node_exporter textfile metrics (fixmetrics.c) */
 	/* drain: the subvolumes or bricks to empty (the operands after VOLUME), and --commit */
 	bool drain;
 	const char *const *leaving;
@@ -68,7 +70,9 @@ extern struct fix_cli fc_args;
 	  .max = 3600, \
 	  .what = "0-3600 seconds", \
 	  .arg = "SECONDS", \
-	  .help = "wait after making directories dirty (default 5)" }, \
+	  .given = &fc_args.settle_given, \
+	  .help = "wait after making directories dirty (default 5, or longer\n" \
+		  "when the clients cache longer: md-cache, nl-cache timeouts)" }, \
 	{ .name = "hang-timeout", \
 	  .kind = OPTK_UINT, \
 	  .to.u = &fc_args.hang_timeout, \
@@ -109,6 +113,14 @@ extern struct fix_cli fc_args;
 	  .arg = "FILE", \
 	  .complete = "@file", \
 	  .help = "per-file outcome log, JSON lines (default STATE_DIR/outcomes.jsonl)" }, \
+	{ .name = "metrics-file", \
+	  .kind = OPTK_PATH, \
+	  .to.s = &fc_args.metrics_file, \
+	  .max = 4096, \
+	  .arg = "FILE", \
+	  .complete = "@file", \
+	  .help = "write node_exporter textfile metrics of the run to FILE\n" \
+		  "(a .prom file, replaced whole every second)" }, \
 	OPT_FLAG(0, "break-lock", &fc_args.o.break_lock, \
 		 "take over the volume lock of a run that died on another host"), \
 	OPT_FLAG(0, "no-task-check", &fc_args.no_task_check, \
@@ -135,6 +147,17 @@ void named_log_close(struct fix_cli *fc);
 struct dash *dash_first(const struct fix_cli *fc, double t0);
 /* One fix (or drain pass) on the opened @vol; it closes @dash. Return: the exit status. */
 int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, double t0);
+/*
+ * Before a run (fixmetrics.c): the settle period from the client caches when --settle was not
+ * given (a shorter one given is warned about), and the first --metrics-file write.
+ * Return: EXIT_CLEAN, EXIT_USAGE or EXIT_CANTRUN (said).
+ */
+int fix_prepare(struct fix_cli *fc, struct lctl_volume *vol);
+/* The metrics of the run (--metrics-file) at each status write and at the end. */
+void fix_publish(const struct fix_cli *fc, const struct lctl_progress *p,
+		 const struct lctl_status_info *si);
+/* A run that ended before its last status write (refused at start): publish its end. */
+void fix_publish_end(const struct fix_cli *fc, int ret);
 /* Say why the check for a running rebalance (lctl_gluster_tasks_idle()) refuses to go on. */
 void tasks_refused(int tasks, const char *gluster, const char *volume);
 

@@ -15,7 +15,7 @@
  * sink escapes every string it writes with lctl_escape_dup() (lib/escape.c): the document
  * writer here (out_item(), out_member(), out_close()), the outcome log and the status file
  * (lib: lctl_json_escape_tree()), text on stdout (out_esc(), out_name_dup()), messages on
- * stderr (msg.c), Prometheus labels (out_prom_label()) and the dashboard (out_esc()). Valid
+ * stderr (msg.c), Prometheus labels (lib: lctl_prom_sample()) and the dashboard (out_esc()). Valid
  * UTF-8 stays as is; controls, noncharacters and each byte of an invalid sequence become
  * "\xHH", a backslash "\\": the mapping is lossless (out_unescape_tree() undoes it for
  * documents read back) and every document stays valid JSON and XML.

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Strings at the front end's sinks, escaped with lib/escape.c's one escaping (see output.h for
- * which sink uses which): text on stdout and the dashboard, Prometheus labels, json trees.
+ * which sink uses which): text on stdout and the dashboard, json trees (Prometheus labels:
+ * lib/metricsfile.c's writer).
  */
 #include "sinkesc.h"
 #include "layoutctl.h"
@@ -27,24 +28,6 @@ const char *out_esc(const char *s)
 	free(*slot);
 	*slot = out_name_dup(s ? s : "");
 	return *slot;
-}
-
-char *out_prom_label(const char *s)
-{
-	const char *e = out_esc(s);
-	size_t i, o = 0;
-	char *buf = malloc(2 * strlen(e) + 1);
-
-	if (!buf)
-		abort();
-	/* the exposition format's own escapes; a newline cannot be left after out_esc() */
-	for (i = 0; e[i]; i++) {
-		if (e[i] == '\\' || e[i] == '"')
-			buf[o++] = '\\';
-		buf[o++] = e[i];
-	}
-	buf[o] = '\0';
-	return buf;
 }
 
 /* lib/escape.c's one walk; cmd dies without memory */

@@ -10,8 +10,6 @@ char *out_name_dup(const char *s);
 /* The same, borrowed: valid until OUT_ESC_RING more calls in this thread. NULL is "". */
 #define OUT_ESC_RING 16
 const char *out_esc(const char *s);
-/* @s escaped, then quoted as a Prometheus label value wants (\\ and \"). Caller frees it. */
-char *out_prom_label(const char *s);
 /* Escape every string value below @j in place (the keys are ours); and undo it. */
 void out_escape_tree(struct json_object *j);
 void out_unescape_tree(struct json_object *j);

@@ -616,6 +616,33 @@ const struct lctl_xlator *lctl_volfile_find_type(const struct lctl_volfile *vf, 
 /** lctl_xlator_option() - value of option @key of @xl, or NULL. Borrowed. */
 const char *lctl_xlator_option(const struct lctl_xlator *xl, const char *key);
 
+/* The longest settle period (fix --settle); a longer client cache is taken as this long. */
+#define LCTL_SETTLE_MAX 3600
+/* Seconds over a client cache's timeout: md-cache ages entries in whole seconds (an entry
+ * lives up to timeout + 1 s), and one more for the revalidating round trip. */
+#define LCTL_SETTLE_CACHE_MARGIN 2
+
+/* The client caches of a volume's graph that may keep a directory's old view. */
+struct lctl_client_cache {
+	unsigned seconds;   /* the longest timeout of those in the graph; 0: none */
+	const char *option; /* the volume option that sets it ("performance.md-cache-timeout"),
+			     * static; NULL when none */
+};
+
+/**
+ * lctl_volfile_client_cache() - the caches in @vf's client graph: md-cache
+ * (performance/md-cache, md-cache-timeout, default 1 s) and nl-cache (performance/nl-cache,
+ * nl-cache-timeout, default 60 s), each when present and not in pass-through. A timeout that
+ * does not parse counts as its default; one over LCTL_SETTLE_MAX as LCTL_SETTLE_MAX.
+ */
+void lctl_volfile_client_cache(const struct lctl_volfile *vf, struct lctl_client_cache *out);
+/**
+ * lctl_settle_for_cache() - the settle period a run takes when none was given: the longest
+ * client cache timeout (@cache_seconds) and LCTL_SETTLE_CACHE_MARGIN, or @settle_default when
+ * that is longer (or no cache), at most LCTL_SETTLE_MAX.
+ */
+unsigned lctl_settle_for_cache(unsigned settle_default, unsigned cache_seconds);
+
 /**
  * lctl_dht_spread() - the volume's cluster.subvols-per-directory from its DHT translator
  * @dht: glusterd writes it into the client volfile as "option directory-layout-spread N"
@@ -766,6 +793,8 @@ const struct lctl_subvol *lctl_volume_subvol(const struct lctl_volume *vol, size
 /** lctl_volume_subvol_index() - index of the subvolume named @name, or -1. */
 int lctl_volume_subvol_index(const struct lctl_volume *vol, const char *name);
 const struct lctl_dht_options *lctl_volume_dht_options(const struct lctl_volume *vol);
+/** lctl_volume_volfile() - the parsed client volfile of @vol (credentials scrubbed). Borrowed. */
+const struct lctl_volfile *lctl_volume_volfile(const struct lctl_volume *vol);
 /**
  * lctl_volume_path_check() - a path inside a volume as every entry point takes it (command
  * line, journal, a pool worker's scope): absolute, without a "." or ".." component.
@@ -1783,6 +1812,18 @@ enum lctl_output_flags {
  * caller, or a negative LCTL_E* with a one-line message naming @path. Thread safe.
  */
 int lctl_output_open(const char *path, unsigned flags, struct lctl_error *err);
+/**
+ * lctl_output_replace() - replace @path, a file an administrator named for us to publish (a
+ * metrics file), by @len bytes: written to a fresh ".NAME.tmp" beside it (the old temporary
+ * removed first, then O_CREAT | O_EXCL | O_NOFOLLOW), made @mode, fsync'd and renamed over
+ * the name, so that a reader sees the old file or the new one and a link there is replaced,
+ * never written through. The directories above the file's pass the rules above a state
+ * directory; the file's own may be anyone's and writable by others (a textfile directory
+ * shared with an exporter's user): nothing in it is followed or opened but our temporary.
+ * Return: 0 or a negative LCTL_E* with a one-line message naming @path. Thread safe.
+ */
+int lctl_output_replace(const char *path, const void *buf, size_t len, unsigned mode,
+			struct lctl_error *err);
 
 /* ------------------------------------------------------------------------------------------ */
 /* A run's published status (STATE_DIR/progress.json), lib/progressfile.c                      */
@@ -1897,6 +1938,71 @@ struct json_object *lctl_status_read(const char *dir, struct lctl_error *err);
 /* The member of the status object @o at the dotted @path ("directories.done"; each key under
  * 64 bytes), borrowed from @o; NULL when absent. */
 struct json_object *lctl_status_get(struct json_object *o, const char *path);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Prometheus text exposition: scan --format prometheus, fix --metrics-file, lib/metricsfile.c */
+/* ------------------------------------------------------------------------------------------ */
+
+/*
+ * The one writer of the exposition format (node_exporter's textfile collector reads it): a
+ * family is its "# HELP" and "# TYPE" lines, then its samples; a label value is escaped as
+ * every string is (lib/escape.c: no control byte, no newline, valid UTF-8), then backslash
+ * and double quote take the format's own backslash.
+ */
+struct lctl_prom;
+
+/** lctl_prom_new() - an empty exposition; NULL without memory. Free it (lctl_prom_free()). */
+struct lctl_prom *lctl_prom_new(void);
+/** lctl_prom_family() - start the family @name: its HELP (@help, ASCII) and TYPE lines. */
+void lctl_prom_family(struct lctl_prom *m, const char *name, const char *type, const char *help);
+/**
+ * lctl_prom_sample() - one sample of @name: @labels, pairs of a label name and its raw value
+ * ended by a NULL name (NULL: no labels), then the value printed by @fmt.
+ */
+void lctl_prom_sample(struct lctl_prom *m, const char *name, const char *const *labels,
+		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/** lctl_prom_text() - the text so far, borrowed from @m; NULL if an append ran out of memory. */
+const char *lctl_prom_text(const struct lctl_prom *m);
+void lctl_prom_free(struct lctl_prom *m);
+/** lctl_prom_label_dup() - @s as a label value (the quotes not included); NULL without memory. */
+char *lctl_prom_label_dup(const char *s);
+
+/* The metrics of a fix or drain run (fix --metrics-file): what the progress does not say. */
+struct lctl_metrics_info {
+	const char *command; /* "fix", "drain" */
+	const char *volume;
+	const char *host;    /* the server of a run not spread over the pool: this host */
+	bool running;	     /* false once the run ended */
+	const char *phase;   /* the progress's phase, or "done" */
+	time_t started;	     /* seconds since the epoch */
+	time_t updated;	     /* when this text was made */
+	int exit_code;	     /* the run's exit status; -1 while it runs */
+	time_t last_success; /* the last run of this volume that ended with exit 0; 0: unknown */
+	/* lctl_metrics_note(): when the counters last grew, and their sum then */
+	time_t last_progress;
+	uint64_t last_sum;
+};
+
+/**
+ * lctl_metrics_note() - note @p at @now: when any counter of it grew since the last call,
+ * @mi->last_progress becomes @now (the first call starts it).
+ */
+void lctl_metrics_note(struct lctl_metrics_info *mi, const struct lctl_progress *p, time_t now);
+/**
+ * lctl_metrics_render() - the metrics of a run: per server (each of the pool's when the run is
+ * spread over it, else @mi->host with the run's totals) files moved and failed, bytes moved,
+ * directories done (counters); the run's phase, running, start, update, last progress, last
+ * success and exit code (gauges), every family prefixed layoutctl_fix_ and labelled with
+ * the volume. Families: see lib/metricsfile.c.
+ * Return: a malloc'ed NUL-terminated text the caller frees, or NULL without memory.
+ */
+char *lctl_metrics_render(const struct lctl_metrics_info *mi, const struct lctl_progress *p);
+/**
+ * lctl_metrics_write() - replace the file @path (absolute) by @text, as
+ * lctl_output_replace() does: mode 0644, so that node_exporter can read it.
+ * Return: 0 or a negative LCTL_E* with a one-line message.
+ */
+int lctl_metrics_write(const char *path, const char *text, struct lctl_error *err);
 
 /* ------------------------------------------------------------------------------------------ */
 /* The control file (STATE_DIR/control): `top` to a running fix, lib/controlfile.c            */

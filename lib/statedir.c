@@ -22,6 +22,10 @@
  *    hard link there is replaced, never written through;
  *  - a file taken (the control file) is renamed away first, then read and removed, so a
  *    command written meanwhile waits under the name for the next take;
+ *  - a named file we publish (lctl_output_replace, a metrics file) is replaced whole as a
+ *    state file is, 0644 and fsync'd, in a directory that may be anyone's and writable by
+ *    others (node_exporter's textfile directory): the directories above it pass the rules,
+ *    and in it only our fresh temporary is opened (O_EXCL | O_NOFOLLOW) and renamed;
  *  - a named output file (lctl_output_open) is opened in a directory that passes the rules
  *    for those above a state directory, with O_NOFOLLOW | O_NONBLOCK (created 0600 as a
  *    regular file); a symbolic link there is followed only when root or we own it
@@ -59,6 +63,7 @@ static int code_of(int e)
 enum dir_how {
 	DIR_CREATE = 1 << 0, /* create what is missing: 0700, missing parents 0755 */
 	DIR_PARENT = 1 << 1, /* it holds a file we were named: checked as those above it are */
+	DIR_SHARED = 1 << 2, /* with DIR_PARENT: it may be anyone's, writable by others */
 };
 
 /*
@@ -157,7 +162,7 @@ static int dir_open(const char *dir, const char *what, unsigned how, struct lctl
 		}
 		close(fd);
 		fd = nfd;
-		if (last && !(how & DIR_PARENT))
+		if (last && (!(how & DIR_PARENT) || (how & DIR_SHARED)))
 			break;
 		if (fstat(fd, &st)) {
 			int e2 = errno;
@@ -517,26 +522,35 @@ ssize_t lctl_state_read(const char *dir, const char *name, char *buf, size_t siz
 	return ret;
 }
 
-int lctl_state_write(const char *dir, const char *name, const void *buf, size_t len, bool sync,
-		     struct lctl_error *err)
+/*
+ * Replace @name in the open directory @dfd (@dir names it in messages) by @len bytes: a fresh
+ * ".NAME.tmp" (whatever is there removed first, never followed), made @mode, renamed over
+ * @name; with @sync, the file and the directory are fsync'd. Return: 0 or a negative LCTL_E*.
+ */
+static int replace_at(int dfd, const char *dir, const char *name, const void *buf, size_t len,
+		      bool sync, mode_t mode, struct lctl_error *err)
 {
 	char tmp[NAME_MAX + 1];
 	size_t done = 0;
-	int dfd, fd, ret = 0;
+	int fd;
 
 	if ((size_t)snprintf(tmp, sizeof(tmp), ".%s.tmp", name) >= sizeof(tmp))
-		return lctl_seterr(err, LCTL_EINVAL, 0, "state file name '%s' too long", name);
-	dfd = dir_open(dir, "the state directory", 0, err);
-	if (dfd < 0)
-		return dfd;
+		return lctl_seterr(err, LCTL_EINVAL, 0, "file name '%.200s' too long", name);
 	/* whatever a dead run (or anyone) left under the temporary name goes, never followed */
 	unlinkat(dfd, tmp, 0);
 	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
 		    0600);
-	if (fd < 0) {
-		ret = lctl_seterr(err, code_of(errno), errno, "cannot write '%.150s/%s': %s", dir,
-				  tmp, strerror(errno));
-		goto out;
+	if (fd < 0)
+		return lctl_seterr(err, code_of(errno), errno, "cannot write '%.150s/%s': %s", dir,
+				   tmp, strerror(errno));
+	/* the umask does not decide what a reader of a published file may do */
+	if (mode != 0600 && fchmod(fd, mode)) {
+		int e = errno;
+
+		close(fd);
+		unlinkat(dfd, tmp, 0);
+		return lctl_seterr(err, code_of(e), e, "cannot write '%.150s/%s': %s", dir, tmp,
+				   strerror(e));
 	}
 	while (done < len) {
 		ssize_t r = write(fd, (const char *)buf + done, len - done);
@@ -550,27 +564,66 @@ int lctl_state_write(const char *dir, const char *name, const void *buf, size_t 
 	if (done < len || (sync && fsync(fd))) {
 		int e = errno ? errno : EIO;
 
-		ret = lctl_seterr(err, e == ENOSPC ? LCTL_ENOSPC : LCTL_EIO, e,
-				  "cannot write '%.150s/%s': %s", dir, tmp, strerror(e));
 		close(fd);
 		unlinkat(dfd, tmp, 0);
-		goto out;
+		return lctl_seterr(err, e == ENOSPC ? LCTL_ENOSPC : LCTL_EIO, e,
+				   "cannot write '%.150s/%s': %s", dir, tmp, strerror(e));
 	}
 	if (close(fd)) {
-		ret = lctl_seterr(err, LCTL_EIO, errno, "cannot write '%.150s/%s': %s", dir, tmp,
-				  strerror(errno));
+		int e = errno;
+
 		unlinkat(dfd, tmp, 0);
-		goto out;
+		return lctl_seterr(err, LCTL_EIO, e, "cannot write '%.150s/%s': %s", dir, tmp,
+				   strerror(e));
 	}
 	if (renameat(dfd, tmp, dfd, name)) {
-		ret = lctl_seterr(err, code_of(errno), errno, "cannot replace '%.150s/%s': %s", dir,
-				  name, strerror(errno));
+		int e = errno;
+
 		unlinkat(dfd, tmp, 0);
-		goto out;
+		return lctl_seterr(err, code_of(e), e, "cannot replace '%.150s/%s': %s", dir, name,
+				   strerror(e));
 	}
 	if (sync)
 		fsync(dfd);
-out:
+	return 0;
+}
+
+int lctl_state_write(const char *dir, const char *name, const void *buf, size_t len, bool sync,
+		     struct lctl_error *err)
+{
+	int dfd, ret;
+
+	dfd = dir_open(dir, "the state directory", 0, err);
+	if (dfd < 0)
+		return dfd;
+	ret = replace_at(dfd, dir, name, buf, len, sync, 0600, err);
+	close(dfd);
+	return ret;
+}
+
+int lctl_output_replace(const char *path, const void *buf, size_t len, unsigned mode,
+			struct lctl_error *err)
+{
+	char dir[PATH_MAX];
+	const char *base = path ? strrchr(path, '/') : NULL;
+	size_t n;
+	int dfd, ret;
+
+	if (!path || path[0] != '/' || !base || !base[1] || !strcmp(base, "/.") ||
+	    !strcmp(base, "/.."))
+		return lctl_seterr(err, LCTL_EINVAL, 0, "'%.200s' is not an absolute file name",
+				   path ? path : "");
+	n = (size_t)(base - path);
+	if (n >= sizeof(dir))
+		return lctl_seterr(err, LCTL_EINVAL, ENAMETOOLONG, "'%.200s' is too long", path);
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	if (!n)
+		strcpy(dir, "/");
+	dfd = dir_open(dir, "the file", DIR_PARENT | DIR_SHARED, err);
+	if (dfd < 0)
+		return dfd;
+	ret = replace_at(dfd, dir, base + 1, buf, len, true, (mode_t)(mode & 0777), err);
 	close(dfd);
 	return ret;
 }

@@ -508,3 +508,86 @@ char *lctl_volfile_subtree(const struct lctl_xlator *top)
 	free(seen);
 	return lbuf_detach(&b);
 }
+
+/* A boolean option as GlusterFS spells it (gf_string2boolean): on, yes, true, enable, 1. */
+static bool opt_true(const char *v)
+{
+	static const char *const yes[] = { "on", "yes", "true", "enable", "1", NULL };
+	size_t i;
+
+	for (i = 0; v && yes[i]; i++)
+		if (!strcasecmp(v, yes[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Seconds in @v as gf_string2time takes them: digits, then nothing or one of s, sec, m, min,
+ * h, hr, d, days (whole units only). @def when absent, empty or anything else; at most
+ * LCTL_SETTLE_MAX (longer is as long as a settle period can be).
+ */
+static unsigned opt_seconds(const char *v, unsigned def)
+{
+	static const struct {
+		const char *suffix;
+		unsigned long long mult;
+	} units[] = { { "", 1 },      { "s", 1 },     { "sec", 1 },
+		      { "m", 60 },    { "min", 60 },  { "h", 3600 },
+		      { "hr", 3600 }, { "d", 86400 }, { "days", 86400 } };
+	unsigned long long n = 0;
+	size_t i;
+
+	if (!v || !*v || *v < '0' || *v > '9')
+		return def;
+	for (; *v >= '0' && *v <= '9'; v++) {
+		n = n * 10 + (unsigned long long)(*v - '0');
+		if (n > LCTL_SETTLE_MAX)
+			n = LCTL_SETTLE_MAX + 1ULL; /* and stays there: no overflow */
+	}
+	for (i = 0; i < LCTL_ARRAY_SIZE(units); i++)
+		if (!strcasecmp(v, units[i].suffix))
+			return n * units[i].mult > LCTL_SETTLE_MAX ? LCTL_SETTLE_MAX
+								   : (unsigned)(n * units[i].mult);
+	return def;
+}
+
+void lctl_volfile_client_cache(const struct lctl_volfile *vf, struct lctl_client_cache *out)
+{
+	/* GlusterFS 10.3: md-cache.c and nl-cache.c's option tables, their defaults */
+	static const struct {
+		const char *type, *key, *volume_option;
+		unsigned def;
+	} caches[] = {
+		{ "performance/md-cache", "md-cache-timeout", "performance.md-cache-timeout", 1 },
+		{ "performance/nl-cache", "nl-cache-timeout", "performance.nl-cache-timeout", 60 },
+	};
+	size_t i, k;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < vf->nxl; i++) {
+		const struct lctl_xlator *xl = &vf->xl[i];
+
+		for (k = 0; k < LCTL_ARRAY_SIZE(caches); k++) {
+			unsigned s;
+
+			/* a translator in pass-through forwards every call: it caches nothing */
+			if (strcmp(xl->type, caches[k].type) ||
+			    opt_true(lctl_xlator_option(xl, "pass-through")))
+				continue;
+			s = opt_seconds(lctl_xlator_option(xl, caches[k].key), caches[k].def);
+			if (!out->option || s > out->seconds) {
+				out->seconds = s;
+				out->option = caches[k].volume_option;
+			}
+		}
+	}
+}
+
+unsigned lctl_settle_for_cache(unsigned settle_default, unsigned cache_seconds)
+{
+	unsigned long long s = (unsigned long long)cache_seconds + LCTL_SETTLE_CACHE_MARGIN;
+
+	if (!cache_seconds || s < settle_default)
+		s = settle_default;
+	return s > LCTL_SETTLE_MAX ? LCTL_SETTLE_MAX : (unsigned)s;
+}

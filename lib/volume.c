@@ -1372,6 +1372,11 @@ const struct lctl_dht_options *lctl_volume_dht_options(const struct lctl_volume 
 	return &vol->opts;
 }
 
+const struct lctl_volfile *lctl_volume_volfile(const struct lctl_volume *vol)
+{
+	return &vol->vf;
+}
+
 size_t lctl_volume_nservers(const struct lctl_volume *vol)
 {
 	return vol->nservers;

@@ -6,7 +6,8 @@
 # volume; nothing but directories left in its folder; no file the writer made ever seen on it
 # (its folder is listed every 50 ms during the drain); zero ENOENT; the tree unchanged
 # (checksum, mode, owner, size, link count, name); scan exit 0 and the brick check clean on the
-# 4 bricks left. Before that: usage errors, and a dry run that writes nothing.
+# 4 bricks left; its --metrics-file saying a drain that ended clean. Before that: usage errors,
+# and a dry run that writes nothing.
 # With DRAIN_KIND=rep (drain-replica.sh): the same on a 3 x 2 distributed-replicate volume,
 # draining its second replica set, named as a subvolume.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
@@ -106,8 +107,8 @@ fx_writer_start "$VOL" "$MP" w-a w-b
 WATCH=$!
 echo "drain starts after $SECONDS s" >&2
 rc=0
-"$LAYOUTCTL" --log-file "$FX/gfapi.log" drain --state-dir "$S" --commit "$VOL" \
-	"${WHAT[@]}" >"$FX/drain.out" 2>&1 || rc=$?
+"$LAYOUTCTL" --log-file "$FX/gfapi.log" drain --state-dir "$S" --commit --metrics-file "$FX/drain.prom" \
+	"$VOL" "${WHAT[@]}" >"$FX/drain.out" 2>&1 || rc=$?
 cat "$FX/drain.out" >&2
 _lctl_san_check "layoutctl drain"
 : >"$FX/watch.stop"
@@ -117,6 +118,12 @@ fx_checker_stop
 assert_eq 0 "$rc" "drain --commit exit status (files failed: $(jq -c 'select(.outcome == "failed")' \
 	"$S/outcomes.jsonl" 2>/dev/null | head -3 | paste -sd' '))"
 assert_contains "$(cat "$FX/drain.out")" "gluster volume remove-brick $VOL ${LEAVES[*]/#/$LCTL_HOST:} force"
+# its metrics (--metrics-file): a drain's, its last run ended clean
+for want in "layoutctl_fix_info{volume=\"$VOL\",command=\"drain\"} 1" \
+	"layoutctl_fix_running{volume=\"$VOL\"} 0" "layoutctl_fix_exit_code{volume=\"$VOL\"} 0" \
+	"layoutctl_fix_files_failed_total{volume=\"$VOL\",server=\"$(hostname)\"} 0"; do
+	grep -qxF "$want" "$FX/drain.prom" || fail "no '$want' in the drain's metrics: $(cat "$FX/drain.prom")"
+done
 r0=$(<"$FX/round0")
 ((r0 > 0)) || fail "the drain never reached its work phase"
 sort -u "$FX/seen" | awk -v r0="$r0" 'match($0, /^[wr][0-9]+$/) && substr($0, 2) + 0 > r0 + 1' >"$FX/bad"

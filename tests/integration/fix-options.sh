@@ -7,7 +7,16 @@
 #     than LCTL_POOL_MAX, ...) returns LCTL_EINVAL.
 # After all of them every brick is byte-identical (tree, modes, every trusted.* xattr, the
 # roots' layouts and volume commit hash included) and no state directory was made.
-# Then a real run on it asks glusterd for the versions (the compatibility check, -vv).
+# Then, on the same volume:
+#   - a real run asks glusterd for the versions (the compatibility check, -vv);
+#   - the settle period against the client caches: a dry run says none is derived while
+#     md-cache has its default timeout, and says the one derived from md-cache-timeout once it
+#     is set (-vv); a real run given a --settle shorter than it warns in one line;
+#   - --metrics-file: a real fix after a brick was added writes node_exporter metrics while it
+#     runs (seen with running 1 and files moved) and at the end: a well-formed exposition
+#     (promtool check metrics when installed, and a strict parser here), mode 0644, in a
+#     directory of nobody's writable by all, a link planted at its temporary's name not
+#     followed; files moved, bytes moved and failed as the bricks and the outcome log say.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 FIXOPTS=$LCTL_BUILDDIR/tests/integration/tools/fixopts
 [[ -x $FIXOPTS ]] || _lctl_hard "$FIXOPTS is not built (make check, or make tests/integration/tools/fixopts)"
@@ -47,6 +56,8 @@ cases=(
 	"--path /a/../b"
 	"--resume --dry-run"
 	"--state-dir relative"
+	"--metrics-file relative.prom"
+	"--metrics-file /nonexistent/metrics.txt"
 )
 # fix_usage ARGS...: layoutctl fix ARGS must exit 2 with a one-line error (left in $err),
 # followed at most by the usual hint at --help
@@ -72,6 +83,11 @@ assert_contains "$err" "shorter than"
 cat "$T/fixopts.out" >&2
 assert_eq 16 "$(grep -c '^refused ' "$T/fixopts.out")" "cases refused by lctl_fix_start"
 
+# a metrics file below a directory others may change: refused before anything is written
+mkdir -m 0777 "$T/open" && chmod 0777 "$T/open" && mkdir "$T/open/prom"
+expect_exit 3 "$LAYOUTCTL" fix --state-dir "$S" --settle 0 --metrics-file "$T/open/prom/x.prom" "$VOL"
+[[ ! -e $T/open/prom/x.prom ]] || fail "a metrics file was written below a directory others may change"
+
 brick_snapshot "${B[@]}" >"$T/snap.after"
 assert_unchanged "$T/snap.before" "$T/snap.after" "an invalid fix option changed the bricks"
 [[ ! -e $S && ! -e $long ]] || fail "an invalid fix option made a state directory"
@@ -88,3 +104,124 @@ assert_contains "$out" "none older than GlusterFS 3.6"
 out=$("$LAYOUTCTL" -vv fix --no-task-check --state-dir "$T/state-v" --settle 0 "$VOL" 2>&1) ||
 	fail "fix --no-task-check of a clean volume failed: $out"
 [[ $out != *"versions: "* ]] || fail "--no-task-check asked for the versions: $out"
+
+# --- the settle period against the client caches ---------------------------------------------
+# settle_said: what a dry run at -vv says of a settle period derived from the client caches
+settle_said() {
+	"$LAYOUTCTL" -v -v fix --dry-run --state-dir "$S" "$VOL" 2>&1 >/dev/null | grep 'settle period' || true
+}
+said=$(settle_said)
+[[ -z $said ]] || fail "a settle period derived with md-cache's default timeout: $said"
+mdc=10
+lctl_gluster volume set "$VOL" performance.md-cache-timeout "$mdc" >/dev/null
+said=$(settle_said)
+assert_contains "$said" "settle period $((mdc + 2)) s, not 5" "the dry run's settle period"
+assert_contains "$said" "performance.md-cache-timeout"
+
+# --- metrics of a running fix ------------------------------------------------------------------
+lctl_vol_add_bricks "$VOL" 1
+B=("${LCTL_BRICKS[@]}")
+MP=$(lctl_mount "$VOL")
+for i in $(seq 1 40); do head -c $((i * 100)) /dev/urandom >"$MP/c/g$i"; done
+lctl_umount "$MP"
+# where_files: "PATH BRICK" for every data file (not a linkto) on the bricks
+where_files() {
+	local b
+	for b in "${B[@]}"; do
+		find "$b" -path "$b/.glusterfs" -prune -o -type f ! -perm -1000 -printf "%P $b %s\n"
+	done | LC_ALL=C sort
+}
+where_files >"$T/where.before"
+# the textfile directory: nobody's, writable by all; a link at the temporary's name
+P=$T/textfile
+mkdir "$P" && chown nobody "$P" && chmod 0777 "$P"
+echo precious >"$T/victim"
+ln -s "$T/victim" "$P/.layoutctl.prom.tmp"
+S2=$T/state2
+"$LAYOUTCTL" fix --state-dir "$S2" --settle 1 --rate 8 --metrics-file "$P/layoutctl.prom" \
+	"$VOL" >"$T/fix.out" 2>"$T/fix.err" &
+fpid=$!
+lctl_on_exit "kill $fpid 2>/dev/null || true"
+# metric NAME [LABEL=VALUE]: the value of the sample of NAME (with that label) in the file
+metric() {
+	awk -v n="$1" -v l="${2:-}" '
+		$1 ~ "^" n "[{ ]" || $1 == n { if (l == "" || index($1, l "\"")) print $2 }
+	' "$P/layoutctl.prom"
+}
+seen_running=''
+for _ in $(seq 1 600); do
+	if [[ -e $P/layoutctl.prom ]] && [[ $(metric layoutctl_fix_running) == 1 ]] &&
+		(($(metric layoutctl_fix_files_moved_total) > 0)); then
+		seen_running=1
+		break
+	fi
+	kill -0 "$fpid" 2>/dev/null || break
+	sleep 0.1
+done
+rc=0
+wait "$fpid" || rc=$?
+cat "$T/fix.err" >&2
+assert_eq 0 "$rc" "exit status of the fix with --metrics-file"
+[[ -n $seen_running ]] || fail "no metrics file with running 1 and files moved while the fix ran"
+# the --settle 1 given is shorter than md-cache-timeout: one line says so
+assert_eq 1 "$(grep -c "warning: --settle 1 is shorter than the $mdc s" "$T/fix.err")" \
+	"the warning about --settle 1"
+
+# well-formed: promtool when installed, and a strict parser of the exposition format
+f=$P/layoutctl.prom
+if command -v promtool >/dev/null; then
+	promtool check metrics <"$f" || fail "promtool check metrics refused $f"
+fi
+[[ $(tail -c 1 "$f" | od -An -c | tr -d ' ') == '\n' ]] || fail "$f does not end with a newline"
+LC_ALL=C awk '
+	function bad(m) { printf "%s line %d: %s: %s\n", FILENAME, NR, m, $0; err = 1; exit 1 }
+	/^# HELP / {
+		if ($3 !~ /^[a-zA-Z_:][a-zA-Z0-9_:]*$/ || ($3 in help)) bad("HELP")
+		help[$3] = 1; next
+	}
+	/^# TYPE / {
+		if (NF != 4 || $4 !~ /^(counter|gauge)$/ || !($3 in help) || ($3 in type)) bad("TYPE")
+		if ($4 == "counter" && $3 !~ /_total$/) bad("a counter not named _total")
+		type[$3] = $4; cur = $3; next
+	}
+	/^#/ { bad("a comment") }
+	{
+		if (!match($0, /^[a-zA-Z_:][a-zA-Z0-9_:]*/)) bad("no metric name")
+		name = substr($0, 1, RLENGTH); rest = substr($0, RLENGTH + 1)
+		if (name != cur) bad("a sample outside its family")
+		series = name
+		if (substr(rest, 1, 1) == "{") {
+			lab = "[a-zA-Z_][a-zA-Z0-9_]*=\"([^\"\\\\]|\\\\[\\\\\"n])*\""
+			if (!match(rest, "^[{]" lab "(," lab ")*[}]")) bad("labels")
+			series = series substr(rest, 1, RLENGTH); rest = substr(rest, RLENGTH + 1)
+		}
+		if (rest !~ /^ -?[0-9]+(\.[0-9]+)?$/) bad("value")
+		if (series in seen) bad("a series twice")
+		seen[series] = 1; n++
+	}
+	END { if (!err && !n) { print "no sample"; exit 1 } }
+' "$f" || fail "$f is not well-formed"
+assert_eq 644 "$(stat -c %a "$f")" "mode of the metrics file"
+assert_eq precious "$(cat "$T/victim")" "the file a link at the temporary's name led to"
+[[ ! -e $P/.layoutctl.prom.tmp && ! -L $P/.layoutctl.prom.tmp ]] || fail "a temporary left beside $f"
+
+# the counts: as the bricks and the outcome log say
+where_files >"$T/where.after"
+LC_ALL=C join "$T/where.before" "$T/where.after" | awk '$2 != $4 { n++; b += $3 } END { print n + 0, b + 0 }' >"$T/moved"
+read -r moved bytes <"$T/moved"
+((moved > 0)) || fail "the fix moved no file: nothing to count"
+log=$S2/outcomes.jsonl
+host=$(hostname)
+assert_eq "$moved" "$(jq -s 'map(select(.outcome == "migrated")) | length' "$log")" "migrated files in the outcome log"
+assert_eq "$moved" "$(metric layoutctl_fix_files_moved_total "server=\"$host")" "layoutctl_fix_files_moved_total"
+assert_eq "$bytes" "$(metric layoutctl_fix_bytes_moved_total "server=\"$host")" "layoutctl_fix_bytes_moved_total"
+assert_eq 0 "$(metric layoutctl_fix_files_failed_total "server=\"$host")" "layoutctl_fix_files_failed_total"
+assert_eq "$(find "${B[0]}" -path "${B[0]}/.glusterfs" -prune -o -type d -print | wc -l)" \
+	"$(metric layoutctl_fix_directories_done_total "server=\"$host")" "layoutctl_fix_directories_done_total"
+assert_eq 0 "$(metric layoutctl_fix_running)" "layoutctl_fix_running at the end"
+assert_eq 0 "$(metric layoutctl_fix_exit_code)" "layoutctl_fix_exit_code"
+assert_eq 1 "$(metric layoutctl_fix_phase 'phase="done')" "layoutctl_fix_phase{phase=done}"
+ls=$(metric layoutctl_fix_last_success_timestamp_seconds)
+((ls >= $(metric layoutctl_fix_start_timestamp_seconds) && ls <= $(date +%s))) ||
+	fail "layoutctl_fix_last_success_timestamp_seconds $ls: not the end of this run"
+echo "fix-options: settle derived from md-cache-timeout; metrics of a fix: $moved files, $bytes bytes"

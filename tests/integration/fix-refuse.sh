@@ -4,8 +4,9 @@
 #   the plan; a second fix of the same volume (same or another state directory) refuses with
 #   exit 3 while one runs; --max-runtime stops cleanly (exit 1, journal "stopped") and --resume
 #   finishes; a corrupt or truncated journal is refused on --resume with a clear message; a
-#   running `gluster volume rebalance` makes fix and drain refuse with exit 3, and so does a
-#   subvolume that is down for fix.
+#   running `gluster volume rebalance` makes fix and drain refuse with exit 3 (a --metrics-file
+#   left unwritten), and so does a subvolume that is down for fix (its --metrics-file says
+#   the run ended, exit code 3).
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 require_cmd jq
@@ -110,9 +111,11 @@ kill -STOP $rebal
 lctl_on_exit "kill -CONT $rebal 2>/dev/null || true"
 # a fix and a drain are refused (both move files with DHT's migration), saying why
 rc=0
-err=$("$LAYOUTCTL" fix --state-dir "$S" --settle 1 "$VOL" 2>&1) || rc=$?
+mkdir "$FX/prom"
+err=$("$LAYOUTCTL" fix --state-dir "$S" --settle 1 --metrics-file "$FX/prom/rebal.prom" "$VOL" 2>&1) || rc=$?
 assert_eq 3 "$rc" "exit status of a fix beside a rebalance"
 [[ $err == *"rebalance"* ]] || fail "the fix gave no reason: $err"
+[[ ! -e $FX/prom/rebal.prom ]] || fail "a fix refused beside a rebalance wrote metrics: $(cat "$FX/prom/rebal.prom")"
 rc=0
 err=$("$LAYOUTCTL" drain --state-dir "$FX/drain-state" --settle 1 "$VOL" "$LCTL_HOST:${B[0]}" 2>&1) || rc=$?
 assert_eq 3 "$rc" "exit status of a drain beside a rebalance"
@@ -131,7 +134,12 @@ pid=$(lctl_gluster volume status "$VOL" "$LCTL_HOST:${B[1]}" --xml | xmllint --x
 [[ $pid =~ ^[0-9]+$ ]] || fail "no pid for brick ${B[1]}"
 kill -9 "$pid"
 brick_snapshot "${B[0]}" "${B[2]}" >"$FX/down.before"
-expect_exit 3 "$LAYOUTCTL" fix --state-dir "$S" --settle 1 "$VOL"
+expect_exit 3 "$LAYOUTCTL" fix --state-dir "$S" --settle 1 --metrics-file "$FX/prom/down.prom" "$VOL"
+# the metrics of a run refused at its start: ended, with its exit status
+grep -qx "layoutctl_fix_running{volume=\"$VOL\"} 0" "$FX/prom/down.prom" ||
+	fail "the metrics of a refused fix do not say it ended: $(cat "$FX/prom/down.prom")"
+grep -qx "layoutctl_fix_exit_code{volume=\"$VOL\"} 3" "$FX/prom/down.prom" ||
+	fail "the metrics of a refused fix lack its exit code 3: $(cat "$FX/prom/down.prom")"
 err=$("$LAYOUTCTL" fix --state-dir "$S" --settle 1 "$VOL" 2>&1 || true)
 assert_contains "$err" "down"
 brick_snapshot "${B[0]}" "${B[2]}" >"$FX/down.after"

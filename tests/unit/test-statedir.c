@@ -371,6 +371,84 @@ static void test_output(void **state)
 	}
 }
 
+static int replace(const char *path, const char *text, int want)
+{
+	struct lctl_error err = { 0 };
+	int ret = lctl_output_replace(path, text, strlen(text), 0644, &err);
+
+	if (ret != want)
+		fail_msg("replace %s: %d (%s), want %d", path, ret, err.msg, want);
+	if (ret)
+		assert_true(err.msg[0] && !strchr(err.msg, '\n'));
+	return ret;
+}
+
+/*
+ * A published file (lctl_output_replace: --metrics-file) in a directory others may write:
+ * replaced whole, 0644 whatever the umask; a link at its name or its temporary's is replaced
+ * or removed, never written through; a directory above that others may change is refused.
+ */
+static void test_replace(void **state)
+{
+	struct stat st;
+	mode_t old;
+
+	(void)state;
+	assert_int_equal(mkdir(at("prom"), 0755), 0);
+	put(at("victim"), "precious\n");
+	old = umask(077);
+	replace(at("prom/a.prom"), "one 1\n", 0);
+	umask(old);
+	expect_file(at("prom/a.prom"), "one 1\n");
+	assert_int_equal(stat(at("prom/a.prom"), &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	/* a symbolic link at the name, and one at the temporary: the victim stays */
+	assert_int_equal(unlink(at("prom/a.prom")), 0);
+	assert_int_equal(symlink(at("victim"), at("prom/a.prom")), 0);
+	assert_int_equal(symlink(at("victim"), at("prom/.a.prom.tmp")), 0);
+	replace(at("prom/a.prom"), "two 2\n", 0);
+	expect_file(at("victim"), "precious\n");
+	assert_int_equal(lstat(at("prom/a.prom"), &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	expect_file(at("prom/a.prom"), "two 2\n");
+	assert_int_equal(lstat(at("prom/.a.prom.tmp"), &st), -1);
+	/* a hard link to the victim at the name: replaced, the victim unchanged */
+	assert_int_equal(unlink(at("prom/a.prom")), 0);
+	assert_int_equal(link(at("victim"), at("prom/a.prom")), 0);
+	replace(at("prom/a.prom"), "three 3\n", 0);
+	expect_file(at("victim"), "precious\n");
+	expect_file(at("prom/a.prom"), "three 3\n");
+	/* not an absolute file name */
+	replace("rel.prom", "x\n", -LCTL_EINVAL);
+	replace(at("prom/"), "x\n", -LCTL_EINVAL);
+	replace(at("prom/.."), "x\n", -LCTL_EINVAL);
+	/* the directory itself may be writable by others (and another user's, as root) */
+	assert_int_equal(chmod(at("prom"), 0777), 0);
+	replace(at("prom/a.prom"), "four 4\n", 0);
+	expect_file(at("prom/a.prom"), "four 4\n");
+	if (geteuid() == 0) {
+		assert_int_equal(chown(at("prom"), NOBODY, NOBODY), 0);
+		replace(at("prom/a.prom"), "five 5\n", 0);
+		expect_file(at("prom/a.prom"), "five 5\n");
+	}
+	/* ... but not one above it: its user could swap the directory for another */
+	assert_int_equal(mkdir(at("open"), 0777), 0);
+	assert_int_equal(chmod(at("open"), 0777), 0);
+	assert_int_equal(mkdir(at("open/prom"), 0755), 0);
+	replace(at("open/prom/a.prom"), "x\n", -LCTL_EPERM);
+	assert_int_equal(lstat(at("open/prom/a.prom"), &st), -1);
+	/* a symbolic link to the directory, in a directory only we change: followed */
+	assert_int_equal(symlink(at("prom"), at("link")), 0);
+	replace(at("link/a.prom"), "six 6\n", 0);
+	expect_file(at("prom/a.prom"), "six 6\n");
+	if (geteuid() == 0) {
+		/* another user's link is not */
+		assert_int_equal(lchown(at("link"), NOBODY, NOBODY), 0);
+		replace(at("link/a.prom"), "x\n", -LCTL_EPERM);
+		expect_file(at("prom/a.prom"), "six 6\n");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -378,6 +456,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_dir_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_output, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_replace, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -482,6 +482,64 @@ static void test_dht_spread(void **state)
 	}
 }
 
+/* The client graph of a volume: a brick, DHT, then @perf (translator blocks over DHT). */
+static void cache_of(const char *perf, unsigned want_s, const char *want_opt)
+{
+	char text[2048];
+	struct lctl_volfile vf;
+	struct lctl_client_cache cc;
+
+	snprintf(text, sizeof(text),
+		 "volume v-client-0\n type protocol/client\n option remote-host h\nend-volume\n"
+		 "volume v-dht\n type cluster/distribute\n subvolumes v-client-0\nend-volume\n%s",
+		 perf);
+	assert_int_equal(lctl_volfile_parse(text, strlen(text), &vf, NULL), 0);
+	lctl_volfile_client_cache(&vf, &cc);
+	if (cc.seconds != want_s ||
+	    (want_opt ? !cc.option || strcmp(cc.option, want_opt) : cc.option != NULL))
+		fail_msg("%s: %u s (%s), want %u s (%s)", perf, cc.seconds,
+			 cc.option ? cc.option : "none", want_s, want_opt ? want_opt : "none");
+	lctl_volfile_release(&vf);
+}
+
+#define MDC(opts) \
+	"volume v-md-cache\n type performance/md-cache\n" opts " subvolumes v-dht\nend-volume\n"
+#define NLC(opts, sub) \
+	"volume v-nl-cache\n type performance/nl-cache\n" opts " subvolumes " sub "\nend-volume\n"
+#define MD "performance.md-cache-timeout"
+#define NL "performance.nl-cache-timeout"
+
+/* The client caches in a graph and the settle period they call for (fix --settle). */
+static void test_client_cache(void **state)
+{
+	(void)state;
+	cache_of("", 0, NULL);					/* no cache: nothing to wait for */
+	cache_of(MDC(""), 1, MD);				/* md-cache's default */
+	cache_of(MDC(" option md-cache-timeout 10\n"), 10, MD); /* volume set ... 10 */
+	cache_of(MDC(" option md-cache-timeout 0\n"), 0, MD);
+	cache_of(MDC(" option md-cache-timeout 600\n option pass-through on\n"), 0, NULL);
+	cache_of(MDC(" option md-cache-timeout 600\n option pass-through off\n"), 600, MD);
+	cache_of(MDC(" option md-cache-timeout 10x\n"), 1, MD); /* unparsable: the default */
+	cache_of(MDC(" option md-cache-timeout 99999999999999999999999\n"), LCTL_SETTLE_MAX, MD);
+	/* nl-cache (default 60 s) over md-cache: the longer wins */
+	cache_of(MDC(" option md-cache-timeout 10\n") NLC("", "v-md-cache"), 60, NL);
+	cache_of(MDC(" option md-cache-timeout 120\n")
+			 NLC(" option nl-cache-timeout 2m\n", "v-md-cache"),
+		 120, MD);
+	cache_of(MDC("") NLC(" option nl-cache-timeout 2h\n", "v-md-cache"), 3600, NL);
+	cache_of(MDC("") NLC(" option nl-cache-timeout 30s\n", "v-md-cache"), 30, NL);
+	cache_of(MDC("") NLC(" option pass-through yes\n", "v-md-cache"), 1, MD);
+	/* the settle period: the default, or the cache and 2 s when longer, at most 3600 */
+	assert_int_equal(lctl_settle_for_cache(5, 0), 5);
+	assert_int_equal(lctl_settle_for_cache(5, 1), 5);
+	assert_int_equal(lctl_settle_for_cache(5, 3), 5);
+	assert_int_equal(lctl_settle_for_cache(5, 4), 6);
+	assert_int_equal(lctl_settle_for_cache(5, 10), 12);
+	assert_int_equal(lctl_settle_for_cache(5, 600), 602);
+	assert_int_equal(lctl_settle_for_cache(5, 3600), 3600);
+	assert_int_equal(lctl_settle_for_cache(0, 1), 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -489,7 +547,7 @@ int main(void)
 		cmocka_unit_test(test_malformed),	  cmocka_unit_test(test_nul_and_comments),
 		cmocka_unit_test(test_graph_bounds),	  cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_scrub_credentials), cmocka_unit_test(test_brick_hosts),
-		cmocka_unit_test(test_dht_spread),
+		cmocka_unit_test(test_dht_spread),	  cmocka_unit_test(test_client_cache),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
