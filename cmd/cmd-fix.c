@@ -16,7 +16,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -160,239 +159,31 @@ int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct fix_cli 
 	return -1;
 }
 
-/* ---- a fix spread over the pool: how each server's worker is started ------------------------ */
+/* ---- a fix spread over the pool: what each server's worker is told ------------------------ */
 
-struct argv_buf {
-	char **v;
-	size_t n;
-};
-
-static void av_add(struct argv_buf *a, const char *s)
+/* The workers' command lines (lib/workerline.c), from the volume and these options. */
+static int build_workers(const struct fix_cli *fc, struct lctl_volume *vol,
+			 struct lctl_worker_lines *wl)
 {
-	char **v = realloc(a->v, (a->n + 2) * sizeof(*v));
+	struct lctl_worker_line_opts wo = { .volume = fc->volume,
+					    .state_dir = fc->state_dir,
+					    .rsh = fc->rsh,
+					    .remote_cmd = fc->remote_cmd,
+					    .servers = gopts.servers,
+					    .nservers = gopts.nservers,
+					    .glusterd_dir = gopts.glusterd_dir,
+					    .parallel = fc->o.parallel,
+					    .migrations = fc->o.migrations,
+					    .files_per_sec = fc->o.files_per_sec,
+					    .bytes_per_sec = fc->o.bytes_per_sec,
+					    .hang_timeout_s = fc->o.hang_timeout_s,
+					    .gfapi_only = fc->gfapi_only };
+	struct lctl_error err = { 0 };
 
-	if (!v || !(v[a->n] = strdup(s)))
-		abort();
-	a->v = v;
-	a->n++;
-	a->v[a->n] = NULL;
-}
-
-/* @s quoted for the remote shell that runs what ssh is given, as one word. */
-static void av_add_quoted(struct argv_buf *a, const char *s)
-{
-	size_t n = 2, i;
-	char *q, *p;
-
-	for (i = 0; s[i]; i++)
-		n += s[i] == '\'' ? 4 : 1;
-	q = p = malloc(n + 1);
-	if (!q)
-		abort();
-	*p++ = '\'';
-	for (i = 0; s[i]; i++) {
-		if (s[i] == '\'') {
-			memcpy(p, "'\\''", 4);
-			p += 4;
-		} else {
-			*p++ = s[i];
-		}
-	}
-	*p++ = '\'';
-	*p = '\0';
-	av_add(a, q);
-	free(q);
-}
-
-struct pool_specs {
-	struct lctl_worker_spec *spec;
-	struct argv_buf *argv;
-	size_t n;
-};
-
-/* The worker's own arguments (after the command that reaches its server). */
-static void worker_args(const struct fix_cli *fc, struct lctl_volume *vol, size_t si,
-			struct argv_buf *t)
-{
-	const struct lctl_server *srv = lctl_volume_server_at(vol, si);
-	char buf[64], dir[4400];
-	size_t i, j, k, n = 0;
-
-	if (srv->mine) {
-		for (i = 0; i < gopts.nservers; i++) {
-			av_add(t, "--server");
-			av_add(t, gopts.servers[i]);
-		}
-		if (gopts.glusterd_dir) {
-			av_add(t, "--glusterd-dir");
-			av_add(t, gopts.glusterd_dir);
-		}
-	} else {
-		av_add(t, "--server");
-		av_add(t, srv->host);
-	}
-	/* every name this server's bricks are listed under */
-	for (i = 0; i < lctl_volume_nsubvols(vol); i++) {
-		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
-
-		for (j = 0; j < sv->nbricks; j++) {
-			const char *h = sv->bricks[j].host;
-
-			if (sv->bricks[j].server != si)
-				continue;
-			for (k = 0; k + 1 < t->n; k++)
-				if (!strcmp(t->v[k], "--node") && !strcmp(t->v[k + 1], h))
-					break;
-			if (k + 1 >= t->n) { /* not given yet */
-				av_add(t, "--node");
-				av_add(t, h);
-			}
-		}
-	}
-	av_add(t, "worker");
-	snprintf(buf, sizeof(buf), "%u",
-		 fc->o.parallel ? fc->o.parallel : LCTL_FIX_DEFAULT_PARALLEL);
-	av_add(t, "--parallel");
-	av_add(t, buf);
-	if (fc->o.migrations) {
-		snprintf(buf, sizeof(buf), "%u", fc->o.migrations);
-		av_add(t, "--migrations");
-		av_add(t, buf);
-	}
-	if (fc->o.files_per_sec > 0) {
-		snprintf(buf, sizeof(buf), "%.6g", fc->o.files_per_sec);
-		av_add(t, "--rate");
-		av_add(t, buf);
-	}
-	if (fc->o.bytes_per_sec > 0) {
-		snprintf(buf, sizeof(buf), "%.6g", fc->o.bytes_per_sec / 1e6);
-		av_add(t, "--bandwidth");
-		av_add(t, buf);
-	}
-	if (fc->gfapi_only) {
-		av_add(t, "--brick-reads");
-		av_add(t, "gfapi");
-	}
-	/* its own watchdog: a GlusterFS call stuck there is stopped there (fix.c hang_check) */
-	snprintf(buf, sizeof(buf), "%u", fc->o.hang_timeout_s);
-	av_add(t, "--hang-timeout");
-	av_add(t, buf);
-	/* its own state directory on its server: several workers may share a host in tests */
-	n = (size_t)snprintf(dir, sizeof(dir), "%s/server-", fc->state_dir);
-	for (i = 0; srv->host[i] && n + 1 < sizeof(dir); i++)
-		dir[n++] =
-			strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-",
-			       srv->host[i])
-				? srv->host[i]
-				: '_';
-	dir[n] = '\0';
-	av_add(t, "--state-dir");
-	av_add(t, dir);
-	av_add(t, "--"); /* a volume name may start with '-' */
-	av_add(t, fc->volume);
-}
-
-/* Whether the remote shell's words @a are ssh's own (named ssh), without a "--" yet. */
-static bool rsh_is_ssh(const struct argv_buf *a)
-{
-	const char *base;
-	size_t k;
-
-	if (!a->n)
-		return false;
-	base = strrchr(a->v[0], '/');
-	if (strcmp(base ? base + 1 : a->v[0], "ssh"))
-		return false;
-	for (k = 1; k < a->n; k++)
-		if (!strcmp(a->v[k], "--"))
-			return false;
-	return true;
-}
-
-/* Whether the remote shell's words @a set ssh's BatchMode already. */
-static bool rsh_has_batchmode(const struct argv_buf *a)
-{
-	size_t k;
-
-	for (k = 1; k < a->n; k++)
-		if (strcasestr(a->v[k], "batchmode"))
-			return true;
-	return false;
-}
-
-/*
- * One worker per server: this host's directly (its own executable), every other through
- * the remote shell: RSH-WORDS HOST REMOTE-CMD ARGS, each argument quoted for the remote
- * shell (ssh hands the remote side one command line). The host comes from the volfile, which
- * the parser refused unless it reads as a host (lctl_host_check()); for ssh a "--" before it
- * says so once more (OpenSSH's options end there; another remote shell is left as given).
- */
-static void build_workers(const struct fix_cli *fc, struct lctl_volume *vol, struct pool_specs *ps)
-{
-	size_t i, k, n = lctl_volume_nservers(vol);
-
-	ps->n = n;
-	ps->spec = calloc(n, sizeof(*ps->spec));
-	ps->argv = calloc(n, sizeof(*ps->argv));
-	if (!ps->spec || !ps->argv)
-		abort();
-	for (i = 0; i < n; i++) {
-		const struct lctl_server *srv = lctl_volume_server_at(vol, i);
-		struct argv_buf t = { 0 }, *a = &ps->argv[i];
-		const char *r = fc->rsh ? fc->rsh : "ssh";
-
-		worker_args(fc, vol, i, &t);
-		if (srv->mine) {
-			av_add(a, "/proc/self/exe");
-			for (k = 0; k < t.n; k++)
-				av_add(a, t.v[k]);
-		} else {
-			while (*r) {
-				size_t w = strcspn(r, " ");
-
-				if (w) {
-					char *word = strndup(r, w);
-
-					if (!word)
-						abort();
-					av_add(a, word);
-					free(word);
-				}
-				r += w + (r[w] == ' ');
-			}
-			/* ssh never asks on the terminal (under the dashboard): it fails instead */
-			if (rsh_is_ssh(a)) {
-				if (!rsh_has_batchmode(a)) {
-					av_add(a, "-o");
-					av_add(a, "BatchMode=yes");
-				}
-				av_add(a, "--");
-			}
-			av_add(a, srv->host);
-			/* one word, the program: the remote shell runs nothing else of ours */
-			av_add_quoted(a, fc->remote_cmd ? fc->remote_cmd : "layoutctl");
-			for (k = 0; k < t.n; k++)
-				av_add_quoted(a, t.v[k]);
-		}
-		for (k = 0; k < t.n; k++)
-			free(t.v[k]);
-		free(t.v);
-		ps->spec[i].server = srv->host;
-		ps->spec[i].argv = a->v;
-	}
-}
-
-static void free_workers(struct pool_specs *ps)
-{
-	size_t i, k;
-
-	for (i = 0; ps->argv && i < ps->n; i++) {
-		for (k = 0; k < ps->argv[i].n; k++)
-			free(ps->argv[i].v[k]);
-		free(ps->argv[i].v);
-	}
-	free(ps->argv);
-	free(ps->spec);
+	if (!lctl_worker_lines_build(vol, &wo, wl, &err))
+		return 0;
+	error("cannot fix '%s': %s", fc->volume, err.msg);
+	return EXIT_CANTRUN;
 }
 
 void tasks_refused(int tasks, const char *gluster, const char *volume)
@@ -908,7 +699,7 @@ int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, dou
 	struct lctl_rate_tracker rt = { 0 };
 	struct lctl_error_ring errs = { 0 };
 	struct lctl_status_info si;
-	struct pool_specs workers = { 0 };
+	struct lctl_worker_lines workers = { 0 };
 	int ret;
 
 	set_resume_cmd(&fc);
@@ -928,7 +719,11 @@ int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, dou
 	     (fc.o.mode == LCTL_FIX_CLEAN_FIRST && fc.o.phase != LCTL_FIX_PHASE_CLEAN)) &&
 	    (lctl_volume_nservers(vol) > 1 ||
 	     (lctl_volume_nservers(vol) == 1 && !lctl_volume_server_at(vol, 0)->mine))) {
-		build_workers(&fc, vol, &workers);
+		ret = build_workers(&fc, vol, &workers);
+		if (ret) {
+			dash_close(dash);
+			return ret;
+		}
 		fc.o.workers = workers.spec;
 		fc.o.nworkers = workers.n;
 		verbose(2, "fix spread over %zu servers", workers.n);
@@ -1077,7 +872,7 @@ out:
 		_exit(ret);
 	}
 	lctl_fix_free(fix);
-	free_workers(&workers);
+	lctl_worker_lines_free(&workers);
 	free(pm.files);
 	free(pm.bytes);
 	return ret;
