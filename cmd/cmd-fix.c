@@ -261,59 +261,12 @@ static void set_resume_cmd(const struct fix_cli *fc)
 				      fc->leaving[i]);
 }
 
-/* The dry-run plan: files and bytes per source -> target, summed over directories. */
-struct plan_matrix {
-	size_t n;
-	uint64_t *files, *bytes;
-};
-
-static void plan_add(struct plan_matrix *pm, const struct lctl_repair_report *rr)
-{
-	size_t i;
-
-	/* a clean-first run's data phase sees each directory a second time */
-	if (!rr->plan || rr->plan->nsubvols != pm->n || rr->data_phase)
-		return;
-	for (i = 0; i < pm->n * pm->n; i++) {
-		pm->files[i] += rr->plan->move_files[i];
-		pm->bytes[i] += rr->plan->move_bytes[i];
-	}
-}
-
-/* Skipped files counted by reason (static strings from the library: a few distinct ones). */
-struct skip_tally {
-	const char *reason[8];
-	uint64_t n[8];
-	uint64_t other;
-};
-
-static void skip_add(struct skip_tally *t, const struct lctl_repair_report *rr)
-{
-	size_t i, k;
-
-	for (i = 0; i < rr->nfiles; i++) {
-		const char *r = rr->files[i].reason;
-
-		if (rr->files[i].action != LCTL_FILE_SKIPPED)
-			continue;
-		for (k = 0; k < 8 && t->reason[k] && strcmp(t->reason[k], r ? r : ""); k++)
-			;
-		if (k == 8) {
-			t->other++;
-			continue;
-		}
-		t->reason[k] = r ? r : "";
-		t->n[k]++;
-	}
-}
-
 static struct json_object *summary_json(struct lctl_volume *vol, const struct lctl_fix_summary *s,
-					const struct plan_matrix *pm, const struct skip_tally *sk,
 					double elapsed, bool dry)
 {
 	struct json_object *j = json_object_new_object(), *o = json_object_new_object(), *a;
 	uint64_t tf = 0, tb = 0;
-	size_t i, n = pm->n;
+	size_t i, n = s->nsubvols;
 	int x;
 
 	json_object_object_add(j, "dry_run", json_object_new_boolean(dry));
@@ -367,11 +320,11 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 	}
 	json_object_object_add(j, "bytes_moved", json_object_new_int64((int64_t)s->bytes_moved));
 	for (i = 0; i < n * n; i++) {
-		tf += pm->files[i];
-		tb += pm->bytes[i];
+		tf += s->move_files[i];
+		tb += s->move_bytes[i];
 	}
 	json_object_object_add(j, dry ? "plan" : "planned_moves",
-			       out_move_matrix(vol, n, pm->files, pm->bytes));
+			       out_move_matrix(vol, n, s->move_files, s->move_bytes));
 	if (dry) {
 		o = json_object_new_object();
 		json_object_object_add(o, "files", json_object_new_int64((int64_t)tf));
@@ -380,15 +333,16 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 	}
 	/* the reasons DHT and we gave for the files left where they are (each in the outcome log) */
 	a = json_object_new_array();
-	for (x = 0; x < 8 && sk->reason[x]; x++) {
+	for (x = 0; x < LCTL_FIX_SKIP_REASONS && s->skipped[x].reason; x++) {
 		o = json_object_new_object();
-		json_object_object_add(o, "reason", json_object_new_string(sk->reason[x]));
-		json_object_object_add(o, "files", json_object_new_int64((int64_t)sk->n[x]));
+		json_object_object_add(o, "reason", json_object_new_string(s->skipped[x].reason));
+		json_object_object_add(o, "files",
+				       json_object_new_int64((int64_t)s->skipped[x].files));
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(j, "skipped_by_reason", a);
 	json_object_object_add(j, "skipped_other_reasons",
-			       json_object_new_int64((int64_t)sk->other));
+			       json_object_new_int64((int64_t)s->skipped_other));
 	return j;
 }
 
@@ -685,8 +639,6 @@ int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, dou
 	struct fix_cli fc = *fcp;
 	struct lctl_fix *fix = NULL;
 	struct lctl_error err = { 0 };
-	struct plan_matrix pm = { 0 };
-	struct skip_tally skips = { 0 };
 	struct progress_line pl;
 	struct lctl_progress p;
 	const struct lctl_fix_summary *sum;
@@ -732,11 +684,6 @@ int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, dou
 		warning("cluster.lookup-optimize is off on '%s': stamped directories still fan out "
 			"on every miss until it is on",
 			fc.volume);
-	pm.n = lctl_volume_nsubvols(vol);
-	pm.files = calloc(pm.n * pm.n, sizeof(uint64_t));
-	pm.bytes = calloc(pm.n * pm.n, sizeof(uint64_t));
-	if (!pm.files || !pm.bytes)
-		abort();
 	verbose(2, "%s: making directories dirty, then %u s to settle",
 		fc.o.dry_run ? "dry run" : "fix", fc.o.dry_run ? 0 : fc.o.settle_ms / 1000);
 	fc.o.stop_flag = &interrupted;
@@ -796,8 +743,6 @@ int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, dou
 				log_failed = true;
 			lctl_share_add(&share, rr);
 			note_errors(&errs, rr);
-			plan_add(&pm, rr);
-			skip_add(&skips, rr);
 			if (machine && (show || gopts.verbosity >= 2)) {
 				out_item(o, dir_json(vol, rr));
 			} else if (!machine && !dash &&
@@ -834,8 +779,7 @@ int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, dou
 	out_list_end(o);
 	/* a run refused before anything was done has nothing to sum up */
 	if ((machine || gopts.verbosity >= 1) && !sum->refused)
-		out_member(o, "summary",
-			   summary_json(vol, sum, &pm, &skips, p.elapsed, fc.o.dry_run));
+		out_member(o, "summary", summary_json(vol, sum, p.elapsed, fc.o.dry_run));
 	if (p.nservers)
 		out_member(o, "servers", lctl_status_servers_json(&p));
 	if (ret < 0 && sum->refused)
@@ -873,8 +817,6 @@ out:
 	}
 	lctl_fix_free(fix);
 	lctl_worker_lines_free(&workers);
-	free(pm.files);
-	free(pm.bytes);
 	return ret;
 }
 

@@ -1296,6 +1296,13 @@ struct lctl_repair_report {
 
 void lctl_repair_report_free(struct lctl_repair_report *r);
 
+/* Skipped files of one reason (lctl_file_outcome.reason, static text; "" for none). */
+#define LCTL_FIX_SKIP_REASONS 8
+struct lctl_skip_count {
+	const char *reason; /* NULL: an unused slot */
+	uint64_t files;
+};
+
 struct lctl_fix_summary {
 	uint64_t dirs, dir_outcome[LCTL_DIR_OUTCOME_COUNT];
 	/*
@@ -1323,6 +1330,15 @@ struct lctl_fix_summary {
 	bool deadline_hit;
 	bool refused; /* ended before anything was written (a server's
 						 * worker did not answer, or a stop came first) */
+	/*
+	 * The moves every directory's plan made (its first visit: the data phase of a
+	 * clean-first run sees it again), summed: [src * nsubvols + dst].
+	 */
+	size_t nsubvols;
+	uint64_t *move_files, *move_bytes;
+	/* The files skipped, by reason: the first LCTL_FIX_SKIP_REASONS reasons met, the rest */
+	struct lctl_skip_count skipped[LCTL_FIX_SKIP_REASONS];
+	uint64_t skipped_other;
 };
 
 struct lctl_fix;
