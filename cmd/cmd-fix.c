@@ -8,6 +8,7 @@
 #include "parse.h"
 #include "progress.h"
 #include "render.h"
+#include "status.h"
 #include "glustercli.h"
 
 #include <ctype.h>
@@ -403,11 +404,8 @@ static const struct out_line fix_summary_lines[] = {
 
 /* A fix spread over the pool: one row per server (as `layoutctl status` shows them). */
 static const struct out_line fix_server_lines[] = {
-	{ NULL, ".",
-	  "Server                   State         Dirs  Migrated  Skipped  Failed      Moved     Rate/s" },
-	{ ".", NULL,
-	  "{name:-24} {state:-9} {directories:8} {migrated:9} {skipped:8} {failed:7} "
-	  "{bytes_moved|bytes:10} {bytes_per_sec|bytes:10}{error?  {error}~}" },
+	{ NULL, ".", STATUS_SERVER_HEADER },
+	{ ".", NULL, STATUS_SERVER_ROW },
 	{ NULL, NULL, NULL },
 };
 
