@@ -557,7 +557,7 @@ static void preflight_draw(struct dash *dash, const struct fix_cli *fc, double t
  * Once a second: publish the status, obey the control file, redraw the dashboard; between
  * seconds, wait for keys. Returns true when a second has passed (time for progress output).
  */
-static bool tick(struct fix_cli *fc, struct lctl_fix *fix, const struct lctl_progress *p,
+static bool tick(const struct fix_cli *fc, struct lctl_fix *fix, const struct lctl_progress *p,
 		 struct lctl_status_info *si, struct lctl_rate_tracker *rt,
 		 struct lctl_share_tracker *share, struct lctl_error_ring *errs, struct dash *dash,
 		 bool stopping)
@@ -614,7 +614,6 @@ static bool tick(struct fix_cli *fc, struct lctl_fix *fix, const struct lctl_pro
 	return true;
 }
 
-/* A fix (or a drain's fix run) of the open volume @vol. Return: the exit status. */
 /*
  * The dashboard from the first second: before the volume is opened, so that it shows each step
  * (nothing is written yet if the terminal cannot be driven). Messages meanwhile are kept and
@@ -631,162 +630,181 @@ struct dash *dash_first(const struct fix_cli *fc, double t0)
 	return dash;
 }
 
-/* One fix (or drain pass) on the opened @vol; it closes @dash (dash_first()), if any. */
-int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, double t0)
+/*
+ * Before the run starts: glusterd asked whether a rebalance runs, and the workers of a run
+ * spread over the pool given their command lines (in @opts, built into @workers).
+ */
+static int fix_prepare(const struct fix_cli *fc, struct lctl_volume *vol, struct dash *dash,
+		       double t0, struct lctl_fix_opts *opts, struct lctl_worker_lines *workers)
 {
-	struct fix_cli fc = *fcp;
-	struct lctl_fix *fix = NULL;
-	struct lctl_error err = { 0 };
-	struct progress_line pl;
-	struct lctl_progress p;
-	const struct lctl_fix_summary *sum;
-	struct out *o = NULL;
-	bool machine = gopts.format == FMT_JSON || gopts.format == FMT_XML;
-	int log = -1;
-	bool log_failed = false;
-	bool fin = false, stopping = false;
-	struct lctl_share_tracker share = { 0 };
-	struct lctl_rate_tracker rt = { 0 };
-	struct lctl_error_ring errs = { 0 };
-	struct lctl_status_info si;
-	struct lctl_worker_lines workers = { 0 };
 	int ret;
 
-	set_resume_cmd(&fc);
-	if (!fc.o.dry_run && fc.task_check) {
-		preflight_draw(dash, &fc, t0,
+	if (!fc->o.dry_run && fc->task_check) {
+		preflight_draw(dash, fc, t0,
 			       "asking glusterd whether a rebalance or remove-brick runs");
-		ret = check_gluster_tasks(fc.volume);
-		if (ret) {
-			dash_close(dash);
+		ret = check_gluster_tasks(fc->volume);
+		if (ret)
 			return ret;
-		}
 	}
 	/* data moves where it lives: a worker on every server that holds bricks (not a drain's:
 	 * only this host's DHT graph has the leaving subvolumes decommissioned) */
-	if (!fc.single_host && !fc.o.dry_run && !fc.drain &&
-	    (fc.o.mode == LCTL_FIX_MIGRATE ||
-	     (fc.o.mode == LCTL_FIX_CLEAN_FIRST && fc.o.phase != LCTL_FIX_PHASE_CLEAN)) &&
+	if (!fc->single_host && !fc->o.dry_run && !fc->drain &&
+	    (fc->o.mode == LCTL_FIX_MIGRATE ||
+	     (fc->o.mode == LCTL_FIX_CLEAN_FIRST && fc->o.phase != LCTL_FIX_PHASE_CLEAN)) &&
 	    (lctl_volume_nservers(vol) > 1 ||
 	     (lctl_volume_nservers(vol) == 1 && !lctl_volume_server_at(vol, 0)->mine))) {
-		ret = build_workers(&fc, vol, &workers);
-		if (ret) {
-			dash_close(dash);
+		ret = build_workers(fc, vol, workers);
+		if (ret)
 			return ret;
-		}
-		fc.o.workers = workers.spec;
-		fc.o.nworkers = workers.n;
-		verbose(2, "fix spread over %zu servers", workers.n);
+		opts->workers = workers->spec;
+		opts->nworkers = workers->n;
+		verbose(2, "fix spread over %zu servers", workers->n);
 	}
 	if (!lctl_volume_dht_options(vol)->lookup_optimize)
 		warning("cluster.lookup-optimize is off on '%s': stamped directories still fan out "
 			"on every miss until it is on",
-			fc.volume);
+			fc->volume);
 	verbose(2, "%s: making directories dirty, then %u s to settle",
-		fc.o.dry_run ? "dry run" : "fix", fc.o.dry_run ? 0 : fc.o.settle_ms / 1000);
-	fc.o.stop_flag = &interrupted;
-	preflight_draw(dash, &fc, t0, "checking the subvolumes, taking the locks");
-	ret = lctl_fix_start(vol, &fc.o, &fix, &err);
-	if (ret) {
-		/* the message may quote a --path as typed: error() escapes it */
-		error("cannot fix '%s': %s", fc.volume, err.msg[0] ? err.msg : lctl_strerror(ret));
-		ret = exit_for_error(ret) == EXIT_USAGE && !fc.o.resume ? EXIT_USAGE : EXIT_CANTRUN;
-		goto out;
-	}
-	if (fc.log_fd >= 0) {
-		log = fc.log_fd; /* --log: its caller opened it before the volume, and closes it */
-	} else if (!fc.o.dry_run) {
+		fc->o.dry_run ? "dry run" : "fix", fc->o.dry_run ? 0 : fc->o.settle_ms / 1000);
+	opts->stop_flag = &interrupted;
+	return 0;
+}
+
+/* One started run as it is shown: its records, its status, the terminal (fix_run()). */
+struct fix_show {
+	const struct fix_cli *fc;
+	struct lctl_volume *vol;
+	struct lctl_fix *fix;
+	struct dash *dash;
+	struct out *o;
+	bool machine;
+	int log;
+	bool log_failed;
+	struct progress_line pl;
+	struct lctl_progress p;
+	struct lctl_share_tracker share;
+	struct lctl_rate_tracker rt;
+	struct lctl_error_ring errs;
+	struct lctl_status_info si;
+};
+
+/* The outcome log, the trackers, the status and the document, once the run started. */
+static void show_open(struct fix_show *s)
+{
+	const struct fix_cli *fc = s->fc;
+	struct json_object *v = json_object_new_object();
+
+	if (fc->log_fd >= 0) {
+		s->log =
+			fc->log_fd; /* --log: its caller opened it before the volume, and closes it */
+	} else if (!fc->o.dry_run) {
 		struct lctl_error lerr = { 0 };
 
-		log = lctl_outcome_log_open(fc.state_dir, NULL, &lerr);
-		if (log < 0)
-			warning("cannot open the outcome log '%s': %s", fc.log_path, lerr.msg);
+		s->log = lctl_outcome_log_open(fc->state_dir, NULL, &lerr);
+		if (s->log < 0)
+			warning("cannot open the outcome log '%s': %s", fc->log_path, lerr.msg);
 	}
-	progress_init(&pl);
-	lctl_share_init(&share, vol);
-	si = (struct lctl_status_info){ fc.drain ? "drain" : "fix",
-					fc.volume,
-					fc.o.path,
-					lctl_fix_mode_name(lctl_fix_summary(fix)->mode),
-					fc.o.planner == LCTL_PLANNER_MINMOVE ? "min-move"
-									     : "gluster",
-					"running",
-					"work",
-					fc.o.dry_run,
-					time(NULL),
-					-1,
-					NULL };
-	{
-		struct json_object *v = json_object_new_object();
+	progress_init(&s->pl);
+	lctl_share_init(&s->share, s->vol);
+	s->si = (struct lctl_status_info){ fc->drain ? "drain" : "fix",
+					   fc->volume,
+					   fc->o.path,
+					   lctl_fix_mode_name(lctl_fix_summary(s->fix)->mode),
+					   fc->o.planner == LCTL_PLANNER_MINMOVE ? "min-move"
+										 : "gluster",
+					   "running",
+					   "work",
+					   fc->o.dry_run,
+					   time(NULL),
+					   -1,
+					   NULL };
+	s->o = out_open_view(gopts.format, stdout, fc->drain ? "drain" : "fix",
+			     fc->drain ? &drain_view : &fix_view);
+	json_object_object_add(v, "name", json_object_new_string(fc->volume));
+	json_object_object_add(v, "path", out_name(fc->o.path ? fc->o.path : "/"));
+	out_member(s->o, "volume", v);
+	out_list_begin(s->o, "directories");
+}
 
-		o = out_open_view(gopts.format, stdout, fc.drain ? "drain" : "fix",
-				  fc.drain ? &drain_view : &fix_view);
-		json_object_object_add(v, "name", json_object_new_string(fc.volume));
-		json_object_object_add(v, "path", out_name(fc.o.path ? fc.o.path : "/"));
-		out_member(o, "volume", v);
-		out_list_begin(o, "directories");
+/* A directory's report: logged, counted for the status, shown when it says something. */
+static void show_report(struct fix_show *s, struct lctl_repair_report *rr)
+{
+	bool show = rr->outcome != LCTL_DIR_WAS_CLEAN && rr->outcome != LCTL_DIR_FIXED;
+
+	if (lctl_outcome_log_append(s->log, s->vol, rr))
+		s->log_failed = true;
+	lctl_share_add(&s->share, rr);
+	note_errors(&s->errs, rr);
+	if (s->machine && (show || gopts.verbosity >= 2)) {
+		out_item(s->o, dir_json(s->vol, rr));
+	} else if (!s->machine && !s->dash &&
+		   (gopts.verbosity >= 2 || (show && rr->outcome != LCTL_DIR_PLANNED))) {
+		progress_clear(&s->pl);
+		out_item(s->o, dir_json(s->vol, rr));
 	}
+	lctl_repair_report_free(rr);
+}
+
+/* The run to its end: each report shown, the status and the terminal kept up every second. */
+static void show_loop(struct fix_show *s)
+{
+	bool fin = false, stopping = false;
+
 	while (!fin) {
-		struct lctl_repair_report *rr = lctl_fix_next(fix, dash ? 0 : 200, &fin);
+		struct lctl_repair_report *rr = lctl_fix_next(s->fix, s->dash ? 0 : 200, &fin);
 
 		if (interrupted && !stopping) {
 			stopping = true;
-			lctl_fix_cancel(fix);
+			lctl_fix_cancel(s->fix);
 		}
-		if (rr) {
-			bool show = rr->outcome != LCTL_DIR_WAS_CLEAN &&
-				    rr->outcome != LCTL_DIR_FIXED;
-
-			if (lctl_outcome_log_append(log, vol, rr))
-				log_failed = true;
-			lctl_share_add(&share, rr);
-			note_errors(&errs, rr);
-			if (machine && (show || gopts.verbosity >= 2)) {
-				out_item(o, dir_json(vol, rr));
-			} else if (!machine && !dash &&
-				   (gopts.verbosity >= 2 ||
-				    (show && rr->outcome != LCTL_DIR_PLANNED))) {
-				progress_clear(&pl);
-				out_item(o, dir_json(vol, rr));
-			}
-			lctl_repair_report_free(rr);
-		}
-		lctl_fix_progress(fix, &p);
-		if (!tick(&fc, fix, &p, &si, &rt, &share, &errs, dash, stopping))
+		if (rr)
+			show_report(s, rr);
+		lctl_fix_progress(s->fix, &s->p);
+		if (!tick(s->fc, s->fix, &s->p, &s->si, &s->rt, &s->share, &s->errs, s->dash,
+			  stopping))
 			continue;
-		if (dash)
+		if (s->dash)
 			continue; /* the dashboard owns the terminal */
-		if (fc.dashboard)
-			plain_progress(&p);
+		if (s->fc->dashboard)
+			plain_progress(&s->p);
 		else
-			progress_update(&pl, fc.o.dry_run ? "planning" : "fixing", &p);
+			progress_update(&s->pl, s->fc->o.dry_run ? "planning" : "fixing", &s->p);
 	}
-	if (dash) {
-		dash_close(dash);
-		dash = NULL;
+	if (s->dash) {
+		dash_close(s->dash);
+		s->dash = NULL;
 	}
-	progress_clear(&pl);
-	lctl_fix_progress(fix, &p);
-	ret = lctl_fix_end(fix, &err);
-	sum = lctl_fix_summary(fix);
-	fcp->not_fixed = sum->dir_outcome[LCTL_DIR_NOT_FIXED] + sum->dir_outcome[LCTL_DIR_STOPPED];
-	fcp->stopped = sum->stopped;
-	fcp->failed = sum->files[LCTL_FILE_FAILED];
-	si.state = ret < 0 ? "failed" : sum->stopped ? "stopped" : "finished";
-	si.phase = "done";
-	out_list_end(o);
+	progress_clear(&s->pl);
+}
+
+/* The run ended: its summary, the servers, its last status. Return: the exit status. */
+static int show_end(struct fix_show *s, struct fix_cli *fc)
+{
+	struct lctl_error err = { 0 };
+	const struct lctl_fix_summary *sum;
+	int ret;
+
+	lctl_fix_progress(s->fix, &s->p);
+	ret = lctl_fix_end(s->fix, &err);
+	sum = lctl_fix_summary(s->fix);
+	fc->not_fixed = sum->dir_outcome[LCTL_DIR_NOT_FIXED] + sum->dir_outcome[LCTL_DIR_STOPPED];
+	fc->stopped = sum->stopped;
+	fc->failed = sum->files[LCTL_FILE_FAILED];
+	s->si.state = ret < 0 ? "failed" : sum->stopped ? "stopped" : "finished";
+	s->si.phase = "done";
+	out_list_end(s->o);
 	/* a run refused before anything was done has nothing to sum up */
-	if ((machine || gopts.verbosity >= 1) && !sum->refused)
-		out_member(o, "summary", summary_json(vol, sum, p.elapsed, fc.o.dry_run));
-	if (p.nservers)
-		out_member(o, "servers", lctl_status_servers_json(&p));
+	if ((s->machine || gopts.verbosity >= 1) && !sum->refused)
+		out_member(s->o, "summary", summary_json(s->vol, sum, s->p.elapsed, fc->o.dry_run));
+	if (s->p.nservers)
+		out_member(s->o, "servers", lctl_status_servers_json(&s->p));
 	if (ret < 0 && sum->refused)
-		out_close(o, -1, err.sys_errno, err.msg);
+		out_close(s->o, -1, err.sys_errno, err.msg);
 	else
-		out_close(o, 0, 0, NULL);
+		out_close(s->o, 0, 0, NULL);
 	if (ret < 0) {
 		if (sum->refused)
-			error("cannot fix '%s': %s", fc.volume, err.msg);
+			error("cannot fix '%s': %s", fc->volume, err.msg);
 		else
 			error("%s", err.msg);
 		ret = EXIT_CANTRUN;
@@ -795,25 +813,62 @@ int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, dou
 	} else {
 		ret = ret ? EXIT_PROBLEMS : EXIT_CLEAN;
 	}
-	if (!fc.o.dry_run) {
+	if (!fc->o.dry_run) {
 		struct json_object *js;
 
-		si.exit_code = ret;
-		js = lctl_status_build(&si, &p, sum, &rt, &share, &errs);
-		lctl_status_write(fc.state_dir, js, NULL);
+		s->si.exit_code = ret;
+		js = lctl_status_build(&s->si, &s->p, sum, &s->rt, &s->share, &s->errs);
+		lctl_status_write(fc->state_dir, js, NULL);
 		json_object_put(js);
 	}
-	lctl_share_release(&share);
-out:
-	dash_close(dash);
-	if (log >= 0 && ((log != fc.log_fd && close(log)) || log_failed))
-		warning("cannot write the outcome log '%s'", fc.log_path);
-	if (lctl_fix_hung(fix)) {
+	lctl_share_release(&s->share);
+	return ret;
+}
+
+/*
+ * One fix (or drain pass) on the opened @vol; it closes @dash (dash_first()), if any. What it
+ * ended with goes into @fc's not_fixed, failed and stopped.
+ */
+int fix_run(struct fix_cli *fc, struct lctl_volume *vol, struct dash *dash, double t0)
+{
+	struct lctl_fix_opts opts = fc->o; /* and the workers, the stop flag */
+	struct lctl_worker_lines workers = { 0 };
+	struct fix_show s = { .fc = fc,
+			      .vol = vol,
+			      .dash = dash,
+			      .machine = gopts.format == FMT_JSON || gopts.format == FMT_XML,
+			      .log = -1 };
+	struct lctl_error err = { 0 };
+	int ret;
+
+	set_resume_cmd(fc);
+	ret = fix_prepare(fc, vol, dash, t0, &opts, &workers);
+	if (ret) {
+		dash_close(dash);
+		lctl_worker_lines_free(&workers);
+		return ret;
+	}
+	preflight_draw(dash, fc, t0, "checking the subvolumes, taking the locks");
+	ret = lctl_fix_start(vol, &opts, &s.fix, &err);
+	if (ret) {
+		/* the message may quote a --path as typed: error() escapes it */
+		error("cannot fix '%s': %s", fc->volume, err.msg[0] ? err.msg : lctl_strerror(ret));
+		ret = exit_for_error(ret) == EXIT_USAGE && !fc->o.resume ? EXIT_USAGE
+									 : EXIT_CANTRUN;
+	} else {
+		show_open(&s);
+		show_loop(&s);
+		ret = show_end(&s, fc);
+	}
+	dash_close(s.dash);
+	if (s.log >= 0 && ((s.log != fc->log_fd && close(s.log)) || s.log_failed))
+		warning("cannot write the outcome log '%s'", fc->log_path);
+	if (lctl_fix_hung(s.fix)) {
 		/* a thread is still inside GlusterFS: closing the volume could wait for ever */
 		fflush(NULL);
 		_exit(ret);
 	}
-	lctl_fix_free(fix);
+	lctl_fix_free(s.fix);
 	lctl_worker_lines_free(&workers);
 	return ret;
 }

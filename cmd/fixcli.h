@@ -120,8 +120,9 @@ int named_log_open(struct fix_cli *fc);
 void named_log_close(struct fix_cli *fc);
 /* The dashboard from the first second (--dashboard), or NULL. */
 struct dash *dash_first(const struct fix_cli *fc, double t0);
-/* One fix (or drain pass) on the opened @vol; it closes @dash. Return: the exit status. */
-int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, double t0);
+/* One fix (or drain pass) on the opened @vol; it closes @dash. Return: the exit status;
+ * what the run ended with in @fc->not_fixed, failed and stopped (nothing else written). */
+int fix_run(struct fix_cli *fc, struct lctl_volume *vol, struct dash *dash, double t0);
 /* Say why the check for a running rebalance (lctl_gluster_tasks_idle()) refuses to go on. */
 void tasks_refused(int tasks, const char *gluster, const char *volume);
 
