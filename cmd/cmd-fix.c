@@ -8,6 +8,7 @@
 #include "parse.h"
 #include "progress.h"
 #include "render.h"
+#include "status.h"
 #include "glustercli.h"
 
 #include <ctype.h>
@@ -16,7 +17,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -162,239 +162,31 @@ int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct fix_cli 
 	return -1;
 }
 
-/* ---- a fix spread over the pool: how each server's worker is started ------------------------ */
+/* ---- a fix spread over the pool: what each server's worker is told ------------------------ */
 
-struct argv_buf {
-	char **v;
-	size_t n;
-};
-
-static void av_add(struct argv_buf *a, const char *s)
+/* The workers' command lines (lib/workerline.c), from the volume and these options. */
+static int build_workers(const struct fix_cli *fc, struct lctl_volume *vol,
+			 struct lctl_worker_lines *wl)
 {
-	char **v = realloc(a->v, (a->n + 2) * sizeof(*v));
+	struct lctl_worker_line_opts wo = { .volume = fc->volume,
+					    .state_dir = fc->state_dir,
+					    .rsh = fc->rsh,
+					    .remote_cmd = fc->remote_cmd,
+					    .servers = gopts.servers,
+					    .nservers = gopts.nservers,
+					    .glusterd_dir = gopts.glusterd_dir,
+					    .parallel = fc->o.parallel,
+					    .migrations = fc->o.migrations,
+					    .files_per_sec = fc->o.files_per_sec,
+					    .bytes_per_sec = fc->o.bytes_per_sec,
+					    .hang_timeout_s = fc->o.hang_timeout_s,
+					    .gfapi_only = fc->gfapi_only };
+	struct lctl_error err = { 0 };
 
-	if (!v || !(v[a->n] = strdup(s)))
-		abort();
-	a->v = v;
-	a->n++;
-	a->v[a->n] = NULL;
-}
-
-/* @s quoted for the remote shell that runs what ssh is given, as one word. */
-static void av_add_quoted(struct argv_buf *a, const char *s)
-{
-	size_t n = 2, i;
-	char *q, *p;
-
-	for (i = 0; s[i]; i++)
-		n += s[i] == '\'' ? 4 : 1;
-	q = p = malloc(n + 1);
-	if (!q)
-		abort();
-	*p++ = '\'';
-	for (i = 0; s[i]; i++) {
-		if (s[i] == '\'') {
-			memcpy(p, "'\\''", 4);
-			p += 4;
-		} else {
-			*p++ = s[i];
-		}
-	}
-	*p++ = '\'';
-	*p = '\0';
-	av_add(a, q);
-	free(q);
-}
-
-struct pool_specs {
-	struct lctl_worker_spec *spec;
-	struct argv_buf *argv;
-	size_t n;
-};
-
-/* The worker's own arguments (after the command that reaches its server). */
-static void worker_args(const struct fix_cli *fc, struct lctl_volume *vol, size_t si,
-			struct argv_buf *t)
-{
-	const struct lctl_server *srv = lctl_volume_server_at(vol, si);
-	char buf[64], dir[4400];
-	size_t i, j, k, n = 0;
-
-	if (srv->mine) {
-		for (i = 0; i < gopts.nservers; i++) {
-			av_add(t, "--server");
-			av_add(t, gopts.servers[i]);
-		}
-		if (gopts.glusterd_dir) {
-			av_add(t, "--glusterd-dir");
-			av_add(t, gopts.glusterd_dir);
-		}
-	} else {
-		av_add(t, "--server");
-		av_add(t, srv->host);
-	}
-	/* every name this server's bricks are listed under */
-	for (i = 0; i < lctl_volume_nsubvols(vol); i++) {
-		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
-
-		for (j = 0; j < sv->nbricks; j++) {
-			const char *h = sv->bricks[j].host;
-
-			if (sv->bricks[j].server != si)
-				continue;
-			for (k = 0; k + 1 < t->n; k++)
-				if (!strcmp(t->v[k], "--node") && !strcmp(t->v[k + 1], h))
-					break;
-			if (k + 1 >= t->n) { /* not given yet */
-				av_add(t, "--node");
-				av_add(t, h);
-			}
-		}
-	}
-	av_add(t, "worker");
-	snprintf(buf, sizeof(buf), "%u",
-		 fc->o.parallel ? fc->o.parallel : LCTL_FIX_DEFAULT_PARALLEL);
-	av_add(t, "--parallel");
-	av_add(t, buf);
-	if (fc->o.migrations) {
-		snprintf(buf, sizeof(buf), "%u", fc->o.migrations);
-		av_add(t, "--migrations");
-		av_add(t, buf);
-	}
-	if (fc->o.files_per_sec > 0) {
-		snprintf(buf, sizeof(buf), "%.6g", fc->o.files_per_sec);
-		av_add(t, "--rate");
-		av_add(t, buf);
-	}
-	if (fc->o.bytes_per_sec > 0) {
-		snprintf(buf, sizeof(buf), "%.6g", fc->o.bytes_per_sec / 1e6);
-		av_add(t, "--bandwidth");
-		av_add(t, buf);
-	}
-	if (fc->gfapi_only) {
-		av_add(t, "--brick-reads");
-		av_add(t, "gfapi");
-	}
-	/* its own watchdog: a GlusterFS call stuck there is stopped there (fix.c hang_check) */
-	snprintf(buf, sizeof(buf), "%u", fc->o.hang_timeout_s);
-	av_add(t, "--hang-timeout");
-	av_add(t, buf);
-	/* its own state directory on its server: several workers may share a host in tests */
-	n = (size_t)snprintf(dir, sizeof(dir), "%s/server-", fc->state_dir);
-	for (i = 0; srv->host[i] && n + 1 < sizeof(dir); i++)
-		dir[n++] =
-			strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-",
-			       srv->host[i])
-				? srv->host[i]
-				: '_';
-	dir[n] = '\0';
-	av_add(t, "--state-dir");
-	av_add(t, dir);
-	av_add(t, "--"); /* a volume name may start with '-' */
-	av_add(t, fc->volume);
-}
-
-/* Whether the remote shell's words @a are ssh's own (named ssh), without a "--" yet. */
-static bool rsh_is_ssh(const struct argv_buf *a)
-{
-	const char *base;
-	size_t k;
-
-	if (!a->n)
-		return false;
-	base = strrchr(a->v[0], '/');
-	if (strcmp(base ? base + 1 : a->v[0], "ssh"))
-		return false;
-	for (k = 1; k < a->n; k++)
-		if (!strcmp(a->v[k], "--"))
-			return false;
-	return true;
-}
-
-/* Whether the remote shell's words @a set ssh's BatchMode already. */
-static bool rsh_has_batchmode(const struct argv_buf *a)
-{
-	size_t k;
-
-	for (k = 1; k < a->n; k++)
-		if (strcasestr(a->v[k], "batchmode"))
-			return true;
-	return false;
-}
-
-/*
- * One worker per server: this host's directly (its own executable), every other through
- * the remote shell: RSH-WORDS HOST REMOTE-CMD ARGS, each argument quoted for the remote
- * shell (ssh hands the remote side one command line). The host comes from the volfile, which
- * the parser refused unless it reads as a host (lctl_host_check()); for ssh a "--" before it
- * says so once more (OpenSSH's options end there; another remote shell is left as given).
- */
-static void build_workers(const struct fix_cli *fc, struct lctl_volume *vol, struct pool_specs *ps)
-{
-	size_t i, k, n = lctl_volume_nservers(vol);
-
-	ps->n = n;
-	ps->spec = calloc(n, sizeof(*ps->spec));
-	ps->argv = calloc(n, sizeof(*ps->argv));
-	if (!ps->spec || !ps->argv)
-		abort();
-	for (i = 0; i < n; i++) {
-		const struct lctl_server *srv = lctl_volume_server_at(vol, i);
-		struct argv_buf t = { 0 }, *a = &ps->argv[i];
-		const char *r = fc->rsh ? fc->rsh : "ssh";
-
-		worker_args(fc, vol, i, &t);
-		if (srv->mine) {
-			av_add(a, "/proc/self/exe");
-			for (k = 0; k < t.n; k++)
-				av_add(a, t.v[k]);
-		} else {
-			while (*r) {
-				size_t w = strcspn(r, " ");
-
-				if (w) {
-					char *word = strndup(r, w);
-
-					if (!word)
-						abort();
-					av_add(a, word);
-					free(word);
-				}
-				r += w + (r[w] == ' ');
-			}
-			/* ssh never asks on the terminal (under the dashboard): it fails instead */
-			if (rsh_is_ssh(a)) {
-				if (!rsh_has_batchmode(a)) {
-					av_add(a, "-o");
-					av_add(a, "BatchMode=yes");
-				}
-				av_add(a, "--");
-			}
-			av_add(a, srv->host);
-			/* one word, the program: the remote shell runs nothing else of ours */
-			av_add_quoted(a, fc->remote_cmd ? fc->remote_cmd : "layoutctl");
-			for (k = 0; k < t.n; k++)
-				av_add_quoted(a, t.v[k]);
-		}
-		for (k = 0; k < t.n; k++)
-			free(t.v[k]);
-		free(t.v);
-		ps->spec[i].server = srv->host;
-		ps->spec[i].argv = a->v;
-	}
-}
-
-static void free_workers(struct pool_specs *ps)
-{
-	size_t i, k;
-
-	for (i = 0; ps->argv && i < ps->n; i++) {
-		for (k = 0; k < ps->argv[i].n; k++)
-			free(ps->argv[i].v[k]);
-		free(ps->argv[i].v);
-	}
-	free(ps->argv);
-	free(ps->spec);
+	if (!lctl_worker_lines_build(vol, &wo, wl, &err))
+		return 0;
+	error("cannot fix '%s': %s", fc->volume, err.msg);
+	return EXIT_CANTRUN;
 }
 
 void tasks_refused(int tasks, const char *gluster, const char *volume)
@@ -526,59 +318,12 @@ static void set_resume_cmd(const struct fix_cli *fc)
 				      fc->leaving[i]);
 }
 
-/* The dry-run plan: files and bytes per source -> target, summed over directories. */
-struct plan_matrix {
-	size_t n;
-	uint64_t *files, *bytes;
-};
-
-static void plan_add(struct plan_matrix *pm, const struct lctl_repair_report *rr)
-{
-	size_t i;
-
-	/* a clean-first run's data phase sees each directory a second time */
-	if (!rr->plan || rr->plan->nsubvols != pm->n || rr->data_phase)
-		return;
-	for (i = 0; i < pm->n * pm->n; i++) {
-		pm->files[i] += rr->plan->move_files[i];
-		pm->bytes[i] += rr->plan->move_bytes[i];
-	}
-}
-
-/* Skipped files counted by reason (static strings from the library: a few distinct ones). */
-struct skip_tally {
-	const char *reason[8];
-	uint64_t n[8];
-	uint64_t other;
-};
-
-static void skip_add(struct skip_tally *t, const struct lctl_repair_report *rr)
-{
-	size_t i, k;
-
-	for (i = 0; i < rr->nfiles; i++) {
-		const char *r = rr->files[i].reason;
-
-		if (rr->files[i].action != LCTL_FILE_SKIPPED)
-			continue;
-		for (k = 0; k < 8 && t->reason[k] && strcmp(t->reason[k], r ? r : ""); k++)
-			;
-		if (k == 8) {
-			t->other++;
-			continue;
-		}
-		t->reason[k] = r ? r : "";
-		t->n[k]++;
-	}
-}
-
 static struct json_object *summary_json(struct lctl_volume *vol, const struct lctl_fix_summary *s,
-					const struct plan_matrix *pm, const struct skip_tally *sk,
 					double elapsed, bool dry)
 {
 	struct json_object *j = json_object_new_object(), *o = json_object_new_object(), *a;
 	uint64_t tf = 0, tb = 0;
-	size_t i, n = pm->n;
+	size_t i, n = s->nsubvols;
 	int x;
 
 	json_object_object_add(j, "dry_run", json_object_new_boolean(dry));
@@ -635,11 +380,11 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 	}
 	json_object_object_add(j, "bytes_moved", json_object_new_int64((int64_t)s->bytes_moved));
 	for (i = 0; i < n * n; i++) {
-		tf += pm->files[i];
-		tb += pm->bytes[i];
+		tf += s->move_files[i];
+		tb += s->move_bytes[i];
 	}
 	json_object_object_add(j, dry ? "plan" : "planned_moves",
-			       out_move_matrix(vol, n, pm->files, pm->bytes));
+			       out_move_matrix(vol, n, s->move_files, s->move_bytes));
 	if (dry) {
 		o = json_object_new_object();
 		json_object_object_add(o, "files", json_object_new_int64((int64_t)tf));
@@ -648,15 +393,16 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 	}
 	/* the reasons DHT and we gave for the files left where they are (each in the outcome log) */
 	a = json_object_new_array();
-	for (x = 0; x < 8 && sk->reason[x]; x++) {
+	for (x = 0; x < LCTL_FIX_SKIP_REASONS && s->skipped[x].reason; x++) {
 		o = json_object_new_object();
-		json_object_object_add(o, "reason", json_object_new_string(sk->reason[x]));
-		json_object_object_add(o, "files", json_object_new_int64((int64_t)sk->n[x]));
+		json_object_object_add(o, "reason", json_object_new_string(s->skipped[x].reason));
+		json_object_object_add(o, "files",
+				       json_object_new_int64((int64_t)s->skipped[x].files));
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(j, "skipped_by_reason", a);
 	json_object_object_add(j, "skipped_other_reasons",
-			       json_object_new_int64((int64_t)sk->other));
+			       json_object_new_int64((int64_t)s->skipped_other));
 	return j;
 }
 
@@ -718,11 +464,8 @@ static const struct out_line fix_summary_lines[] = {
 
 /* A fix spread over the pool: one row per server (as `layoutctl status` shows them). */
 static const struct out_line fix_server_lines[] = {
-	{ NULL, ".",
-	  "Server                   State         Dirs  Migrated  Skipped  Failed      Moved     Rate/s" },
-	{ ".", NULL,
-	  "{name:-24} {state:-9} {directories:8} {migrated:9} {skipped:8} {failed:7} "
-	  "{bytes_moved|bytes:10} {bytes_per_sec|bytes:10}{error?  {error}~}" },
+	{ NULL, ".", STATUS_SERVER_HEADER },
+	{ ".", NULL, STATUS_SERVER_ROW },
 	{ NULL, NULL, NULL },
 };
 
@@ -874,7 +617,7 @@ static void preflight_draw(struct dash *dash, const struct fix_cli *fc, double t
  * Once a second: publish the status, obey the control file, redraw the dashboard; between
  * seconds, wait for keys. Returns true when a second has passed (time for progress output).
  */
-static bool tick(struct fix_cli *fc, struct lctl_fix *fix, const struct lctl_progress *p,
+static bool tick(const struct fix_cli *fc, struct lctl_fix *fix, const struct lctl_progress *p,
 		 struct lctl_status_info *si, struct lctl_rate_tracker *rt,
 		 struct lctl_share_tracker *share, struct lctl_error_ring *errs, struct dash *dash,
 		 bool stopping)
@@ -935,7 +678,6 @@ static bool tick(struct fix_cli *fc, struct lctl_fix *fix, const struct lctl_pro
 	return true;
 }
 
-/* A fix (or a drain's fix run) of the open volume @vol. Return: the exit status. */
 /*
  * The dashboard from the first second: before the volume is opened, so that it shows each step
  * (nothing is written yet if the terminal cannot be driven). Messages meanwhile are kept and
@@ -952,175 +694,188 @@ struct dash *dash_first(const struct fix_cli *fc, double t0)
 	return dash;
 }
 
-/* One fix (or drain pass) on the opened @vol; it closes @dash (dash_first()), if any. */
-int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, double t0)
+/*
+ * Before the run starts: glusterd asked whether a rebalance runs, and the workers of a run
+ * spread over the pool given their command lines (in @opts, built into @workers).
+ */
+static int fix_prepare(struct fix_cli *fc, struct lctl_volume *vol, struct dash *dash, double t0,
+		       struct lctl_fix_opts *opts, struct lctl_worker_lines *workers)
 {
-	struct fix_cli fc = *fcp;
-	struct lctl_fix *fix = NULL;
-	struct lctl_error err = { 0 };
-	struct plan_matrix pm = { 0 };
-	struct skip_tally skips = { 0 };
-	struct progress_line pl;
-	struct lctl_progress p;
-	const struct lctl_fix_summary *sum;
-	struct out *o = NULL;
-	bool machine = gopts.format == FMT_JSON || gopts.format == FMT_XML;
-	int log = -1;
-	bool log_failed = false;
-	bool fin = false, stopping = false;
-	struct lctl_share_tracker share = { 0 };
-	struct lctl_rate_tracker rt = { 0 };
-	struct lctl_error_ring errs = { 0 };
-	struct lctl_status_info si;
-	struct pool_specs workers = { 0 };
 	int ret;
 
-	set_resume_cmd(&fc);
-	if (!fc.o.dry_run && fc.task_check) {
-		preflight_draw(dash, &fc, t0,
+	if (!fc->o.dry_run && fc->task_check) {
+		preflight_draw(dash, fc, t0,
 			       "asking glusterd whether a rebalance or remove-brick runs");
-		ret = check_gluster_tasks(fc.volume);
+		ret = check_gluster_tasks(fc->volume);
 		if (!ret)
-			ret = check_compat(fc.volume, fc.force_compat);
-		if (ret) {
-			dash_close(dash);
+			ret = check_compat(fc->volume, fc->force_compat);
+		if (ret)
 			return ret;
-		}
 	}
-	ret = fix_prepare(&fc, vol);
-	if (ret) {
-		dash_close(dash);
+	/* after the checks: a run refused there never leaves a metrics file saying it runs */
+	ret = fix_prelude(fc, vol);
+	if (ret)
 		return ret;
-	}
+	opts->settle_ms = fc->o.settle_ms; /* as fix_prelude() derived it */
 	/* data moves where it lives: a worker on every server that holds bricks (not a drain's:
 	 * only this host's DHT graph has the leaving subvolumes decommissioned) */
-	if (!fc.single_host && !fc.o.dry_run && !fc.drain &&
-	    (fc.o.mode == LCTL_FIX_MIGRATE ||
-	     (fc.o.mode == LCTL_FIX_CLEAN_FIRST && fc.o.phase != LCTL_FIX_PHASE_CLEAN)) &&
+	if (!fc->single_host && !fc->o.dry_run && !fc->drain &&
+	    (fc->o.mode == LCTL_FIX_MIGRATE ||
+	     (fc->o.mode == LCTL_FIX_CLEAN_FIRST && fc->o.phase != LCTL_FIX_PHASE_CLEAN)) &&
 	    (lctl_volume_nservers(vol) > 1 ||
 	     (lctl_volume_nservers(vol) == 1 && !lctl_volume_server_at(vol, 0)->mine))) {
-		build_workers(&fc, vol, &workers);
-		fc.o.workers = workers.spec;
-		fc.o.nworkers = workers.n;
-		verbose(2, "fix spread over %zu servers", workers.n);
+		ret = build_workers(fc, vol, workers);
+		if (ret)
+			return ret;
+		opts->workers = workers->spec;
+		opts->nworkers = workers->n;
+		verbose(2, "fix spread over %zu servers", workers->n);
 	}
 	if (!lctl_volume_dht_options(vol)->lookup_optimize)
 		warning("cluster.lookup-optimize is off on '%s': stamped directories still fan out "
 			"on every miss until it is on",
-			fc.volume);
-	pm.n = lctl_volume_nsubvols(vol);
-	pm.files = calloc(pm.n * pm.n, sizeof(uint64_t));
-	pm.bytes = calloc(pm.n * pm.n, sizeof(uint64_t));
-	if (!pm.files || !pm.bytes)
-		abort();
+			fc->volume);
 	verbose(2, "%s: making directories dirty, then %u s to settle",
-		fc.o.dry_run ? "dry run" : "fix", fc.o.dry_run ? 0 : fc.o.settle_ms / 1000);
-	fc.o.stop_flag = &interrupted;
-	preflight_draw(dash, &fc, t0, "checking the subvolumes, taking the locks");
-	ret = lctl_fix_start(vol, &fc.o, &fix, &err);
-	if (ret) {
-		/* the message may quote a --path as typed: error() escapes it */
-		error("cannot fix '%s': %s", fc.volume, err.msg[0] ? err.msg : lctl_strerror(ret));
-		ret = exit_for_error(ret) == EXIT_USAGE && !fc.o.resume ? EXIT_USAGE : EXIT_CANTRUN;
-		goto out;
-	}
-	if (fc.log_fd >= 0) {
-		log = fc.log_fd; /* --log: its caller opened it before the volume, and closes it */
-	} else if (!fc.o.dry_run) {
+		fc->o.dry_run ? "dry run" : "fix", fc->o.dry_run ? 0 : fc->o.settle_ms / 1000);
+	opts->stop_flag = &interrupted;
+	return 0;
+}
+
+/* One started run as it is shown: its records, its status, the terminal (fix_run()). */
+struct fix_show {
+	const struct fix_cli *fc;
+	struct lctl_volume *vol;
+	struct lctl_fix *fix;
+	struct dash *dash;
+	struct out *o;
+	bool machine;
+	int log;
+	bool log_failed;
+	struct progress_line pl;
+	struct lctl_progress p;
+	struct lctl_share_tracker share;
+	struct lctl_rate_tracker rt;
+	struct lctl_error_ring errs;
+	struct lctl_status_info si;
+};
+
+/* The outcome log, the trackers, the status and the document, once the run started. */
+static void show_open(struct fix_show *s)
+{
+	const struct fix_cli *fc = s->fc;
+	struct json_object *v = json_object_new_object();
+
+	if (fc->log_fd >= 0) {
+		s->log =
+			fc->log_fd; /* --log: its caller opened it before the volume, and closes it */
+	} else if (!fc->o.dry_run) {
 		struct lctl_error lerr = { 0 };
 
-		log = lctl_outcome_log_open(fc.state_dir, NULL, &lerr);
-		if (log < 0)
-			warning("cannot open the outcome log '%s': %s", fc.log_path, lerr.msg);
+		s->log = lctl_outcome_log_open(fc->state_dir, NULL, &lerr);
+		if (s->log < 0)
+			warning("cannot open the outcome log '%s': %s", fc->log_path, lerr.msg);
 	}
-	progress_init(&pl);
-	lctl_share_init(&share, vol);
-	si = (struct lctl_status_info){ fc.drain ? "drain" : "fix",
-					fc.volume,
-					fc.o.path,
-					lctl_fix_mode_name(lctl_fix_summary(fix)->mode),
-					fc.o.planner == LCTL_PLANNER_MINMOVE ? "min-move"
-									     : "gluster",
-					"running",
-					"work",
-					fc.o.dry_run,
-					time(NULL),
-					-1,
-					NULL };
-	{
-		struct json_object *v = json_object_new_object();
+	progress_init(&s->pl);
+	lctl_share_init(&s->share, s->vol);
+	s->si = (struct lctl_status_info){ fc->drain ? "drain" : "fix",
+					   fc->volume,
+					   fc->o.path,
+					   lctl_fix_mode_name(lctl_fix_summary(s->fix)->mode),
+					   fc->o.planner == LCTL_PLANNER_MINMOVE ? "min-move"
+										 : "gluster",
+					   "running",
+					   "work",
+					   fc->o.dry_run,
+					   time(NULL),
+					   -1,
+					   NULL };
+	s->o = out_open_view(gopts.format, stdout, fc->drain ? "drain" : "fix",
+			     fc->drain ? &drain_view : &fix_view);
+	json_object_object_add(v, "name", json_object_new_string(fc->volume));
+	json_object_object_add(v, "path", out_name(fc->o.path ? fc->o.path : "/"));
+	out_member(s->o, "volume", v);
+	out_list_begin(s->o, "directories");
+}
 
-		o = out_open_view(gopts.format, stdout, fc.drain ? "drain" : "fix",
-				  fc.drain ? &drain_view : &fix_view);
-		json_object_object_add(v, "name", json_object_new_string(fc.volume));
-		json_object_object_add(v, "path", out_name(fc.o.path ? fc.o.path : "/"));
-		out_member(o, "volume", v);
-		out_list_begin(o, "directories");
+/* A directory's report: logged, counted for the status, shown when it says something. */
+static void show_report(struct fix_show *s, struct lctl_repair_report *rr)
+{
+	bool show = rr->outcome != LCTL_DIR_WAS_CLEAN && rr->outcome != LCTL_DIR_FIXED;
+
+	if (lctl_outcome_log_append(s->log, s->vol, rr))
+		s->log_failed = true;
+	lctl_share_add(&s->share, rr);
+	note_errors(&s->errs, rr);
+	if (s->machine && (show || gopts.verbosity >= 2)) {
+		out_item(s->o, dir_json(s->vol, rr));
+	} else if (!s->machine && !s->dash &&
+		   (gopts.verbosity >= 2 || (show && rr->outcome != LCTL_DIR_PLANNED))) {
+		progress_clear(&s->pl);
+		out_item(s->o, dir_json(s->vol, rr));
 	}
+	lctl_repair_report_free(rr);
+}
+
+/* The run to its end: each report shown, the status and the terminal kept up every second. */
+static void show_loop(struct fix_show *s)
+{
+	bool fin = false, stopping = false;
+
 	while (!fin) {
-		struct lctl_repair_report *rr = lctl_fix_next(fix, dash ? 0 : 200, &fin);
+		struct lctl_repair_report *rr = lctl_fix_next(s->fix, s->dash ? 0 : 200, &fin);
 
 		if (interrupted && !stopping) {
 			stopping = true;
-			lctl_fix_cancel(fix);
+			lctl_fix_cancel(s->fix);
 		}
-		if (rr) {
-			bool show = rr->outcome != LCTL_DIR_WAS_CLEAN &&
-				    rr->outcome != LCTL_DIR_FIXED;
-
-			if (lctl_outcome_log_append(log, vol, rr))
-				log_failed = true;
-			lctl_share_add(&share, rr);
-			note_errors(&errs, rr);
-			plan_add(&pm, rr);
-			skip_add(&skips, rr);
-			if (machine && (show || gopts.verbosity >= 2)) {
-				out_item(o, dir_json(vol, rr));
-			} else if (!machine && !dash &&
-				   (gopts.verbosity >= 2 ||
-				    (show && rr->outcome != LCTL_DIR_PLANNED))) {
-				progress_clear(&pl);
-				out_item(o, dir_json(vol, rr));
-			}
-			lctl_repair_report_free(rr);
-		}
-		lctl_fix_progress(fix, &p);
-		if (!tick(&fc, fix, &p, &si, &rt, &share, &errs, dash, stopping))
+		if (rr)
+			show_report(s, rr);
+		lctl_fix_progress(s->fix, &s->p);
+		if (!tick(s->fc, s->fix, &s->p, &s->si, &s->rt, &s->share, &s->errs, s->dash,
+			  stopping))
 			continue;
-		if (dash)
+		if (s->dash)
 			continue; /* the dashboard owns the terminal */
-		if (fc.dashboard)
-			plain_progress(&p);
+		if (s->fc->dashboard)
+			plain_progress(&s->p);
 		else
-			progress_update(&pl, fc.o.dry_run ? "planning" : "fixing", &p);
+			progress_update(&s->pl, s->fc->o.dry_run ? "planning" : "fixing", &s->p);
 	}
-	if (dash) {
-		dash_close(dash);
-		dash = NULL;
+	if (s->dash) {
+		dash_close(s->dash);
+		s->dash = NULL;
 	}
-	progress_clear(&pl);
-	lctl_fix_progress(fix, &p);
-	ret = lctl_fix_end(fix, &err);
-	sum = lctl_fix_summary(fix);
-	fcp->not_fixed = sum->dir_outcome[LCTL_DIR_NOT_FIXED] + sum->dir_outcome[LCTL_DIR_STOPPED];
-	fcp->stopped = sum->stopped;
-	fcp->failed = sum->files[LCTL_FILE_FAILED];
-	si.state = ret < 0 ? "failed" : sum->stopped ? "stopped" : "finished";
-	si.phase = "done";
-	out_list_end(o);
+	progress_clear(&s->pl);
+}
+
+/* The run ended: its summary, the servers, its last status. Return: the exit status. */
+static int show_end(struct fix_show *s, struct fix_cli *fc)
+{
+	struct lctl_error err = { 0 };
+	const struct lctl_fix_summary *sum;
+	int ret;
+
+	lctl_fix_progress(s->fix, &s->p);
+	ret = lctl_fix_end(s->fix, &err);
+	sum = lctl_fix_summary(s->fix);
+	fc->not_fixed = sum->dir_outcome[LCTL_DIR_NOT_FIXED] + sum->dir_outcome[LCTL_DIR_STOPPED];
+	fc->stopped = sum->stopped;
+	fc->failed = sum->files[LCTL_FILE_FAILED];
+	s->si.state = ret < 0 ? "failed" : sum->stopped ? "stopped" : "finished";
+	s->si.phase = "done";
+	out_list_end(s->o);
 	/* a run refused before anything was done has nothing to sum up */
-	if ((machine || gopts.verbosity >= 1) && !sum->refused)
-		out_member(o, "summary",
-			   summary_json(vol, sum, &pm, &skips, p.elapsed, fc.o.dry_run));
-	if (p.nservers)
-		out_member(o, "servers", lctl_status_servers_json(&p));
+	if ((s->machine || gopts.verbosity >= 1) && !sum->refused)
+		out_member(s->o, "summary", summary_json(s->vol, sum, s->p.elapsed, fc->o.dry_run));
+	if (s->p.nservers)
+		out_member(s->o, "servers", lctl_status_servers_json(&s->p));
 	if (ret < 0 && sum->refused)
-		out_close(o, -1, err.sys_errno, err.msg);
+		out_close(s->o, -1, err.sys_errno, err.msg);
 	else
-		out_close(o, 0, 0, NULL);
+		out_close(s->o, 0, 0, NULL);
 	if (ret < 0) {
 		if (sum->refused)
-			error("cannot fix '%s': %s", fc.volume, err.msg);
+			error("cannot fix '%s': %s", fc->volume, err.msg);
 		else
 			error("%s", err.msg);
 		ret = EXIT_CANTRUN;
@@ -1129,30 +884,65 @@ int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, dou
 	} else {
 		ret = ret ? EXIT_PROBLEMS : EXIT_CLEAN;
 	}
-	if (!fc.o.dry_run) {
+	if (!fc->o.dry_run) {
 		struct json_object *js;
 
-		si.exit_code = ret;
-		js = lctl_status_build(&si, &p, sum, &rt, &share, &errs);
-		lctl_status_write(fc.state_dir, js, NULL);
+		s->si.exit_code = ret;
+		js = lctl_status_build(&s->si, &s->p, sum, &s->rt, &s->share, &s->errs);
+		lctl_status_write(fc->state_dir, js, NULL);
 		json_object_put(js);
 	}
-	fix_publish(&fc, &p, &si);
-	lctl_share_release(&share);
-out:
-	fix_publish_end(&fc, ret);
-	dash_close(dash);
-	if (log >= 0 && ((log != fc.log_fd && close(log)) || log_failed))
-		warning("cannot write the outcome log '%s'", fc.log_path);
-	if (lctl_fix_hung(fix)) {
+	fix_publish(fc, &s->p, &s->si);
+	lctl_share_release(&s->share);
+	return ret;
+}
+
+/*
+ * One fix (or drain pass) on the opened @vol; it closes @dash (dash_first()), if any. What it
+ * ended with goes into @fc's not_fixed, failed and stopped.
+ */
+int fix_run(struct fix_cli *fc, struct lctl_volume *vol, struct dash *dash, double t0)
+{
+	struct lctl_fix_opts opts = fc->o; /* and the workers, the stop flag */
+	struct lctl_worker_lines workers = { 0 };
+	struct fix_show s = { .fc = fc,
+			      .vol = vol,
+			      .dash = dash,
+			      .machine = gopts.format == FMT_JSON || gopts.format == FMT_XML,
+			      .log = -1 };
+	struct lctl_error err = { 0 };
+	int ret;
+
+	set_resume_cmd(fc);
+	ret = fix_prepare(fc, vol, dash, t0, &opts, &workers);
+	if (ret) {
+		dash_close(dash);
+		lctl_worker_lines_free(&workers);
+		return ret;
+	}
+	preflight_draw(dash, fc, t0, "checking the subvolumes, taking the locks");
+	ret = lctl_fix_start(vol, &opts, &s.fix, &err);
+	if (ret) {
+		/* the message may quote a --path as typed: error() escapes it */
+		error("cannot fix '%s': %s", fc->volume, err.msg[0] ? err.msg : lctl_strerror(ret));
+		ret = exit_for_error(ret) == EXIT_USAGE && !fc->o.resume ? EXIT_USAGE
+									 : EXIT_CANTRUN;
+	} else {
+		show_open(&s);
+		show_loop(&s);
+		ret = show_end(&s, fc);
+	}
+	fix_publish_end(fc, ret); /* a run refused after fix_prelude(): its end */
+	dash_close(s.dash);
+	if (s.log >= 0 && ((s.log != fc->log_fd && close(s.log)) || s.log_failed))
+		warning("cannot write the outcome log '%s'", fc->log_path);
+	if (lctl_fix_hung(s.fix)) {
 		/* a thread is still inside GlusterFS: closing the volume could wait for ever */
 		fflush(NULL);
 		_exit(ret);
 	}
-	lctl_fix_free(fix);
-	free_workers(&workers);
-	free(pm.files);
-	free(pm.bytes);
+	lctl_fix_free(s.fix);
+	lctl_worker_lines_free(&workers);
 	return ret;
 }
 

@@ -10,6 +10,7 @@
 #include "parse.h"
 #include "progress.h"
 #include "render.h"
+#include "status.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -184,12 +185,9 @@ static const struct out_line status_lines[] = {
 	  "Moved:       {bytes_moved|bytes} ({rates.bytes_per_sec_60s|bytes}/s over the "
 	  "last minute)" },
 	{ NULL, "exit_code|set", "Exit code:   {exit_code}" },
-	{ NULL, "servers",
-	  "Server                   State         Dirs  Migrated  Skipped  Failed"
-	  "      Moved     Rate/s" },
-	{ "servers", NULL,
-	  "{name:-24} {state:-9} {directories:8} {migrated:9} {skipped:8} {failed:7} "
-	  "{bytes_moved|bytes:10} {bytes_per_sec|bytes:10}{error?  {error}~}" },
+	/* the servers of a fix spread over the pool: the one table (status.h) */
+	{ NULL, "servers", STATUS_SERVER_HEADER },
+	{ "servers", NULL, STATUS_SERVER_ROW },
 	{ NULL, NULL, NULL },
 };
 

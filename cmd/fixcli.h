@@ -145,14 +145,15 @@ int named_log_open(struct fix_cli *fc);
 void named_log_close(struct fix_cli *fc);
 /* The dashboard from the first second (--dashboard), or NULL. */
 struct dash *dash_first(const struct fix_cli *fc, double t0);
-/* One fix (or drain pass) on the opened @vol; it closes @dash. Return: the exit status. */
-int fix_run(struct fix_cli *fcp, struct lctl_volume *vol, struct dash *dash, double t0);
+/* One fix (or drain pass) on the opened @vol; it closes @dash. Return: the exit status;
+ * what the run ended with in @fc->not_fixed, failed and stopped (nothing else written). */
+int fix_run(struct fix_cli *fc, struct lctl_volume *vol, struct dash *dash, double t0);
 /*
  * Before a run (fixmetrics.c): the settle period from the client caches when --settle was not
  * given (a shorter one given is warned about), and the first --metrics-file write.
  * Return: EXIT_CLEAN, EXIT_USAGE or EXIT_CANTRUN (said).
  */
-int fix_prepare(struct fix_cli *fc, struct lctl_volume *vol);
+int fix_prelude(struct fix_cli *fc, struct lctl_volume *vol);
 /* The metrics of the run (--metrics-file) at each status write and at the end. */
 void fix_publish(const struct fix_cli *fc, const struct lctl_progress *p,
 		 const struct lctl_status_info *si);

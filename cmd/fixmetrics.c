@@ -115,7 +115,7 @@ static int metrics_begin(struct fix_cli *fc)
 	return metrics_write(fc, &p, true) ? -1 : 0;
 }
 
-int fix_prepare(struct fix_cli *fc, struct lctl_volume *vol)
+int fix_prelude(struct fix_cli *fc, struct lctl_volume *vol)
 {
 	size_t n = fc->metrics_file ? strlen(fc->metrics_file) : 0;
 

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "output.h"
 #include "progress.h"
+#include "render.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -83,23 +84,36 @@ const char *js_str(struct json_object *o, const char *path)
 	return v ? json_object_get_string(v) : "";
 }
 
-const char *const status_server_header = "Server                   State         Dirs  Migrated  "
-					 "Skipped  Failed      Moved     Rate/s";
+const char *const status_server_header = STATUS_SERVER_HEADER;
+
+/* A view of one row: the template `status` and the fix's summary print each server with. */
+static const struct out_line server_row_lines[] = {
+	{ NULL, NULL, STATUS_SERVER_ROW },
+	{ NULL, NULL, NULL },
+};
+static const struct out_block server_row_blocks[] = {
+	{ "row", NULL, server_row_lines, false },
+	{ NULL, NULL, NULL, false },
+};
+static const struct out_view server_row_view = { "status", server_row_blocks, NULL, NULL };
 
 void status_server_row(struct json_object *o, char *buf, size_t size)
 {
-	char b1[32], b2[32];
-	char *name = out_name_dup(js_str(o, "name")), *e = out_name_dup(js_str(o, "error"));
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
 
-	snprintf(buf, size, "%-24s %-9s %8lld %9lld %8lld %7lld %10s %10s%s%s", name ? name : "",
-		 out_esc(js_str(o, "state")), (long long)js_int(o, "directories"),
-		 (long long)js_int(o, "migrated"), (long long)js_int(o, "skipped"),
-		 (long long)js_int(o, "failed"),
-		 human_bytes((uint64_t)js_int(o, "bytes_moved"), b1, sizeof(b1)),
-		 human_bytes((uint64_t)js_double(o, "bytes_per_sec"), b2, sizeof(b2)),
-		 e && e[0] ? "  " : "", e ? e : "");
-	free(name);
-	free(e);
+	buf[0] = '\0';
+	if (!f)
+		return;
+	out_text_block(f, &server_row_view, "row", false, o, o, "servers[]", NULL);
+	if (fclose(f) || !text) {
+		free(text);
+		return;
+	}
+	len = strcspn(text, "\n"); /* the line, without its end */
+	snprintf(buf, size, "%.*s", (int)len, text);
+	free(text);
 }
 
 size_t status_servers(struct json_object *st, struct json_object **rows)
@@ -108,18 +122,4 @@ size_t status_servers(struct json_object *st, struct json_object **rows)
 	    !json_object_is_type(*rows, json_type_array))
 		return 0;
 	return json_object_array_length(*rows);
-}
-
-void status_print_servers(FILE *f, struct json_object *st)
-{
-	struct json_object *a;
-	char row[512];
-	size_t i, n = status_servers(st, &a);
-
-	if (n)
-		fprintf(f, "%s\n", status_server_header);
-	for (i = 0; i < n; i++) {
-		status_server_row(json_object_array_get_idx(a, i), row, sizeof(row));
-		fprintf(f, "%s\n", row);
-	}
 }

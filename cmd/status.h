@@ -22,12 +22,20 @@
  * strings of @status go in as they are: the caller escapes the line.
  */
 void status_phase_line(struct json_object *status, char *buf, size_t size);
-/* The per-server rows of a fix spread over the pool (the "servers" array): how many, each
- * as a line of text under the header, and the whole table on @f (nothing without rows). */
+/*
+ * The per-server table of a fix spread over the pool (the "servers" array), written once for
+ * the fix's summary, `status` and the dashboard: the header, and the template of a row over
+ * one item (cmd/render.h). status_servers(): how many rows and the array;
+ * status_server_row(): one row rendered through the template, for the dashboard.
+ */
+#define STATUS_SERVER_HEADER \
+	"Server                   State         Dirs  Migrated  Skipped  Failed      Moved     Rate/s"
+#define STATUS_SERVER_ROW \
+	"{name:-24} {state:-9} {directories:8} {migrated:9} {skipped:8} {failed:7} " \
+	"{bytes_moved|bytes:10} {bytes_per_sec|bytes:10}{error?  {error}~}"
 size_t status_servers(struct json_object *status, struct json_object **rows);
 extern const char *const status_server_header;
 void status_server_row(struct json_object *row, char *buf, size_t size);
-void status_print_servers(FILE *f, struct json_object *status);
 /* Convenience getters for status objects (0 / "" when absent). */
 int64_t js_int(struct json_object *o, const char *path);
 double js_double(struct json_object *o, const char *path);

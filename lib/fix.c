@@ -1110,7 +1110,13 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts, st
 	pthread_mutex_init(&f->dlock, NULL);
 	pthread_mutex_init(&f->hold_lock, NULL);
 	lctl_health_init(&f->health, vol, HEALTH_PROBE_MS);
-	if (lctl_slots_init(&f->slots, lctl_volume_nsubvols(vol), opts->migrations)) {
+	f->sum.nsubvols = lctl_volume_nsubvols(vol);
+	f->sum.move_files = calloc(f->sum.nsubvols * f->sum.nsubvols + 1, sizeof(uint64_t));
+	f->sum.move_bytes = calloc(f->sum.nsubvols * f->sum.nsubvols + 1, sizeof(uint64_t));
+	if (!f->sum.move_files || !f->sum.move_bytes ||
+	    lctl_slots_init(&f->slots, lctl_volume_nsubvols(vol), opts->migrations)) {
+		free(f->sum.move_files);
+		free(f->sum.move_bytes);
 		lctl_health_release(&f->health);
 		pthread_mutex_destroy(&f->hold_lock);
 		pthread_mutex_destroy(&f->tlock);
@@ -1360,6 +1366,8 @@ fail:
 	pthread_mutex_destroy(&f->hold_lock);
 	pthread_mutex_destroy(&f->tlock);
 	pthread_mutex_destroy(&f->dlock);
+	free(f->sum.move_files);
+	free(f->sum.move_bytes);
 	free(f);
 	return ret;
 }
@@ -1456,6 +1464,43 @@ static void met_drop(struct lctl_fix *f, struct lctl_repair_report *rr)
 	rr->nfiles = k;
 }
 
+/* A directory's planned moves into the run's (summary_add()). */
+static void moves_add(struct lctl_fix_summary *s, const struct lctl_repair_report *rr)
+{
+	size_t i;
+
+	/* a clean-first run's data phase sees each directory a second time */
+	if (!rr->plan || rr->plan->nsubvols != s->nsubvols || rr->data_phase)
+		return;
+	for (i = 0; i < s->nsubvols * s->nsubvols; i++) {
+		s->move_files[i] += rr->plan->move_files[i];
+		s->move_bytes[i] += rr->plan->move_bytes[i];
+	}
+}
+
+/* A directory's skipped files counted by reason (summary_add()). */
+static void skips_add(struct lctl_fix_summary *s, const struct lctl_repair_report *rr)
+{
+	size_t i, k;
+
+	for (i = 0; i < rr->nfiles; i++) {
+		const char *r = rr->files[i].reason ? rr->files[i].reason : "";
+
+		if (rr->files[i].action != LCTL_FILE_SKIPPED)
+			continue;
+		for (k = 0; k < LCTL_FIX_SKIP_REASONS && s->skipped[k].reason &&
+			    strcmp(s->skipped[k].reason, r);
+		     k++)
+			;
+		if (k == LCTL_FIX_SKIP_REASONS) {
+			s->skipped_other++;
+			continue;
+		}
+		s->skipped[k].reason = r;
+		s->skipped[k].files++;
+	}
+}
+
 static void summary_add(struct lctl_fix *f, struct lctl_repair_report *rr)
 {
 	size_t i, n;
@@ -1510,6 +1555,8 @@ static void summary_add(struct lctl_fix *f, struct lctl_repair_report *rr)
 			f->sum.planned_bytes += rr->plan->move_bytes[i];
 		}
 	}
+	moves_add(&f->sum, rr);
+	skips_add(&f->sum, rr);
 }
 
 /* A stage could not go on: the run ends here (the journal says where, for --resume). */
@@ -1970,6 +2017,8 @@ void lctl_fix_free(struct lctl_fix *f)
 		free(f->met[--f->nmet]);
 	free(f->met);
 	lctl_file_set_free(&f->hard_files);
+	free(f->sum.move_files);
+	free(f->sum.move_bytes);
 	if (f->crawl) {
 		lctl_crawl_cancel(f->crawl);
 		lctl_crawl_free(f->crawl);

@@ -984,6 +984,61 @@ struct lctl_worker_spec {
 	char *const *argv;
 };
 
+/* ---- the command line that starts each server's worker (workerline.c) ------------------- */
+
+/* What the workers are told, besides what the volume's topology says. */
+struct lctl_worker_line_opts {
+	const char *volume;
+	const char *state_dir;	/* the run's: each worker's is STATE_DIR/server-HOST */
+	const char *rsh;	/* the remote shell, split at spaces (NULL: "ssh") */
+	const char *remote_cmd; /* layoutctl on the other servers (NULL: "layoutctl") */
+	/* this host's worker: the volfile servers and glusterd directory this run was given */
+	const char *const *servers;
+	size_t nservers;
+	const char *glusterd_dir;
+	unsigned parallel;		     /* 0 = LCTL_FIX_DEFAULT_PARALLEL */
+	unsigned migrations;		     /* 0 = the worker's default */
+	double files_per_sec, bytes_per_sec; /* 0 = unlimited */
+	unsigned hang_timeout_s;
+	bool gfapi_only; /* --brick-reads gfapi */
+};
+
+/* The servers of a volume and its subvolumes (whose bricks name their server), as
+ * lctl_volume_server_at() and lctl_volume_subvol() give them. */
+struct lctl_pool_topology {
+	const struct lctl_server *servers;
+	size_t nservers;
+	const struct lctl_subvol *subvols;
+	size_t nsubvols;
+};
+
+/* One worker spec per server, in server order (lctl_fix_opts.workers), and their storage. */
+struct lctl_worker_lines {
+	struct lctl_worker_spec *spec;
+	size_t n;
+	char ***argv; /* owned: spec[i].argv */
+};
+
+/**
+ * lctl_shell_quote() - @s as one word of a POSIX shell's command line: in single quotes, each
+ * single quote as '\''; every other byte (newline, $, `, a leading '-') stands as it is.
+ * Return: allocated, or NULL (out of memory).
+ */
+char *lctl_shell_quote(const char *s);
+/**
+ * lctl_worker_lines_build() - the command line of every server's worker of @vol (see
+ * workerline.c): this host's run directly, every other's through the remote shell, each word
+ * after the host quoted for the shell on the other side (lctl_shell_quote()).
+ * lctl_worker_lines_from(): the same from a topology. Return: 0 and *@out (free it with
+ * lctl_worker_lines_free()), or -LCTL_ENOMEM.
+ */
+int lctl_worker_lines_build(const struct lctl_volume *vol, const struct lctl_worker_line_opts *o,
+			    struct lctl_worker_lines *out, struct lctl_error *err);
+int lctl_worker_lines_from(const struct lctl_pool_topology *topo,
+			   const struct lctl_worker_line_opts *o, struct lctl_worker_lines *out,
+			   struct lctl_error *err);
+void lctl_worker_lines_free(struct lctl_worker_lines *wl);
+
 /*
  * The worker protocol (lib/poolwire.c: both ends' codec, one parser): lines of printable
  * ASCII ending in '\n', at most LCTL_POOL_LINE_MAX bytes with it, words separated by one
@@ -1283,6 +1338,13 @@ struct lctl_repair_report {
 
 void lctl_repair_report_free(struct lctl_repair_report *r);
 
+/* Skipped files of one reason (lctl_file_outcome.reason, static text; "" for none). */
+#define LCTL_FIX_SKIP_REASONS 8
+struct lctl_skip_count {
+	const char *reason; /* NULL: an unused slot */
+	uint64_t files;
+};
+
 struct lctl_fix_summary {
 	uint64_t dirs, dir_outcome[LCTL_DIR_OUTCOME_COUNT];
 	/*
@@ -1311,6 +1373,15 @@ struct lctl_fix_summary {
 	bool deadline_hit;
 	bool refused; /* ended before anything was written (a server's
 						 * worker did not answer, or a stop came first) */
+	/*
+	 * The moves every directory's plan made (its first visit: the data phase of a
+	 * clean-first run sees it again), summed: [src * nsubvols + dst].
+	 */
+	size_t nsubvols;
+	uint64_t *move_files, *move_bytes;
+	/* The files skipped, by reason: the first LCTL_FIX_SKIP_REASONS reasons met, the rest */
+	struct lctl_skip_count skipped[LCTL_FIX_SKIP_REASONS];
+	uint64_t skipped_other;
 };
 
 struct lctl_fix;

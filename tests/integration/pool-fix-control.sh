@@ -3,7 +3,8 @@
 # workers that fall silent or answer garbage (issue 24, items 1, 2, 8 and 10). Distribute 3 -> 5
 # bricks over 3 servers, the workers throttled (--rate) so that the place phase lasts:
 #  0. a remote shell named ssh is given BatchMode=yes and "--" before the host, the remote
-#     command one quoted word, and "--" before the volume; and of the fix's environment only
+#     command one quoted word, and "--" before the volume (each other server's whole line:
+#     its server, brick name, options and state directory); and of the fix's environment only
 #     what a remote shell needs (HOME), with PATH the system's and LC_ALL=C (before, all of
 #     it: a variable of the caller's reached it, and the caller's PATH);
 #  1. pause, then resume, through the control file once the workers place: while paused, no
@@ -77,6 +78,19 @@ argsfile=$(find "$FX/bin" -name "ssh.args.*" | head -1)
 mapfile -t words <"$argsfile"
 assert_eq "-q -o BatchMode=yes -- ${words[4]} '$LAYOUTCTL'" "${words[*]:0:6}" "the remote shell's first words"
 assert_eq "'--' '$VOL'" "${words[*]: -2}" "the worker's last words"
+# every other server's whole line (lib/workerline.c): its own volfile server and brick name,
+# the run's options, its own state directory; this host's worker goes without a remote shell
+hosts=()
+for f in "$FX"/bin/ssh.args.*; do
+	mapfile -t words <"$f"
+	h=${words[4]}
+	hosts+=("$h")
+	assert_eq "-q -o BatchMode=yes -- $h '$LAYOUTCTL' '--server' '$h' '--node' '$h' 'worker' \
+'--parallel' '4' '--hang-timeout' '120' '--state-dir' '$S/server-$h' '--' '$VOL'" "${words[*]}" \
+		"the remote shell's words for server $h"
+done
+assert_eq "${LCTL_POOL_HOSTS[1]} ${LCTL_POOL_HOSTS[2]}" "$(printf '%s\n' "${hosts[@]}" | sort | paste -sd' ')" \
+	"the servers started through the remote shell"
 # its environment: lib/run.c's, whatever the fix's
 env_file=${argsfile/ssh.args./ssh.env.}
 [[ -s $env_file ]] || fail "the remote shell's environment was not recorded"
