@@ -19,6 +19,9 @@ enum lctl_exit {
 	EXIT_PROBLEMS = 1, /* finished, but found problems (scan) or some items failed (fix) */
 	EXIT_USAGE = 2,	   /* bad command line */
 	EXIT_CANTRUN = 3,  /* could not run: connection, permission, volume missing, internal */
+	/* fix, drain: stopped on schedule at the end of --until or --max-runtime with nothing
+	 * failed or left not fixed so far: resumable, and no failure for a timer to report */
+	EXIT_WINDOW = 4,
 	EXIT_INTERRUPTED = 130, /* interrupted (SIGINT/SIGTERM) after a clean shutdown */
 };
 

@@ -28,7 +28,8 @@ const char *const cmd_drain_usage[] = {
 	"what the remove changed. Refuses while a rebalance or remove-brick runs.",
 	"Exit status: 0 drained (and removed, with --commit), 1 something left or not fixed (or",
 	"stopped: resumable), 2 usage, 3 could not run (not enough space, glusterd refused the",
-	"remove-brick), 130 interrupted.",
+	"remove-brick), 4 stopped at the end of --until/--max-runtime with nothing failed",
+	"(resumable), 130 interrupted.",
 	NULL,
 };
 
@@ -60,6 +61,7 @@ struct drain_ctx {
 	struct dash *dash; /* dash_first()'s, for the first fix run; NULL once it took it */
 	double t0;
 	unsigned runs;
+	bool window; /* the last fix run stopped on schedule (EXIT_WINDOW) */
 };
 
 static int drain_status(int exit_code)
@@ -68,6 +70,7 @@ static int drain_status(int exit_code)
 	case EXIT_CLEAN:
 		return LCTL_DRAIN_DONE;
 	case EXIT_PROBLEMS:
+	case EXIT_WINDOW: /* stopped: drain_run() notes that it was on schedule */
 		return LCTL_DRAIN_PROBLEMS;
 	case EXIT_USAGE:
 		return LCTL_DRAIN_USAGE;
@@ -121,6 +124,7 @@ static void drain_run(void *arg, struct lctl_volume *vol, const struct lctl_fix_
 	}
 	ret = fix_run(&fc, vol, dash, t0);
 	out->status = drain_status(ret);
+	c->window = ret == EXIT_WINDOW;
 	out->not_fixed = fc.not_fixed;
 	out->failed = fc.failed;
 	out->stopped = fc.stopped;
@@ -266,7 +270,7 @@ static void drain_event(void *arg, const struct lctl_drain_event *ev)
 int cmd_drain(const struct cmd *cmd, int argc, char **argv)
 {
 	struct fix_cli fc = fc_args;
-	struct drain_ctx c = { &fc, NULL, NULL, lctl_mono_seconds(), 0 };
+	struct drain_ctx c = { &fc, NULL, NULL, lctl_mono_seconds(), 0, false };
 	struct lctl_drain_job job = { 0 };
 	int ret;
 
@@ -297,6 +301,9 @@ int cmd_drain(const struct cmd *cmd, int argc, char **argv)
 	job.event = drain_event;
 	job.arg = &c;
 	ret = drain_exit(lctl_drain_run(c.vol, &job));
+	/* stopped at the end of its window with nothing failed: on schedule, as for fix */
+	if (ret == EXIT_PROBLEMS && c.window)
+		ret = EXIT_WINDOW;
 	dash_close(c.dash); /* still open when the drain ended before its first run */
 	lctl_volume_close(c.vol, false);
 	named_log_close(&fc);

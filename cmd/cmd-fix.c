@@ -32,8 +32,9 @@ const char *const cmd_fix_usage[] = {
 	"data behind those links with DHT's own migration (--mode clean-first, the default).",
 	"Refuses to start when a subvolume is down, a remove-brick runs, or another fix holds",
 	"the volume.",
-	"Exit status: 0 all clean, 1 some directories or files not fixed (or stopped at the end",
-	"of --until/--max-runtime: resumable), 2 usage, 3 could not run, 130 interrupted.",
+	"Exit status: 0 all clean, 1 some directories or files not fixed, 2 usage, 3 could not",
+	"run, 4 stopped at the end of --until/--max-runtime with nothing failed (resumable),",
+	"130 interrupted.",
 	NULL,
 };
 
@@ -848,6 +849,16 @@ static void show_loop(struct fix_show *s)
 	progress_clear(&s->pl);
 }
 
+/*
+ * Stopped by its time window (--until, --max-runtime) with nothing failed and no directory
+ * left not fixed: a run on schedule, which --resume goes on with (EXIT_WINDOW).
+ */
+static bool on_schedule(const struct lctl_fix_summary *sum)
+{
+	return sum->stopped && sum->deadline_hit && !sum->held_out &&
+	       !sum->files[LCTL_FILE_FAILED] && !sum->dir_outcome[LCTL_DIR_NOT_FIXED];
+}
+
 /* The run ended: its summary, the servers, its last status. Return: the exit status. */
 static int show_end(struct fix_show *s, struct fix_cli *fc)
 {
@@ -882,7 +893,7 @@ static int show_end(struct fix_show *s, struct fix_cli *fc)
 	} else if (interrupted) {
 		ret = EXIT_INTERRUPTED;
 	} else {
-		ret = ret ? EXIT_PROBLEMS : EXIT_CLEAN;
+		ret = !ret ? EXIT_CLEAN : on_schedule(sum) ? EXIT_WINDOW : EXIT_PROBLEMS;
 	}
 	if (!fc->o.dry_run) {
 		struct json_object *js;

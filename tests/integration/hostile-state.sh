@@ -125,7 +125,7 @@ S=$FX/state
 mkdir -p "$S"
 # a real one, stopped at once
 hs_lctl "$FX/r.out" "$FX/r.err" fix --state-dir "$S" --settle 0 --max-runtime 1 --rate 1 "$VOL"
-assert_eq 1 "$LCTL_RC" "a fix stopped by --max-runtime"
+assert_eq 4 "$LCTL_RC" "a fix stopped by --max-runtime (on schedule, nothing failed)"
 # stopped in the layout pass (dirty: nothing moved yet) or later (stopped)
 [[ $(hs_journal phase) == @(dirty|stopped) ]] || fail "journal phase $(hs_journal phase)"
 cp "$S/journal" "$FX/journal.good"
