@@ -629,7 +629,7 @@ static bool tick(const struct fix_cli *fc, struct lctl_fix *fix, const struct lc
 	struct dash_ops ops = { ctl_pause, ctl_stop, ctl_workers, &ctl };
 	const struct lctl_fix_summary *sum = lctl_fix_summary(fix);
 	struct json_object *js;
-	int w = 0;
+	struct lctl_control_arg ca = { 0 };
 
 	ctl.fix = fix;
 	if (!ctl.workers)
@@ -652,7 +652,7 @@ static bool tick(const struct fix_cli *fc, struct lctl_fix *fix, const struct lc
 		    : p->held		     ? "held"
 					     : "running";
 	if (!fc->o.dry_run) {
-		switch (lctl_control_take(fc->state_dir, &w)) {
+		switch (lctl_control_take(fc->state_dir, &ca)) {
 		case LCTL_CONTROL_PAUSE:
 			ctl_pause(&ctl, true);
 			break;
@@ -663,7 +663,11 @@ static bool tick(const struct fix_cli *fc, struct lctl_fix *fix, const struct lc
 			ctl_stop(&ctl);
 			break;
 		case LCTL_CONTROL_WORKERS:
-			ctl_workers(&ctl, w - (int)ctl.workers);
+			ctl_workers(&ctl, ca.workers - (int)ctl.workers);
+			break;
+		case LCTL_CONTROL_PACE:
+			/* `layoutctl set`: the new pace from now on, the pool's workers too */
+			lctl_fix_set_pace(fix, &ca.pace);
 			break;
 		default:
 			break;

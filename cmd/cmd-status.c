@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 const char *const cmd_status_usage[] = {
@@ -275,28 +276,28 @@ static const char *top_dir;
 static void top_pause(void *arg, bool pause)
 {
 	(void)arg;
-	lctl_control_send(top_dir, pause ? LCTL_CONTROL_PAUSE : LCTL_CONTROL_RESUME, 0, NULL);
+	lctl_control_send(top_dir, pause ? LCTL_CONTROL_PAUSE : LCTL_CONTROL_RESUME, NULL, NULL);
 }
 
 static void top_stop(void *arg)
 {
 	(void)arg;
-	lctl_control_send(top_dir, LCTL_CONTROL_STOP, 0, NULL);
+	lctl_control_send(top_dir, LCTL_CONTROL_STOP, NULL, NULL);
 }
 
 static int top_workers(void *arg, int delta)
 {
 	struct json_object *st = lctl_status_read(top_dir, NULL);
-	int n;
+	struct lctl_control_arg ca = { 0 };
 
 	(void)arg;
 	if (!st)
 		return -1;
-	n = (int)js_int(st, "workers.active") + delta;
+	ca.workers = (int)js_int(st, "workers.active") + delta;
 	json_object_put(st);
-	if (n < 1 || n > 64)
+	if (ca.workers < 1 || ca.workers > 64)
 		return -1;
-	return lctl_control_send(top_dir, LCTL_CONTROL_WORKERS, n, NULL) ? -1 : 0;
+	return lctl_control_send(top_dir, LCTL_CONTROL_WORKERS, &ca, NULL) ? -1 : 0;
 }
 
 int cmd_top(const struct cmd *cmd, int argc, char **argv)
@@ -337,4 +338,161 @@ int cmd_top(const struct cmd *cmd, int argc, char **argv)
 	}
 	dash_close(d);
 	return EXIT_CLEAN;
+}
+
+/* ---- set: the pace of the running fix, through its control file ------------------------------ */
+
+const char *const cmd_set_usage[] = {
+	"VOLUME KEY=VALUE...",
+	"Change the pace of the running fix or drain of a volume, from now on.",
+	"",
+	"Keys: rate=FILES (files a second, 0: no limit), bandwidth=MB (megabytes a second,",
+	"0: no limit), migrations=N (at a time from or to one subvolume, 1-8), workers=N (1-64).",
+	"The run takes it within a second and passes it on to every server's worker of a pool",
+	"run; `layoutctl status` shows the pace it runs at.",
+	"Exit status: 0 taken, 1 not taken within 5 seconds, 2 usage, 3 no run of VOLUME runs.",
+	NULL,
+};
+
+const struct lopt cmd_set_options[] = {
+	OPT_PATH(0, "state-dir", &sc_args.state_dir_arg, sizeof(sc_args.state_dir), "DIR",
+		 "the fix's state directory (default /var/lib/layoutctl/VOLUME)"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+/* A plain decimal number (digits, at most one '.', at most 20 characters) in [0, max]. */
+static bool set_number(const char *s, double max, double *out)
+{
+	size_t i, dots = 0, digits = 0;
+
+	for (i = 0; s[i]; i++) {
+		if (i == 20)
+			return false;
+		if (s[i] == '.')
+			dots++;
+		else if (s[i] >= '0' && s[i] <= '9')
+			digits++;
+		else
+			return false;
+	}
+	if (!digits || dots > 1)
+		return false;
+	*out = strtod(s, NULL);
+	return *out <= max;
+}
+
+/* KEY=VALUE into @ca; false (said) for anything else. */
+static bool set_key(const struct cmd *cmd, const char *kv, struct lctl_control_arg *ca)
+{
+	const char *eq = strchr(kv, '=');
+	size_t k = eq ? (size_t)(eq - kv) : 0;
+	double v;
+
+	if (!eq || !k) {
+		usage_error(cmd, "'%s' is not KEY=VALUE", kv);
+		return false;
+	}
+	if (k == 4 && !strncmp(kv, "rate", k) && set_number(eq + 1, LCTL_PACE_RATE_MAX, &v) &&
+	    !(ca->pace.set & LCTL_PACE_RATE)) {
+		ca->pace.set |= LCTL_PACE_RATE;
+		ca->pace.files_per_sec = v;
+	} else if (k == 9 && !strncmp(kv, "bandwidth", k) &&
+		   set_number(eq + 1, LCTL_PACE_BANDWIDTH_MAX / 1e6, &v) &&
+		   !(ca->pace.set & LCTL_PACE_BANDWIDTH)) {
+		ca->pace.set |= LCTL_PACE_BANDWIDTH;
+		ca->pace.bytes_per_sec = v * 1e6;
+	} else if (k == 10 && !strncmp(kv, "migrations", k) &&
+		   set_number(eq + 1, LCTL_FIX_MAX_MIGRATIONS, &v) && v >= 1 && v == (unsigned)v &&
+		   !(ca->pace.set & LCTL_PACE_MIGRATIONS)) {
+		ca->pace.set |= LCTL_PACE_MIGRATIONS;
+		ca->pace.migrations = (unsigned)v;
+	} else if (k == 7 && !strncmp(kv, "workers", k) && set_number(eq + 1, 64, &v) && v >= 1 &&
+		   v == (int)v && !ca->workers) {
+		ca->workers = (int)v;
+	} else {
+		usage_error(cmd,
+			    "'%s': rate=FILES, bandwidth=MB, migrations=1-%d or workers=1-64, "
+			    "each once",
+			    kv, LCTL_FIX_MAX_MIGRATIONS);
+		return false;
+	}
+	return true;
+}
+
+/* Wait (at most @seconds) until no command is pending in @dir: the run took it. */
+static bool control_taken(const char *dir, double seconds)
+{
+	char path[4200];
+	double t0 = lctl_mono_seconds();
+
+	snprintf(path, sizeof(path), "%s/%s", dir, LCTL_CONTROL_FILE);
+	while (faccessat(AT_FDCWD, path, F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
+		if (lctl_mono_seconds() - t0 > seconds)
+			return false;
+		usleep(50000);
+	}
+	return true;
+}
+
+/* Send @c (waiting for a command pending before it to be taken first), then wait for it. */
+static int set_send(const char *dir, const char *volume, enum lctl_control c,
+		    const struct lctl_control_arg *ca)
+{
+	struct lctl_error err = { 0 };
+
+	if (!control_taken(dir, 5)) {
+		error("the run of '%s' has not taken the command sent before this one", volume);
+		return EXIT_PROBLEMS;
+	}
+	if (lctl_control_send(dir, c, ca, &err)) {
+		error("cannot write the control file of '%s': %s", volume, err.msg);
+		return EXIT_CANTRUN;
+	}
+	if (!control_taken(dir, 5)) {
+		error("the run of '%s' has not taken it within 5 seconds", volume);
+		return EXIT_PROBLEMS;
+	}
+	return EXIT_CLEAN;
+}
+
+int cmd_set(const struct cmd *cmd, int argc, char **argv)
+{
+	struct status_cli sc = sc_args;
+	struct lctl_control_arg ca = { 0 };
+	struct json_object *st;
+	const char *state;
+	bool dead;
+	int i, ret;
+
+	if (argc < 3)
+		return usage_error(cmd, argc < 2 ? "missing VOLUME" : "missing KEY=VALUE");
+	if (check_volume_name(argv[1]))
+		return usage_error(cmd, "invalid volume name '%s'", argv[1]);
+	for (i = 2; i < argc; i++)
+		if (!set_key(cmd, argv[i], &ca))
+			return EXIT_USAGE;
+	if (sc.state_dir_arg)
+		snprintf(sc.state_dir, sizeof(sc.state_dir), "%s", sc.state_dir_arg);
+	else
+		snprintf(sc.state_dir, sizeof(sc.state_dir), "/var/lib/layoutctl/%s", argv[1]);
+	st = load(&sc, argv[1]);
+	if (!st)
+		return EXIT_CANTRUN;
+	state = js_str(st, "state");
+	dead = run_dead(st);
+	ret = dead ||
+	      (strcmp(state, "running") && strcmp(state, "paused") && strcmp(state, "held"));
+	json_object_put(st);
+	if (ret) {
+		error("no run of '%s' is running (its last one is %s)", argv[1],
+		      dead	 ? "dead"
+		      : state[0] ? state
+				 : "unknown");
+		return EXIT_CANTRUN;
+	}
+	ret = ca.workers ? set_send(sc.state_dir, argv[1], LCTL_CONTROL_WORKERS, &ca) : EXIT_CLEAN;
+	if (!ret && ca.pace.set)
+		ret = set_send(sc.state_dir, argv[1], LCTL_CONTROL_PACE, &ca);
+	return ret;
 }

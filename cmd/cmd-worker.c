@@ -223,7 +223,8 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 			goto out;
 		}
 		if (ret == -2 || (ret == 1 && m.kind != LCTL_PM_GO && m.kind != LCTL_PM_PAUSE &&
-				  m.kind != LCTL_PM_RESUME && m.kind != LCTL_PM_STOP)) {
+				  m.kind != LCTL_PM_RESUME && m.kind != LCTL_PM_STOP &&
+				  m.kind != LCTL_PM_PACE)) {
 			ret = fail(EXIT_CANTRUN,
 				   "protocol error: not a message the starting host sends before go");
 			goto out;
@@ -234,8 +235,14 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 		}
 		if (ret == 1 && m.kind == LCTL_PM_GO)
 			break;
-		if (ret == 1)
+		if (ret == 1 && m.kind == LCTL_PM_PACE) {
+			/* the pace changed before go: the run starts with it */
+			o.files_per_sec = m.pace.files_per_sec;
+			o.bytes_per_sec = m.pace.bytes_per_sec;
+			o.migrations = m.pace.migrations;
+		} else if (ret == 1) {
 			paused = m.kind == LCTL_PM_PAUSE;
+		}
 		say_counts(LCTL_PM_PROGRESS, NULL, 0);
 	}
 	if (check_volume_path(m.text)) {
@@ -271,6 +278,10 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 		while (!stopped && (ret = next_msg(rd, &m, 0)) != 0) {
 			if (ret == 1 && (m.kind == LCTL_PM_PAUSE || m.kind == LCTL_PM_RESUME)) {
 				lctl_fix_pause(fix, m.kind == LCTL_PM_PAUSE);
+				continue;
+			}
+			if (ret == 1 && m.kind == LCTL_PM_PACE) {
+				lctl_fix_set_pace(fix, &m.pace);
 				continue;
 			}
 			if (ret == -2 || (ret == 1 && m.kind != LCTL_PM_STOP))

@@ -344,6 +344,21 @@ void dash_draw(struct dash *d, struct json_object *st)
 	attron(A_BOLD);
 	mvprintw(y++, 0, "Workers (%lld active%s)", (long long)js_int(st, "workers.active"),
 		 js_int(st, "workers.paused") ? ", PAUSED" : "");
+	if (json_object_object_get_ex(st, "pace", &a)) {
+		/* the pace now (`layoutctl set` changes it): 0 is no limit */
+		char r[32] = "no limit", b[32] = "no limit";
+		double rate = js_double(st, "pace.files_per_sec"),
+		       bw = js_double(st, "pace.bytes_per_sec");
+
+		if (rate > 0)
+			snprintf(r, sizeof(r), "%.4g files/s", rate);
+		if (bw > 0)
+			snprintf(b, sizeof(b), "%.4g MB/s", bw / 1e6);
+		attroff(A_BOLD);
+		mvprintw(y++, 0, "Pace: rate %s, bandwidth %s, %lld migrations a subvolume", r, b,
+			 (long long)js_int(st, "pace.migrations"));
+		attron(A_BOLD);
+	}
 	if (json_object_object_get_ex(st, "held", &a)) {
 		/* held while a subvolume is gone: why, for how long */
 		attroff(A_BOLD);

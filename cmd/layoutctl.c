@@ -76,6 +76,7 @@ const struct cmd commands[] = {
 	  FMT_TEXT | FMT_JSON | FMT_XML | CMD_NEEDS_VOLUME },
 	{ "scan", cmd_scan, cmd_scan_usage, cmd_scan_options,
 	  FMT_TEXT | FMT_JSON | FMT_XML | FMT_PROMETHEUS | CMD_NEEDS_VOLUME },
+	{ "set", cmd_set, cmd_set_usage, cmd_set_options, FMT_TEXT | CMD_NEEDS_VOLUME },
 	{ "status", cmd_status, cmd_status_usage, cmd_status_options,
 	  FMT_TEXT | FMT_JSON | FMT_XML | CMD_NEEDS_VOLUME },
 	{ "top", cmd_top, cmd_top_usage, cmd_top_options, FMT_TEXT | CMD_NEEDS_VOLUME },

@@ -3,7 +3,8 @@
  * The control file, STATE_DIR/control: `layoutctl top` in another process tells a running fix
  * to pause, resume, stop or run N workers; the fix takes it once a second. Both ends here.
  *
- * The file is one word and a newline ("pause", "resume", "stop", "workers N"), written to a
+ * The file is one word and a newline ("pause", "resume", "stop", "workers N", or "pace" with
+ * its keys: rate=, bandwidth=, migrations=), written to a
  * fresh temporary and renamed over the name (lib/statedir.c). The fix renames it away before
  * reading it, so a command sent meanwhile waits for the next take, and anything but a small
  * regular file (a FIFO, a link, a device) is dropped unread. What is read is untrusted: a
@@ -12,27 +13,64 @@
 #include "internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const words[] = {
-	[LCTL_CONTROL_PAUSE] = "pause",
-	[LCTL_CONTROL_RESUME] = "resume",
-	[LCTL_CONTROL_STOP] = "stop",
-	[LCTL_CONTROL_WORKERS] = "workers",
+	[LCTL_CONTROL_PAUSE] = "pause", [LCTL_CONTROL_RESUME] = "resume",
+	[LCTL_CONTROL_STOP] = "stop",	[LCTL_CONTROL_WORKERS] = "workers",
+	[LCTL_CONTROL_PACE] = "pace",
 };
 
-int lctl_control_send(const char *dir, enum lctl_control cmd, int workers, struct lctl_error *err)
+int lctl_pace_check(const struct lctl_pace *p)
+{
+	if (!p->set || (p->set & ~(LCTL_PACE_RATE | LCTL_PACE_BANDWIDTH | LCTL_PACE_MIGRATIONS)))
+		return -LCTL_EINVAL;
+	if ((p->set & LCTL_PACE_RATE) &&
+	    !(p->files_per_sec >= 0 && p->files_per_sec <= LCTL_PACE_RATE_MAX))
+		return -LCTL_EINVAL;
+	if ((p->set & LCTL_PACE_BANDWIDTH) &&
+	    !(p->bytes_per_sec >= 0 && p->bytes_per_sec <= LCTL_PACE_BANDWIDTH_MAX))
+		return -LCTL_EINVAL;
+	if ((p->set & LCTL_PACE_MIGRATIONS) &&
+	    (p->migrations < 1 || p->migrations > LCTL_FIX_MAX_MIGRATIONS))
+		return -LCTL_EINVAL;
+	return 0;
+}
+
+/* "pace" and its keys, as lctl_control_parse() reads them back exactly */
+static int pace_line(char *line, size_t size, const struct lctl_pace *p)
+{
+	int n = snprintf(line, size, "pace");
+
+	if (p->set & LCTL_PACE_RATE)
+		n += snprintf(line + n, size - (size_t)n, " rate=%.3f", p->files_per_sec);
+	if (p->set & LCTL_PACE_BANDWIDTH)
+		n += snprintf(line + n, size - (size_t)n, " bandwidth=%.0f", p->bytes_per_sec);
+	if (p->set & LCTL_PACE_MIGRATIONS)
+		n += snprintf(line + n, size - (size_t)n, " migrations=%u", p->migrations);
+	n += snprintf(line + n, size - (size_t)n, "\n");
+	return n > 0 && (size_t)n < size ? n : -1;
+}
+
+int lctl_control_send(const char *dir, enum lctl_control cmd, const struct lctl_control_arg *arg,
+		      struct lctl_error *err)
 {
 	char line[LCTL_CONTROL_MAX];
 	int n;
 
-	if (cmd <= LCTL_CONTROL_NONE || cmd > LCTL_CONTROL_WORKERS ||
-	    (cmd == LCTL_CONTROL_WORKERS && (workers < 1 || workers > 64)))
+	if (cmd <= LCTL_CONTROL_NONE || cmd > LCTL_CONTROL_PACE ||
+	    (cmd == LCTL_CONTROL_WORKERS && (!arg || arg->workers < 1 || arg->workers > 64)) ||
+	    (cmd == LCTL_CONTROL_PACE && (!arg || lctl_pace_check(&arg->pace))))
 		return lctl_seterr(err, LCTL_EINVAL, 0, "no such control command");
 	if (cmd == LCTL_CONTROL_WORKERS)
-		n = snprintf(line, sizeof(line), "%s %d\n", words[cmd], workers);
+		n = snprintf(line, sizeof(line), "%s %d\n", words[cmd], arg->workers);
+	else if (cmd == LCTL_CONTROL_PACE)
+		n = pace_line(line, sizeof(line), &arg->pace);
 	else
 		n = snprintf(line, sizeof(line), "%s\n", words[cmd]);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		return lctl_seterr(err, LCTL_EINVAL, 0, "no such control command");
 	/* .control.tmp is made afresh (O_EXCL), never followed, and renamed (statedir.c) */
 	return lctl_state_write(dir, LCTL_CONTROL_FILE, line, (size_t)n, false, err);
 }
@@ -42,15 +80,82 @@ static bool space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-enum lctl_control lctl_control_parse(const char *buf, size_t len, int *workers)
+/* A plain decimal number (digits, at most one '.', 1-20 characters) at @buf[*i]. */
+static bool decimal(const char *buf, size_t len, size_t *i, double *out)
+{
+	char num[24];
+	size_t k = 0, dots = 0, digits = 0;
+
+	while (*i < len && !space(buf[*i])) {
+		char c = buf[(*i)++];
+
+		if (k == 20)
+			return false;
+		if (c == '.')
+			dots++;
+		else if (c >= '0' && c <= '9')
+			digits++;
+		else
+			return false;
+		num[k++] = c;
+	}
+	num[k] = '\0';
+	if (!digits || dots > 1)
+		return false;
+	*out = strtod(num, NULL);
+	return true;
+}
+
+/* "pace" arguments: one or more blanks, then KEY=NUMBER, each key once. */
+static bool pace_parse(const char *buf, size_t len, size_t *i, struct lctl_pace *p)
+{
+	static const struct {
+		const char *key;
+		unsigned bit;
+	} keys[] = { { "rate=", LCTL_PACE_RATE },
+		     { "bandwidth=", LCTL_PACE_BANDWIDTH },
+		     { "migrations=", LCTL_PACE_MIGRATIONS } };
+	double v;
+	size_t k;
+
+	memset(p, 0, sizeof(*p));
+	while (*i < len && (buf[*i] == ' ' || buf[*i] == '\t')) {
+		while (*i < len && (buf[*i] == ' ' || buf[*i] == '\t'))
+			(*i)++;
+		if (*i == len || space(buf[*i]))
+			break;
+		for (k = 0; k < LCTL_ARRAY_SIZE(keys); k++)
+			if (len - *i > strlen(keys[k].key) &&
+			    !memcmp(buf + *i, keys[k].key, strlen(keys[k].key)))
+				break;
+		if (k == LCTL_ARRAY_SIZE(keys) || (p->set & keys[k].bit))
+			return false;
+		*i += strlen(keys[k].key);
+		if (!decimal(buf, len, i, &v))
+			return false;
+		p->set |= keys[k].bit;
+		if (keys[k].bit == LCTL_PACE_RATE)
+			p->files_per_sec = v;
+		else if (keys[k].bit == LCTL_PACE_BANDWIDTH)
+			p->bytes_per_sec = v;
+		else if (v != (unsigned)v)
+			return false;
+		else
+			p->migrations = (unsigned)v;
+	}
+	return lctl_pace_check(p) == 0;
+}
+
+enum lctl_control lctl_control_parse(const char *buf, size_t len, struct lctl_control_arg *arg)
 {
 	enum lctl_control c, found = LCTL_CONTROL_NONE;
+	struct lctl_pace pace;
 	size_t i = 0, w;
 	int n = 0;
 
 	if (memchr(buf, '\0', len))
 		return LCTL_CONTROL_NONE;
-	for (c = LCTL_CONTROL_PAUSE; c <= LCTL_CONTROL_WORKERS; c++) {
+	for (c = LCTL_CONTROL_PAUSE; c <= LCTL_CONTROL_PACE; c++) {
 		w = strlen(words[c]);
 		if (len >= w && !memcmp(buf, words[c], w) && (len == w || space(buf[w]))) {
 			found = c;
@@ -69,15 +174,19 @@ enum lctl_control lctl_control_parse(const char *buf, size_t len, int *workers)
 		if (i == w || n < 1 || n > 64 || (i < len && !space(buf[i])))
 			return LCTL_CONTROL_NONE;
 	}
+	if (found == LCTL_CONTROL_PACE && !pace_parse(buf, len, &i, &pace))
+		return LCTL_CONTROL_NONE;
 	for (; i < len; i++)
 		if (!space(buf[i]))
 			return LCTL_CONTROL_NONE;
 	if (found == LCTL_CONTROL_WORKERS)
-		*workers = n;
+		arg->workers = n;
+	if (found == LCTL_CONTROL_PACE)
+		arg->pace = pace;
 	return found;
 }
 
-enum lctl_control lctl_control_take(const char *dir, int *workers)
+enum lctl_control lctl_control_take(const char *dir, struct lctl_control_arg *arg)
 {
 	char line[LCTL_CONTROL_MAX] = "";
 	ssize_t n;
@@ -86,5 +195,5 @@ enum lctl_control lctl_control_take(const char *dir, int *workers)
 	n = lctl_state_take(dir, LCTL_CONTROL_FILE, line, sizeof(line), NULL);
 	if (n <= 0)
 		return LCTL_CONTROL_NONE;
-	return lctl_control_parse(line, (size_t)n, workers);
+	return lctl_control_parse(line, (size_t)n, arg);
 }

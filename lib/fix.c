@@ -205,13 +205,16 @@ static void fix_throttle(void *arg, uint64_t bytes)
 	struct lctl_fix *f = arg;
 	double cost = 0, start, now;
 
+	/* under tlock: the pace may change while the run goes on (lctl_fix_set_pace()) */
+	pthread_mutex_lock(&f->tlock);
 	if (f->opts.files_per_sec > 0)
 		cost = 1.0 / f->opts.files_per_sec;
 	if (f->opts.bytes_per_sec > 0 && (double)bytes / f->opts.bytes_per_sec > cost)
 		cost = (double)bytes / f->opts.bytes_per_sec;
-	if (cost <= 0)
+	if (cost <= 0) {
+		pthread_mutex_unlock(&f->tlock);
 		return;
-	pthread_mutex_lock(&f->tlock);
+	}
 	now = lctl_mono_seconds();
 	start = f->next_slot > now ? f->next_slot : now;
 	f->next_slot = start + cost;
@@ -1878,6 +1881,11 @@ void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p)
 	p->workers = st.nworkers;
 	p->active_workers = st.active_workers;
 	p->paused = atomic_load(&f->paused);
+	pthread_mutex_lock(&f->tlock);
+	p->rate_limit = f->opts.files_per_sec;
+	p->bandwidth_limit = f->opts.bytes_per_sec;
+	p->migrations = f->opts.migrations ? f->opts.migrations : 1;
+	pthread_mutex_unlock(&f->tlock);
 	if (atomic_load(&f->held)) {
 		pthread_mutex_lock(&f->hold_lock);
 		p->held = true;
@@ -1932,6 +1940,36 @@ void lctl_fix_pause(struct lctl_fix *f, bool pause)
 	f->pool_paused = pause;
 	if (f->crawl)
 		lctl_crawl_pause(f->crawl, pause);
+}
+
+int lctl_fix_set_pace(struct lctl_fix *f, const struct lctl_pace *p)
+{
+	struct lctl_pace all;
+
+	if (lctl_pace_check(p))
+		return -LCTL_EINVAL;
+	pthread_mutex_lock(&f->tlock);
+	if (p->set & LCTL_PACE_RATE)
+		f->opts.files_per_sec = p->files_per_sec;
+	if (p->set & LCTL_PACE_BANDWIDTH)
+		f->opts.bytes_per_sec = p->bytes_per_sec;
+	if (p->set & LCTL_PACE_MIGRATIONS)
+		f->opts.migrations = p->migrations;
+	/* a slower pace: the next item waits from now, not from a slot booked at the old one */
+	if (f->next_slot > lctl_mono_seconds())
+		f->next_slot = lctl_mono_seconds();
+	all = (struct lctl_pace){ .set = LCTL_PACE_RATE | LCTL_PACE_BANDWIDTH |
+					 LCTL_PACE_MIGRATIONS,
+				  .files_per_sec = f->opts.files_per_sec,
+				  .bytes_per_sec = f->opts.bytes_per_sec,
+				  .migrations = f->opts.migrations ? f->opts.migrations : 1 };
+	pthread_mutex_unlock(&f->tlock);
+	if (p->set & LCTL_PACE_MIGRATIONS)
+		lctl_slots_set_cap(&f->slots, p->migrations);
+	/* every server's worker too (one that has not had go yet takes it before) */
+	if (f->pool)
+		lctl_pool_set_pace(f->pool, &all);
+	return 0;
 }
 
 int lctl_fix_set_workers(struct lctl_fix *f, unsigned n)

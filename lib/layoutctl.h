@@ -1040,6 +1040,22 @@ int lctl_worker_lines_from(const struct lctl_pool_topology *topo,
 void lctl_worker_lines_free(struct lctl_worker_lines *wl);
 
 /*
+ * struct lctl_pace - the pace of a run, changed while it runs: @set says which of the others
+ * hold (LCTL_PACE_*). @files_per_sec and @bytes_per_sec 0: unlimited.
+ */
+struct lctl_pace {
+	unsigned set;
+	double files_per_sec;
+	double bytes_per_sec;
+	unsigned migrations; /* 1-LCTL_FIX_MAX_MIGRATIONS */
+};
+#define LCTL_PACE_RATE 1u
+#define LCTL_PACE_BANDWIDTH 2u
+#define LCTL_PACE_MIGRATIONS 4u
+#define LCTL_PACE_RATE_MAX 1e6	     /* files a second */
+#define LCTL_PACE_BANDWIDTH_MAX 1e12 /* bytes a second */
+
+/*
  * The worker protocol (lib/poolwire.c: both ends' codec, one parser): lines of printable
  * ASCII ending in '\n', at most LCTL_POOL_LINE_MAX bytes with it, words separated by one
  * space, strings as one escaped word (lctl_escape_word_to()), numbers in decimal digits
@@ -1049,7 +1065,7 @@ void lctl_worker_lines_free(struct lctl_worker_lines *wl);
  *                             error MESSAGE
  *   starting host -> worker:  go FORCE PLANNER SCOPE | pause | resume | stop
  */
-#define LCTL_POOL_PROTO 2
+#define LCTL_POOL_PROTO 3 /* 3: the pace message */
 #define LCTL_POOL_LINE_MAX (4 * 4096 + 64)
 #define LCTL_POOL_NUM_MAX (1ULL << 52)
 
@@ -1062,6 +1078,7 @@ enum lctl_pool_kind {
 	LCTL_PM_PAUSE,
 	LCTL_PM_RESUME,
 	LCTL_PM_STOP,
+	LCTL_PM_PACE,
 };
 
 struct lctl_pool_msg {
@@ -1069,10 +1086,11 @@ struct lctl_pool_msg {
 	unsigned proto; /* hello */
 	char node[128]; /* hello: the --node the worker was given */
 	uint64_t dirs, migrated, skipped, failed, bytes; /* progress, done */
-	unsigned code;	 /* done: the worker's exit status (0-255) */
-	bool force_move; /* go */
-	int planner;	 /* go: enum lctl_planner */
-	char text[4096]; /* go: the scope; error: the message */
+	unsigned code;	       /* done: the worker's exit status (0-255) */
+	bool force_move;       /* go */
+	int planner;	       /* go: enum lctl_planner */
+	char text[4096];       /* go: the scope; error: the message */
+	struct lctl_pace pace; /* pace: all three fields, set */
 };
 
 /**
@@ -1123,6 +1141,10 @@ struct lctl_progress {
 	uint64_t bytes_moved;	  /* fix: live */
 	unsigned workers, active_workers;
 	bool paused;
+	/* fix: the pace now (lctl_fix_set_pace()): files and bytes a second (0: no limit), and
+	 * migrations at a time from or to one subvolume */
+	double rate_limit, bandwidth_limit;
+	unsigned migrations;
 	/* fix: held while a subvolume is gone (lctl_fix_opts.hold_limit_s): for how long, why */
 	bool held;
 	double held_seconds;
@@ -1410,6 +1432,14 @@ void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p);
 void lctl_fix_cancel(struct lctl_fix *f);
 void lctl_fix_pause(struct lctl_fix *f, bool pause);
 int lctl_fix_set_workers(struct lctl_fix *f, unsigned n);
+
+/** lctl_pace_check() - 0 when every field @p->set names is in range, else -LCTL_EINVAL. */
+int lctl_pace_check(const struct lctl_pace *p);
+/**
+ * lctl_fix_set_pace() - take the fields @p->set names from now on, in this process and (a run
+ * spread over the pool) in every server's worker. Return: 0 or -LCTL_EINVAL.
+ */
+int lctl_fix_set_pace(struct lctl_fix *f, const struct lctl_pace *p);
 /**
  * lctl_fix_end() - write the journal's final state and release the locks.
  * Return: 0 when every directory is clean, 1 when some are not (or the run stopped), or the
@@ -2082,32 +2112,45 @@ int lctl_metrics_write(const char *path, const char *text, struct lctl_error *er
 #define LCTL_CONTROL_FILE "control"
 #define LCTL_CONTROL_MAX 64 /* a control file this big or bigger is dropped unread */
 
-/* One word a line: "pause", "resume", "stop", "workers N" (N from 1 to 64). */
+/*
+ * One word a line: "pause", "resume", "stop", "workers N" (N from 1 to 64), or "pace" and one
+ * or more of rate=FILES_PER_SEC, bandwidth=BYTES_PER_SEC (plain decimal numbers, 0: no
+ * limit) and migrations=N, each once (struct lctl_pace).
+ */
 enum lctl_control {
 	LCTL_CONTROL_NONE,
 	LCTL_CONTROL_PAUSE,
 	LCTL_CONTROL_RESUME,
 	LCTL_CONTROL_STOP,
 	LCTL_CONTROL_WORKERS,
+	LCTL_CONTROL_PACE,
+};
+
+/* What comes with a control word: the workers of "workers N", the pace of "pace ...". */
+struct lctl_control_arg {
+	int workers;
+	struct lctl_pace pace;
 };
 
 /**
- * lctl_control_send() - write @cmd (with @workers for LCTL_CONTROL_WORKERS) as DIR/control
- * (lctl_state_write()). Return: 0 or a negative LCTL_E* (-LCTL_EINVAL: no such command).
+ * lctl_control_send() - write @cmd (with @arg for LCTL_CONTROL_WORKERS and
+ * LCTL_CONTROL_PACE; else it may be NULL) as DIR/control (lctl_state_write()).
+ * Return: 0 or a negative LCTL_E* (-LCTL_EINVAL: no such command, or out of range).
  */
-int lctl_control_send(const char *dir, enum lctl_control cmd, int workers, struct lctl_error *err);
+int lctl_control_send(const char *dir, enum lctl_control cmd, const struct lctl_control_arg *arg,
+		      struct lctl_error *err);
 /**
- * lctl_control_parse() - the command in @len bytes: one word and white space after it;
- * LCTL_CONTROL_NONE for anything else (an unknown word, a NUL, more after the word).
- * *@workers is set for LCTL_CONTROL_WORKERS only.
+ * lctl_control_parse() - the command in @len bytes: one word, its arguments, white space
+ * after them; LCTL_CONTROL_NONE for anything else (an unknown word or key, a NUL, a number
+ * out of range, a key twice, more after the last). @arg is filled for WORKERS and PACE.
  */
-enum lctl_control lctl_control_parse(const char *buf, size_t len, int *workers);
+enum lctl_control lctl_control_parse(const char *buf, size_t len, struct lctl_control_arg *arg);
 /**
  * lctl_control_take() - take a pending command (lctl_state_take(): renamed away, read,
  * removed; one sent meanwhile waits for the next take). A FIFO, a link or anything but a
  * small regular file is dropped unread. Return: the command, LCTL_CONTROL_NONE when none.
  */
-enum lctl_control lctl_control_take(const char *dir, int *workers);
+enum lctl_control lctl_control_take(const char *dir, struct lctl_control_arg *arg);
 
 /* ------------------------------------------------------------------------------------------ */
 /* The outcome log: one JSON line per file a fix or a pool worker acted on, lib/outcomelog.c  */

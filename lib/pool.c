@@ -402,6 +402,14 @@ void lctl_pool_send(struct lctl_pool *p, const struct lctl_pool_msg *m)
 	}
 }
 
+void lctl_pool_set_pace(struct lctl_pool *p, const struct lctl_pace *pace)
+{
+	struct lctl_pool_msg m = { .kind = LCTL_PM_PACE, .pace = *pace };
+
+	/* (a message that does not format, a pace out of range, is not sent: send_msg()) */
+	lctl_pool_send(p, &m);
+}
+
 void lctl_pool_send_kind(struct lctl_pool *p, enum lctl_pool_kind kind)
 {
 	struct lctl_pool_msg m = { .kind = kind };

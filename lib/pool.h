@@ -34,6 +34,8 @@ int lctl_pool_hello(struct lctl_pool *p, int timeout_ms, struct lctl_error *err)
  */
 void lctl_pool_send(struct lctl_pool *p, const struct lctl_pool_msg *m);
 void lctl_pool_send_kind(struct lctl_pool *p, enum lctl_pool_kind kind);
+/* The whole pace (all three fields of @pace set) to every worker still running. */
+void lctl_pool_set_pace(struct lctl_pool *p, const struct lctl_pace *pace);
 /**
  * lctl_pool_poll() - read the workers' lines for up to @timeout_ms (0: what is there), and
  * lose those silent too long or not stopped in time; true once all ended.

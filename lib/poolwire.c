@@ -18,6 +18,8 @@
  *   error MESSAGE                     final
  *   go FORCE PLANNER SCOPE            FORCE 0|1, PLANNER gluster|min-move, SCOPE a path
  *   pause | resume | stop
+ *   pace RATE BANDWIDTH MIGRATIONS    the pace from now on: thousandths of files a second and
+ *                                     bytes a second (0: no limit), migrations at a time
  *
  * Pure; safe from any thread.
  */
@@ -36,12 +38,14 @@ static const char *const kind_word[] = {
 	[LCTL_PM_DONE] = "done",     [LCTL_PM_ERROR] = "error",
 	[LCTL_PM_GO] = "go",	     [LCTL_PM_PAUSE] = "pause",
 	[LCTL_PM_RESUME] = "resume", [LCTL_PM_STOP] = "stop",
+	[LCTL_PM_PACE] = "pace",
 };
 
 /* words after the first, per kind */
 static const unsigned kind_args[] = {
-	[LCTL_PM_HELLO] = 2, [LCTL_PM_PROGRESS] = 5, [LCTL_PM_DONE] = 6,   [LCTL_PM_ERROR] = 1,
-	[LCTL_PM_GO] = 3,    [LCTL_PM_PAUSE] = 0,    [LCTL_PM_RESUME] = 0, [LCTL_PM_STOP] = 0,
+	[LCTL_PM_HELLO] = 2,  [LCTL_PM_PROGRESS] = 5, [LCTL_PM_DONE] = 6,
+	[LCTL_PM_ERROR] = 1,  [LCTL_PM_GO] = 3,	      [LCTL_PM_PAUSE] = 0,
+	[LCTL_PM_RESUME] = 0, [LCTL_PM_STOP] = 0,     [LCTL_PM_PACE] = 3,
 };
 
 static const char *planner_word(int planner)
@@ -90,6 +94,13 @@ int lctl_pool_msg_format(const struct lctl_pool_msg *m, char *buf, size_t size)
 	case LCTL_PM_RESUME:
 	case LCTL_PM_STOP:
 		n = snprintf(buf, size, "%s\n", kind_word[m->kind]);
+		break;
+	case LCTL_PM_PACE:
+		if (m->pace.set != (LCTL_PACE_RATE | LCTL_PACE_BANDWIDTH | LCTL_PACE_MIGRATIONS) ||
+		    lctl_pace_check(&m->pace))
+			return -1;
+		n = snprintf(buf, size, "pace %.0f %.0f %u\n", m->pace.files_per_sec * 1000,
+			     m->pace.bytes_per_sec, m->pace.migrations);
 		break;
 	default:
 		return -1;
@@ -194,6 +205,17 @@ int lctl_pool_msg_parse(const char *line, size_t len, struct lctl_pool_msg *m)
 		else
 			return -1;
 		if (string(w[3], m->text, sizeof(m->text)) || m->text[0] != '/')
+			return -1;
+		break;
+	case LCTL_PM_PACE:
+		for (k = 0; k < 3; k++)
+			if (number(w[k + 1], &v[k]))
+				return -1;
+		m->pace.set = LCTL_PACE_RATE | LCTL_PACE_BANDWIDTH | LCTL_PACE_MIGRATIONS;
+		m->pace.files_per_sec = (double)v[0] / 1000;
+		m->pace.bytes_per_sec = (double)v[1];
+		m->pace.migrations = v[2] <= 1000 ? (unsigned)v[2] : 0;
+		if (lctl_pace_check(&m->pace))
 			return -1;
 		break;
 	default:

@@ -256,6 +256,14 @@ lctl_status_build(const struct lctl_status_info *si, const struct lctl_progress 
 			    json_object_new_int64((int64_t)p->file_actions[x]));
 	add(j, "files", o);
 	add(j, "bytes_moved", json_object_new_int64((int64_t)(sum ? p->bytes_moved : p->bytes)));
+	/* a fix's pace now (`layoutctl set` changes it): 0 is no limit */
+	if (sum && p->migrations) {
+		o = json_object_new_object();
+		add(o, "files_per_sec", json_object_new_double(p->rate_limit));
+		add(o, "bytes_per_sec", json_object_new_double(p->bandwidth_limit));
+		add(o, "migrations", json_object_new_int((int)p->migrations));
+		add(j, "pace", o);
+	}
 	o = json_object_new_object();
 	add(o, "dirs_per_sec_10s", json_object_new_double(rate(rt, rt->dirs, 10)));
 	add(o, "dirs_per_sec_60s", json_object_new_double(drate));

@@ -112,3 +112,11 @@ void lctl_slots_put(struct lctl_slots *s, int a, int b)
 	pthread_cond_broadcast(&s->freed);
 	pthread_mutex_unlock(&s->lock);
 }
+
+void lctl_slots_set_cap(struct lctl_slots *s, unsigned cap)
+{
+	pthread_mutex_lock(&s->lock);
+	s->cap = cap ? cap : 1;
+	pthread_cond_broadcast(&s->freed); /* a higher cap lets waiters in at once */
+	pthread_mutex_unlock(&s->lock);
+}

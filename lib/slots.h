@@ -29,5 +29,7 @@ void lctl_slots_destroy(struct lctl_slots *s);
  */
 bool lctl_slots_take(struct lctl_slots *s, int a, int b, bool (*stop)(void *), void *arg);
 void lctl_slots_put(struct lctl_slots *s, int a, int b);
+/* A new @cap (0: 1) while migrations run: those above it finish, then it holds. */
+void lctl_slots_set_cap(struct lctl_slots *s, unsigned cap);
 
 #endif

@@ -160,7 +160,7 @@ q_in() { # q_in PHASE FIX-ARGS...: a dashboard run, q once status says PHASE, ti
 	tmux new-session -d -s "$sess" -x 150 -y 45 \
 		"'$LAYOUTCTL' fix --dashboard --no-task-check --state-dir '$state' $* '$VOL'; echo EXIT=\$? >'$work/exit'; sleep 60"
 	pid=
-	for ((i = 0; i < 300; i++)); do
+	for ((i = 0; i < 1200; i++)); do
 		[[ -n $pid ]] || pid=$(pgrep -n -f -- "fix --dashboard --no-task-check --state-dir $state") || pid=
 		ph=$(status_phase || true)
 		[[ -n $pid && $ph == "$phase" ]] && break
@@ -185,7 +185,7 @@ q_in() { # q_in PHASE FIX-ARGS...: a dashboard run, q once status says PHASE, ti
 q_in layout --rate 10 --settle 8
 q_in settle --resume --rate 10 --settle 8
 q_in work --resume --rate 10 --settle 1
-q_in data --resume --rate 10 --settle 1
+q_in data --resume --rate 40 --settle 1
 run_check "$LAYOUTCTL" fix --resume --settle 1 --no-task-check --state-dir "$state" "$VOL"
 run_check "$LAYOUTCTL" scan "$VOL"
 [ "$(find "$mnt" -type f | wc -l)" = 640 ] || fail "files lost after the stops"

@@ -22,7 +22,9 @@
 #     (before, the tail of an overlong line was read as a line of its own);
 #  4b. --resume with --max-runtime 25 and --rate 0.5, whose end comes while the workers place:
 #     the run ends within 5 s of it (on 6cebc4d: 13 s more);
-#  5. --resume: exit 0, scan clean, the tree unchanged, every file found by a fresh client.
+#  5. --resume at --rate 0.25, then `layoutctl set VOL rate=0` while the workers place: their
+#     pace rises at once (at least 4 times what it was); exit 0, scan clean, the tree
+#     unchanged, every file found by a fresh client.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/pool.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
@@ -228,8 +230,36 @@ for ((i = 0; i < 30; i++)); do
 	sleep 1
 done
 assert_files_equal "$FX/before" "$FX/mid" "the tree after the stopped, lost and garbage runs"
-pf_fix "$VOL" --resume
-assert_eq 0 "$LCTL_RC" "exit status of the last fix --resume"
+# its pace changed while the workers place (issue 26): --rate 0.25 (a file every 4 s a worker),
+# then `layoutctl set VOL rate=0` lifts the limit in every server's worker at once
+(
+	pf_fix "$VOL" --resume --rate 0.25
+	exit "$LCTL_RC"
+) &
+fix_pid=$!
+for ((i = 0; i < 600; i++)); do
+	jq -e '.phase == "place" and ([.servers[]?.migrated] | add // 0) >= 1' "$P" >/dev/null 2>&1 && break
+	kill -0 "$fix_pid" 2>/dev/null || fail "the fix ended before its workers placed files"
+	sleep 0.1
+done
+a=$(migrated) ta=$(ms)
+sleep 8
+b=$(migrated) tb=$(ms)
+"$LAYOUTCTL" set --state-dir "$S" "$VOL" rate=0 || fail "layoutctl set rate=0 failed"
+c=$(migrated) tc=$(ms)
+for ((i = 0; i < 300; i++)); do
+	jq -e '.phase != "place"' "$P" >/dev/null 2>&1 && break
+	sleep 0.1
+done
+d=$(migrated) td=$(ms)
+slow=$(((b - a) * 100000 / (tb - ta))) fast=$(((d - c) * 100000 / (td - tc)))
+echo "pace: $((b - a)) files in $((tb - ta)) ms at --rate 0.25, $((d - c)) in $((td - tc)) ms after set rate=0 (x100 files/s: $slow, $fast)" >&2
+((slow <= 3 * 25 + 40)) || fail "at --rate 0.25 the workers moved $((b - a)) files in $((tb - ta)) ms"
+((d - c >= 5 && fast >= 4 * slow && fast >= 200)) ||
+	fail "set rate=0 did not speed the workers up: $slow then $fast (x100 files/s)"
+rc=0
+wait "$fix_pid" || rc=$?
+assert_eq 0 "$rc" "exit status of the last fix --resume"
 log_ok=$(fx_linked_ok)
 fx_scan_after_fix "$VOL" --no-task-check --rsh "$PF_RSH" --remote-cmd "$LAYOUTCTL"
 fx_bricks_check "$VOL" --allow-linked "$log_ok"

@@ -74,9 +74,9 @@ static void run_to_end(struct lctl_pool *p)
 static void test_two_workers_done(void **state)
 {
 	const char *const s[] = {
-		"echo 'hello 2 a'; read go; echo 'progress 1 2 0 0 100'; "
+		"echo 'hello 3 a'; read go; echo 'progress 1 2 0 0 100'; "
 		"echo 'done 3 5 1 0 4096 0'",
-		"echo 'hello 2 b'; read go; case \"$go\" in 'go 0 gluster /') ;; *) exit 9;; esac; "
+		"echo 'hello 3 b'; read go; case \"$go\" in 'go 0 gluster /') ;; *) exit 9;; esac; "
 		"echo 'done 7 11 0 0 8192 0'",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
@@ -105,7 +105,7 @@ static void test_two_workers_done(void **state)
 /* A worker that cannot start (a remote shell that fails): refused, the server named. */
 static void test_refused_before_hello(void **state)
 {
-	const char *const s[] = { "echo 'hello 2 a'; read go", "exit 255" };
+	const char *const s[] = { "echo 'hello 3 a'; read go", "exit 255" };
 	struct lctl_error err = { 0 };
 	struct lctl_pool *p = (void *)1;
 
@@ -157,8 +157,8 @@ static void test_refused_proto_and_error(void **state)
 static void test_lost_worker(void **state)
 {
 	const char *const s[] = {
-		"echo 'hello 2 a'; read go; echo 'done 1 1 0 0 1 0'",
-		"echo 'hello 2 b'; read go; echo 'progress 2 4 0 0 10'; kill -9 $$",
+		"echo 'hello 3 a'; read go; echo 'done 1 1 0 0 1 0'",
+		"echo 'hello 3 b'; read go; echo 'progress 2 4 0 0 10'; kill -9 $$",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
 	struct lctl_error err = { 0 };
@@ -182,8 +182,8 @@ static void test_lost_worker(void **state)
 static void test_stop_and_failed(void **state)
 {
 	const char *const s[] = {
-		"echo 'hello 2 a'; read go; read cmd; [ \"$cmd\" = stop ] && echo 'done 0 0 0 0 0 130'",
-		"echo 'hello 2 b'; read go; echo 'done 1 0 0 2 0 1'",
+		"echo 'hello 3 a'; read go; read cmd; [ \"$cmd\" = stop ] && echo 'done 0 0 0 0 0 130'",
+		"echo 'hello 3 b'; read go; echo 'done 1 0 0 2 0 1'",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
 	struct lctl_error err = { 0 };
@@ -205,7 +205,7 @@ static void test_stop_and_failed(void **state)
 /* Freeing the pool ends workers that are still running (end of file, then SIGKILL). */
 static void test_free_ends_workers(void **state)
 {
-	const char *const s[] = { "echo 'hello 2 a'; exec sleep 60" };
+	const char *const s[] = { "echo 'hello 3 a'; exec sleep 60" };
 	struct lctl_error err = { 0 };
 	struct lctl_pool *p;
 	time_t t0 = time(NULL);
@@ -271,6 +271,27 @@ static void test_codec_roundtrip(void **state)
 	assert_int_equal(lctl_pool_msg_parse(line, (size_t)n - 1, &back), 0);
 	assert_string_equal(back.node, "node 1");
 	assert_int_equal(back.proto, LCTL_POOL_PROTO);
+
+	/* the pace: thousandths of files a second, bytes a second, migrations */
+	memset(&m, 0, sizeof(m));
+	m.kind = LCTL_PM_PACE;
+	m.pace = (struct lctl_pace){ .set = LCTL_PACE_RATE | LCTL_PACE_BANDWIDTH |
+					    LCTL_PACE_MIGRATIONS,
+				     .files_per_sec = 2.5,
+				     .bytes_per_sec = 1e6,
+				     .migrations = 2 };
+	n = lctl_pool_msg_format(&m, line, sizeof(line));
+	assert_string_equal(line, "pace 2500 1000000 2\n");
+	assert_int_equal(lctl_pool_msg_parse(line, (size_t)n - 1, &back), 0);
+	assert_int_equal(back.kind, LCTL_PM_PACE);
+	assert_true(back.pace.files_per_sec == 2.5 && back.pace.bytes_per_sec == 1e6);
+	assert_int_equal(back.pace.migrations, 2);
+	/* only a whole pace in range is sent */
+	m.pace.set = LCTL_PACE_RATE;
+	assert_int_equal(lctl_pool_msg_format(&m, line, sizeof(line)), -1);
+	m.pace.set = LCTL_PACE_RATE | LCTL_PACE_BANDWIDTH | LCTL_PACE_MIGRATIONS;
+	m.pace.migrations = 0;
+	assert_int_equal(lctl_pool_msg_format(&m, line, sizeof(line)), -1);
 }
 
 /* Issue 24, item 8: what is not exactly a message is an error, never read another way. */
@@ -304,6 +325,11 @@ static void test_codec_rejects(void **state)
 		"stop now",
 		"STOP",
 		"ping",
+		"pace 1 2",
+		"pace 1 2 0", /* no migration at a time */
+		"pace 1 2 3 4",
+		"pace -1 2 3",
+		"pace 1000000001 0 1", /* more than a million files a second */
 	};
 	struct lctl_pool_msg m;
 	size_t i;
@@ -381,13 +407,13 @@ static void test_reader(void **state)
 static void test_garbage_is_lost(void **state)
 {
 	const char *const s[] = {
-		"echo 'hello 2 a'; read go; "
+		"echo 'hello 3 a'; read go; "
 		"head -c 20000 /dev/zero | tr '\\0' A; echo 'done 7 7 0 0 0 0'; sleep 5",
-		"echo 'hello 2 b'; read go; echo 'done 1 1 0 0 1 0'; echo 'done 9 9 0 0 9 1'",
-		"echo 'hello 2 c'; read go; echo 'progress 1 1 0 0 1'; echo 'hello 2 c'; sleep 5",
-		"echo 'hello 2 d'; read go; printf '%s\\n' 'error no\\x20room'; echo 'hello 2 d'; "
+		"echo 'hello 3 b'; read go; echo 'done 1 1 0 0 1 0'; echo 'done 9 9 0 0 9 1'",
+		"echo 'hello 3 c'; read go; echo 'progress 1 1 0 0 1'; echo 'hello 3 c'; sleep 5",
+		"echo 'hello 3 d'; read go; printf '%s\\n' 'error no\\x20room'; echo 'hello 3 d'; "
 		"echo 'done 1 1 0 0 1 0'",
-		"echo 'hello 2 e'; read go; echo 'progress -1 0 0 0 0'; sleep 5",
+		"echo 'hello 3 e'; read go; echo 'progress -1 0 0 0 0'; sleep 5",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
 	struct lctl_error err = { 0 };
@@ -437,7 +463,7 @@ static void test_silent_is_lost(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	snprintf(script, sizeof(script),
-		 "sleep 60 & echo $! > %s; echo 'hello 2 a'; read go; echo 'progress 0 0 0 0 0'; "
+		 "sleep 60 & echo $! > %s; echo 'hello 3 a'; read go; echo 'progress 0 0 0 0 0'; "
 		 "exec sleep 60",
 		 pidfile);
 	silent_s = 2;
@@ -477,7 +503,7 @@ static void test_silent_is_lost(void **state)
 static void test_commands_after_go(void **state)
 {
 	const char *const s[] = {
-		"echo 'hello 2 a'; read go; read a; read b; read c; "
+		"echo 'hello 3 a'; read go; read a; read b; read c; "
 		"[ \"$a $b $c\" = 'pause resume stop' ] && echo 'done 0 0 0 0 0 130'",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
@@ -512,7 +538,7 @@ static void test_no_path_lookup(void **state)
 	snprintf(prog, sizeof(prog), "%s/%s", dir, name);
 	f = fopen(prog, "w");
 	assert_non_null(f);
-	fputs("#!/bin/sh\necho 'hello 2 x'; read go\n", f);
+	fputs("#!/bin/sh\necho 'hello 3 x'; read go\n", f);
 	fclose(f);
 	assert_int_equal(chmod(prog, 0755), 0);
 	old_path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
@@ -552,7 +578,7 @@ static void capture(void *data, int level, const char *msg)
 static void test_stderr_escaped(void **state)
 {
 	const char *const s[] = {
-		"printf 'bad \\033]0;title\\007 line\\nsecond\\n' >&2; echo 'hello 2 a'; read go; "
+		"printf 'bad \\033]0;title\\007 line\\nsecond\\n' >&2; echo 'hello 3 a'; read go; "
 		"echo 'done 0 0 0 0 0 0'",
 	};
 	struct lctl_error err = { 0 };
@@ -604,7 +630,7 @@ static void test_worker_environment(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(script, sizeof(script),
-		 "env >%s/env; ls /proc/$$/fd >%s/fds; echo 'hello 2 a'; read go; "
+		 "env >%s/env; ls /proc/$$/fd >%s/fds; echo 'hello 3 a'; read go; "
 		 "echo 'done 0 0 0 0 0 0'",
 		 dir, dir);
 	setenv("LCTL_TEST_SECRET", "hunter2", 1);

@@ -40,7 +40,7 @@ static void race(void)
 
 	if (dir) {
 		race_dir = NULL;
-		assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_STOP, 0, NULL), 0);
+		assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_STOP, NULL, NULL), 0);
 	}
 }
 
@@ -102,18 +102,20 @@ static void expect_file(const char *path, const char *text)
 static void test_take_race(void **state)
 {
 	char *dir = tmpdir();
-	int w = 0;
+	struct lctl_control_arg w = { 0 };
 
 	(void)state;
-	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_PAUSE, 0, NULL), 0);
+	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_PAUSE, NULL, NULL), 0);
 	race_dir = dir;
 	assert_int_equal(lctl_control_take(dir, &w), LCTL_CONTROL_PAUSE);
 	assert_null(race_dir); /* the race happened */
 	assert_int_equal(lctl_control_take(dir, &w), LCTL_CONTROL_STOP);
 	assert_int_equal(lctl_control_take(dir, &w), LCTL_CONTROL_NONE);
-	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_WORKERS, 7, NULL), 0);
+	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_WORKERS,
+					   &(struct lctl_control_arg){ .workers = 7 }, NULL),
+			 0);
 	assert_int_equal(lctl_control_take(dir, &w), LCTL_CONTROL_WORKERS);
-	assert_int_equal(w, 7);
+	assert_int_equal(w.workers, 7);
 	rm_rf(dir);
 	free(dir);
 }
@@ -122,7 +124,7 @@ static void test_take_race(void **state)
 static void test_take_fifo(void **state)
 {
 	char *dir = tmpdir(), path[512];
-	int w = 0;
+	struct lctl_control_arg w = { 0 };
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/control", dir);
@@ -153,8 +155,8 @@ static void test_links_not_followed(void **state)
 					     "progress.json" };
 	char *dir = tmpdir(), *out = tmpdir(), path[512], victim[512];
 	struct json_object *st = json_object_new_object();
+	struct lctl_control_arg w;
 	size_t i;
-	int w;
 
 	(void)state;
 	json_object_object_add(st, "state", json_object_new_string("running"));
@@ -164,7 +166,7 @@ static void test_links_not_followed(void **state)
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		assert_int_equal(symlink(victim, path), 0);
 	}
-	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_PAUSE, 0, NULL), 0);
+	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_PAUSE, NULL, NULL), 0);
 	assert_int_equal(lctl_status_write(dir, st, NULL), 0);
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		snprintf(victim, sizeof(victim), "%s/victim%zu", out, i);
@@ -406,7 +408,8 @@ static void test_progress_odd_strings(void **state)
 }
 
 /* control holding @len bytes of @buf, taken */
-static enum lctl_control take(const char *dir, const char *buf, size_t len, int *w)
+static enum lctl_control take(const char *dir, const char *buf, size_t len,
+			      struct lctl_control_arg *w)
 {
 	put_bytes(dir, "control", buf, len);
 	return lctl_control_take(dir, w);
@@ -449,31 +452,35 @@ static void test_control_words(void **state)
 		{ "\x1b[2Jstop\n", 0, LCTL_CONTROL_NONE, 0 },
 	};
 	char *dir = tmpdir(), path[512];
+	struct lctl_control_arg w;
 	size_t i;
-	int w;
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		w = -1;
+		w.workers = -1;
 		assert_int_equal(take(dir, cases[i].text,
 				      cases[i].len ? cases[i].len : strlen(cases[i].text), &w),
 				 cases[i].want);
 		if (cases[i].want == LCTL_CONTROL_WORKERS)
-			assert_int_equal(w, cases[i].workers);
+			assert_int_equal(w.workers, cases[i].workers);
 		snprintf(path, sizeof(path), "%s/control", dir);
 		assert_int_equal(access(path, F_OK), -1); /* taken, known or not */
 	}
 	/* an empty file: nothing */
 	assert_int_equal(take(dir, "", 0, &w), LCTL_CONTROL_NONE);
 	/* what cannot be sent is not written */
-	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_NONE, 0, NULL), -LCTL_EINVAL);
-	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_WORKERS, 65, NULL), -LCTL_EINVAL);
-	assert_int_equal(lctl_control_send(dir, (enum lctl_control)99, 0, NULL), -LCTL_EINVAL);
+	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_NONE, NULL, NULL), -LCTL_EINVAL);
+	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_WORKERS,
+					   &(struct lctl_control_arg){ .workers = 65 }, NULL),
+			 -LCTL_EINVAL);
+	assert_int_equal(lctl_control_send(dir, (enum lctl_control)99, NULL, NULL), -LCTL_EINVAL);
 	assert_int_equal(access(path, F_OK), -1);
 	/* what is sent is the word and a newline, as the old writer wrote it */
-	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_WORKERS, 9, NULL), 0);
+	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_WORKERS,
+					   &(struct lctl_control_arg){ .workers = 9 }, NULL),
+			 0);
 	expect_file(path, "workers 9\n");
-	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_RESUME, 0, NULL), 0);
+	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_RESUME, NULL, NULL), 0);
 	expect_file(path, "resume\n");
 	rm_rf(dir);
 	free(dir);
@@ -525,6 +532,77 @@ static void test_outcome_line(void **state)
 	free(line);
 }
 
+/*
+ * "pace": the keys a `layoutctl set` sends, each once, in plain decimal, in range; what is
+ * sent reads back as it was meant. Anything else is no command.
+ */
+static void test_control_pace(void **state)
+{
+	static const struct {
+		const char *text;
+		bool ok;
+		unsigned set;
+		double rate, bw;
+		unsigned mig;
+	} cases[] = {
+		{ "pace rate=12.5\n", true, LCTL_PACE_RATE, 12.5, 0, 0 },
+		{ "pace bandwidth=50000000 migrations=2\n", true,
+		  LCTL_PACE_BANDWIDTH | LCTL_PACE_MIGRATIONS, 0, 5e7, 2 },
+		{ "pace rate=0 bandwidth=0 migrations=1", true,
+		  LCTL_PACE_RATE | LCTL_PACE_BANDWIDTH | LCTL_PACE_MIGRATIONS, 0, 0, 1 },
+		{ "pace\n", false, 0, 0, 0, 0 },
+		{ "pace rate=\n", false, 0, 0, 0, 0 },
+		{ "pace rate=-1\n", false, 0, 0, 0, 0 },
+		{ "pace rate=1e9\n", false, 0, 0, 0, 0 },
+		{ "pace rate=1.2.3\n", false, 0, 0, 0, 0 },
+		{ "pace rate=1 rate=2\n", false, 0, 0, 0, 0 },
+		{ "pace speed=1\n", false, 0, 0, 0, 0 },
+		{ "pace migrations=0\n", false, 0, 0, 0, 0 },
+		{ "pace migrations=1.5\n", false, 0, 0, 0, 0 },
+		{ "pace migrations=99999\n", false, 0, 0, 0, 0 },
+		{ "pace rate=2000000\n", false, 0, 0, 0, 0 },
+		{ "pace rate=nan\n", false, 0, 0, 0, 0 },
+		{ "pace rate=5 x\n", false, 0, 0, 0, 0 },
+		{ "pacer rate=5\n", false, 0, 0, 0, 0 },
+	};
+	char *dir = tmpdir(), path[512];
+	struct lctl_control_arg a = { 0 }, b;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		enum lctl_control c = take(dir, cases[i].text, strlen(cases[i].text), &b);
+
+		assert_int_equal(c, cases[i].ok ? LCTL_CONTROL_PACE : LCTL_CONTROL_NONE);
+		if (!cases[i].ok)
+			continue;
+		assert_int_equal(b.pace.set, cases[i].set);
+		assert_true(b.pace.files_per_sec == cases[i].rate);
+		assert_true(b.pace.bytes_per_sec == cases[i].bw);
+		assert_int_equal(b.pace.migrations, cases[i].mig);
+	}
+	/* sent, then taken: the same pace */
+	a.pace = (struct lctl_pace){ .set = LCTL_PACE_RATE | LCTL_PACE_MIGRATIONS,
+				     .files_per_sec = 0.25,
+				     .migrations = 3 };
+	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_PACE, &a, NULL), 0);
+	snprintf(path, sizeof(path), "%s/control", dir);
+	expect_file(path, "pace rate=0.250 migrations=3\n");
+	assert_int_equal(lctl_control_take(dir, &b), LCTL_CONTROL_PACE);
+	assert_int_equal(b.pace.set, a.pace.set);
+	assert_true(b.pace.files_per_sec == 0.25);
+	assert_int_equal(b.pace.migrations, 3);
+	/* out of range or empty: not written */
+	a.pace = (struct lctl_pace){ .set = LCTL_PACE_MIGRATIONS, .migrations = 0 };
+	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_PACE, &a, NULL), -LCTL_EINVAL);
+	a.pace = (struct lctl_pace){ 0 };
+	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_PACE, &a, NULL), -LCTL_EINVAL);
+	assert_int_equal(lctl_control_send(dir, LCTL_CONTROL_PACE, NULL, NULL), -LCTL_EINVAL);
+	assert_int_equal(access(path, F_OK), -1);
+	rm_rf(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -535,6 +613,7 @@ int main(void)
 		cmocka_unit_test(test_progress_size_and_truncation),
 		cmocka_unit_test(test_progress_odd_strings),
 		cmocka_unit_test(test_control_words),
+		cmocka_unit_test(test_control_pace),
 		cmocka_unit_test(test_outcome_line),
 	};
 
