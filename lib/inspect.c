@@ -451,7 +451,7 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 			if (has_gfid)
 				s.ino = gfid_ino((const unsigned char *)gfid);
 		} else if (S_ISREG(st.st_mode) && st.st_nlink > 1) {
-			/* a hard-linked file: its names are counted as one file (repair.c) */
+			/* a hard-linked file: its names are counted as one file (outcomes.c) */
 			s.ino = local_ino(dfd, de->d_name);
 		}
 		if (classify(&s, &st, has_gfid) == S_DIR) {
@@ -687,7 +687,7 @@ static int judge(struct lctl_inspector *in, struct lctl_dir_report *r, const str
 	if (v.ndata == 1)
 		r->bytes += e.size;
 	r->count[e.state]++;
-	/* a drain leaves hard-linked files that are not on a leaving subvolume (repair.c) */
+	/* a drain leaves hard-linked files that are not on a leaving subvolume (migrate.c) */
 	if (v.ndata == 1 && e.target >= 0 && e.target != e.cached &&
 	    !(in->least_move && e.nlink > 1 &&
 	      !lctl_volume_subvol(in->vol, (size_t)e.cached)->leaving)) {

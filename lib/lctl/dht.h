@@ -398,7 +398,7 @@ struct lctl_plan_stats {
  * @err: optional.
  *
  * The current order of the ranges is kept, new subvolumes are inserted where space is free or
- * else spread out, and the boundaries are placed optimally for that order (see lib/plan.c).
+ * else spread out, and the boundaries are placed optimally for that order (see lib/minmove.c).
  * With DHT's one-range-per-subvolume rule exact balance and little movement exclude each
  * other (exact shares: adding 1 subvolume to 16 moves 26%, not 5.9%), hence @opts. With the
  * defaults, adding k to n balanced subvolumes (n <= 16, k <= 8) moves at most 1.1 x k/(n+k)
