@@ -25,7 +25,7 @@
  * A clean-first run (LCTL_FIX_CLEAN_FIRST) does steps 1-5 as a linkto run: every directory
  * stamped, every misplaced file reachable through a linkto, nothing moved. Then, journal phase
  * "data", a second walk moves the data behind those linktos while the directories stay clean
- * (repair.c:lctl_repair_data; in a pool, each server's worker first moves its share), and
+ * (dataphase.c:lctl_repair_data; in a pool, each server's worker first moves its share), and
  * "done". A directory that must be made dirty in that phase (special files to move, or not
  * clean) waits out its settle period held aside while the workers go on (defer_dir()). A run
  * stopped in that phase resumes in it; `--phase data` starts there.

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Repair of one directory (see repair.c). Internal to lib/. */
+/* Repair of one directory (repair.c and its rooms: repairsteps.h names them). Internal to lib/. */
 #ifndef LCTL_REPAIR_H
 #define LCTL_REPAIR_H
 
@@ -35,7 +35,7 @@ struct lctl_repair_ctx {
 	struct lctl_modes *modes;
 	/* one migration at a time per subvolume (slots.c); NULL: no limit */
 	struct lctl_slots *slots;
-	/* a run spread over the pool: migrate only the files this server moves (volume.c) */
+	/* a run spread over the pool: migrate only the files this server moves (topology.c) */
 	bool own_only;
 	/*
 	 * The starting host's pass after the pool's workers: linked files were tried by their
@@ -123,7 +123,7 @@ int lctl_repair_dir_held(struct lctl_repair_ctx *rc, const char *path, unsigned 
 int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
 		      struct lctl_dir_report *initial, struct lctl_repair_report **out);
 
-/* How the data phase may place an entry (see repair.c) */
+/* How the data phase may place an entry (see dataphase.c) */
 enum lctl_clean_place {
 	LCTL_PLACE_CLEAN,	/* with its directory stamped */
 	LCTL_PLACE_DIRTY_AFTER, /* with the directory dirty, once the regular files are placed */
@@ -131,7 +131,7 @@ enum lctl_clean_place {
 };
 enum lctl_clean_place lctl_repair_clean_place(const struct lctl_entry_report *e);
 
-/* What a fix does first about an entry's stale linkto, before placing it (see repair.c) */
+/* What a fix does first about an entry's stale linkto, before placing it (see linkto.c) */
 enum lctl_stale_fix {
 	LCTL_STALE_PLACE,	   /* nothing first: place the entry as any other */
 	LCTL_STALE_REMOVE_STRAY,   /* data on its hashed subvolume: remove the stray, done */

@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Volume: connection, topology and per-subvolume graphs.
+ * Volume: connection, topology and per-subvolume graphs (the handle: volumeimpl.h).
+ *
+ * This file: the volfile server probe, the volfile fetch, the DHT mount, opening and closing
+ * the handle, its accessors, and inode forgetting. topology.c reads the subvolumes and servers
+ * from the volfile, glusterdstore.c what glusterd on this host says, subgraphs.c opens the
+ * per-subvolume graphs.
  *
  * One DHT client graph (glfs_t) per volume, plus one graph per DHT subvolume built from the
  * subtree below DHT in the client volfile (a brick's protocol/client, or its replicate or
@@ -26,6 +31,7 @@
  * directly instead of through the brick process (its graph stays open for writes).
  */
 #include "internal.h"
+#include "volumeimpl.h"
 
 #include <glusterfs/api/glfs-handles.h>
 
@@ -50,30 +56,7 @@
 
 #define DEFAULT_PORT 24007
 #define GLUSTERD_WORKDIR "/var/lib/glusterd"
-#define INODE_LRU_LIMIT 1024
 #define PROBE_TIMEOUT_MS 5000
-
-struct lctl_volume {
-	char *name;
-	char *server;  /* "host:port" that answered */
-	char *volfile; /* only until it is parsed: it holds the brick credentials */
-	size_t volfile_len;
-	struct lctl_volfile vf;
-	const struct lctl_xlator *dht; /* borrowed from vf */
-	glfs_t *fs;
-	bool itable_known; /* fs's inode table looked as expected (shrink_inode_cache()) */
-	struct lctl_subvol *subvols;
-	glfs_t **subfs; /* per-subvolume graphs, NULL where it failed */
-	glfs_t ***brickfs; /* per subvolume: a graph per brick of a leaving set (open_brick_graphs()) */
-	size_t nsubvols;
-	struct lctl_dht_options opts;
-	const char *type;
-	bool have_volume_id; /* glusterd on this host knows the volume: its id */
-	unsigned char volume_id[16];
-	char *glusterd_dir;
-	struct lctl_server *servers; /* distinct brick servers, in brick order */
-	size_t nservers;
-};
 
 struct server_addr {
 	char host[256];
@@ -162,150 +145,6 @@ static int probe_server(const struct server_addr *sa, int timeout_ms)
 	return ret ? -saved : 0;
 }
 
-static bool opt_bool(const struct lctl_xlator *xl, const char *key, bool def)
-{
-	const char *v = lctl_xlator_option(xl, key);
-
-	if (!v)
-		return def;
-	if (!strcasecmp(v, "on") || !strcasecmp(v, "yes") || !strcasecmp(v, "true") ||
-	    !strcasecmp(v, "enable") || !strcmp(v, "1"))
-		return true;
-	if (!strcasecmp(v, "off") || !strcasecmp(v, "no") || !strcasecmp(v, "false") ||
-	    !strcasecmp(v, "disable") || !strcmp(v, "0"))
-		return false;
-	return def;
-}
-
-static int dup_opt(const struct lctl_xlator *xl, const char *key, const char *def, char **out)
-{
-	const char *v = lctl_xlator_option(xl, key);
-
-	*out = NULL;
-	if (!v)
-		v = def;
-	if (!v)
-		return 0;
-	*out = strdup(v);
-	return *out ? 0 : -LCTL_ENOMEM;
-}
-
-static int read_dht_options(struct lctl_volume *vol)
-{
-	const struct lctl_xlator *d = vol->dht;
-	struct lctl_dht_options *o = &vol->opts;
-
-	o->lookup_optimize = opt_bool(d, "lookup-optimize", true);
-	o->weighted_rebalance = opt_bool(d, "weighted-rebalance", true);
-	o->randomize_by_gfid = opt_bool(d, "randomize-hash-range-by-gfid", false);
-	o->spread = lctl_dht_spread(d);
-	if (dup_opt(d, "lookup-unhashed", "on", &o->lookup_unhashed) ||
-	    dup_opt(d, "rsync-hash-regex", NULL, &o->rsync_hash_regex) ||
-	    dup_opt(d, "extra-hash-regex", NULL, &o->extra_hash_regex) ||
-	    dup_opt(d, "min-free-disk", "10%", &o->min_free_disk) ||
-	    dup_opt(d, "xattr-name", "trusted.glusterfs.dht", &o->xattr_name))
-		return -LCTL_ENOMEM;
-	return 0;
-}
-
-static void collect_bricks(const struct lctl_xlator *xl, struct lctl_subvol *sv, unsigned depth)
-{
-	size_t i;
-
-	if (depth > 64)
-		return;
-	if (!strcmp(xl->type, "protocol/client")) {
-		struct lctl_brick *b = realloc(sv->bricks, (sv->nbricks + 1) * sizeof(*b));
-		const char *h = lctl_xlator_option(xl, "remote-host");
-		const char *p = lctl_xlator_option(xl, "remote-subvolume");
-
-		if (!b)
-			return;
-		sv->bricks = b;
-		b = &sv->bricks[sv->nbricks];
-		/* a host name or address, never an option (lctl_volfile_parse() checked it), or "" */
-		b->host = strdup(h ? h : "");
-		b->path = strdup(p ? p : "");
-		b->xlator = strdup(xl->name);
-		if (!b->host || !b->path || !b->xlator) {
-			free(b->host);
-			free(b->path);
-			free(b->xlator);
-			return;
-		}
-		sv->nbricks++;
-		return;
-	}
-	for (i = 0; i < xl->nsubvols; i++)
-		collect_bricks(xl->subvols[i], sv, depth + 1);
-}
-
-static enum lctl_subvol_kind kind_of(const char *type)
-{
-	if (!strcmp(type, "protocol/client"))
-		return LCTL_SUBVOL_BRICK;
-	if (!strcmp(type, "cluster/replicate") || !strcmp(type, "cluster/afr"))
-		return LCTL_SUBVOL_REPLICATE;
-	if (!strcmp(type, "cluster/disperse"))
-		return LCTL_SUBVOL_DISPERSE;
-	return LCTL_SUBVOL_OTHER;
-}
-
-static bool listed(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	const char *p = list;
-
-	while (p && (p = strstr(p, name))) {
-		bool start = p == list || p[-1] == ',' || p[-1] == ' ';
-		bool end = p[n] == '\0' || p[n] == ',' || p[n] == ' ';
-
-		if (start && end)
-			return true;
-		p += n;
-	}
-	return false;
-}
-
-static int build_topology(struct lctl_volume *vol, struct lctl_error *err)
-{
-	const char *decom;
-	size_t i, nrep = 0, ndisp = 0;
-
-	vol->dht = lctl_volfile_find_type(&vol->vf, "cluster/distribute");
-	if (!vol->dht)
-		vol->dht = lctl_volfile_find_type(&vol->vf, "cluster/nufa");
-	if (!vol->dht)
-		return lctl_seterr(err, LCTL_EVOLFILE, 0,
-				   "volume '%s' has no distribute translator in its client volfile",
-				   vol->name);
-	if (!vol->dht->nsubvols)
-		return lctl_seterr(err, LCTL_EVOLFILE, 0,
-				   "distribute translator '%s' has no subvolumes", vol->dht->name);
-	vol->nsubvols = vol->dht->nsubvols;
-	vol->subvols = calloc(vol->nsubvols, sizeof(*vol->subvols));
-	vol->subfs = calloc(vol->nsubvols, sizeof(*vol->subfs));
-	if (!vol->subvols || !vol->subfs)
-		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
-	decom = lctl_xlator_option(vol->dht, "decommissioned-bricks");
-	for (i = 0; i < vol->nsubvols; i++) {
-		const struct lctl_xlator *c = vol->dht->subvols[i];
-		struct lctl_subvol *sv = &vol->subvols[i];
-
-		sv->name = strdup(c->name);
-		if (!sv->name)
-			return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
-		sv->kind = kind_of(c->type);
-		nrep += sv->kind == LCTL_SUBVOL_REPLICATE;
-		ndisp += sv->kind == LCTL_SUBVOL_DISPERSE;
-		collect_bricks(c, sv, 0);
-		sv->decommissioned = decom && listed(decom, c->name);
-		sv->down_errno = ENOTCONN;
-	}
-	vol->type = nrep ? "Distributed-Replicate" : ndisp ? "Distributed-Disperse" : "Distribute";
-	return read_dht_options(vol);
-}
-
 /*
  * gfapi gives every graph an inode table that keeps up to 131072 unused inodes
  * (inode_table_new(131072, ...) in glfs_first_lookup()), so a crawl's memory grows with the
@@ -350,7 +189,7 @@ static struct itable_prefix *inode_itable(void *inode)
 }
 
 /* Return: whether the table was 10.x's and got @limit. */
-static bool shrink_inode_cache(glfs_t *fs, uint32_t limit)
+bool volume_shrink_inode_cache(glfs_t *fs, uint32_t limit)
 {
 	struct glfs_object *root;
 	struct itable_prefix *t;
@@ -380,7 +219,7 @@ static bool shrink_inode_cache(glfs_t *fs, uint32_t limit)
  * dentry, a new inode) runs DHT's full lookup, which in a dirty directory links the file from
  * its hashed subvolume. So when a linkto we made was removed behind our back (a client with
  * an old layout took it for stale), the name is dropped from the inode table first: libglusterfs
- * exports inode_grep() and inode_unlink(), and the table is reached as in shrink_inode_cache(),
+ * exports inode_grep() and inode_unlink(), and the table is reached as in volume_shrink_inode_cache(),
  * only when it is the one whose limit we set (the same table as the root's, whose root it is).
  */
 int lctl_volume_forget(struct lctl_volume *vol, const char *dir, const char *name)
@@ -416,309 +255,8 @@ out:
 	return ret;
 }
 
-/* ---- bricks on this host ------------------------------------------------------------------ */
-
-/*
- * One of glusterd's store files (key=value lines), read as root: a regular file only (no
- * symlink, FIFO or device), opened without blocking, at most 64 KiB.
- */
-static FILE *open_store_file(int dirfd, const char *name)
-{
-	struct stat st;
-	FILE *f;
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > 65536 ||
-	    !(f = fdopen(fd, "r"))) {
-		close(fd);
-		return NULL;
-	}
-	return f;
-}
-
-/* The value of "KEY=" in store file @f (first occurrence), into @out; false if absent. */
-static bool store_value(FILE *f, const char *key, char *out, size_t size)
-{
-	char line[1024];
-	size_t k = strlen(key);
-
-	rewind(f);
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, k) || line[k] != '=')
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		snprintf(out, size, "%s", line + k + 1);
-		return true;
-	}
-	return false;
-}
-
-/*
- * @buf (@size bytes) = the path of @leaf in glusterd's directory @gdir, or in its record of
- * @volume when not NULL (GDIR/vols/VOLUME/LEAF). False when it does not fit, with a line at -v:
- * a path cut short would name another file (one a user could make, next to a --glusterd-dir
- * in a directory of theirs).
- */
-static bool store_path(char *buf, size_t size, const char *gdir, const char *volume,
-		       const char *leaf)
-{
-	int n = volume ? snprintf(buf, size, "%s/vols/%s/%s", gdir, volume, leaf)
-		       : snprintf(buf, size, "%s/%s", gdir, leaf);
-
-	if (n >= 0 && (size_t)n < size)
-		return true;
-	lctl_log(LCTL_LOG_INFO,
-		 "not reading %s%s%s%s in the glusterd directory '%.100s%s': its path is "
-		 "longer than %zu bytes",
-		 volume ? "vols/" : "", volume ? volume : "", volume ? "/" : "", leaf, gdir,
-		 strlen(gdir) > 100 ? "..." : "", size - 1);
-	buf[0] = '\0';
-	return false;
-}
-
-/* The volume's id from glusterd's record of it on this host (vols/NAME/info: volume-id=UUID). */
-static void read_volume_id(struct lctl_volume *vol)
-{
-	char path[PATH_MAX], line[256];
-	unsigned v[16];
-	FILE *f;
-	int k;
-
-	if (!store_path(path, sizeof(path), vol->glusterd_dir, vol->name, "info"))
-		return;
-	f = open_store_file(AT_FDCWD, path);
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "volume-id=", 10))
-			continue;
-		if (sscanf(line + 10, "%2x%2x%2x%2x-%2x%2x-%2x%2x-%2x%2x-%2x%2x%2x%2x%2x%2x", &v[0],
-			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10],
-			   &v[11], &v[12], &v[13], &v[14], &v[15]) == 16) {
-			for (k = 0; k < 16; k++)
-				vol->volume_id[k] = (unsigned char)v[k];
-			vol->have_volume_id = true;
-		}
-		break;
-	}
-	fclose(f);
-}
-
-static bool same_addr(const struct sockaddr *a, const struct sockaddr *b)
-{
-	if (a->sa_family != b->sa_family)
-		return false;
-	if (a->sa_family == AF_INET)
-		return ((const struct sockaddr_in *)(const void *)a)->sin_addr.s_addr ==
-		       ((const struct sockaddr_in *)(const void *)b)->sin_addr.s_addr;
-	if (a->sa_family == AF_INET6)
-		return !memcmp(&((const struct sockaddr_in6 *)(const void *)a)->sin6_addr,
-			       &((const struct sockaddr_in6 *)(const void *)b)->sin6_addr,
-			       sizeof(struct in6_addr));
-	return false;
-}
-
-/* Whether @host names this machine: its host name, or an address of one of its interfaces. */
-static bool host_is_local(const char *host)
-{
-	struct addrinfo hints = { 0 }, *ai = NULL, *p;
-	struct ifaddrs *ifa = NULL, *q;
-	char me[256];
-	bool local = false;
-
-	if (!host[0])
-		return false;
-	if (!gethostname(me, sizeof(me))) {
-		me[sizeof(me) - 1] = '\0';
-		if (!strcmp(host, me))
-			return true;
-	}
-	hints.ai_socktype = SOCK_STREAM;
-	if (getaddrinfo(host, NULL, &hints, &ai) || getifaddrs(&ifa)) {
-		if (ai)
-			freeaddrinfo(ai);
-		return false;
-	}
-	for (p = ai; p && !local; p = p->ai_next)
-		for (q = ifa; q && !local; q = q->ifa_next)
-			local = q->ifa_addr && same_addr(p->ai_addr, q->ifa_addr);
-	freeifaddrs(ifa);
-	freeaddrinfo(ai);
-	return local;
-}
-
-/* Whether brick host @host is one of @nodes: the same name, or an address one of them has. */
-static bool host_is_node(const char *host, const char *const *nodes, size_t n)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL, *bi, *p, *q;
-	bool same = false;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(host, nodes[i]))
-			return true;
-	if (!host[0] || getaddrinfo(host, NULL, &hints, &ai))
-		return false;
-	for (i = 0; i < n && !same; i++) {
-		if (getaddrinfo(nodes[i], NULL, &hints, &bi))
-			continue;
-		for (p = ai; p && !same; p = p->ai_next)
-			for (q = bi; q && !same; q = q->ai_next)
-				same = same_addr(p->ai_addr, q->ai_addr);
-		freeaddrinfo(bi);
-	}
-	freeaddrinfo(ai);
-	return same;
-}
-
-struct brick_uuid {
-	char id[256];  /* brick-id: the protocol/client translator's name */
-	char uuid[64]; /* the peer that holds it */
-};
-
-/* glusterd's record of the volume's bricks on this host: brick-id -> peer UUID. */
-static size_t read_brick_uuids(const char *gdir, const char *volume, struct brick_uuid **out)
-{
-	struct brick_uuid *v = NULL, *nv;
-	struct dirent *de;
-	char path[PATH_MAX];
-	size_t n = 0;
-	DIR *d;
-	int fd;
-
-	*out = NULL;
-	if (!store_path(path, sizeof(path), gdir, volume, "bricks"))
-		return 0;
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return 0;
-	}
-	while ((de = readdir(d)) && n < 4096) {
-		FILE *f;
-
-		if (de->d_name[0] == '.')
-			continue;
-		f = open_store_file(dirfd(d), de->d_name);
-		if (!f)
-			continue;
-		nv = realloc(v, (n + 1) * sizeof(*v));
-		if (!nv) {
-			fclose(f);
-			break;
-		}
-		v = nv;
-		if (store_value(f, "brick-id", v[n].id, sizeof(v[n].id)) &&
-		    store_value(f, "uuid", v[n].uuid, sizeof(v[n].uuid)) && v[n].uuid[0])
-			n++;
-		fclose(f);
-	}
-	closedir(d);
-	*out = v;
-	return n;
-}
-
-/*
- * Which server holds each brick, and which bricks are this server's: from glusterd's own
- * store where it is here (peer UUIDs), by name and address otherwise; --node overrides.
- */
-static int identify_servers(struct lctl_volume *vol, const struct lctl_open_opts *opts)
-{
-	struct brick_uuid *bu = NULL;
-	char path[PATH_MAX], me[64] = "";
-	size_t nbu, i, j, k;
-	FILE *f = NULL;
-
-	if (store_path(path, sizeof(path), vol->glusterd_dir, NULL, "glusterd.info"))
-		f = open_store_file(AT_FDCWD, path);
-	if (f) {
-		store_value(f, "UUID", me, sizeof(me));
-		fclose(f);
-	}
-	nbu = read_brick_uuids(vol->glusterd_dir, vol->name, &bu);
-	for (i = 0; i < vol->nsubvols; i++) {
-		struct lctl_subvol *sv = &vol->subvols[i];
-
-		for (j = 0; j < sv->nbricks; j++) {
-			struct lctl_brick *b = &sv->bricks[j];
-			const char *uuid = NULL, *id;
-			struct lctl_server *ns;
-
-			for (k = 0; k < nbu && !uuid; k++)
-				if (!strcmp(bu[k].id, b->xlator))
-					uuid = bu[k].uuid;
-			if (opts->nnodes)
-				b->mine = host_is_node(b->host, opts->nodes, opts->nnodes);
-			else if (uuid && me[0])
-				b->mine = !strcmp(uuid, me);
-			else
-				b->mine = host_is_local(b->host);
-			id = uuid ? uuid : b->host;
-			for (k = 0; k < vol->nservers && strcmp(vol->servers[k].id, id); k++)
-				;
-			if (k == vol->nservers) {
-				ns = realloc(vol->servers, (k + 1) * sizeof(*ns));
-				if (!ns)
-					goto nomem;
-				vol->servers = ns;
-				ns[k] = (struct lctl_server){ strdup(id), strdup(b->host), 0,
-							      false };
-				vol->nservers++;
-				if (!ns[k].id || !ns[k].host)
-					goto nomem;
-			}
-			b->server = k;
-			vol->servers[k].nbricks++;
-			vol->servers[k].mine |= b->mine;
-		}
-	}
-	free(bu);
-	return 0;
-nomem:
-	free(bu);
-	return -LCTL_ENOMEM;
-}
-
-bool lctl_volume_brick_is_ours(const struct lctl_volume *vol, const char *path)
-{
-	unsigned char id[16];
-	struct stat st;
-
-	return vol->have_volume_id && path[0] == '/' && !lstat(path, &st) && S_ISDIR(st.st_mode) &&
-	       lgetxattr(path, "trusted.glusterfs.volume-id", id, sizeof(id)) == 16 &&
-	       !memcmp(id, vol->volume_id, 16);
-}
-
-/*
- * A pure distribute subvolume's brick folder, when it is on this host and it is this volume's
- * brick (its root carries the volume's id): then it can be read directly, much faster than
- * through the brick process, and without changing anything.
- */
-static void find_local_brick(struct lctl_volume *vol, struct lctl_subvol *sv)
-{
-	unsigned char id[16];
-	struct stat st;
-
-	if (!vol->have_volume_id || sv->kind != LCTL_SUBVOL_BRICK || sv->nbricks != 1 ||
-	    sv->bricks[0].path[0] != '/' || !sv->bricks[0].mine)
-		return;
-	if (lstat(sv->bricks[0].path, &st) || !S_ISDIR(st.st_mode) ||
-	    lgetxattr(sv->bricks[0].path, "trusted.glusterfs.volume-id", id, sizeof(id)) != 16 ||
-	    memcmp(id, vol->volume_id, 16))
-		return;
-	sv->local_path = strdup(sv->bricks[0].path);
-	if (sv->local_path)
-		lctl_log(LCTL_LOG_INFO, "subvolume %s: reading its brick folder %s directly",
-			 sv->name, sv->local_path);
-}
-
 /* The volume commit hash on the root of subvolume @sv (graph @fs), into @sv. */
-static void read_root_commit(struct lctl_subvol *sv, glfs_t *fs)
+void volume_read_root_commit(struct lctl_subvol *sv, glfs_t *fs)
 {
 	char val[64];
 	ssize_t n =
@@ -757,235 +295,7 @@ void lctl_volume_reread_commit(struct lctl_volume *vol)
 
 	for (i = 0; i < vol->nsubvols; i++)
 		if (vol->subvols[i].up && vol->subfs[i])
-			read_root_commit(&vol->subvols[i], vol->subfs[i]);
-}
-
-struct subvol_init {
-	struct lctl_volume *vol;
-	size_t i;
-	const char *log_file;
-	int log_level;
-	pthread_t tid;
-	bool started;
-	bool local_bricks;
-};
-
-/* Empty the memfd that gave gfapi a subvolume's volfile (it holds the brick credentials). */
-static void wipe_memfd(int fd)
-{
-	if (ftruncate(fd, 0))
-		lctl_log(LCTL_LOG_DEBUG, "cannot empty a volfile memfd: %s", strerror(errno));
-}
-
-/*
- * A gfapi graph of @top and everything below it (a subvolume, or one brick's protocol/client),
- * from the parsed client volfile through a memfd that is emptied as soon as gfapi has read it.
- * NULL with *@e set when glfs_init() fails (the graph is leaked: a failed init leaves it half
- * built, and waiting for its teardown is not worth it).
- */
-static glfs_t *open_graph(const struct lctl_volume *vol, const struct lctl_xlator *top,
-			  const char *log_file, int log_level, int *e, bool *init_failed)
-{
-	char *text = lctl_volfile_subtree(top);
-	char path[64];
-	glfs_t *fs = NULL;
-	int fd = -1;
-
-	*e = 0;
-	*init_failed = false;
-	if (!text) {
-		*e = ENOMEM;
-		goto out;
-	}
-	fd = memfd_create("lctl-subvol", MFD_CLOEXEC);
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
-		*e = errno ? errno : EIO;
-		goto out;
-	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	fs = glfs_new(vol->name);
-	if (!fs) {
-		*e = errno ? errno : ENOMEM;
-		goto out;
-	}
-	glfs_set_logging(fs, log_file ? log_file : "/dev/null", log_level);
-	if (glfs_set_volfile(fs, path) || glfs_init(fs)) {
-		*e = errno ? errno : ENOTCONN;
-		*init_failed = true;
-		fs = NULL;
-	}
-	/* gfapi has read its volfile: the credentials in the memfd go now */
-	wipe_memfd(fd);
-out:
-	if (fd >= 0)
-		close(fd);
-	if (text)
-		explicit_bzero(text, strlen(text));
-	free(text);
-	return fs;
-}
-
-/* Open the graph of subvolume @i. Runs in its own thread: gfapi init waits for the network. */
-static void *subvol_init_thread(void *arg)
-{
-	struct subvol_init *si = arg;
-	struct lctl_volume *vol = si->vol;
-	struct lctl_subvol *sv = &vol->subvols[si->i];
-	struct statvfs st;
-	struct stat sb;
-	bool init_failed;
-	glfs_t *fs;
-	int e;
-
-	fs = open_graph(vol, vol->dht->subvols[si->i], si->log_file, si->log_level, &e,
-			&init_failed);
-	if (!fs) {
-		sv->down_errno = e;
-		if (init_failed)
-			lctl_log(LCTL_LOG_INFO, "subvolume %s: graph init failed: %s", sv->name,
-				 strerror(e));
-		return NULL;
-	}
-	if (glfs_lstat(fs, "/", &sb)) {
-		sv->down_errno = errno ? errno : ENOTCONN;
-		return NULL;
-	}
-	sv->up = true;
-	sv->down_errno = 0;
-	vol->subfs[si->i] = fs;
-	if (si->local_bricks)
-		find_local_brick(vol, sv);
-	shrink_inode_cache(fs, INODE_LRU_LIMIT);
-	read_root_commit(sv, fs);
-	if (!glfs_statvfs(fs, "/", &st)) {
-		sv->size_bytes = (uint64_t)st.f_blocks * st.f_frsize;
-		sv->free_bytes = (uint64_t)st.f_bavail * st.f_frsize;
-		sv->statfs_blocks = st.f_blocks;
-		sv->statfs_bsize = st.f_bsize;
-		sv->free_inodes_pct = st.f_files ? (uint64_t)st.f_favail * 100 / st.f_files : 100;
-	}
-	return NULL;
-}
-
-/* The protocol/client translator named @name below @xl, or NULL. */
-static const struct lctl_xlator *find_client(const struct lctl_xlator *xl, const char *name,
-					     unsigned depth)
-{
-	const struct lctl_xlator *c = NULL;
-	size_t i;
-
-	if (depth > 64)
-		return NULL;
-	if (!strcmp(xl->type, "protocol/client"))
-		return strcmp(xl->name, name) ? NULL : xl;
-	for (i = 0; i < xl->nsubvols && !c; i++)
-		c = find_client(xl->subvols[i], name, depth + 1);
-	return c;
-}
-
-struct brick_init {
-	struct lctl_volume *vol;
-	size_t i, j;
-	const char *log_file;
-	int log_level;
-	pthread_t tid;
-	bool started;
-};
-
-/*
- * Open the graph of brick @j of subvolume @i: its protocol/client alone. Kept once gfapi
- * took it, even when the brick does not answer yet: protocol/client reconnects by itself, and
- * whoever reads through it learns then whether the brick answers (drain.c).
- */
-static void *brick_init_thread(void *arg)
-{
-	struct brick_init *bi = arg;
-	struct lctl_volume *vol = bi->vol;
-	const struct lctl_brick *b = &vol->subvols[bi->i].bricks[bi->j];
-	const struct lctl_xlator *c = find_client(vol->dht->subvols[bi->i], b->xlator, 0);
-	bool init_failed;
-	glfs_t *fs;
-	int e;
-
-	if (!c)
-		return NULL;
-	fs = open_graph(vol, c, bi->log_file, bi->log_level, &e, &init_failed);
-	if (!fs) {
-		lctl_log(LCTL_LOG_INFO, "brick %s:%s: graph init failed: %s", b->host, b->path,
-			 strerror(e));
-		return NULL;
-	}
-	shrink_inode_cache(fs, INODE_LRU_LIMIT);
-	vol->brickfs[bi->i][bi->j] = fs;
-	return NULL;
-}
-
-/*
- * Whether brick @j of subvolume @i gets a graph of its own: a brick of a leaving replica or
- * disperse set (whose own graph reads through AFR or EC, which read one child's view or the
- * answering ones': what waits for a heal on another brick goes unseen), unless drain.c reads
- * its folder directly (on this host, with the volume's id).
- */
-static bool wants_brick_graph(const struct lctl_volume *vol, size_t i, size_t j)
-{
-	const struct lctl_subvol *sv = &vol->subvols[i];
-	const struct lctl_brick *b = &sv->bricks[j];
-
-	return sv->leaving && sv->kind != LCTL_SUBVOL_BRICK && b->xlator &&
-	       !(b->mine && b->path && lctl_volume_brick_is_ours(vol, b->path));
-}
-
-static int open_subvol_graphs(struct lctl_volume *vol, const struct lctl_open_opts *opts)
-{
-	struct subvol_init *si = calloc(vol->nsubvols, sizeof(*si));
-	struct brick_init *bi = NULL;
-	size_t i, j, nb = 0, k = 0;
-
-	if (!si)
-		return -LCTL_ENOMEM;
-	for (i = 0; i < vol->nsubvols; i++)
-		for (j = 0; j < vol->subvols[i].nbricks; j++)
-			nb += wants_brick_graph(vol, i, j);
-	if (nb) {
-		vol->brickfs = calloc(vol->nsubvols, sizeof(*vol->brickfs));
-		bi = calloc(nb, sizeof(*bi));
-		for (i = 0; vol->brickfs && i < vol->nsubvols; i++)
-			if (vol->subvols[i].leaving &&
-			    !(vol->brickfs[i] = calloc(vol->subvols[i].nbricks, sizeof(glfs_t *))))
-				break;
-		if (!vol->brickfs || !bi || i < vol->nsubvols) {
-			free(si);
-			free(bi);
-			return -LCTL_ENOMEM;
-		}
-	}
-	for (i = 0; i < vol->nsubvols; i++) {
-		si[i] = (struct subvol_init){ vol, i,	  opts->log_file,    opts->log_level,
-					      0,   false, opts->local_bricks };
-		si[i].started = !pthread_create(&si[i].tid, NULL, subvol_init_thread, &si[i]);
-		if (!si[i].started)
-			subvol_init_thread(&si[i]);
-		for (j = 0; j < vol->subvols[i].nbricks; j++) {
-			if (!wants_brick_graph(vol, i, j))
-				continue;
-			bi[k] = (struct brick_init){ vol, i,	j, opts->log_file, opts->log_level,
-						     0,	  false };
-			bi[k].started =
-				!pthread_create(&bi[k].tid, NULL, brick_init_thread, &bi[k]);
-			if (!bi[k].started)
-				brick_init_thread(&bi[k]);
-			k++;
-		}
-	}
-	for (i = 0; i < vol->nsubvols; i++)
-		if (si[i].started)
-			pthread_join(si[i].tid, NULL);
-	for (k = 0; k < nb; k++)
-		if (bi[k].started)
-			pthread_join(bi[k].tid, NULL);
-	free(si);
-	free(bi);
-	return 0;
+			volume_read_root_commit(&vol->subvols[i], vol->subfs[i]);
 }
 
 static int fetch_volfile(struct lctl_volume *vol, struct lctl_error *err)
@@ -1211,7 +521,7 @@ int lctl_volume_open(const struct lctl_open_opts *opts, struct lctl_volume **out
 	ret = mount_dht(vol, opts, servers, sa, nservers, first, NULL, err);
 	if (ret)
 		goto fail;
-	vol->itable_known = shrink_inode_cache(vol->fs, INODE_LRU_LIMIT);
+	vol->itable_known = volume_shrink_inode_cache(vol->fs, INODE_LRU_LIMIT);
 	ret = fetch_volfile(vol, err);
 	if (ret)
 		goto fail;
@@ -1225,7 +535,7 @@ int lctl_volume_open(const struct lctl_open_opts *opts, struct lctl_volume **out
 		ret = -LCTL_EVOLFILE;
 		goto fail;
 	}
-	ret = build_topology(vol, err);
+	ret = volume_build_topology(vol, err);
 	if (ret)
 		goto fail;
 	if (opts->nleaving) {
@@ -1244,15 +554,15 @@ int lctl_volume_open(const struct lctl_open_opts *opts, struct lctl_volume **out
 		free(decom);
 		if (ret)
 			goto fail;
-		vol->itable_known = shrink_inode_cache(vol->fs, INODE_LRU_LIMIT);
+		vol->itable_known = volume_shrink_inode_cache(vol->fs, INODE_LRU_LIMIT);
 	}
 	vol->glusterd_dir = strdup(opts->glusterd_dir ? opts->glusterd_dir : GLUSTERD_WORKDIR);
-	if (!vol->glusterd_dir || identify_servers(vol, opts)) {
+	if (!vol->glusterd_dir || volume_identify_servers(vol, opts)) {
 		ret = lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
 		goto fail;
 	}
 	if (opts->local_bricks) {
-		read_volume_id(vol);
+		volume_read_volume_id(vol);
 		if (!vol->have_volume_id)
 			lctl_log(LCTL_LOG_INFO,
 				 "no record of volume '%s' in %s/vols: every brick is "
@@ -1260,7 +570,7 @@ int lctl_volume_open(const struct lctl_open_opts *opts, struct lctl_volume **out
 				 vol->name, vol->glusterd_dir);
 	}
 	if (!opts->no_subvol_graphs) {
-		ret = open_subvol_graphs(vol, opts);
+		ret = volume_open_subvol_graphs(vol, opts);
 		if (ret) {
 			lctl_seterr(err, -ret, 0, "cannot open the subvolume graphs");
 			goto fail;
@@ -1385,33 +695,6 @@ size_t lctl_volume_nservers(const struct lctl_volume *vol)
 const struct lctl_server *lctl_volume_server_at(const struct lctl_volume *vol, size_t i)
 {
 	return i < vol->nservers ? &vol->servers[i] : NULL;
-}
-
-/* The brick of subvolume @sv whose server moves @path: by a hash every host computes alike. */
-static size_t pick_brick(const struct lctl_volume *vol, size_t sv, const char *path)
-{
-	uint32_t h = 2166136261u; /* FNV-1a */
-	const unsigned char *p;
-
-	if (vol->subvols[sv].nbricks < 2)
-		return 0;
-	for (p = (const unsigned char *)path; *p; p++)
-		h = (h ^ *p) * 16777619u;
-	return h % vol->subvols[sv].nbricks;
-}
-
-size_t lctl_volume_mover(const struct lctl_volume *vol, size_t sv, const char *path)
-{
-	if (sv >= vol->nsubvols || !vol->subvols[sv].nbricks)
-		return (size_t)-1;
-	return vol->subvols[sv].bricks[pick_brick(vol, sv, path)].server;
-}
-
-bool lctl_volume_owns(const struct lctl_volume *vol, size_t sv, const char *path)
-{
-	if (sv >= vol->nsubvols || !vol->subvols[sv].nbricks)
-		return false;
-	return vol->subvols[sv].bricks[pick_brick(vol, sv, path)].mine;
 }
 
 uint32_t lctl_volume_commit_hash(const struct lctl_volume *vol, bool *consistent)

@@ -21,7 +21,7 @@ build() { # build NAME SOURCES...
 		{ cat "$out/$name.build.log" >&2; fail "cannot build $name"; }
 }
 build fuzz-volfile "$src/tests/fuzz/fuzz-volfile.c" "$src/lib/volfile.c"
-build fuzz-layout "$src/tests/fuzz/fuzz-layout.c" "$src/lib/layout.c" "$src/lib/hash.c" "$src/lib/plan.c"
+build fuzz-layout "$src/tests/fuzz/fuzz-layout.c" "$src/lib/layout.c" "$src/lib/hash.c" "$src/lib/plan.c" "$src/lib/minmove.c"
 build fuzz-journal "$src/tests/fuzz/fuzz-journal.c" "$src/lib/journal.c" "$src/lib/statedir.c"
 
 for t in volfile layout journal; do

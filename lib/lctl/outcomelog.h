@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * liblayoutctl: the outcome log: one JSON line per file a fix acted on.
+ * Part of the public API, which cmd/ and the tests include as one header: layoutctl.h.
+ */
+#ifndef LAYOUTCTL_OUTCOMELOG_H
+#define LAYOUTCTL_OUTCOMELOG_H
+
+#include "base.h"
+#include "volume.h"
+#include "fix.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* The outcome log: one JSON line per file a fix or a pool worker acted on, lib/outcomelog.c  */
+/* ------------------------------------------------------------------------------------------ */
+
+#define LCTL_OUTCOME_LOG "outcomes.jsonl"
+
+/**
+ * lctl_outcome_log_open() - open the outcome log to append to: DIR/outcomes.jsonl when
+ * @state_dir is given (lctl_state_open(), made 0600), else the --log @path
+ * (lctl_output_open()). A last line left torn (a full disk, a kill) is ended first.
+ * Return: a descriptor (O_APPEND) the caller closes, or a negative LCTL_E* with a one-line
+ * message.
+ */
+int lctl_outcome_log_open(const char *state_dir, const char *path, struct lctl_error *err);
+/**
+ * lctl_outcome_line() - the log's line for the outcome @o in the directory @dir at @t: one
+ * JSON object (time, path, outcome, reason, errno, error, from, to, size), every string
+ * escaped, ended by a newline. @from, @to: the subvolumes' names or NULL.
+ * Return: a malloc'ed string the caller frees, or NULL without memory.
+ */
+char *lctl_outcome_line(const char *dir, const struct lctl_file_outcome *o, const char *from,
+			const char *to, time_t t);
+/**
+ * lctl_outcome_log_append() - append one line per file of @rr to @fd, each with one write(2)
+ * (a run killed at any moment leaves whole lines). Nothing when @fd < 0.
+ * Return: 0, or -LCTL_EIO when a line could not be written whole (the others are tried).
+ */
+int lctl_outcome_log_append(int fd, const struct lctl_volume *vol,
+			    const struct lctl_repair_report *rr);
+
+#endif /* LAYOUTCTL_OUTCOMELOG_H */

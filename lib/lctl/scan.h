@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * liblayoutctl: a job's progress, the parallel read-only scan, one directory's inspection.
+ * Part of the public API, which cmd/ and the tests include as one header: layoutctl.h.
+ */
+#ifndef LAYOUTCTL_SCAN_H
+#define LAYOUTCTL_SCAN_H
+
+#include "base.h"
+#include "volume.h"
+#include "report.h"
+#include "pool.h"
+
+struct lctl_progress {
+	uint64_t dirs_seen, dirs_done, files, bytes;
+	uint64_t dirs_not_clean;
+	uint64_t file_actions[5]; /* fix: live count per enum lctl_file_action */
+	uint64_t bytes_moved;	  /* fix: live */
+	unsigned workers, active_workers;
+	bool paused;
+	/* fix: the pace now (lctl_fix_set_pace()): files and bytes a second (0: no limit), and
+	 * migrations at a time from or to one subvolume */
+	double rate_limit, bandwidth_limit;
+	unsigned migrations;
+	/* fix: held while a subvolume is gone (lctl_fix_opts.hold_limit_s): for how long, why */
+	bool held;
+	double held_seconds;
+	char held_why[200];
+	double elapsed;		   /* seconds */
+	char worker_state[64][96]; /* what each worker is doing */
+	/*
+	 * fix: preflight (the pool's workers are starting), layout (the layout pass: dirs_*
+	 * count it), settle, place (pool workers), work, top, data
+	 */
+	const char *phase;
+	/* fix: the settle period of this run (0: none), and the seconds left of it */
+	double settle_seconds, settle_left;
+	/* fix --mode clean-first: directories found or made clean so far (first phase), the
+	 * seconds after the start at which all were (0: not yet, or before this run), since when
+	 * all are (seconds since the epoch; 0: not yet, or not known), data phase directories
+	 * placed */
+	bool two_phase;
+	uint64_t dirs_clean;
+	double clean_at;
+	time_t clean_since;
+	uint64_t data_placed;
+	unsigned nservers; /* fix spread over the pool: one row per server */
+	struct lctl_server_progress servers[LCTL_POOL_MAX];
+};
+
+struct lctl_scan;
+
+/**
+ * lctl_scan_start() - start a parallel read-only scan of @vol.
+ * @vol: an open volume with subvolume graphs; borrowed, must outlive the scan.
+ * Return: 0 and *@out (free with lctl_scan_free()), or a negative LCTL_E* code.
+ */
+int lctl_scan_start(struct lctl_volume *vol, const struct lctl_scan_opts *opts,
+		    struct lctl_scan **out, struct lctl_error *err);
+/**
+ * lctl_scan_next() - the next directory's report (caller owns it), waiting up to @timeout_ms.
+ * NULL on timeout or at the end; *@finished says the end. Also adds the report to the summary.
+ * Call from one thread only.
+ */
+struct lctl_dir_report *lctl_scan_next(struct lctl_scan *s, int timeout_ms, bool *finished);
+/** lctl_scan_summary() - the totals so far. Borrowed; valid until lctl_scan_free(). */
+const struct lctl_scan_summary *lctl_scan_summary(struct lctl_scan *s);
+void lctl_scan_progress(struct lctl_scan *s, struct lctl_progress *p);
+void lctl_scan_cancel(struct lctl_scan *s);
+void lctl_scan_pause(struct lctl_scan *s, bool pause);
+int lctl_scan_set_workers(struct lctl_scan *s, unsigned n);
+void lctl_scan_free(struct lctl_scan *s);
+
+/**
+ * lctl_inspect_dir() - inspect one directory on every subvolume (what a scan does per
+ * directory), for explain and repair. Children are not visited.
+ * Return: 0 and *@out (caller owns it), or a negative code if @path cannot be inspected.
+ */
+int lctl_inspect_dir(struct lctl_volume *vol, const char *path, enum lctl_planner planner,
+		     bool all_entries, struct lctl_dir_report **out, struct lctl_error *err);
+
+#endif /* LAYOUTCTL_SCAN_H */

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A gfapi graph per DHT subvolume, built from the subtree below DHT in the client volfile,
+ * and in a drain one per brick of each leaving replica or disperse set; opened in parallel.
+ * Each volfile carries the brick credentials: it is handed to gfapi through a memfd, emptied
+ * once the graph is built (volume.c says more).
+ */
+#include "internal.h"
+#include "volumeimpl.h"
+
+#include <glusterfs/api/glfs-handles.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+struct subvol_init {
+	struct lctl_volume *vol;
+	size_t i;
+	const char *log_file;
+	int log_level;
+	pthread_t tid;
+	bool started;
+	bool local_bricks;
+};
+
+/* Empty the memfd that gave gfapi a subvolume's volfile (it holds the brick credentials). */
+static void wipe_memfd(int fd)
+{
+	if (ftruncate(fd, 0))
+		lctl_log(LCTL_LOG_DEBUG, "cannot empty a volfile memfd: %s", strerror(errno));
+}
+
+/*
+ * A gfapi graph of @top and everything below it (a subvolume, or one brick's protocol/client),
+ * from the parsed client volfile through a memfd that is emptied as soon as gfapi has read it.
+ * NULL with *@e set when glfs_init() fails (the graph is leaked: a failed init leaves it half
+ * built, and waiting for its teardown is not worth it).
+ */
+static glfs_t *open_graph(const struct lctl_volume *vol, const struct lctl_xlator *top,
+			  const char *log_file, int log_level, int *e, bool *init_failed)
+{
+	char *text = lctl_volfile_subtree(top);
+	char path[64];
+	glfs_t *fs = NULL;
+	int fd = -1;
+
+	*e = 0;
+	*init_failed = false;
+	if (!text) {
+		*e = ENOMEM;
+		goto out;
+	}
+	fd = memfd_create("lctl-subvol", MFD_CLOEXEC);
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
+		*e = errno ? errno : EIO;
+		goto out;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	fs = glfs_new(vol->name);
+	if (!fs) {
+		*e = errno ? errno : ENOMEM;
+		goto out;
+	}
+	glfs_set_logging(fs, log_file ? log_file : "/dev/null", log_level);
+	if (glfs_set_volfile(fs, path) || glfs_init(fs)) {
+		*e = errno ? errno : ENOTCONN;
+		*init_failed = true;
+		fs = NULL;
+	}
+	/* gfapi has read its volfile: the credentials in the memfd go now */
+	wipe_memfd(fd);
+out:
+	if (fd >= 0)
+		close(fd);
+	if (text)
+		explicit_bzero(text, strlen(text));
+	free(text);
+	return fs;
+}
+
+/* Open the graph of subvolume @i. Runs in its own thread: gfapi init waits for the network. */
+static void *subvol_init_thread(void *arg)
+{
+	struct subvol_init *si = arg;
+	struct lctl_volume *vol = si->vol;
+	struct lctl_subvol *sv = &vol->subvols[si->i];
+	struct statvfs st;
+	struct stat sb;
+	bool init_failed;
+	glfs_t *fs;
+	int e;
+
+	fs = open_graph(vol, vol->dht->subvols[si->i], si->log_file, si->log_level, &e,
+			&init_failed);
+	if (!fs) {
+		sv->down_errno = e;
+		if (init_failed)
+			lctl_log(LCTL_LOG_INFO, "subvolume %s: graph init failed: %s", sv->name,
+				 strerror(e));
+		return NULL;
+	}
+	if (glfs_lstat(fs, "/", &sb)) {
+		sv->down_errno = errno ? errno : ENOTCONN;
+		return NULL;
+	}
+	sv->up = true;
+	sv->down_errno = 0;
+	vol->subfs[si->i] = fs;
+	if (si->local_bricks)
+		volume_find_local_brick(vol, sv);
+	volume_shrink_inode_cache(fs, INODE_LRU_LIMIT);
+	volume_read_root_commit(sv, fs);
+	if (!glfs_statvfs(fs, "/", &st)) {
+		sv->size_bytes = (uint64_t)st.f_blocks * st.f_frsize;
+		sv->free_bytes = (uint64_t)st.f_bavail * st.f_frsize;
+		sv->statfs_blocks = st.f_blocks;
+		sv->statfs_bsize = st.f_bsize;
+		sv->free_inodes_pct = st.f_files ? (uint64_t)st.f_favail * 100 / st.f_files : 100;
+	}
+	return NULL;
+}
+
+/* The protocol/client translator named @name below @xl, or NULL. */
+static const struct lctl_xlator *find_client(const struct lctl_xlator *xl, const char *name,
+					     unsigned depth)
+{
+	const struct lctl_xlator *c = NULL;
+	size_t i;
+
+	if (depth > 64)
+		return NULL;
+	if (!strcmp(xl->type, "protocol/client"))
+		return strcmp(xl->name, name) ? NULL : xl;
+	for (i = 0; i < xl->nsubvols && !c; i++)
+		c = find_client(xl->subvols[i], name, depth + 1);
+	return c;
+}
+
+struct brick_init {
+	struct lctl_volume *vol;
+	size_t i, j;
+	const char *log_file;
+	int log_level;
+	pthread_t tid;
+	bool started;
+};
+
+/*
+ * Open the graph of brick @j of subvolume @i: its protocol/client alone. Kept once gfapi
+ * took it, even when the brick does not answer yet: protocol/client reconnects by itself, and
+ * whoever reads through it learns then whether the brick answers (drain.c).
+ */
+static void *brick_init_thread(void *arg)
+{
+	struct brick_init *bi = arg;
+	struct lctl_volume *vol = bi->vol;
+	const struct lctl_brick *b = &vol->subvols[bi->i].bricks[bi->j];
+	const struct lctl_xlator *c = find_client(vol->dht->subvols[bi->i], b->xlator, 0);
+	bool init_failed;
+	glfs_t *fs;
+	int e;
+
+	if (!c)
+		return NULL;
+	fs = open_graph(vol, c, bi->log_file, bi->log_level, &e, &init_failed);
+	if (!fs) {
+		lctl_log(LCTL_LOG_INFO, "brick %s:%s: graph init failed: %s", b->host, b->path,
+			 strerror(e));
+		return NULL;
+	}
+	volume_shrink_inode_cache(fs, INODE_LRU_LIMIT);
+	vol->brickfs[bi->i][bi->j] = fs;
+	return NULL;
+}
+
+/*
+ * Whether brick @j of subvolume @i gets a graph of its own: a brick of a leaving replica or
+ * disperse set (whose own graph reads through AFR or EC, which read one child's view or the
+ * answering ones': what waits for a heal on another brick goes unseen), unless drain.c reads
+ * its folder directly (on this host, with the volume's id).
+ */
+static bool wants_brick_graph(const struct lctl_volume *vol, size_t i, size_t j)
+{
+	const struct lctl_subvol *sv = &vol->subvols[i];
+	const struct lctl_brick *b = &sv->bricks[j];
+
+	return sv->leaving && sv->kind != LCTL_SUBVOL_BRICK && b->xlator &&
+	       !(b->mine && b->path && lctl_volume_brick_is_ours(vol, b->path));
+}
+
+int volume_open_subvol_graphs(struct lctl_volume *vol, const struct lctl_open_opts *opts)
+{
+	struct subvol_init *si = calloc(vol->nsubvols, sizeof(*si));
+	struct brick_init *bi = NULL;
+	size_t i, j, nb = 0, k = 0;
+
+	if (!si)
+		return -LCTL_ENOMEM;
+	for (i = 0; i < vol->nsubvols; i++)
+		for (j = 0; j < vol->subvols[i].nbricks; j++)
+			nb += wants_brick_graph(vol, i, j);
+	if (nb) {
+		vol->brickfs = calloc(vol->nsubvols, sizeof(*vol->brickfs));
+		bi = calloc(nb, sizeof(*bi));
+		for (i = 0; vol->brickfs && i < vol->nsubvols; i++)
+			if (vol->subvols[i].leaving &&
+			    !(vol->brickfs[i] = calloc(vol->subvols[i].nbricks, sizeof(glfs_t *))))
+				break;
+		if (!vol->brickfs || !bi || i < vol->nsubvols) {
+			free(si);
+			free(bi);
+			return -LCTL_ENOMEM;
+		}
+	}
+	for (i = 0; i < vol->nsubvols; i++) {
+		si[i] = (struct subvol_init){ vol, i,	  opts->log_file,    opts->log_level,
+					      0,   false, opts->local_bricks };
+		si[i].started = !pthread_create(&si[i].tid, NULL, subvol_init_thread, &si[i]);
+		if (!si[i].started)
+			subvol_init_thread(&si[i]);
+		for (j = 0; j < vol->subvols[i].nbricks; j++) {
+			if (!wants_brick_graph(vol, i, j))
+				continue;
+			bi[k] = (struct brick_init){ vol, i,	j, opts->log_file, opts->log_level,
+						     0,	  false };
+			bi[k].started =
+				!pthread_create(&bi[k].tid, NULL, brick_init_thread, &bi[k]);
+			if (!bi[k].started)
+				brick_init_thread(&bi[k]);
+			k++;
+		}
+	}
+	for (i = 0; i < vol->nsubvols; i++)
+		if (si[i].started)
+			pthread_join(si[i].tid, NULL);
+	for (k = 0; k < nb; k++)
+		if (bi[k].started)
+			pthread_join(bi[k].tid, NULL);
+	free(si);
+	free(bi);
+	return 0;
+}
