@@ -161,5 +161,9 @@ void fix_publish(const struct fix_cli *fc, const struct lctl_progress *p,
 void fix_publish_end(const struct fix_cli *fc, int ret);
 /* Say why the check for a running rebalance (lctl_gluster_tasks_idle()) refuses to go on. */
 void tasks_refused(int tasks, const char *gluster, const char *volume);
+/* Before a run moves anything (preflight.c): no rebalance or remove-brick runs; the versions
+ * of the cluster and its clients (unless forced). EXIT_CLEAN or EXIT_CANTRUN (said). */
+int check_gluster_tasks(const char *volume);
+int check_compat(const char *volume, bool force);
 
 #endif

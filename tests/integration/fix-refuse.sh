@@ -59,7 +59,7 @@ kill -CONT "$first"
 rc=0
 wait "$first" || rc=$?
 cat "$FX/first.out" >&2
-assert_eq 1 "$rc" "exit status of a run stopped by --max-runtime"
+assert_eq 4 "$rc" "exit status of a run stopped by --max-runtime (on schedule, nothing failed)"
 assert_contains "$(<"$FX/first.out")" "--resume"
 assert_contains "$(<"$FX/first.out")" "no longer ours"
 assert_eq "otherhost 4242 run-other 1" \
