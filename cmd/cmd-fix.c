@@ -296,6 +296,8 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 		json_object_object_add(o, "files", json_object_new_int64((int64_t)tf));
 		json_object_object_add(o, "bytes", json_object_new_int64((int64_t)tb));
 		json_object_object_add(j, "plan_total", o);
+		/* before anything moves: which subvolume the plan would take below min-free-disk */
+		json_object_object_add(j, "space", out_fill(vol, n, s->move_files, s->move_bytes));
 	}
 	/* the reasons DHT and we gave for the files left where they are (each in the outcome log) */
 	a = json_object_new_array();
@@ -329,6 +331,13 @@ static const struct out_line fix_summary_lines[] = {
 	{ NULL, "dry_run", "Plan (--mode migrate):" },
 	{ "plan", NULL, "  {from:-28} -> {to:-28} {files:8} files {bytes|bytes:12}" },
 	{ NULL, "dry_run", "  total {plan_total.files} files, {plan_total.bytes|bytes}" },
+	{ NULL, "dry_run&space",
+	  "Space after the plan (free now -> after, of the subvolume's size):" },
+	{ "space", NULL,
+	  "  {subvolume:-28} {known?{free_now|bytes:10} -> {free_after|bytes:10} of "
+	  "{size|bytes}~size unknown}{crosses_min_free?: below cluster.min-free-disk "
+	  "({min_free|bytes}), about {refused_files} files ({refused_bytes|bytes}) would stay "
+	  "where they are~}" },
 	{ NULL, "!dry_run",
 	  "{$command|title} of {$volume.name}{clean_first.data_phase_ran?{directories?: "
 	  "{directories} directories~, data phase: {clean_first.data_directories} "
@@ -401,6 +410,11 @@ static const char *const fix_hidden[] = {
 	"summary.bytes_moved@summary.dry_run",
 	"summary.skipped_by_reason@summary.dry_run",
 	"summary.skipped_other_reasons@summary.dry_run",
+	/* the plan above says what arrives and leaves; text shows the space it leaves */
+	"summary.space[].in_files",
+	"summary.space[].in_bytes",
+	"summary.space[].out_files",
+	"summary.space[].out_bytes",
 	NULL,
 };
 

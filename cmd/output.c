@@ -254,6 +254,52 @@ struct json_object *out_move_matrix(struct lctl_volume *vol, size_t n, const uin
 	return a;
 }
 
+struct json_object *out_fill(struct lctl_volume *vol, size_t n, const uint64_t *files,
+			     const uint64_t *bytes)
+{
+	struct json_object *a = json_object_new_array(), *o;
+	struct lctl_fill *f = calloc(n ? n : 1, sizeof(*f));
+	size_t i;
+
+	if (!f)
+		return a;
+	lctl_fill_project(vol, files, bytes, f);
+	for (i = 0; i < n; i++) {
+		o = json_object_new_object();
+		json_object_object_add(o, "subvolume", out_subvol(vol, (int)i));
+		json_object_object_add(o, "known", json_object_new_boolean(f[i].known));
+		if (f[i].known) {
+			json_object_object_add(o, "size",
+					       json_object_new_int64((int64_t)f[i].size));
+			json_object_object_add(o, "free_now",
+					       json_object_new_int64((int64_t)f[i].free_now));
+			json_object_object_add(o, "free_after",
+					       json_object_new_int64((int64_t)f[i].free_after));
+			json_object_object_add(o, "min_free",
+					       json_object_new_int64((int64_t)f[i].min_free));
+		}
+		json_object_object_add(o, "in_files",
+				       json_object_new_int64((int64_t)f[i].in_files));
+		json_object_object_add(o, "in_bytes",
+				       json_object_new_int64((int64_t)f[i].in_bytes));
+		json_object_object_add(o, "out_files",
+				       json_object_new_int64((int64_t)f[i].out_files));
+		json_object_object_add(o, "out_bytes",
+				       json_object_new_int64((int64_t)f[i].out_bytes));
+		json_object_object_add(o, "crosses_min_free",
+				       json_object_new_boolean(f[i].crosses));
+		if (f[i].crosses) {
+			json_object_object_add(o, "refused_files",
+					       json_object_new_int64((int64_t)f[i].refused_files));
+			json_object_object_add(o, "refused_bytes",
+					       json_object_new_int64((int64_t)f[i].refused_bytes));
+		}
+		json_object_array_add(a, o);
+	}
+	free(f);
+	return a;
+}
+
 const char *out_subvol_name(struct lctl_volume *vol, int i)
 {
 	const struct lctl_subvol *sv = i >= 0 ? lctl_volume_subvol(vol, (size_t)i) : NULL;

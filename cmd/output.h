@@ -61,6 +61,13 @@ struct json_object *out_name(const char *s);
  * {from, to, files, bytes}, the pairs with files only, in order. */
 struct json_object *out_move_matrix(struct lctl_volume *vol, size_t n, const uint64_t *files,
 				    const uint64_t *bytes);
+/*
+ * Each subvolume's space before and after those moves (lctl_fill_project()): free now and
+ * after, cluster.min-free-disk in bytes, what arrives and leaves, and whether the arrivals
+ * cross min-free-disk (with about what would stay where it is).
+ */
+struct json_object *out_fill(struct lctl_volume *vol, size_t n, const uint64_t *files,
+			     const uint64_t *bytes);
 /* Subvolume @i's name, or NULL for -1 (none) and out of range. Borrowed from @vol. */
 const char *out_subvol_name(struct lctl_volume *vol, int i);
 /* The same as a json string, or json null. */

@@ -58,6 +58,30 @@ void lctl_drain_left_release(struct lctl_drain_left *l);
  */
 uint64_t lctl_min_free_bytes(const char *opt, uint64_t size);
 
+/**
+ * struct lctl_fill - a subvolume's space before and after a plan's moves (lib/space.c).
+ * @size, @free_now: its root's statfs when the volume was opened (@known: there was one).
+ * @in_*, @out_*: the plan's files and bytes to it and from it.
+ * @free_after: free bytes once every move is done; @min_free: cluster.min-free-disk in bytes.
+ * @crosses: the moves to it do not fit above @min_free: DHT's migration will refuse files
+ *	once it gets there; @refused_bytes (and about @refused_files) would stay where they are.
+ */
+struct lctl_fill {
+	uint64_t size, free_now, free_after, min_free;
+	uint64_t in_files, in_bytes, out_files, out_bytes;
+	uint64_t refused_files, refused_bytes;
+	bool known, crosses;
+};
+
+/**
+ * lctl_fill_project() - each subvolume of @vol after the moves @move_files and @move_bytes
+ * ([src * nsubvols + dst], as struct lctl_fix_summary has them), into @out[nsubvols]:
+ * arrivals are counted before departures, so a subvolume that both gives and takes is not
+ * given room it has only at the end.
+ */
+void lctl_fill_project(const struct lctl_volume *vol, const uint64_t *move_files,
+		       const uint64_t *move_bytes, struct lctl_fill *out);
+
 /* ---- a drain, from the space check to the fix after the remove-brick (drainjob.c) ---------- */
 
 /* fix runs of one drain at most (the first, and resumed ones while directories are left) */

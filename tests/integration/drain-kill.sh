@@ -118,7 +118,15 @@ echo "killed in phase $(journal_phase) after $(migrated) migrations" >&2
 # writes anything (it would give the leaving brick a range again and move files onto it)
 # (the killed drain's lock is taken over and released by the refused fix: its run is dead)
 snap_stand() { LCTL_SNAPSHOT_IGNORE='^trusted\.glusterfs\.mdata$|^trusted\.layoutctl\.lock$' brick_snapshot "$@"; }
+# (the bricks may still apply what the killed drain's last migration had sent, a hard link's
+# linkto removed say: the snapshot is taken once two taken a second apart agree)
 snap_stand "${LCTL_BRICKS[@]}" >"$FX/snap-stand0"
+for ((i = 0; i < 10; i++)); do
+	sleep 1
+	snap_stand "${LCTL_BRICKS[@]}" >"$FX/snap-stand0b"
+	cmp -s "$FX/snap-stand0" "$FX/snap-stand0b" && break
+	mv "$FX/snap-stand0b" "$FX/snap-stand0"
+done
 rc=0
 "$LAYOUTCTL" fix --state-dir "$FX/timer" --settle 1 "$VOL" >"$FX/timer.out" 2>&1 || rc=$?
 cat "$FX/timer.out" >&2

@@ -3,6 +3,8 @@
 # trusted.* xattrs), with cluster.weighted-rebalance off so that the tiny brick gets a quarter of
 # every directory's hash range, i.e. ~8 MiB of the 32 MiB of data: DHT's migration must refuse
 # once the brick would fall below cluster.min-free-disk (10%) or is out of space.
+#   - a dry run names the tiny brick beforehand: only its subvolume's projected free space
+#     falls below min-free-disk, with the files that would stay where they are (issue 26);
 #   - fix ends with exit 1; the files it could not move are "failed" with ENOSPC in its report
 #     and in outcomes.jsonl (valid JSON lines), their directories "not-fixed" by path;
 #   - nothing is lost or hidden: every file's checksum, through a FUSE mount, is unchanged and
@@ -28,6 +30,17 @@ lctl_gluster volume add-brick "$VOL" "$LCTL_HOST:$T/brick" force >/dev/null || f
 lctl_wait_bricks_online "$VOL"
 lctl_vol_bricks "$VOL" B
 df -h "$T" >&2
+
+# the plan names the tiny brick beforehand (issue 26): a dry run projects each subvolume's free
+# space after its moves, and only the tiny one's falls below cluster.min-free-disk
+"$LAYOUTCTL" --json fix --dry-run "$VOL" >"$FX/dry.json" || fail "fix --dry-run failed"
+assert_eq "$VOL-client-3" "$(jq -r '[.summary.space[] | select(.crosses_min_free) | .subvolume] | join(" ")' "$FX/dry.json")" \
+	"subvolumes the plan would take below min-free-disk"
+jq -e '.summary.space[3] | .refused_files > 0 and .refused_bytes > 0 and .in_bytes > .size - .min_free - (.size - .free_now)' \
+	"$FX/dry.json" >/dev/null || fail "the tiny brick's projection: $(jq -c '.summary.space[3]' "$FX/dry.json")"
+"$LAYOUTCTL" fix --dry-run "$VOL" >"$FX/dry.txt" || fail "fix --dry-run (text) failed"
+grep -E "^  $VOL-client-3 .*below cluster.min-free-disk" "$FX/dry.txt" >&2 ||
+	fail "the dry run's text does not name the tiny brick: $(grep -A6 '^Space' "$FX/dry.txt")"
 
 mkdir -p "$FX/state"
 hs_lctl "$FX/fix.out" "$FX/fix.err" fix --state-dir "$FX/state" --settle 1 --parallel 4 "$VOL"

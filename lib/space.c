@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Each subvolume's space after a plan's moves (issue 26): a dry run says before anything
+ * moves which subvolume would fall below cluster.min-free-disk, where DHT's migration refuses
+ * to put more files (dht_check_free_space(): the target must keep min-free-disk free after the
+ * file, force or not), and about how much would stay where it is because of that. The numbers
+ * are the statfs of each subvolume's root when the volume was opened, and the plan's bytes by
+ * source and target; the room of a subvolume is shared by its bricks' filesystem with
+ * whatever else lives there, so this is a projection, not a promise.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+void lctl_fill_project(const struct lctl_volume *vol, const uint64_t *move_files,
+		       const uint64_t *move_bytes, struct lctl_fill *out)
+{
+	size_t n = lctl_volume_nsubvols(vol), i, k;
+	const char *mfd = lctl_volume_dht_options(vol)->min_free_disk;
+
+	for (i = 0; i < n; i++) {
+		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
+		struct lctl_fill *f = &out[i];
+		uint64_t free_in, room;
+
+		memset(f, 0, sizeof(*f));
+		for (k = 0; k < n; k++) {
+			if (k == i)
+				continue;
+			f->in_files += move_files[k * n + i];
+			f->in_bytes += move_bytes[k * n + i];
+			f->out_files += move_files[i * n + k];
+			f->out_bytes += move_bytes[i * n + k];
+		}
+		f->size = sv->size_bytes;
+		f->free_now = sv->free_bytes;
+		f->known = sv->size_bytes > 0;
+		if (!f->known)
+			continue;
+		f->min_free = lctl_min_free_bytes(mfd, sv->size_bytes);
+		/* what leaves frees room only once it has left: count the arrivals first */
+		free_in = f->free_now > f->in_bytes ? f->free_now - f->in_bytes : 0;
+		f->free_after = free_in + f->out_bytes;
+		room = f->free_now > f->min_free ? f->free_now - f->min_free : 0;
+		if (f->in_bytes > room) {
+			f->crosses = true;
+			f->refused_bytes = f->in_bytes - room;
+			/* files in proportion to bytes, at least one */
+			f->refused_files = f->in_bytes
+						   ? (uint64_t)((double)f->in_files *
+									((double)f->refused_bytes /
+									 (double)f->in_bytes) +
+								0.999)
+						   : 0;
+			if (f->refused_files > f->in_files)
+				f->refused_files = f->in_files;
+		}
+	}
+}
