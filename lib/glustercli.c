@@ -110,25 +110,45 @@ static int run_capture(const char *gluster, char *const argv[], char **out, size
 	return 0;
 }
 
-int lctl_gluster_tasks_parse(const char *xml, size_t len, bool *running)
+/* Parse @xml (bounded) when glusterd answered it (opRet 0): the document, or NULL. */
+static xmlDocPtr answer_doc(const char *xml, size_t len, xmlXPathContextPtr *ctx)
 {
 	xmlDocPtr doc;
-	xmlXPathContextPtr ctx = NULL;
+	xmlXPathObjectPtr ok = NULL;
+
+	*ctx = NULL;
+	if (len > ANSWER_MAX || len > (size_t)INT32_MAX)
+		return NULL;
+	doc = xmlReadMemory(xml, (int)len, "gluster.xml", NULL,
+			    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	if (!doc)
+		return NULL;
+	*ctx = xmlXPathNewContext(doc);
+	if (*ctx)
+		ok = xmlXPathEvalExpression((const xmlChar *)"boolean(/cliOutput[opRet = 0])",
+					    *ctx);
+	if (ok && ok->type == XPATH_BOOLEAN && ok->boolval) {
+		xmlXPathFreeObject(ok);
+		return doc;
+	}
+	xmlXPathFreeObject(ok);
+	xmlXPathFreeContext(*ctx);
+	*ctx = NULL;
+	xmlFreeDoc(doc);
+	return NULL;
+}
+
+int lctl_gluster_tasks_parse(const char *xml, size_t len, bool *running)
+{
+	xmlXPathContextPtr ctx;
+	xmlDocPtr doc = answer_doc(xml, len, &ctx);
 	xmlXPathObjectPtr ans = NULL, run = NULL;
 	int ret = LCTL_GLUSTER_NO_ANSWER;
 
 	*running = false;
-	if (len > ANSWER_MAX || len > (size_t)INT32_MAX)
-		return LCTL_GLUSTER_NO_ANSWER;
-	doc = xmlReadMemory(xml, (int)len, "gluster.xml", NULL,
-			    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 	if (!doc)
-		return LCTL_GLUSTER_NO_ANSWER;
-	ctx = xmlXPathNewContext(doc);
-	if (ctx)
-		ans = xmlXPathEvalExpression((const xmlChar
-						      *)"boolean(/cliOutput[opRet = 0]/volStatus)",
-					     ctx);
+		return ret;
+	ans = xmlXPathEvalExpression((const xmlChar *)"boolean(/cliOutput/volStatus)", ctx);
 	if (ans && ans->type == XPATH_BOOLEAN && ans->boolval) {
 		/* a task with status 1 (GF_DEFRAG_STATUS_STARTED) is in progress */
 		run = xmlXPathEvalExpression(
@@ -264,34 +284,6 @@ int lctl_gluster_tasks_idle(const char *volume, const char **gluster)
 	default:
 		return LCTL_TASKS_NO_ANSWER;
 	}
-}
-
-/* Parse @xml (bounded) when glusterd answered it (opRet 0): the document, or NULL. */
-static xmlDocPtr answer_doc(const char *xml, size_t len, xmlXPathContextPtr *ctx)
-{
-	xmlDocPtr doc;
-	xmlXPathObjectPtr ok = NULL;
-
-	*ctx = NULL;
-	if (len > ANSWER_MAX || len > (size_t)INT32_MAX)
-		return NULL;
-	doc = xmlReadMemory(xml, (int)len, "gluster.xml", NULL,
-			    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-	if (!doc)
-		return NULL;
-	*ctx = xmlXPathNewContext(doc);
-	if (*ctx)
-		ok = xmlXPathEvalExpression((const xmlChar *)"boolean(/cliOutput[opRet = 0])",
-					    *ctx);
-	if (ok && ok->type == XPATH_BOOLEAN && ok->boolval) {
-		xmlXPathFreeObject(ok);
-		return doc;
-	}
-	xmlXPathFreeObject(ok);
-	xmlXPathFreeContext(*ctx);
-	*ctx = NULL;
-	xmlFreeDoc(doc);
-	return NULL;
 }
 
 /* A decimal op-version of at most 9 digits, white space around it allowed. */
