@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "tmpdir.h"
 
 /*
  * TOP/brick/a/b/c/file      the brick, three levels of real directories
@@ -59,9 +60,7 @@ static void ln(const char *target, const char *name)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(top, sizeof(top), "%s/lctl-beneath.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(top))
+	if (unit_mkdtemp(top, sizeof(top), "beneath"))
 		return -1;
 	snprintf(brick, sizeof(brick), "%s/brick", top);
 	snprintf(host, sizeof(host), "%s/host", top);
@@ -82,11 +81,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 32];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
-	return system(cmd) ? -1 : 0;
+	return unit_rm_rf(top);
 }
 
 typedef int (*open_fn)(int rootfd, const char *rel, int flags);

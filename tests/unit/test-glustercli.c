@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "layoutctl.h"
+#include "tmpdir.h"
 #include "glustercli.h"
 
 #define HEAD "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<cliOutput>"
@@ -187,17 +188,13 @@ static void test_find(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/lctl-tasks.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return unit_mkdtemp(dir, sizeof(dir), "tasks");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return unit_rm_rf(dir);
 }
 
 /* what a hostile volfile could hand remove-brick as a brick: refused before the CLI runs */

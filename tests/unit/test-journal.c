@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "journal.h"
+#include "tmpdir.h"
 
 static void sample(struct lctl_journal *j)
 {
@@ -30,11 +31,10 @@ static void sample(struct lctl_journal *j)
 
 static char *tmpdir(void)
 {
-	char tmpl[] = "/tmp/lctl-journal-XXXXXX";
-	char *d = mkdtemp(tmpl);
+	char *d = unit_tmpdir("journal");
 
 	assert_non_null(d);
-	return strdup(d);
+	return d;
 }
 
 static char *slurp(const char *dir, size_t *len)

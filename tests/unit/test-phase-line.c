@@ -19,17 +19,17 @@
 #include "output.h"
 #include "progress.h"
 #include "status.h"
+#include "tmpdir.h"
 
 /* cmd/progress.c reads the global options; the defaults of layoutctl.c are not linked here */
 struct global_opts gopts;
 
 static char *tmpdir(void)
 {
-	char tmpl[] = "/tmp/lctl-phase-XXXXXX";
-	char *d = mkdtemp(tmpl);
+	char *d = unit_tmpdir("phase");
 
 	assert_non_null(d);
-	return strdup(d);
+	return d;
 }
 
 /* The phase line of a status, from this process's object or read back from the file. */
@@ -63,7 +63,7 @@ static void test_phases(void **state)
 				       -1,
 				       "connecting to the volume" };
 	struct json_object *st;
-	char *dir = tmpdir(), line[256], cmd[300];
+	char *dir = tmpdir(), line[256];
 
 	(void)state;
 	p.phase = "preflight";
@@ -94,8 +94,7 @@ static void test_phases(void **state)
 	assert_string_equal(line, "Settle      6 s left of 8 s: clients learn the new layouts "
 				  "before anything moves");
 	json_object_put(st);
-	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(unit_rm_rf(dir), 0);
 	free(dir);
 }
 

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "run.h"
+#include "tmpdir.h"
 
 static char dir[64];
 
@@ -301,17 +302,13 @@ static void test_start_fails(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/lctl-run.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return unit_mkdtemp(dir, sizeof(dir), "run");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return unit_rm_rf(dir);
 }
 
 int main(void)

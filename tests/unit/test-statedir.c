@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "layoutctl.h"
+#include "tmpdir.h"
 
 #define NOBODY 65534
 
@@ -28,22 +29,14 @@ static char top[256];
 
 static int setup(void **state)
 {
-	char tmpl[] = "/tmp/lctl-statedir-XXXXXX";
-
 	(void)state;
-	if (!mkdtemp(tmpl))
-		return -1;
-	snprintf(top, sizeof(top), "%s", tmpl);
-	return 0;
+	return unit_mkdtemp(top, sizeof(top), "statedir");
 }
 
 static int teardown(void **state)
 {
-	char cmd[512];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", top);
-	return system(cmd) ? -1 : 0;
+	return unit_rm_rf(top);
 }
 
 static const char *at(const char *rel)

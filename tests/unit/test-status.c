@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "layoutctl.h"
+#include "tmpdir.h"
 
 static const char *race_dir; /* armed: send "stop" at the next removal */
 
@@ -61,19 +62,15 @@ int __wrap_unlinkat(int dfd, const char *path, int flags)
 
 static char *tmpdir(void)
 {
-	char tmpl[] = "/tmp/lctl-status-XXXXXX";
-	char *d = mkdtemp(tmpl);
+	char *d = unit_tmpdir("status");
 
 	assert_non_null(d);
-	return strdup(d);
+	return d;
 }
 
 static void rm_rf(const char *dir)
 {
-	char cmd[512];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(unit_rm_rf(dir), 0);
 }
 
 static void put(const char *path, const char *text)
