@@ -210,11 +210,14 @@ for p in "${w3[@]}"; do
 done
 
 # --- 4: a worker's link carrying garbage ---------------------------------------------------------
+# (the protocol's version from the public header that defines it)
+PROTO=$(grep -h -m1 -oE 'define LCTL_POOL_PROTO [0-9]+' "$LCTL_SRCDIR"/lib/lctl/*.h | awk '{ print $3 }')
+[[ $PROTO =~ ^[0-9]+$ ]] || fail "no LCTL_POOL_PROTO in lib/lctl/*.h"
 cat >"$FX/garbage-rsh" <<EOF
 #!/bin/bash
 # server 3 answers with a valid hello, then garbage: 1,023 bytes and a done line
 if [[ \$1 == ${LCTL_POOL_HOSTS[2]} ]]; then
-	echo "hello $(grep -m1 -oE 'LCTL_POOL_PROTO [0-9]+' "$LCTL_SRCDIR/lib/layoutctl.h" | cut -d' ' -f2) \$1"
+	echo "hello $PROTO \$1"
 	read -r go
 	head -c 1023 /dev/zero | tr '\\0' A
 	echo 'done 7 7 0 0 0 0'
