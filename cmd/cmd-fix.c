@@ -514,8 +514,7 @@ static void preflight_draw(struct dash *dash, const struct fix_cli *fc, double t
 				       fc->volume,
 				       fc->o.path,
 				       fc->o.resume ? "-" : lctl_fix_mode_name(fc->o.mode),
-				       fc->o.planner == LCTL_PLANNER_MINMOVE ? "min-move"
-									     : "gluster",
+				       lctl_planner_name(fc->o.planner),
 				       "running",
 				       "preflight",
 				       fc->o.dry_run,
@@ -705,8 +704,7 @@ static void show_open(struct fix_show *s)
 					   fc->volume,
 					   fc->o.path,
 					   lctl_fix_mode_name(lctl_fix_summary(s->fix)->mode),
-					   fc->o.planner == LCTL_PLANNER_MINMOVE ? "min-move"
-										 : "gluster",
+					   lctl_planner_name(fc->o.planner),
 					   "running",
 					   "work",
 					   fc->o.dry_run,

@@ -50,6 +50,22 @@ const char *lctl_fix_mode_name(int mode)
 	return mode >= 0 && (size_t)mode < LCTL_ARRAY_SIZE(mode_names) ? mode_names[mode] : NULL;
 }
 
+const char *lctl_planner_name(int planner)
+{
+	return planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster";
+}
+
+int lctl_planner_parse(const char *s, enum lctl_planner *planner)
+{
+	if (!strcmp(s, "gluster"))
+		*planner = LCTL_PLANNER_GLUSTER;
+	else if (!strcmp(s, "min-move"))
+		*planner = LCTL_PLANNER_MINMOVE;
+	else
+		return -LCTL_EINVAL;
+	return 0;
+}
+
 int lctl_fix_mode_parse(const char *s, enum lctl_fix_mode *mode)
 {
 	size_t i;
@@ -137,8 +153,7 @@ int lctl_journal_write(const char *dir, const struct lctl_journal *j, struct lct
 		  j->run, (long long)j->started);
 	escape(&b, j->scope);
 	lbuf_addf(&b, "\nmode %s\nlayout %s\n%s%scommit %u\nphase %s\n",
-		  lctl_fix_mode_name(j->mode),
-		  j->planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster",
+		  lctl_fix_mode_name(j->mode), lctl_planner_name(j->planner),
 		  j->force_move ? "force-move 1\n" : "", j->clean_only ? "clean-only 1\n" : "",
 		  j->commit, j->phase);
 	if (j->drain[0])
@@ -247,10 +262,7 @@ int lctl_journal_parse(const char *text, size_t len, struct lctl_journal *j, str
 			fields |= 16;
 		} else if (!strcmp(line, "mode") && !lctl_fix_mode_parse(val, &j->mode)) {
 			fields |= 32;
-		} else if (!strcmp(line, "layout") &&
-			   (!strcmp(val, "gluster") || !strcmp(val, "min-move"))) {
-			j->planner = strcmp(val, "min-move") ? LCTL_PLANNER_GLUSTER
-							     : LCTL_PLANNER_MINMOVE;
+		} else if (!strcmp(line, "layout") && !lctl_planner_parse(val, &j->planner)) {
 			fields |= 64;
 		} else if (!strcmp(line, "force-move") && !strcmp(val, "1") && !j->force_move) {
 			j->force_move = true;

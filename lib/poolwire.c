@@ -48,11 +48,6 @@ static const unsigned kind_args[] = {
 	[LCTL_PM_RESUME] = 0, [LCTL_PM_STOP] = 0,     [LCTL_PM_PACE] = 3,
 };
 
-static const char *planner_word(int planner)
-{
-	return planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster";
-}
-
 int lctl_pool_msg_format(const struct lctl_pool_msg *m, char *buf, size_t size)
 {
 	char word[4 * sizeof(m->text) + 1];
@@ -88,7 +83,7 @@ int lctl_pool_msg_format(const struct lctl_pool_msg *m, char *buf, size_t size)
 			return -1;
 		lctl_escape_word_to(word, m->text);
 		n = snprintf(buf, size, "go %d %s %s\n", m->force_move ? 1 : 0,
-			     planner_word(m->planner), word);
+			     lctl_planner_name(m->planner), word);
 		break;
 	case LCTL_PM_PAUSE:
 	case LCTL_PM_RESUME:
@@ -136,6 +131,7 @@ static int string(char *w, char *out, size_t size)
 
 int lctl_pool_msg_parse(const char *line, size_t len, struct lctl_pool_msg *m)
 {
+	enum lctl_planner planner;
 	char copy[LCTL_POOL_LINE_MAX], *w[MAX_WORDS + 1], *p;
 	unsigned nw = 0, k, kind;
 	uint64_t v[6];
@@ -198,12 +194,9 @@ int lctl_pool_msg_parse(const char *line, size_t len, struct lctl_pool_msg *m)
 		if (strcmp(w[1], "0") && strcmp(w[1], "1"))
 			return -1;
 		m->force_move = w[1][0] == '1';
-		if (!strcmp(w[2], "min-move"))
-			m->planner = LCTL_PLANNER_MINMOVE;
-		else if (!strcmp(w[2], "gluster"))
-			m->planner = LCTL_PLANNER_GLUSTER;
-		else
+		if (lctl_planner_parse(w[2], &planner))
 			return -1;
+		m->planner = planner;
 		if (string(w[3], m->text, sizeof(m->text)) || m->text[0] != '/')
 			return -1;
 		break;
