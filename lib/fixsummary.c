@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A fix run's summary (fixrun.h), summed here once for every report the run hands on: the
+ * directories by outcome, the files and names by action (a hard-linked file once), the moves
+ * by subvolume, the skipped files by reason, the pool's workers' counts. A clean-first run's
+ * data phase sees again the directories its first phase could not make clean: their first
+ * outcomes are kept (met_add()) and counted once (met_drop()), and the run is clean once the
+ * data phase repaired every one of them.
+ *
+ * The summary is the consumer thread's (lctl_fix_next() and its caller): no lock of its own.
+ */
+#include "fixrun.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/*
+ * Every directory is clean from now on (a clean-first run): when, for progress and the report,
+ * and in the journal, so that a run resumed in the data phase can say since when.
+ */
+void fix_mark_clean(struct lctl_fix *f)
+{
+	struct lctl_error e = { 0 };
+
+	if (!f->two_phase || f->clean_at > 0)
+		return;
+	f->clean_at =
+		lctl_mono_seconds() - ((double)f->start.tv_sec + (double)f->start.tv_nsec / 1e9);
+	f->j.clean_since = time(NULL);
+	if (f->opts.dry_run || f->opts.place_only)
+		return;
+	if (lctl_journal_write(f->state_dir, &f->j, &e))
+		lctl_log(LCTL_LOG_WARN,
+			 "cannot record in the journal when the volume became clean: %s", e.msg);
+}
+
+/*
+ * Add what the pool's workers did to @files and @names (per enum lctl_file_action) and @bytes
+ * (a worker's counts are of names: each is taken for a file of its own).
+ */
+void fix_pool_totals(struct lctl_fix *f, uint64_t *files, uint64_t *names, uint64_t *bytes)
+{
+	struct lctl_server_progress sp[LCTL_POOL_MAX];
+	size_t i, n = lctl_pool_progress(f->pool, sp, LCTL_POOL_MAX);
+
+	for (i = 0; i < n; i++) {
+		files[LCTL_FILE_MIGRATED] += sp[i].migrated;
+		files[LCTL_FILE_SKIPPED] += sp[i].skipped;
+		files[LCTL_FILE_FAILED] += sp[i].failed;
+		names[LCTL_FILE_MIGRATED] += sp[i].migrated;
+		names[LCTL_FILE_SKIPPED] += sp[i].skipped;
+		names[LCTL_FILE_FAILED] += sp[i].failed;
+		*bytes += sp[i].bytes;
+	}
+}
+
+/* Every directory of the first walk (the only one, but for a clean-first run) clean. */
+bool fix_phase_one_ok(const struct lctl_fix_summary *s)
+{
+	return s->dirs == s->dir_outcome[LCTL_DIR_WAS_CLEAN] + s->dir_outcome[LCTL_DIR_FIXED] +
+				  s->dir_outcome[LCTL_DIR_LEFT_ALONE] +
+				  s->dir_outcome[LCTL_DIR_PLACED];
+}
+
+/* Every directory clean: the first walk's, or those it left, repaired by the data phase. */
+bool fix_all_clean(const struct lctl_fix *f)
+{
+	const struct lctl_fix_summary *s = &f->sum;
+
+	return fix_phase_one_ok(s) ||
+	       (f->repaired && f->nrepaired == f->nunclean &&
+		s->dirs - s->dir_outcome[LCTL_DIR_WAS_CLEAN] - s->dir_outcome[LCTL_DIR_FIXED] -
+				s->dir_outcome[LCTL_DIR_LEFT_ALONE] -
+				s->dir_outcome[LCTL_DIR_PLACED] ==
+			f->nunclean);
+}
+
+/* The key of the outcome @o of directory @dir among f->met; NULL without memory. */
+static char *met_key(const char *dir, const struct lctl_file_outcome *o)
+{
+	size_t n = strlen(dir) + strlen(o->name) + 3;
+	char *k = malloc(n);
+
+	/* a name has no '/': the last one ends the directory */
+	if (k)
+		snprintf(k, n, "%c%s/%s", '0' + (int)o->action, dir, o->name);
+	return k;
+}
+
+/* Keep the keys of @rr's outcomes (a first-phase report of a directory the data phase redoes). */
+static void met_add(struct lctl_fix *f, const struct lctl_repair_report *rr)
+{
+	size_t i;
+
+	for (i = 0; i < rr->nfiles; i++) {
+		char *k;
+
+		if (f->nmet == f->met_cap) {
+			size_t cap = f->met_cap ? f->met_cap * 2 : 64;
+			char **v = realloc(f->met, cap * sizeof(*v));
+
+			if (!v)
+				return; /* counted again, at worst */
+			f->met = v;
+			f->met_cap = cap;
+		}
+		k = met_key(rr->path, &rr->files[i]);
+		if (!k)
+			return;
+		f->met[f->nmet++] = k;
+		f->met_sorted = false;
+	}
+}
+
+/*
+ * A data-phase report @rr: drop the outcomes the first phase had already counted for the same
+ * name and action (it repairs again what the first phase could not make clean), from its
+ * counts, its list (so the outcome log has them once) and the live counters.
+ */
+static void met_drop(struct lctl_fix *f, struct lctl_repair_report *rr)
+{
+	size_t i, k;
+
+	if (!f->nmet || !rr->nfiles)
+		return;
+	if (!f->met_sorted) {
+		qsort(f->met, f->nmet, sizeof(*f->met), lctl_cmp_strp);
+		f->met_sorted = true;
+	}
+	for (i = k = 0; i < rr->nfiles; i++) {
+		struct lctl_file_outcome *o = &rr->files[i];
+		char *key = met_key(rr->path, o);
+		bool seen = key && bsearch(&key, f->met, f->nmet, sizeof(*f->met), lctl_cmp_strp);
+
+		free(key);
+		if (!seen) {
+			rr->files[k++] = *o;
+			continue;
+		}
+		if (rr->count[o->action])
+			rr->count[o->action]--;
+		if (atomic_load(&f->live[o->action]))
+			atomic_fetch_sub(&f->live[o->action], 1);
+		free(o->name);
+	}
+	rr->nfiles = k;
+}
+
+/* A directory's planned moves into the run's (fix_summary_add()). */
+static void moves_add(struct lctl_fix_summary *s, const struct lctl_repair_report *rr)
+{
+	size_t i;
+
+	/* a clean-first run's data phase sees each directory a second time */
+	if (!rr->plan || rr->plan->nsubvols != s->nsubvols || rr->data_phase)
+		return;
+	for (i = 0; i < s->nsubvols * s->nsubvols; i++) {
+		s->move_files[i] += rr->plan->move_files[i];
+		s->move_bytes[i] += rr->plan->move_bytes[i];
+	}
+}
+
+/* A directory's skipped files counted by reason (fix_summary_add()). */
+static void skips_add(struct lctl_fix_summary *s, const struct lctl_repair_report *rr)
+{
+	size_t i, k;
+
+	for (i = 0; i < rr->nfiles; i++) {
+		const char *r = rr->files[i].reason ? rr->files[i].reason : "";
+
+		if (rr->files[i].action != LCTL_FILE_SKIPPED)
+			continue;
+		for (k = 0; k < LCTL_FIX_SKIP_REASONS && s->skipped[k].reason &&
+			    strcmp(s->skipped[k].reason, r);
+		     k++)
+			;
+		if (k == LCTL_FIX_SKIP_REASONS) {
+			s->skipped_other++;
+			continue;
+		}
+		s->skipped[k].reason = r;
+		s->skipped[k].files++;
+	}
+}
+
+void fix_summary_add(struct lctl_fix *f, struct lctl_repair_report *rr)
+{
+	size_t i, n;
+	int a;
+
+	if (rr->data_phase)
+		met_drop(f, rr);
+	if (!rr->data_phase && f->two_phase && !f->opts.dry_run &&
+	    (rr->outcome == LCTL_DIR_NOT_FIXED || rr->outcome == LCTL_DIR_STOPPED)) {
+		met_add(f, rr);
+		if (f->nunclean == f->unclean_cap) {
+			size_t cap = f->unclean_cap ? f->unclean_cap * 2 : 16;
+			char **v = realloc(f->unclean, cap * sizeof(*v));
+
+			if (v) {
+				f->unclean = v;
+				f->unclean_cap = cap;
+			}
+		}
+		/* out of memory: the data phase then visits it, and repairs it again */
+		if (f->nunclean < f->unclean_cap && (f->unclean[f->nunclean] = strdup(rr->path)))
+			f->nunclean++;
+	}
+	if (rr->data_phase) {
+		bool good = rr->outcome == LCTL_DIR_FIXED || rr->outcome == LCTL_DIR_LEFT_ALONE ||
+			    rr->outcome == LCTL_DIR_WAS_CLEAN;
+		char *const *u = f->repaired ? bsearch(&rr->path, f->unclean, f->nunclean,
+						       sizeof(char *), lctl_cmp_strp)
+					     : NULL;
+
+		f->sum.data_dirs++;
+		if (good)
+			f->sum.data_placed++;
+		if (good && u && !f->repaired[u - f->unclean]) {
+			f->repaired[u - f->unclean] = true;
+			f->sum.repaired_later++;
+			if (++f->nrepaired == f->nunclean && fix_all_clean(f))
+				fix_mark_clean(f);
+		}
+	} else {
+		f->sum.dirs++;
+		f->sum.dir_outcome[rr->outcome]++;
+	}
+	for (a = 0; a < LCTL_FILE_ACTION_COUNT; a++)
+		f->sum.names[a] += rr->count[a];
+	lctl_outcomes_count_files(rr, &f->hard_files, f->sum.files);
+	f->sum.bytes_moved += rr->bytes_moved;
+	if (rr->outcome == LCTL_DIR_PLANNED && rr->plan) {
+		n = rr->plan->nsubvols;
+		for (i = 0; i < n * n; i++) {
+			f->sum.planned_files += rr->plan->move_files[i];
+			f->sum.planned_bytes += rr->plan->move_bytes[i];
+		}
+	}
+	moves_add(&f->sum, rr);
+	skips_add(&f->sum, rr);
+}

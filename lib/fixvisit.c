@@ -1,0 +1,483 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The walks of a fix run and their visits (fixrun.h): the layout pass (dirty_visit()), the
+ * repair walk (fix_visit(): one directory, held before it while a subvolume is gone), the
+ * directories held for their settle period and finished once ripe (the words: docs/design.md,
+ * "The fix job's words"), the last walk of those still held (ripe_visit()) and the top
+ * directory's own (fix_top_visit()). fix.c starts the walks and drives them.
+ *
+ * Threads: the crawl's workers run the visits; the counters are atomics, the held
+ * directories under dlock, the hold's state under hold_lock.
+ */
+#include "fixrun.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/*
+ * The layout pass, before the settle period: every directory in scope gets its final ranges
+ * (created where it is missing), written dirty with commit word 1, so that clients pick up
+ * the new layout while nothing has moved yet (as GlusterFS's fix-layout before migration).
+ */
+struct names {
+	char **v;
+	size_t n, cap;
+	bool nomem;
+};
+
+static int keep_child(void *arg, const char *name)
+{
+	struct names *ns = arg;
+
+	if (ns->n == ns->cap) {
+		size_t cap = ns->cap ? ns->cap * 2 : 16;
+		char **v = realloc(ns->v, cap * sizeof(*v));
+
+		if (!v)
+			goto nomem;
+		ns->v = v;
+		ns->cap = cap;
+	}
+	ns->v[ns->n] = strdup(name);
+	if (!ns->v[ns->n])
+		goto nomem;
+	ns->n++;
+	return 0;
+nomem:
+	ns->nomem = true;
+	return -LCTL_ENOMEM;
+}
+
+/*
+ * The subdirectories are queued only once this directory has its layout on every subvolume:
+ * a subdirectory missing on a new subvolume is created by a lookup through DHT, which also
+ * looks its parent up, and a parent still missing there (or half-way through our layout
+ * write) would be healed by DHT with a layout of its own, racing ours.
+ */
+static void *dirty_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
+{
+	struct lctl_fix *f = arg;
+	struct lctl_crawl_child pc = { w, path, depth };
+	struct names ns = { 0 };
+	struct lctl_inspect_children ch = { keep_child, &ns };
+	bool ok = false;
+	size_t i;
+
+	if (fix_deadline_passed(f))
+		return NULL; /* stopped: the rest stays as it is, dirty, for --resume */
+	if (lctl_repair_layout(&f->rc, path, depth, &ch, &ok) || !ok || ns.nomem)
+		atomic_fetch_add(&f->not_clean, 1);
+	for (i = 0; i < ns.n; i++) {
+		lctl_crawl_push_child(&pc, ns.v[i]);
+		free(ns.v[i]);
+	}
+	free(ns.v);
+	return NULL;
+}
+
+/* The layout pass runs as f->crawl; lctl_fix_next() takes it from there (FIX_LAYOUT). */
+int fix_start_layout(struct lctl_fix *f, struct lctl_error *err)
+{
+	struct lctl_crawl_cfg cfg = { 0 };
+	int ret;
+
+	cfg.nworkers = f->opts.parallel ? f->opts.parallel : 8;
+	cfg.visit = dirty_visit;
+	cfg.arg = f;
+	ret = lctl_crawl_start(&cfg, f->top, &f->crawl, err);
+	if (ret)
+		return ret;
+	f->stage = FIX_LAYOUT;
+	f->phase = "layout";
+	return 0;
+}
+
+/* ---- the repair crawl -------------------------------------------------------------------- */
+
+struct lctl_repair_report *fix_failed_report(const char *path, int code)
+{
+	struct lctl_repair_report *rr = calloc(1, sizeof(*rr));
+
+	if (!rr)
+		return NULL;
+	rr->path = strdup(path);
+	rr->outcome = LCTL_DIR_NOT_FIXED;
+	snprintf(rr->reason, sizeof(rr->reason), "cannot inspect: %s", lctl_strerror(code));
+	return rr;
+}
+
+static void count_report(struct lctl_fix *f, const struct lctl_repair_report *rr)
+{
+	if (rr->plan)
+		atomic_fetch_add(&f->files, rr->plan->nfiles);
+	atomic_fetch_add(&f->bytes, rr->bytes_moved);
+	if (rr->outcome == LCTL_DIR_NOT_FIXED || rr->outcome == LCTL_DIR_STOPPED)
+		atomic_fetch_add(&f->not_clean, 1);
+}
+
+/* At most this many directories (with their inspections) held by an early linkto pass. */
+#define EARLY_HOLD_MAX 1024
+
+static size_t held_count(struct lctl_fix *f)
+{
+	size_t n;
+
+	pthread_mutex_lock(&f->dlock);
+	n = f->ndefer;
+	pthread_mutex_unlock(&f->dlock);
+	return n;
+}
+
+/* rc.settling: an early linkto pass while the settle period runs. */
+bool fix_settling(void *arg)
+{
+	struct lctl_fix *f = arg;
+
+	return f->early && lctl_mono_seconds() < f->settle_end;
+}
+
+/* Sleep until @ripe (monotonic), a stop cutting it short; signs of life meanwhile. */
+static void wait_ripe(struct lctl_fix *f, double ripe)
+{
+	double now;
+
+	while (!fix_should_stop(f) && (now = lctl_mono_seconds()) < ripe) {
+		lctl_crawl_beat(); /* the settle period is no hang */
+		usleep((useconds_t)((ripe - now) > 0.1 ? 100000 : (ripe - now) * 1e6 + 1));
+	}
+}
+
+/*
+ * The rest of the directory @path held with the report @rr (struct deferral), its settle
+ * period over: its final report.
+ */
+static struct lctl_repair_report *finish_held(struct lctl_fix *f, const char *path, unsigned depth,
+					      struct lctl_repair_report *rr, bool link)
+{
+	struct lctl_repair_report *out = NULL;
+	int ret = link ? lctl_repair_dir_held(&f->rc, path, depth, rr, &out)
+		       : lctl_repair_specials(&f->rc, path, depth, rr, &out);
+
+	if (ret)
+		out = fix_failed_report(path, ret);
+	if (out)
+		count_report(f, out);
+	return out;
+}
+
+static struct lctl_repair_report *finish_deferred(struct lctl_fix *f, struct deferral *d)
+{
+	struct lctl_repair_report *rr = finish_held(f, d->path, d->depth, d->rr, d->link);
+
+	free(d->path);
+	return rr;
+}
+
+/*
+ * Hold the report @rr of the directory @path (struct deferral) until @ripe, its settle period
+ * over; without memory for that, wait here. Return: the report to hand on now, or NULL.
+ */
+static struct lctl_repair_report *defer_dir(struct lctl_fix *f, const char *path, unsigned depth,
+					    struct lctl_repair_report *rr, double ripe, bool link)
+{
+	struct deferral d = { strdup(path), depth, ripe, rr, link };
+	bool held = false;
+
+	pthread_mutex_lock(&f->dlock);
+	if (d.path && f->ndefer == f->defer_cap) {
+		size_t cap = f->defer_cap ? f->defer_cap * 2 : 16;
+		struct deferral *v = realloc(f->defer, cap * sizeof(*v));
+
+		if (v) {
+			f->defer = v;
+			f->defer_cap = cap;
+		}
+	}
+	if (d.path && f->ndefer < f->defer_cap) {
+		f->defer[f->ndefer++] = d;
+		held = true;
+	}
+	pthread_mutex_unlock(&f->dlock);
+	if (held)
+		return NULL;
+	free(d.path);
+	wait_ripe(f, ripe);
+	return finish_held(f, path, depth, rr, link);
+}
+
+/* Before a worker's next directory: the deferred ones whose settle period is over. */
+static void serve_ripe(struct lctl_fix *f, struct lctl_crawl_worker *w)
+{
+	struct lctl_repair_report *rr;
+	struct deferral d;
+
+	while (!fix_should_stop(f)) {
+		pthread_mutex_lock(&f->dlock);
+		if (!f->ndefer || f->defer[0].ripe > lctl_mono_seconds()) {
+			pthread_mutex_unlock(&f->dlock);
+			return;
+		}
+		d = f->defer[0];
+		memmove(f->defer, f->defer + 1, --f->ndefer * sizeof(*f->defer));
+		pthread_mutex_unlock(&f->dlock);
+		rr = finish_deferred(f, &d);
+		if (rr)
+			lctl_crawl_emit(w, rr);
+	}
+}
+
+/*
+ * The last walk of the data phase: its first visit (the top) queues every deferred directory
+ * still held; each of those then waits out its settle period and is finished.
+ */
+static void *ripe_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
+{
+	struct lctl_fix *f = arg;
+	struct deferral d = { 0 };
+	size_t i;
+
+	if (!atomic_exchange(&f->ripe_pushed, true)) {
+		pthread_mutex_lock(&f->dlock);
+		for (i = 0; i < f->ndefer; i++)
+			lctl_crawl_push(w, f->defer[i].path, f->defer[i].depth);
+		pthread_mutex_unlock(&f->dlock);
+		return NULL;
+	}
+	pthread_mutex_lock(&f->dlock);
+	for (i = 0; i < f->ndefer && strcmp(f->defer[i].path, path); i++)
+		;
+	if (i < f->ndefer) {
+		d = f->defer[i];
+		memmove(f->defer + i, f->defer + i + 1, (f->ndefer - i - 1) * sizeof(*f->defer));
+		f->ndefer--;
+	}
+	pthread_mutex_unlock(&f->dlock);
+	(void)depth;
+	if (!d.path)
+		return NULL;
+	wait_ripe(f, d.ripe);
+	return finish_deferred(f, &d);
+}
+
+/*
+ * One visit of the directory @path: its report, or NULL. *@settled: it went to (or came from)
+ * the settle period's deferral, counted there, and stands as it is; else the caller counts
+ * it when *@count (a failure to inspect or repair is handed on uncounted). Children are
+ * pushed when @push, and *@pushed says whether they were.
+ */
+static struct lctl_repair_report *visit_dir(struct lctl_fix *f, struct lctl_crawl_worker *w,
+					    const char *path, unsigned depth, bool push,
+					    bool *pushed, bool *settled, bool *count)
+{
+	struct lctl_crawl_child pc = { w, path, depth };
+	struct lctl_inspect_children ch = { lctl_crawl_push_child, &pc };
+	struct lctl_repair_report *rr = NULL;
+	struct lctl_dir_report *r;
+	int ret;
+
+	*settled = *count = false;
+	ret = lctl_inspect(&f->in, path, depth, push ? &ch : NULL, &r);
+	if (ret)
+		return fix_failed_report(path, ret);
+	*pushed = push;
+	if (f->opts.place_only) {
+		ret = lctl_repair_place(&f->rc, path, depth, r, &rr);
+		*count = !ret;
+		return ret ? fix_failed_report(path, ret) : rr;
+	}
+	serve_ripe(f, w);
+	if (f->data_started) {
+		/* the data phase: every directory alike, the top too, all stamped already */
+		bool deferred = false;
+
+		ret = lctl_repair_data(&f->rc, path, depth, r, &rr, &deferred);
+		if (!ret && deferred) {
+			*settled = true;
+			return defer_dir(f, path, depth, rr,
+					 lctl_mono_seconds() + f->opts.settle_ms / 1000.0, false);
+		}
+	} else if (depth == 0) {
+		/* the top directory is repaired last, by the consumer */
+		lctl_dir_report_free(r);
+		return NULL;
+	} else {
+		bool held = false;
+
+		if (f->early && held_count(f) >= EARLY_HOLD_MAX)
+			wait_ripe(f,
+				  f->settle_end); /* memory: no more held, the settle period ends */
+		ret = lctl_repair_dir_early(&f->rc, path, depth, r, &rr, &held);
+		if (!ret && held) {
+			*settled = true;
+			return defer_dir(f, path, depth, rr, f->settle_end, true);
+		}
+	}
+	*count = !ret;
+	return ret ? fix_failed_report(path, ret) : rr;
+}
+
+/* ---- holding while a subvolume is gone (struct lctl_fix_opts.hold_limit_s) ---------------- */
+
+/* Subvolumes gone now, but not all of them (a stopped volume, or this host cut off). */
+static bool partly_down(struct lctl_fix *f, bool fresh, char *why, size_t size)
+{
+	size_t n = lctl_health_down(&f->health, fresh, why, size);
+
+	return n && n < lctl_volume_nsubvols(f->vol);
+}
+
+/*
+ * Wait while a subvolume is gone. Return: true to go on (whole again, or nothing to wait
+ * for), false to stop: a stop, or held past the limit (the run then stops, resumable).
+ */
+static bool hold_while_down(struct lctl_fix *f)
+{
+	char why[200];
+	double since;
+
+	if (!f->opts.hold_limit_s)
+		return true;
+	for (;;) {
+		if (fix_should_stop(f))
+			return false;
+		if (!partly_down(f, false, why, sizeof(why))) {
+			pthread_mutex_lock(&f->hold_lock);
+			if (atomic_load(&f->held)) {
+				atomic_store(&f->held, false);
+				lctl_log(LCTL_LOG_INFO,
+					 "the volume is whole again after %.0f s: going on",
+					 lctl_mono_seconds() - f->held_since);
+			}
+			pthread_mutex_unlock(&f->hold_lock);
+			return true;
+		}
+		pthread_mutex_lock(&f->hold_lock);
+		if (!atomic_load(&f->held)) {
+			f->held_since = lctl_mono_seconds();
+			atomic_store(&f->held, true);
+			lctl_log(LCTL_LOG_WARN, "held: %s", why);
+		}
+		snprintf(f->held_why, sizeof(f->held_why), "%s", why);
+		since = f->held_since;
+		pthread_mutex_unlock(&f->hold_lock);
+		if (lctl_mono_seconds() - since > f->opts.hold_limit_s) {
+			atomic_store(&f->held_out, true);
+			atomic_store(&f->stop, true);
+			return false;
+		}
+		lctl_crawl_beat(); /* held is no hang */
+		usleep(200000);
+	}
+}
+
+/* A report that went wrong in a way a subvolume gone meanwhile explains. */
+static bool went_wrong(const struct lctl_repair_report *rr)
+{
+	return rr->outcome == LCTL_DIR_NOT_FIXED || rr->count[LCTL_FILE_FAILED];
+}
+
+/*
+ * A directory, held before it while a subvolume is gone; one that went wrong while one was
+ * gone is done again once it is back (its first report dropped: what it did stays done, the
+ * new inspection sees it), so a brick that goes away and comes back costs time, no failed
+ * file. Its children are pushed by the first visit that inspected it.
+ */
+static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
+{
+	struct lctl_fix *f = arg;
+	struct lctl_repair_report *rr;
+	bool pushed = false, settled, count;
+
+	for (;;) {
+		if (fix_should_stop(f) || !hold_while_down(f))
+			return NULL;
+		rr = visit_dir(f, w, path, depth, !pushed, &pushed, &settled, &count);
+		if (!rr || settled)
+			return rr;
+		if (!f->opts.hold_limit_s || !went_wrong(rr) || !partly_down(f, true, NULL, 0)) {
+			if (count)
+				count_report(f, rr);
+			return rr;
+		}
+		lctl_repair_report_free(rr);
+	}
+}
+
+/* The top directory, last, in a walk of its own so the consumer stays responsive. */
+void *fix_top_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
+{
+	struct lctl_fix *f = arg;
+	struct lctl_repair_report *rr = NULL;
+	int ret;
+
+	(void)w;
+	if (fix_should_stop(f))
+		return NULL;
+	ret = lctl_repair_dir(&f->rc, path, depth, NULL, &rr);
+	if (ret)
+		return fix_failed_report(path, ret);
+	count_report(f, rr);
+	return rr;
+}
+
+void fix_drop(void *arg, void *r)
+{
+	(void)arg;
+	lctl_repair_report_free(r);
+}
+
+/* How many threads a walk of the run has (and a directory's links: repair.c). */
+unsigned fix_parallel(const struct lctl_fix_opts *o)
+{
+	return o->parallel ? o->parallel : LCTL_FIX_DEFAULT_PARALLEL;
+}
+
+/* The repair walk of everything below the top (or, for a pool worker, of all of it). */
+int fix_start_work(struct lctl_fix *f, struct lctl_error *err)
+{
+	struct lctl_crawl_cfg cfg = { 0 };
+
+	cfg.nworkers = fix_parallel(&f->opts);
+	cfg.visit = fix_visit;
+	cfg.drop = fix_drop;
+	cfg.arg = f;
+	return lctl_crawl_start(&cfg, f->top, &f->crawl, err);
+}
+
+/* A walk is over: the last one of its phase, of the directories still held (ripe_visit()). */
+bool fix_start_ripe(struct lctl_fix *f)
+{
+	struct lctl_crawl_cfg cfg = { 0 };
+	struct lctl_crawl_stats st;
+	struct lctl_crawl *c;
+	uint64_t n = f->ndefer + 1; /* they, and the top this walk starts from */
+
+	f->ripe_started = true;
+	cfg.nworkers = fix_parallel(&f->opts);
+	cfg.visit = ripe_visit;
+	cfg.drop = fix_drop;
+	cfg.arg = f;
+	if (lctl_crawl_start(&cfg, f->top, &c, NULL))
+		return false; /* the finished data walk stays in f->crawl */
+	lctl_crawl_stats(f->crawl, &st);
+	lctl_crawl_free(f->crawl);
+	f->crawl = c;
+	/* they were counted by the walk before already */
+	f->base_seen += st.dirs_seen > n ? st.dirs_seen - n : 0;
+	f->base_done += st.dirs_done > n ? st.dirs_done - n : 0;
+	return true;
+}
+
+/* A held directory the run stopped before finishing: dirty, what was done in it reported. */
+struct lctl_repair_report *fix_flush_deferred(struct lctl_fix *f)
+{
+	struct deferral d = f->defer[--f->ndefer];
+
+	free(d.path);
+	d.rr->outcome = LCTL_DIR_STOPPED;
+	snprintf(d.rr->reason, sizeof(d.rr->reason), "stopped before it was finished (left dirty)");
+	count_report(f, d.rr);
+	return d.rr;
+}
