@@ -103,21 +103,53 @@ static void fix_throttle(void *arg, uint64_t bytes)
 
 /* ---- the dirty phase --------------------------------------------------------------------- */
 
+/*
+ * The run's new volume hash on every subvolume's root. One root that refuses it (its brick gone
+ * since the volume was opened: a remove-brick committed meanwhile, say) gets the others their
+ * old value back (or none, as they had), so that a run that ends here has changed nothing.
+ */
 static int write_volume_commit(struct lctl_fix *f, uint32_t h, struct lctl_error *err)
 {
-	char buf[LCTL_COMMITHASH_MAXLEN + 1];
-	size_t i;
-	int len = lctl_commithash_encode(h, buf, sizeof(buf));
+	size_t i, n = lctl_volume_nsubvols(f->vol);
+	char buf[LCTL_COMMITHASH_MAXLEN + 1], (*old)[LCTL_COMMITHASH_MAXLEN + 1];
+	ssize_t *oldlen;
+	int len = lctl_commithash_encode(h, buf, sizeof(buf)), e;
 
 	if (len < 0)
 		return lctl_seterr(err, LCTL_EINVAL, 0, "cannot encode commit hash");
-	for (i = 0; i < lctl_volume_nsubvols(f->vol); i++)
+	old = calloc(n ? n : 1, sizeof(*old));
+	oldlen = calloc(n ? n : 1, sizeof(*oldlen));
+	if (!old || !oldlen) {
+		free(old);
+		free(oldlen);
+		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+	}
+	for (i = 0; i < n; i++)
+		oldlen[i] = glfs_getxattr(lctl_volume_subvol_fs(f->vol, i), "/",
+					  LCTL_COMMITHASH_XATTR, old[i], sizeof(old[i]));
+	for (i = 0; i < n; i++)
 		if (glfs_setxattr(lctl_volume_subvol_fs(f->vol, i), "/", LCTL_COMMITHASH_XATTR, buf,
 				  (size_t)len, 0))
-			return lctl_seterr(err, LCTL_EIO, errno,
-					   "cannot write the volume commit hash on %s: %s",
-					   lctl_volume_subvol(f->vol, i)->name, strerror(errno));
-	return 0;
+			break;
+	if (i == n) {
+		free(old);
+		free(oldlen);
+		return 0;
+	}
+	e = errno;
+	lctl_seterr(err, LCTL_EIO, e, "cannot write the volume commit hash on %s: %s",
+		    lctl_volume_subvol(f->vol, i)->name, strerror(e));
+	while (i--) {
+		glfs_t *fs = lctl_volume_subvol_fs(f->vol, i);
+
+		if (oldlen[i] >= 0)
+			glfs_setxattr(fs, "/", LCTL_COMMITHASH_XATTR, old[i], (size_t)oldlen[i], 0);
+		else
+			glfs_removexattr(fs, "/", LCTL_COMMITHASH_XATTR);
+	}
+	free(old);
+	free(oldlen);
+	return -LCTL_EIO;
 }
 
 /* Every directory had its turn: the settle period starts. */
@@ -264,8 +296,19 @@ static int after_settle(struct lctl_fix *f, struct lctl_error *err)
 static int begin_run(struct lctl_fix *f, struct lctl_error *err)
 {
 	bool writes = !f->opts.dry_run && !f->opts.place_only;
+	char why[200];
 	int ret;
 
+	/*
+	 * Right before the first write, every subvolume must still answer: the volume may have
+	 * changed since it was opened (a remove-brick committed while this run waited for the
+	 * lock), and a run on a graph glusterd no longer serves must write nothing.
+	 */
+	if (writes && lctl_health_down(&f->health, true, why, sizeof(why)))
+		return lctl_seterr(err, LCTL_EIO, ENOTCONN,
+				   "%s: refusing to write (a brick went down, or the volume changed "
+				   "since it was opened)",
+				   why);
 	if (writes) {
 		ret = set_phase(f, f->data_only ? "data" : f->dirty_done ? "work" : "dirty", err);
 		if (ret)

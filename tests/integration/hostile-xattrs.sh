@@ -360,7 +360,7 @@ assert_eq left-alone "$(outcome /user)" "/user outcome"
 assert_eq left-alone "$(outcome /usermix)" "/usermix outcome"
 # the user-set layouts and everything in those directories are exactly as they were
 brick_snapshot "${B[@]/%//user}" "${B[@]/%//usermix}" >"$FX/user.after"
-# (lib/fix.c dirty_visit writes commit word 1 into the type-0 copies of /usermix, whose type-1
+# (lib/fixvisit.c dirty_visit writes commit word 1 into the type-0 copies of /usermix, whose type-1
 # copy makes repair leave it alone)
 diff -u "$FX/user.before" "$FX/user.after" >&2 || soft_fail "fix changed a directory it reports as left alone (user-set layout)"
 # the data file with the directory's name is still there, untouched
