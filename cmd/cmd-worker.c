@@ -151,6 +151,41 @@ static int next_msg(struct lctl_pool_reader *rd, struct lctl_pool_msg *m, int ti
 	}
 }
 
+/*
+ * Waiting for go: a heartbeat a second, so that the starting host knows we live; pause,
+ * resume and the pace may come first (@o takes the pace, *@paused the last of pause and
+ * resume). Return: -1 with @m the go, or the exit status (stopped, or a protocol error).
+ */
+static int wait_for_go(struct lctl_pool_reader *rd, struct lctl_pool_msg *m,
+		       struct lctl_fix_opts *o, bool *paused)
+{
+	int ret;
+
+	for (;;) {
+		ret = next_msg(rd, m, 1000);
+		if (ret == -1)
+			return EXIT_INTERRUPTED; /* the starting host is gone before go: nothing moved */
+		if (ret == -2 || (ret == 1 && m->kind != LCTL_PM_GO && m->kind != LCTL_PM_PAUSE &&
+				  m->kind != LCTL_PM_RESUME && m->kind != LCTL_PM_STOP &&
+				  m->kind != LCTL_PM_PACE))
+			return fail(EXIT_CANTRUN,
+				    "protocol error: not a message the starting host sends before go");
+		if (ret == 1 && m->kind == LCTL_PM_STOP)
+			return EXIT_INTERRUPTED;
+		if (ret == 1 && m->kind == LCTL_PM_GO)
+			return -1;
+		if (ret == 1 && m->kind == LCTL_PM_PACE) {
+			/* the pace changed before go: the run starts with it */
+			o->files_per_sec = m->pace.files_per_sec;
+			o->bytes_per_sec = m->pace.bytes_per_sec;
+			o->migrations = m->pace.migrations;
+		} else if (ret == 1) {
+			*paused = m->kind == LCTL_PM_PAUSE;
+		}
+		say_counts(LCTL_PM_PROGRESS, NULL, 0);
+	}
+}
+
 int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 {
 	struct lctl_fix_opts o = { .mode = LCTL_FIX_MIGRATE, .place_only = true };
@@ -215,36 +250,9 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 	snprintf(hello.node, sizeof(hello.node), "%s", gopts.nnodes ? gopts.nodes[0] : "-");
 	say(&hello);
 
-	/* waiting for go: a heartbeat a second, so that the starting host knows we live */
-	for (;;) {
-		ret = next_msg(rd, &m, 1000);
-		if (ret == -1) {
-			ret = EXIT_INTERRUPTED; /* the starting host is gone before go: nothing moved */
-			goto out;
-		}
-		if (ret == -2 || (ret == 1 && m.kind != LCTL_PM_GO && m.kind != LCTL_PM_PAUSE &&
-				  m.kind != LCTL_PM_RESUME && m.kind != LCTL_PM_STOP &&
-				  m.kind != LCTL_PM_PACE)) {
-			ret = fail(EXIT_CANTRUN,
-				   "protocol error: not a message the starting host sends before go");
-			goto out;
-		}
-		if (ret == 1 && m.kind == LCTL_PM_STOP) {
-			ret = EXIT_INTERRUPTED;
-			goto out;
-		}
-		if (ret == 1 && m.kind == LCTL_PM_GO)
-			break;
-		if (ret == 1 && m.kind == LCTL_PM_PACE) {
-			/* the pace changed before go: the run starts with it */
-			o.files_per_sec = m.pace.files_per_sec;
-			o.bytes_per_sec = m.pace.bytes_per_sec;
-			o.migrations = m.pace.migrations;
-		} else if (ret == 1) {
-			paused = m.kind == LCTL_PM_PAUSE;
-		}
-		say_counts(LCTL_PM_PROGRESS, NULL, 0);
-	}
+	ret = wait_for_go(rd, &m, &o, &paused);
+	if (ret >= 0)
+		goto out;
 	if (check_volume_path(m.text)) {
 		ret = fail(EXIT_CANTRUN, "protocol error: go names no path of the volume");
 		goto out;

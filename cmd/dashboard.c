@@ -224,10 +224,168 @@ static void draw_help(void)
 		mvprintw(3 + (int)i, 4, "%s", lines[i]);
 }
 
+/* The clean-first line: clean since when, data placed so far. Return: the next line. */
+static int draw_clean_first(struct json_object *st, int y)
+{
+	struct json_object *a;
+	char b2[32];
+
+	if (json_object_object_get_ex(st, "clean_first", &a) && a) {
+		if (js_int(st, "clean_first.all_clean") &&
+		    js_double(st, "clean_first.clean_after_seconds") > 0) {
+			fmt_duration(js_double(st, "clean_first.clean_after_seconds"), b2,
+				     sizeof(b2));
+			mvprintw(y++, 0,
+				 "Clean first every directory clean after %s   data placed in %lld dirs",
+				 b2, (long long)js_int(st, "clean_first.data_directories_placed"));
+		} else if (js_int(st, "clean_first.all_clean")) {
+			/* made clean by the run this one resumed in its data phase */
+			time_t t = (time_t)js_int(st, "clean_first.clean_since");
+			struct tm tm;
+
+			if (!localtime_r(&t, &tm) ||
+			    !strftime(b2, sizeof(b2), "%Y-%m-%d %H:%M", &tm))
+				snprintf(b2, sizeof(b2), "an earlier run");
+			mvprintw(y++, 0,
+				 "Clean first every directory clean since %s   data placed in %lld dirs",
+				 b2, (long long)js_int(st, "clean_first.data_directories_placed"));
+		} else {
+			mvprintw(y++, 0,
+				 "Clean first %lld directories clean so far   data placed in %lld dirs",
+				 (long long)js_int(st, "clean_first.directories_clean"),
+				 (long long)js_int(st, "clean_first.data_directories_placed"));
+		}
+	}
+	return y;
+}
+
+/* Each subvolume: its data share now and its target share, as bars. Return: the next line. */
+static int draw_subvolumes(struct json_object *st, int y, int rows, int cols)
+{
+	struct json_object *a;
+	int i, n;
+
+	attron(A_BOLD);
+	mvprintw(y++, 0, "%-30s %-*s %s", "Subvolume", (cols - 40) / 2, "data share now",
+		 "target share");
+	attroff(A_BOLD);
+	if (json_object_object_get_ex(st, "subvolumes", &a)) {
+		n = (int)json_object_array_length(a);
+		for (i = 0; i < n && y < rows - 8; i++, y++) {
+			struct json_object *s = json_object_array_get_idx(a, (size_t)i);
+			int w = (cols - 40) / 2;
+
+			mvprintw(y, 0, "%-30.30s", out_esc(js_str(s, "name")));
+			bar(y, 31, w - 6, js_double(s, "data_share"), 4);
+			mvprintw(y, 31 + w - 6, "%4.0f%%", 100 * js_double(s, "data_share"));
+			bar(y, 32 + w, w - 6, js_double(s, "target_share"), 1);
+			mvprintw(y, 32 + 2 * w - 6, "%4.0f%%", 100 * js_double(s, "target_share"));
+		}
+	}
+	return y;
+}
+
+/* A fix spread over the pool: a row per server, as `status` has them. Return: the next line. */
+static int draw_servers(struct json_object *st, int y, int rows, int cols)
+{
+	struct json_object *a;
+	int i, n;
+
+	n = (int)status_servers(st, &a);
+	if (n) {
+		char row[512];
+
+		attron(A_BOLD);
+		mvprintw(y++, 0, "%-.*s", cols - 1, status_server_header);
+		attroff(A_BOLD);
+		for (i = 0; i < n && y < rows - 6; i++, y++) {
+			status_server_row(json_object_array_get_idx(a, (size_t)i), row,
+					  sizeof(row));
+			mvprintw(y, 0, "%-.*s", cols - 1, row);
+		}
+		y++;
+	}
+	return y;
+}
+
+/* The workers, the pace they go at, a hold and why, and what each does. Return: the next line. */
+static int draw_workers(struct json_object *st, int y, int rows, int cols)
+{
+	struct json_object *a;
+	int i, n;
+
+	attron(A_BOLD);
+	mvprintw(y++, 0, "Workers (%lld active%s)", (long long)js_int(st, "workers.active"),
+		 js_int(st, "workers.paused") ? ", PAUSED" : "");
+	if (json_object_object_get_ex(st, "pace", &a)) {
+		/* the pace now (`layoutctl set` changes it): 0 is no limit */
+		char r[32] = "no limit", b[32] = "no limit";
+		double rate = js_double(st, "pace.files_per_sec"),
+		       bw = js_double(st, "pace.bytes_per_sec");
+
+		if (rate > 0)
+			snprintf(r, sizeof(r), "%.4g files/s", rate);
+		if (bw > 0)
+			snprintf(b, sizeof(b), "%.4g MB/s", bw / 1e6);
+		attroff(A_BOLD);
+		mvprintw(y++, 0, "Pace: rate %s, bandwidth %s, %lld migrations a subvolume", r, b,
+			 (long long)js_int(st, "pace.migrations"));
+		attron(A_BOLD);
+	}
+	if (json_object_object_get_ex(st, "held", &a)) {
+		/* held while a subvolume is gone: why, for how long */
+		attroff(A_BOLD);
+		mvprintw(y++, 0, "HELD %lld s: %-.*s", (long long)js_int(st, "held.seconds"),
+			 cols > 20 ? cols - 20 : 1, out_esc(js_str(st, "held.reason")));
+		attron(A_BOLD);
+	}
+	attroff(A_BOLD);
+	if (json_object_object_get_ex(st, "workers", &a) &&
+	    json_object_object_get_ex(a, "states", &a)) {
+		n = (int)json_object_array_length(a);
+		for (i = 0; i < n && y < rows - 5; i++, y++)
+			mvprintw(y, 0, "  %2d %-.*s", i, cols - 6,
+				 out_esc(json_object_get_string(
+					 json_object_array_get_idx(a, (size_t)i))));
+	}
+	return y;
+}
+
+/* The messages kept for later, and the last errors. Return: the next line. */
+static int draw_messages(struct json_object *st, int y, int rows, int cols)
+{
+	struct json_object *a;
+	int i, n;
+
+	pthread_mutex_lock(&notes_lock);
+	if (notes_n && y < rows - 4) {
+		mvprintw(y++, 0, "Messages (printed again when the dashboard closes)");
+		for (i = notes_n > 3 ? (int)notes_n - 3 : 0; i < (int)notes_n && y < rows - 3;
+		     i++, y++)
+			mvprintw(y, 0, "  %-.*s", cols - 3,
+				 notes[(notes_next + NOTES - notes_n + (unsigned)i) % NOTES]);
+		y++;
+	}
+	pthread_mutex_unlock(&notes_lock);
+	if (json_object_object_get_ex(st, "errors", &a) && json_object_array_length(a)) {
+		if (has_colors())
+			attron(COLOR_PAIR(3));
+		mvprintw(y++, 0, "Last errors");
+		if (has_colors())
+			attroff(COLOR_PAIR(3));
+		n = (int)json_object_array_length(a);
+		for (i = n > rows - y - 2 ? n - (rows - y - 2) : 0; i < n && y < rows - 1; i++, y++)
+			mvprintw(y, 0, "  %-.*s", cols - 3,
+				 out_esc(json_object_get_string(
+					 json_object_array_get_idx(a, (size_t)i))));
+	}
+	return y;
+}
+
 void dash_draw(struct dash *d, struct json_object *st)
 {
 	char b1[32], b2[32], b3[32], ph[256];
-	int rows, cols, y = 0, i, n;
+	int rows, cols, y = 0;
 	struct json_object *a;
 	double done, total;
 
@@ -268,32 +426,7 @@ void dash_draw(struct dash *d, struct json_object *st)
 		 (long long)js_int(st, "directories.was-clean"),
 		 (long long)js_int(st, "directories.not-fixed"),
 		 (long long)js_int(st, "directories.left-alone"));
-	if (json_object_object_get_ex(st, "clean_first", &a) && a) {
-		if (js_int(st, "clean_first.all_clean") &&
-		    js_double(st, "clean_first.clean_after_seconds") > 0) {
-			fmt_duration(js_double(st, "clean_first.clean_after_seconds"), b2,
-				     sizeof(b2));
-			mvprintw(y++, 0,
-				 "Clean first every directory clean after %s   data placed in %lld dirs",
-				 b2, (long long)js_int(st, "clean_first.data_directories_placed"));
-		} else if (js_int(st, "clean_first.all_clean")) {
-			/* made clean by the run this one resumed in its data phase */
-			time_t t = (time_t)js_int(st, "clean_first.clean_since");
-			struct tm tm;
-
-			if (!localtime_r(&t, &tm) ||
-			    !strftime(b2, sizeof(b2), "%Y-%m-%d %H:%M", &tm))
-				snprintf(b2, sizeof(b2), "an earlier run");
-			mvprintw(y++, 0,
-				 "Clean first every directory clean since %s   data placed in %lld dirs",
-				 b2, (long long)js_int(st, "clean_first.data_directories_placed"));
-		} else {
-			mvprintw(y++, 0,
-				 "Clean first %lld directories clean so far   data placed in %lld dirs",
-				 (long long)js_int(st, "clean_first.directories_clean"),
-				 (long long)js_int(st, "clean_first.data_directories_placed"));
-		}
-	}
+	y = draw_clean_first(st, y);
 	mvprintw(y++, 0,
 		 "Files       examined %lld  migrated %lld  linked %lld  skipped %lld  failed %lld  linkto removed %lld",
 		 (long long)js_int(st, "files.examined"), (long long)js_int(st, "files.migrated"),
@@ -309,95 +442,12 @@ void dash_draw(struct dash *d, struct json_object *st)
 		 js_double(st, "rates.dirs_per_sec_60s"), js_double(st, "rates.files_per_sec_60s"),
 		 human_bytes((uint64_t)js_double(st, "rates.bytes_per_sec_60s"), b3, sizeof(b3)));
 	y++;
-	attron(A_BOLD);
-	mvprintw(y++, 0, "%-30s %-*s %s", "Subvolume", (cols - 40) / 2, "data share now",
-		 "target share");
-	attroff(A_BOLD);
-	if (json_object_object_get_ex(st, "subvolumes", &a)) {
-		n = (int)json_object_array_length(a);
-		for (i = 0; i < n && y < rows - 8; i++, y++) {
-			struct json_object *s = json_object_array_get_idx(a, (size_t)i);
-			int w = (cols - 40) / 2;
-
-			mvprintw(y, 0, "%-30.30s", out_esc(js_str(s, "name")));
-			bar(y, 31, w - 6, js_double(s, "data_share"), 4);
-			mvprintw(y, 31 + w - 6, "%4.0f%%", 100 * js_double(s, "data_share"));
-			bar(y, 32 + w, w - 6, js_double(s, "target_share"), 1);
-			mvprintw(y, 32 + 2 * w - 6, "%4.0f%%", 100 * js_double(s, "target_share"));
-		}
-	}
+	y = draw_subvolumes(st, y, rows, cols);
 	y++;
-	n = (int)status_servers(st, &a);
-	if (n) {
-		char row[512];
-
-		attron(A_BOLD);
-		mvprintw(y++, 0, "%-.*s", cols - 1, status_server_header);
-		attroff(A_BOLD);
-		for (i = 0; i < n && y < rows - 6; i++, y++) {
-			status_server_row(json_object_array_get_idx(a, (size_t)i), row,
-					  sizeof(row));
-			mvprintw(y, 0, "%-.*s", cols - 1, row);
-		}
-		y++;
-	}
-	attron(A_BOLD);
-	mvprintw(y++, 0, "Workers (%lld active%s)", (long long)js_int(st, "workers.active"),
-		 js_int(st, "workers.paused") ? ", PAUSED" : "");
-	if (json_object_object_get_ex(st, "pace", &a)) {
-		/* the pace now (`layoutctl set` changes it): 0 is no limit */
-		char r[32] = "no limit", b[32] = "no limit";
-		double rate = js_double(st, "pace.files_per_sec"),
-		       bw = js_double(st, "pace.bytes_per_sec");
-
-		if (rate > 0)
-			snprintf(r, sizeof(r), "%.4g files/s", rate);
-		if (bw > 0)
-			snprintf(b, sizeof(b), "%.4g MB/s", bw / 1e6);
-		attroff(A_BOLD);
-		mvprintw(y++, 0, "Pace: rate %s, bandwidth %s, %lld migrations a subvolume", r, b,
-			 (long long)js_int(st, "pace.migrations"));
-		attron(A_BOLD);
-	}
-	if (json_object_object_get_ex(st, "held", &a)) {
-		/* held while a subvolume is gone: why, for how long */
-		attroff(A_BOLD);
-		mvprintw(y++, 0, "HELD %lld s: %-.*s", (long long)js_int(st, "held.seconds"),
-			 cols > 20 ? cols - 20 : 1, out_esc(js_str(st, "held.reason")));
-		attron(A_BOLD);
-	}
-	attroff(A_BOLD);
-	if (json_object_object_get_ex(st, "workers", &a) &&
-	    json_object_object_get_ex(a, "states", &a)) {
-		n = (int)json_object_array_length(a);
-		for (i = 0; i < n && y < rows - 5; i++, y++)
-			mvprintw(y, 0, "  %2d %-.*s", i, cols - 6,
-				 out_esc(json_object_get_string(
-					 json_object_array_get_idx(a, (size_t)i))));
-	}
+	y = draw_servers(st, y, rows, cols);
+	y = draw_workers(st, y, rows, cols);
 	y++;
-	pthread_mutex_lock(&notes_lock);
-	if (notes_n && y < rows - 4) {
-		mvprintw(y++, 0, "Messages (printed again when the dashboard closes)");
-		for (i = notes_n > 3 ? (int)notes_n - 3 : 0; i < (int)notes_n && y < rows - 3;
-		     i++, y++)
-			mvprintw(y, 0, "  %-.*s", cols - 3,
-				 notes[(notes_next + NOTES - notes_n + (unsigned)i) % NOTES]);
-		y++;
-	}
-	pthread_mutex_unlock(&notes_lock);
-	if (json_object_object_get_ex(st, "errors", &a) && json_object_array_length(a)) {
-		if (has_colors())
-			attron(COLOR_PAIR(3));
-		mvprintw(y++, 0, "Last errors");
-		if (has_colors())
-			attroff(COLOR_PAIR(3));
-		n = (int)json_object_array_length(a);
-		for (i = n > rows - y - 2 ? n - (rows - y - 2) : 0; i < n && y < rows - 1; i++, y++)
-			mvprintw(y, 0, "  %-.*s", cols - 3,
-				 out_esc(json_object_get_string(
-					 json_object_array_get_idx(a, (size_t)i))));
-	}
+	y = draw_messages(st, y, rows, cols);
 	if (d->help)
 		draw_help();
 	attron(A_REVERSE);
