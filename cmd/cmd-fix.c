@@ -335,9 +335,9 @@ static const struct out_line fix_summary_lines[] = {
 	  "Space after the plan (free now -> after, of the subvolume's size):" },
 	{ "space", NULL,
 	  "  {subvolume:-28} {known?{free_now|bytes:10} -> {free_after|bytes:10} of "
-	  "{size|bytes}~size unknown}{crosses_min_free?: below cluster.min-free-disk "
-	  "({min_free|bytes}), about {refused_files} files ({refused_bytes|bytes}) would stay "
-	  "where they are~}" },
+	  "{size|bytes}, keeps {min_free|bytes}~size unknown}{crosses_min_free?: below "
+	  "cluster.min-free-disk, about {refused_files} files ({refused_bytes|bytes}) would "
+	  "stay where they are~}" },
 	{ NULL, "!dry_run",
 	  "{$command|title} of {$volume.name}{clean_first.data_phase_ran?{directories?: "
 	  "{directories} directories~, data phase: {clean_first.data_directories} "
