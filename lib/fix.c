@@ -52,36 +52,16 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The end of the time window, or the caller's stop flag (a signal), stops the run. */
-bool fix_deadline_passed(struct lctl_fix *f)
-{
-	if (f->opts.deadline && time(NULL) >= f->opts.deadline && !atomic_load(&f->stop)) {
-		atomic_store(&f->deadline_hit, true);
-		atomic_store(&f->stop, true);
-	}
-	if (f->opts.stop_flag && *f->opts.stop_flag)
-		atomic_store(&f->stop, true);
-	return atomic_load(&f->stop);
-}
-
-bool fix_should_stop(void *arg)
-{
-	struct lctl_fix *f = arg;
-
-	while (atomic_load(&f->paused) && !atomic_load(&f->stop)) {
-		lctl_crawl_beat(); /* paused is no hang */
-		usleep(100000);
-	}
-	return fix_deadline_passed(f);
-}
-
 /* Rate limits: each item books a slot of 1/files_per_sec and bytes/bytes_per_sec seconds. */
 static void fix_throttle(void *arg, uint64_t bytes)
 {
 	struct lctl_fix *f = arg;
-	double cost = 0, start, now;
+	double cost, start, now;
+	unsigned gen;
 
+again:
 	/* under tlock: the pace may change while the run goes on (lctl_fix_set_pace()) */
+	cost = 0;
 	pthread_mutex_lock(&f->tlock);
 	if (f->opts.files_per_sec > 0)
 		cost = 1.0 / f->opts.files_per_sec;
@@ -94,10 +74,18 @@ static void fix_throttle(void *arg, uint64_t bytes)
 	now = lctl_mono_seconds();
 	start = f->next_slot > now ? f->next_slot : now;
 	f->next_slot = start + cost;
+	gen = f->pace_gen;
 	pthread_mutex_unlock(&f->tlock);
 	while ((now = lctl_mono_seconds()) < start && !fix_should_stop(f)) {
 		lctl_crawl_beat();
 		usleep((useconds_t)((start - now) > 0.2 ? 200000 : (start - now) * 1e6 + 1));
+		/* a new pace: this slot was booked at the old one; book again at the new */
+		pthread_mutex_lock(&f->tlock);
+		if (f->pace_gen != gen) {
+			pthread_mutex_unlock(&f->tlock);
+			goto again;
+		}
+		pthread_mutex_unlock(&f->tlock);
 	}
 }
 
@@ -845,9 +833,11 @@ int lctl_fix_set_pace(struct lctl_fix *f, const struct lctl_pace *p)
 		f->opts.bytes_per_sec = p->bytes_per_sec;
 	if (p->set & LCTL_PACE_MIGRATIONS)
 		f->opts.migrations = p->migrations;
-	/* a slower pace: the next item waits from now, not from a slot booked at the old one */
+	/* the next item waits from now, not from a slot booked at the old pace; the items
+	 * waiting for such a slot book again (fix_throttle()) */
 	if (f->next_slot > lctl_mono_seconds())
 		f->next_slot = lctl_mono_seconds();
+	f->pace_gen++;
 	all = (struct lctl_pace){ .set = LCTL_PACE_RATE | LCTL_PACE_BANDWIDTH |
 					 LCTL_PACE_MIGRATIONS,
 				  .files_per_sec = f->opts.files_per_sec,

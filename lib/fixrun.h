@@ -115,6 +115,7 @@ struct lctl_fix {
 
 	pthread_mutex_t tlock; /* protects next_slot */
 	double next_slot;      /* throttle: monotonic time the next item may start */
+	unsigned pace_gen; /* one more at each lctl_fix_set_pace(): slots booked before rebook */
 
 	/*
 	 * Directories waiting out a settle period while the workers go on with others: in the

@@ -16,6 +16,31 @@
 #include <string.h>
 #include <unistd.h>
 
+/* ---- stopping (the visits ask; the run's stages too) ------------------------------------ */
+
+/* The end of the time window, or the caller's stop flag (a signal), stops the run. */
+bool fix_deadline_passed(struct lctl_fix *f)
+{
+	if (f->opts.deadline && time(NULL) >= f->opts.deadline && !atomic_load(&f->stop)) {
+		atomic_store(&f->deadline_hit, true);
+		atomic_store(&f->stop, true);
+	}
+	if (f->opts.stop_flag && *f->opts.stop_flag)
+		atomic_store(&f->stop, true);
+	return atomic_load(&f->stop);
+}
+
+bool fix_should_stop(void *arg)
+{
+	struct lctl_fix *f = arg;
+
+	while (atomic_load(&f->paused) && !atomic_load(&f->stop)) {
+		lctl_crawl_beat(); /* paused is no hang */
+		usleep(100000);
+	}
+	return fix_deadline_passed(f);
+}
+
 /*
  * The layout pass, before the settle period: every directory in scope gets its final ranges
  * (created where it is missing), written dirty with commit word 1, so that clients pick up

@@ -10,7 +10,6 @@
 
 #include <glusterfs/api/glfs-handles.h>
 #include "inspect.h"
-#include "repair.h"
 #include "repairsteps.h"
 
 #include <errno.h>

@@ -11,7 +11,7 @@
 #include <glusterfs/api/glfs-handles.h>
 #include "crawl.h"
 #include "inspect.h"
-#include "repair.h"
+#include "migrate.h"
 #include "repairsteps.h"
 
 #include <errno.h>

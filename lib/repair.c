@@ -80,12 +80,6 @@ static bool layout_differs(const struct lctl_dir_report *r, const struct lctl_ra
 	return false;
 }
 
-int repair_inspect(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
-		   struct lctl_dir_report **out)
-{
-	return lctl_inspect(rc->in, path, depth, NULL, out);
-}
-
 /*
  * Place, verify, and place again from the new view while a concurrent client changes the
  * directory (a client with an old layout can undo a linkto, more than once): at most this many
@@ -145,11 +139,6 @@ bool repair_entries_safe(const struct lctl_dir_report *r)
 		    s != LCTL_ENTRY_STALE_LINKTO)
 			return false;
 	return !first_unsafe(r);
-}
-
-bool repair_on_leaving(const struct lctl_repair_ctx *rc, int sv)
-{
-	return sv >= 0 && lctl_volume_subvol(rc->in->vol, (size_t)sv)->leaving;
 }
 
 /*

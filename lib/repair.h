@@ -3,53 +3,8 @@
 #ifndef LCTL_REPAIR_H
 #define LCTL_REPAIR_H
 
-#include "inspect.h"
-#include "journal.h"
-#include "slots.h"
-
-#include <sys/statvfs.h>
-
-struct lctl_repair_ctx {
-	struct lctl_inspector *in; /* borrowed */
-	uint32_t commit;	   /* the hash to stamp */
-	enum lctl_fix_mode mode;
-	bool dry_run;
-	/* let DHT move a file its free-space balance check would keep (lctl_fix_opts) */
-	bool force_move;
-	/* optional hooks into the job: rate limits and stop requests */
-	void (*throttle)(void *arg, uint64_t bytes);
-	/* live counters for progress, one per enum lctl_file_action, and bytes moved */
-	_Atomic uint64_t *live;
-	_Atomic uint64_t *live_bytes;
-	bool (*should_stop)(void *arg);
-	/*
-	 * A linkto pass started during the settle period: true while it still runs, when only
-	 * the lookups that link misplaced files may be done (lctl_repair_dir_early()). NULL: never.
-	 */
-	bool (*settling)(void *arg);
-	void *arg;
-	/* a linkto pass: the lookups of a directory with many files to link, over this many
-	 * threads (the worker's own included); 0 or 1: the worker alone */
-	unsigned link_threads;
-	/* where the S_ISGID/S_ISVTX bits of files about to move are kept; NULL in a dry run */
-	struct lctl_modes *modes;
-	/* one migration at a time per subvolume (slots.c); NULL: no limit */
-	struct lctl_slots *slots;
-	/* a run spread over the pool: migrate only the files this server moves (topology.c) */
-	bool own_only;
-	/*
-	 * The starting host's pass after the pool's workers: linked files were tried by their
-	 * server's worker already (DHT keeps hard links, say), so they are left; and a directory
-	 * with files whose server's worker did not finish (@mover_done false) is not stamped.
-	 */
-	bool after_workers;
-	bool (*mover_done)(void *arg, size_t server);
-	/*
-	 * A drain: subvolumes are leaving (lctl_subvol.leaving; our DHT graph has them
-	 * decommissioned). A directory is verified only once nothing of it is left on them.
-	 */
-	bool drain;
-};
+#include "repairctx.h"
+#include "migrate.h"
 
 /**
  * lctl_outcomes_unique() - keep one outcome per name and action of @v[0..@n) (the first; the
@@ -75,15 +30,6 @@ struct lctl_file_set {
 void lctl_outcomes_count_files(const struct lctl_repair_report *rr, struct lctl_file_set *seen,
 			       uint64_t *files);
 void lctl_file_set_free(struct lctl_file_set *set);
-
-/**
- * lctl_dht_balance_refuses() - DHT's free-space balance check for a migration (GlusterFS 10.3,
- * __dht_check_free_space(), the "migrate-data" value other than "force"): the whole percentage
- * of free blocks (f_bavail of f_blocks) the target has is below the source's. The file's own
- * blocks do not count, as DHT preallocates the target (conf->use_fallocate).
- * Return: true if DHT would refuse the move (the setxattr fails with EPERM).
- */
-bool lctl_dht_balance_refuses(const struct statvfs *from, const struct statvfs *to);
 
 /**
  * lctl_repair_dir() - run the fix protocol on one directory.
@@ -112,35 +58,6 @@ int lctl_repair_dir_early(struct lctl_repair_ctx *rc, const char *path, unsigned
  */
 int lctl_repair_dir_held(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
 			 struct lctl_repair_report *held, struct lctl_repair_report **out);
-
-/**
- * lctl_repair_place() - a pool worker's share of one directory: migrate the misplaced and
- * linked regular files whose data this server moves (lctl_volume_owns()). No layout is written
- * and nothing is verified or stamped: the run's starting host does that once every server is
- * done, and moves the special files (symbolic links...), which need the directory dirty.
- * @initial: as for lctl_repair_dir().
- */
-int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
-		      struct lctl_dir_report *initial, struct lctl_repair_report **out);
-
-/* How the data phase may place an entry (see dataphase.c) */
-enum lctl_clean_place {
-	LCTL_PLACE_CLEAN,	/* with its directory stamped */
-	LCTL_PLACE_DIRTY_AFTER, /* with the directory dirty, once the regular files are placed */
-	LCTL_PLACE_DIRTY,	/* with the directory dirty from the start */
-};
-enum lctl_clean_place lctl_repair_clean_place(const struct lctl_entry_report *e);
-
-/* What a fix does first about an entry's stale linkto, before placing it (see linkto.c) */
-enum lctl_stale_fix {
-	LCTL_STALE_PLACE,	   /* nothing first: place the entry as any other */
-	LCTL_STALE_REMOVE_STRAY,   /* data on its hashed subvolume: remove the stray, done */
-	LCTL_STALE_REMOVE_THIRD,   /* a correct hashed linkto: remove the stray elsewhere, place */
-	LCTL_STALE_REMOVE_FOREIGN, /* the hashed linkto has another file's gfid: remove it, place */
-	LCTL_STALE_RETARGET,	   /* the hashed linkto names a subvolume without the data: make it
-				    * name the data's (removed instead if its gfid is another's) */
-};
-enum lctl_stale_fix lctl_repair_stale_fix(const struct lctl_entry_report *e, bool data_leaving);
 
 /**
  * lctl_repair_data() - the data phase of a clean-first run for one directory (@rc->mode is

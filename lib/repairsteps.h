@@ -6,7 +6,7 @@
 #ifndef LCTL_REPAIRSTEPS_H
 #define LCTL_REPAIRSTEPS_H
 
-#include "repair.h"
+#include "repairctx.h"
 
 #include <sys/stat.h>
 
