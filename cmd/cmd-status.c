@@ -185,6 +185,11 @@ static const struct out_line status_lines[] = {
 	{ NULL, NULL,
 	  "Moved:       {bytes_moved|bytes} ({rates.bytes_per_sec_60s|bytes}/s over the "
 	  "last minute)" },
+	{ NULL, "pace",
+	  "Pace:        {pace.files_per_sec?{pace.files_per_sec} files/s~no file limit}, "
+	  "{pace.bytes_per_sec?{pace.bytes_per_sec|bytes}/s~no byte limit}, {pace.migrations} "
+	  "migrations a subvolume (layoutctl set changes it)" },
+	{ NULL, "held", "Held:        {held.seconds} s: {held.reason}" },
 	{ NULL, "exit_code|set", "Exit code:   {exit_code}" },
 	/* the servers of a fix spread over the pool: the one table (status.h) */
 	{ NULL, "servers", STATUS_SERVER_HEADER },
