@@ -120,6 +120,7 @@ int parse_fix_args(const struct cmd *cmd, int argc, char **argv, struct fix_cli 
 	if (ret >= 0)
 		return ret;
 	fc->volume = argv[1];
+	fc->drain_cmd = fc->drain;
 	if (fc->drain) {
 		fc->leaving = (const char *const *)argv + 2;
 		fc->nleaving = (size_t)argc - 2;

@@ -38,6 +38,7 @@ struct fix_cli {
 	const char *metrics_file; /* --metrics-file: node_exporter textfile metrics (fixmetrics.c) */
 	/* drain: the subvolumes or bricks to empty (the operands after VOLUME), and --commit */
 	bool drain;
+	bool drain_cmd; /* the command run is drain (drain stays true only for its drain passes) */
 	const char *const *leaving;
 	size_t nleaving;
 	bool commit;

@@ -103,7 +103,7 @@ static int metrics_begin(struct fix_cli *fc)
 
 	memset(&M, 0, sizeof(M));
 	gethostname(M.host, sizeof(M.host) - 1);
-	M.mi = (struct lctl_metrics_info){ .command = fc->drain ? "drain" : "fix",
+	M.mi = (struct lctl_metrics_info){ .command = fc->drain_cmd ? "drain" : "fix",
 					   .volume = fc->volume,
 					   .host = M.host,
 					   .running = true,

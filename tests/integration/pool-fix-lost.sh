@@ -54,8 +54,10 @@ assert_files_equal "$FX/roots.before" "$FX/roots.after" "a refused fix changed t
 lctl_pool_restart_node 3
 
 # --- 2. server 3 dies while the workers move files ---------------------------------------------
+# (--hold-limit 0: what a lost server leaves when the run does not wait for it; by default
+# the run would hold, up to 30 minutes, for its bricks to come back: fault-brick-kill.sh)
 (
-	pf_fix "$VOL" --bandwidth 1
+	pf_fix "$VOL" --bandwidth 1 --hold-limit 0
 	exit "$LCTL_RC"
 ) &
 fix_pid=$!
