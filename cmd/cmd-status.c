@@ -366,25 +366,10 @@ const struct lopt cmd_set_options[] = {
 	OPT_END(),
 };
 
-/* A plain decimal number (digits, at most one '.', at most 20 characters) in [0, max]. */
+/* A plain decimal number, as the control file takes it (lctl_decimal_parse()), in [0, max]. */
 static bool set_number(const char *s, double max, double *out)
 {
-	size_t i, dots = 0, digits = 0;
-
-	for (i = 0; s[i]; i++) {
-		if (i == 20)
-			return false;
-		if (s[i] == '.')
-			dots++;
-		else if (s[i] >= '0' && s[i] <= '9')
-			digits++;
-		else
-			return false;
-	}
-	if (!digits || dots > 1)
-		return false;
-	*out = strtod(s, NULL);
-	return *out <= max;
+	return !lctl_decimal_parse(s, strlen(s), out) && *out <= max;
 }
 
 /* KEY=VALUE into @ca; false (said) for anything else. */

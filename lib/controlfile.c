@@ -80,30 +80,37 @@ static bool space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* A plain decimal number (digits, at most one '.', 1-20 characters) at @buf[*i]. */
-static bool decimal(const char *buf, size_t len, size_t *i, double *out)
+int lctl_decimal_parse(const char *s, size_t len, double *out)
 {
 	char num[24];
-	size_t k = 0, dots = 0, digits = 0;
+	size_t i, dots = 0, digits = 0;
 
-	while (*i < len && !space(buf[*i])) {
-		char c = buf[(*i)++];
-
-		if (k == 20)
-			return false;
-		if (c == '.')
+	if (len > 20)
+		return -LCTL_EINVAL;
+	for (i = 0; i < len; i++) {
+		if (s[i] == '.')
 			dots++;
-		else if (c >= '0' && c <= '9')
+		else if (s[i] >= '0' && s[i] <= '9')
 			digits++;
 		else
-			return false;
-		num[k++] = c;
+			return -LCTL_EINVAL;
 	}
-	num[k] = '\0';
 	if (!digits || dots > 1)
-		return false;
+		return -LCTL_EINVAL;
+	memcpy(num, s, len);
+	num[len] = '\0';
 	*out = strtod(num, NULL);
-	return true;
+	return 0;
+}
+
+/* The number at @buf[*i], up to the next white space (lctl_decimal_parse()); *@i past it. */
+static bool decimal(const char *buf, size_t len, size_t *i, double *out)
+{
+	size_t start = *i;
+
+	while (*i < len && !space(buf[*i]))
+		(*i)++;
+	return !lctl_decimal_parse(buf + start, *i - start, out);
 }
 
 /* "pace" arguments: one or more blanks, then KEY=NUMBER, each key once. */

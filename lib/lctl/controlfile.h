@@ -37,6 +37,12 @@ struct lctl_control_arg {
 };
 
 /**
+ * lctl_decimal_parse() - a pace value as the control file and `layoutctl set` take it: plain
+ * decimal digits with at most one '.', 1 to 20 characters (no sign, exponent or blank), in
+ * the @len bytes at @s. Return: 0 with *@out, or -LCTL_EINVAL.
+ */
+int lctl_decimal_parse(const char *s, size_t len, double *out);
+/**
  * lctl_control_send() - write @cmd (with @arg for LCTL_CONTROL_WORKERS and
  * LCTL_CONTROL_PACE; else it may be NULL) as DIR/control (lctl_state_write()).
  * Return: 0 or a negative LCTL_E* (-LCTL_EINVAL: no such command, or out of range).
