@@ -85,16 +85,8 @@ static char *fake_gluster(const char *body)
 static char *slurp(const char *name)
 {
 	static char buf[8192];
-	char path[128];
-	size_t n;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
+	assert_int_equal(unit_read(dir, name, buf, sizeof(buf)), 0);
 	return buf;
 }
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "pool.h"
+#include "tmpdir.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -602,15 +603,9 @@ static void test_stderr_escaped(void **state)
 static void take_file(const char *dir, const char *name, char *buf, size_t size)
 {
 	char path[128];
-	size_t n;
-	FILE *f;
 
+	assert_int_equal(unit_read(dir, name, buf, size), 0);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	n = fread(buf, 1, size - 1, f);
-	buf[n] = '\0';
-	fclose(f);
 	unlink(path);
 }
 

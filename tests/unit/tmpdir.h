@@ -37,6 +37,23 @@ static inline int unit_rm_one(const char *path, const struct stat *st, int type,
 	return type == FTW_DP ? rmdir(path) : unlink(path);
 }
 
+/* DIR/NAME's text into @buf, NUL-terminated (at most @size - 1 bytes). Return: 0, or -1. */
+static inline int unit_read(const char *dir, const char *name, char *buf, size_t size)
+{
+	char path[4096];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, size - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return 0;
+}
+
 /* Remove @dir and everything below it. Return: 0, or -1. */
 static inline int unit_rm_rf(const char *dir)
 {
