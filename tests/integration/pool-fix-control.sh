@@ -146,9 +146,18 @@ a=$(migrated) ta=$(ms)
 sleep 6
 b=$(migrated) tb=$(ms)
 "$LAYOUTCTL" set --state-dir "$S" "$VOL" rate=2 || fail "layoutctl set rate=2 failed"
-sleep 1
+# the starting host takes the pace at its next once-a-second tick and sends it on; the counts
+# reach the progress file a second or two after the files moved: measure from 3 s after status
+# says the new pace, over 3 s (on CI's loaded 2-core machine, a window from 1 s after the set to
+# 3 s after it still counted mostly files moved at the slow pace: 2.4 files a second)
+for ((i = 0; i < 30; i++)); do
+	jq -e '.pace.files_per_sec == 2' "$P" >/dev/null 2>&1 && break
+	sleep 0.1
+done
+jq -e '.pace.files_per_sec == 2' "$P" >/dev/null || fail "status does not say the new pace: $(jq -c .pace "$P")"
+sleep 3
 c=$(migrated) tc=$(ms)
-sleep 2
+sleep 3
 d=$(migrated) td=$(ms)
 # (slow again at once: server 3's files are wanted by the sections below)
 "$LAYOUTCTL" set --state-dir "$S" "$VOL" rate=0.25 || fail "layoutctl set rate=0.25 failed"

@@ -293,12 +293,24 @@ soft_end() {
 
 # hs_stamped_are_clean SCANJSON H: in a `scan --all --json` taken with every brick up, every
 # directory whose layout carries H on every subvolume (neither unstamped nor commit-mixed) is
-# clean: nothing was stamped that was not verified.
+# clean: nothing was stamped that was not verified. One state is allowed: the data phase of a
+# clean-first run moves a linked file with its directory stamped, and a kill in the middle of
+# that move leaves the source marked (migration-leftover) on its cached subvolume, away from
+# the hashed one, whose linkto or finished copy a lookup by name finds (design.md, "Clean
+# first"; the fresh-lookup checker of the tests that kill proves it); the next run finishes it.
 hs_stamped_are_clean() {
 	local bad n
 	bad=$(jq -c --argjson h "$2" '[.directories[] | select(.commit == $h and
 		(.problems | index("unstamped") or index("commit-mixed") | not)) |
-		select(.clean == false) | {path, problems, entry_counts}]' "$1")
+		select(.clean == false) |
+		select((.problems == [] and
+			([.entry_counts | to_entries[] |
+			  select(.value > 0 and (.key | IN("placed", "linked", "migration-leftover") | not))]
+			 | length) == 0 and
+			([.entries[] | select(.state == "migration-leftover" and
+				(.cached == null or .hashed == null or .cached == .hashed))] | length) == 0)
+			| not) |
+		{path, problems, entry_counts, entries: [.entries[] | select(.state != "linked")]}]' "$1")
 	[[ $bad == '[]' ]] || fail "directories stamped with $2 that are not clean: $bad"
 	n=$(jq --argjson h "$2" '[.directories[] | select(.commit == $h and .clean)] | length' "$1")
 	echo "directories stamped with $2 and clean: $n" >&2
