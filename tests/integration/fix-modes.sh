@@ -121,6 +121,7 @@ assert_eq 0 "$LCTL_RC" "fix --layout min-move exit status"
 # its directories took time (the dirty pass, the settle period of 1 s, the walk, the data
 # phase; inspecting, layouts, links, moves, verifying, stamping), and the phases' wall times
 # add up to no more than the run's
+jq -c '.summary | {seconds, phase_seconds, step_seconds}' "$FX/mm.json" >&2
 jq -e '.summary.phase_seconds | .layout > 0 and .settle >= 0.95 and .work > 0 and .data > 0' \
 	"$FX/mm.json" >/dev/null || fail "phase times: $(jq -c .summary.phase_seconds "$FX/mm.json")"
 jq -e '.summary.step_seconds | [.inspect, .layout, .links, .moves, .verify, .stamp] | all(. > 0)' \
