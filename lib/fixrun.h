@@ -66,7 +66,9 @@ struct lctl_fix {
 	bool pool_stopped;	  /* "stop" sent to them */
 	bool pool_paused;
 	bool pool_went;	   /* "go" sent: they move their shares once per run */
-	const char *phase; /* for progress: dirty, place, work, top, data */
+	const char *phase; /* for progress: lctl_run_phase_name()'s, set by fix_set_phase() */
+	int phase_at;	   /* its enum lctl_run_phase, -1 before the first */
+	double phase_t0;   /* monotonic time up to which sum.phase_s counts it */
 	bool two_phase;	   /* LCTL_FIX_CLEAN_FIRST */
 	bool data_only;	   /* a clean-first run that starts in the data phase */
 	bool data_started; /* the data phase's walk is (or was) running */
@@ -112,6 +114,8 @@ struct lctl_fix {
 	atomic_uint_fast64_t files, bytes, not_clean;
 	_Atomic uint64_t live[LCTL_FILE_ACTION_COUNT];
 	_Atomic uint64_t live_bytes;
+	/* nanoseconds the walks' threads spent inspecting directories (before their repair) */
+	_Atomic uint64_t walk_inspect_ns, walk_inspect_taken;
 
 	pthread_mutex_t tlock; /* protects next_slot */
 	double next_slot;      /* throttle: monotonic time the next item may start */
@@ -174,6 +178,8 @@ bool fix_settling(void *arg);
 
 /* fixsummary.c: the summary */
 void fix_summary_add(struct lctl_fix *f, struct lctl_repair_report *rr);
+void fix_set_phase(struct lctl_fix *f, enum lctl_run_phase phase);
+void fix_time_taken(struct lctl_fix *f);
 bool fix_phase_one_ok(const struct lctl_fix_summary *s);
 bool fix_all_clean(const struct lctl_fix *f);
 void fix_mark_clean(struct lctl_fix *f);

@@ -391,6 +391,7 @@ int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned dep
 {
 	struct lctl_repair_report *rr = repair_report_new(path);
 	struct lctl_dir_report *r = initial;
+	double t = lctl_mono_seconds();
 	size_t i;
 	int ret = 0;
 
@@ -403,6 +404,7 @@ int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned dep
 		lctl_repair_report_free(rr);
 		return ret;
 	}
+	t = repair_step_time(rr, LCTL_STEP_INSPECT, t);
 	rr->outcome = LCTL_DIR_PLACED;
 	for (i = 0; i < r->nentries && !repair_stopping(rc); i++) {
 		const struct lctl_entry_report *e = &r->entries[i];
@@ -417,6 +419,7 @@ int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned dep
 		    (e->state == LCTL_ENTRY_MIGRATION_LEFTOVER && e->cached >= 0))
 			repair_place_entry(rc, rr, path, e);
 	}
+	repair_step_time(rr, LCTL_STEP_MOVES, t);
 	if (repair_stopping(rc))
 		repair_set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished");
 	rr->plan = r;
