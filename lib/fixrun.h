@@ -18,6 +18,7 @@
 #include "health.h"
 #include "lock.h"
 #include "pool.h"
+#include "outcomes.h"
 #include "repair.h"
 
 #include <pthread.h>
