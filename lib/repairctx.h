@@ -9,7 +9,7 @@
 
 #include "inspect.h"
 #include "journal.h"
-#include "slots.h"
+#include "migrationlimit.h"
 
 #include <sys/statvfs.h>
 
