@@ -7,9 +7,9 @@
 #include "dashboard.h"
 #include "msg.h"
 #include "output.h"
-#include "parse.h"
+#include "argvalues.h"
 #include "progress.h"
-#include "render.h"
+#include "textview.h"
 #include "status.h"
 
 #include <errno.h>
