@@ -5,9 +5,9 @@
 #include "fixcli.h"
 #include "msg.h"
 #include "output.h"
-#include "parse.h"
+#include "argvalues.h"
 #include "progress.h"
-#include "render.h"
+#include "textview.h"
 #include "status.h"
 
 #include <ctype.h>

@@ -2,9 +2,8 @@
 /*
  * A fix run: preflight, locks, journal, the dirty phase, the parallel repair, the top last.
  *
- * Order (the fix protocol: docs/design.md, "The fix protocol as implemented", which the
- * team's shared architecture.md section 3 describes; the words held, ripe and deferral are
- * defined in design.md, "The fix job's words"):
+ * Order (the fix protocol: docs/design.md, "The fix protocol as implemented"; the words held,
+ * ripe and deferral are defined in design.md, "The fix job's words"):
  *   1. preflight: every subvolume up, no remove-brick in progress (decommissioned subvolumes
  *      in the volfile), the volume commit hash consistent on the brick roots;
  *   2. locks (lock.c): flock() on STATE_DIR/lock against runs on this host with the same

@@ -18,6 +18,7 @@
 #include "health.h"
 #include "lock.h"
 #include "pool.h"
+#include "outcomes.h"
 #include "repair.h"
 
 #include <pthread.h>
@@ -58,7 +59,7 @@ struct lctl_fix {
 	struct lctl_repair_ctx rc;
 	struct lctl_journal j;
 	struct lctl_modes modes; /* kept setgid/sticky modes (journal.h) */
-	struct lctl_slots slots; /* one migration at a time per subvolume (slots.c) */
+	struct lctl_slots slots; /* one migration at a time per subvolume (migrationlimit.c) */
 	bool modes_open;
 	struct lctl_crawl *crawl; /* the walk below the top, then the top's own */
 	struct lctl_pool *pool;	  /* a run spread over the pool: the servers' workers */

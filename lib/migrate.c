@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Step 3 of a directory's repair (repair.c): place its entries. DHT's own migration of a file
- * ("migrate-data", with a slot on both subvolumes, slots.c), the setgid/sticky mode kept
+ * ("migrate-data", with a slot on both subvolumes, migrationlimit.c), the setgid/sticky mode kept
  * before it (journal.c's modes), the reason DHT refused one (its free-space balance check
  * redone), the lookups that link files in a linkto pass, spread over threads in a large
  * directory, and a pool worker's share of a directory (lctl_repair_place()).
@@ -117,7 +117,7 @@ bool repair_stopping(struct lctl_repair_ctx *rc)
 }
 
 /*
- * DHT's migration of @path, with a slot on both subvolumes (slots.c).
+ * DHT's migration of @path, with a slot on both subvolumes (migrationlimit.c).
  * Return: 0 moved; -1 with errno set; 1 stopped while waiting for a slot.
  */
 static int migrate(struct lctl_repair_ctx *rc, const char *path, const struct lctl_entry_report *e)

@@ -7,7 +7,7 @@
  */
 #include "internal.h"
 
-#include "repair.h"
+#include "outcomes.h"
 #include "repairsteps.h"
 
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Repair one directory: steps 3 to 6 of the fix protocol (docs/design.md, "The fix protocol as
- * implemented"; the shared architecture.md, section 3).
+ * implemented").
  *
  * The directory is already dirty when we get here (the job wrote a new volume commit hash, or
  * commit word 1 on every directory of the subtree, and waited for clients to notice), so DHT

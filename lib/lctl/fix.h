@@ -56,7 +56,7 @@ struct lctl_fix_opts {
 	unsigned parallel; /* 0 = LCTL_FIX_DEFAULT_PARALLEL */
 	/*
 	 * Migrations at a time from or to one subvolume, 1-LCTL_FIX_MAX_MIGRATIONS; 0 = 1. More
-	 * than one pays where the network is the limit (slots.c).
+	 * than one pays where the network is the limit (migrationlimit.c).
 	 */
 	unsigned migrations;
 	enum lctl_planner planner;
