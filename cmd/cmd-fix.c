@@ -699,6 +699,8 @@ static void show_open(struct fix_show *s)
 		if (s->log < 0)
 			warning("cannot open the outcome log '%s': %s", fc->log_path, lerr.msg);
 	}
+	/* the pool's workers send their outcomes: into the same log */
+	lctl_fix_set_outcome_log(s->fix, s->log);
 	progress_init(&s->pl);
 	lctl_share_init(&s->share, s->vol);
 	s->si = (struct lctl_status_info){ fc->drain ? "drain" : "fix",
@@ -867,6 +869,9 @@ int fix_run(struct fix_cli *fc, struct lctl_volume *vol, struct dash *dash, doub
 	}
 	fix_publish_end(fc, ret); /* a run refused after fix_prelude(): its end */
 	dash_close(s.dash);
+	if (s.fix && lctl_fix_outcome_log_failed(s.fix))
+		s.log_failed = true;
+	lctl_fix_set_outcome_log(s.fix, -1);
 	if (s.log >= 0 && ((s.log != fc->log_fd && close(s.log)) || s.log_failed))
 		warning("cannot write the outcome log '%s'", fc->log_path);
 	if (lctl_fix_hung(s.fix)) {

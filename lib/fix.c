@@ -865,6 +865,17 @@ int lctl_fix_set_workers(struct lctl_fix *f, unsigned n)
 	return ret;
 }
 
+void lctl_fix_set_outcome_log(struct lctl_fix *f, int fd)
+{
+	if (f && f->pool)
+		lctl_pool_set_outcome_log(f->pool, fd);
+}
+
+bool lctl_fix_outcome_log_failed(const struct lctl_fix *f)
+{
+	return f && f->pool && lctl_pool_outcome_log_failed(f->pool);
+}
+
 int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err)
 {
 	const struct lctl_fix_summary *s = lctl_fix_summary(f);

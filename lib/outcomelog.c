@@ -53,35 +53,53 @@ int lctl_outcome_log_open(const char *state_dir, const char *path, struct lctl_e
 	return fd;
 }
 
-char *lctl_outcome_line(const char *dir, const struct lctl_file_outcome *o, const char *from,
-			const char *to, time_t t)
+/* One line of the log: @server only for a pool worker's outcome, on the starting host. */
+static char *line_of(const char *path, int action, const char *reason, int e, const char *from,
+		     const char *to, uint64_t size, time_t t, const char *server)
 {
 	struct json_object *j = json_object_new_object();
-	char *path = NULL, *buf = NULL;
+	char *buf;
 
 	if (!j)
 		return NULL;
-	if (asprintf(&path, "%s/%s", strcmp(dir, "/") ? dir : "", o->name) < 0) {
-		path = NULL;
-		goto out;
-	}
 	json_object_object_add(j, "time", json_object_new_int64((int64_t)t));
 	json_object_object_add(j, "path", json_object_new_string(path));
-	json_object_object_add(j, "outcome",
-			       json_object_new_string(lctl_file_action_name(o->action)));
-	if (o->reason)
-		json_object_object_add(j, "reason", json_object_new_string(o->reason));
-	if (o->err) {
-		json_object_object_add(j, "errno", json_object_new_int(o->err));
-		json_object_object_add(j, "error", json_object_new_string(strerror(o->err)));
+	json_object_object_add(j, "outcome", json_object_new_string(lctl_file_action_name(action)));
+	if (reason)
+		json_object_object_add(j, "reason", json_object_new_string(reason));
+	if (e) {
+		json_object_object_add(j, "errno", json_object_new_int(e));
+		json_object_object_add(j, "error", json_object_new_string(strerror(e)));
 	}
 	json_object_object_add(j, "from", from ? json_object_new_string(from) : NULL);
 	json_object_object_add(j, "to", to ? json_object_new_string(to) : NULL);
-	json_object_object_add(j, "size", json_object_new_int64((int64_t)o->size));
+	json_object_object_add(j, "size", json_object_new_int64((int64_t)size));
+	if (server)
+		json_object_object_add(j, "server", json_object_new_string(server));
 	buf = lctl_json_line(j, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-out:
-	free(path);
 	json_object_put(j);
+	return buf;
+}
+
+/* @dir/@name, or NULL without memory */
+static char *join(const char *dir, const char *name)
+{
+	char *path;
+
+	if (asprintf(&path, "%s/%s", strcmp(dir, "/") ? dir : "", name) < 0)
+		return NULL;
+	return path;
+}
+
+char *lctl_outcome_line(const char *dir, const struct lctl_file_outcome *o, const char *from,
+			const char *to, time_t t)
+{
+	char *path = join(dir, o->name), *buf;
+
+	if (!path)
+		return NULL;
+	buf = line_of(path, o->action, o->reason, o->err, from, to, o->size, t, NULL);
+	free(path);
 	return buf;
 }
 
@@ -114,5 +132,69 @@ int lctl_outcome_log_append(int fd, const struct lctl_volume *vol,
 			ret = -LCTL_EIO;
 		free(line);
 	}
+	return ret;
+}
+
+/* @s into @out (@size bytes) when it fits and is no "-" (the wire's none); "" for NULL */
+static bool word_fits(char *out, size_t size, const char *s)
+{
+	if (!s)
+		s = "";
+	if (strlen(s) >= size || !strcmp(s, "-"))
+		return false;
+	strcpy(out, s);
+	return true;
+}
+
+size_t lctl_outcome_msgs(const struct lctl_volume *vol, const struct lctl_repair_report *rr,
+			 time_t t, void (*say)(const struct lctl_pool_msg *m))
+{
+	struct lctl_pool_msg *m = malloc(sizeof(*m));
+	size_t i, left = 0;
+
+	if (!m)
+		return rr->nfiles;
+	for (i = 0; i < rr->nfiles; i++) {
+		const struct lctl_file_outcome *o = &rr->files[i];
+		struct lctl_pool_outcome *po = &m->outcome;
+		char *path = join(rr->path, o->name);
+
+		memset(m, 0, sizeof(*m));
+		m->kind = LCTL_PM_OUTCOME;
+		po->time = t > 0 ? (uint64_t)t : 0;
+		po->size = o->size;
+		po->action = o->action;
+		po->err = o->err > 0 && o->err <= 4095 ? (unsigned)o->err : 0;
+		if (!path || !word_fits(m->text, sizeof(m->text), path) ||
+		    !word_fits(po->reason, sizeof(po->reason), o->reason) ||
+		    !word_fits(po->from, sizeof(po->from), subvol_name(vol, o->from)) ||
+		    !word_fits(po->to, sizeof(po->to), subvol_name(vol, o->to)))
+			left++;
+		else
+			say(m);
+		free(path);
+	}
+	free(m);
+	return left;
+}
+
+int lctl_outcome_log_append_msg(int fd, const struct lctl_pool_msg *m, const char *server)
+{
+	const struct lctl_pool_outcome *o = &m->outcome;
+	char *line;
+	size_t len;
+	int ret = 0;
+
+	if (fd < 0 || m->kind != LCTL_PM_OUTCOME)
+		return 0;
+	line = line_of(m->text, o->action, o->reason[0] ? o->reason : NULL, (int)o->err,
+		       o->from[0] ? o->from : NULL, o->to[0] ? o->to : NULL, o->size,
+		       (time_t)o->time, server);
+	if (!line)
+		return -LCTL_EIO;
+	len = strlen(line);
+	if (write(fd, line, len) != (ssize_t)len)
+		ret = -LCTL_EIO;
+	free(line);
 	return ret;
 }

@@ -248,6 +248,15 @@ void lctl_fix_cancel(struct lctl_fix *f);
 void lctl_fix_pause(struct lctl_fix *f, bool pause);
 int lctl_fix_set_workers(struct lctl_fix *f, unsigned n);
 
+/**
+ * lctl_fix_set_outcome_log() - a run spread over the pool: the outcomes its servers' workers
+ * send are appended to @fd (the run's outcome log, lib/outcomelog.c), each line marked with
+ * its server; -1 stops that (before the caller closes @fd). Nothing for another run.
+ * lctl_fix_outcome_log_failed(): a worker's line could not be written.
+ */
+void lctl_fix_set_outcome_log(struct lctl_fix *f, int fd);
+bool lctl_fix_outcome_log_failed(const struct lctl_fix *f);
+
 /** lctl_pace_check() - 0 when every field @p->set names is in range, else -LCTL_EINVAL. */
 int lctl_pace_check(const struct lctl_pace *p);
 /**

@@ -40,4 +40,19 @@ char *lctl_outcome_line(const char *dir, const struct lctl_file_outcome *o, cons
 int lctl_outcome_log_append(int fd, const struct lctl_volume *vol,
 			    const struct lctl_repair_report *rr);
 
+/**
+ * lctl_outcome_msgs() - a pool worker's outcomes of @rr as "outcome" messages (lib/pool.h),
+ * one per file, passed to @say. A file whose path or a word of which does not fit a message
+ * (a path of 4096 bytes or more) is not sent: its count is returned (its line stays in the
+ * worker's own log).
+ */
+size_t lctl_outcome_msgs(const struct lctl_volume *vol, const struct lctl_repair_report *rr,
+			 time_t t, void (*say)(const struct lctl_pool_msg *m));
+/**
+ * lctl_outcome_log_append_msg() - append the outcome a worker sent (@m, LCTL_PM_OUTCOME) to
+ * @fd as the log's line (lctl_outcome_line()'s fields, "server": @server). Nothing when
+ * @fd < 0. Return: 0, or -LCTL_EIO.
+ */
+int lctl_outcome_log_append_msg(int fd, const struct lctl_pool_msg *m, const char *server);
+
 #endif /* LAYOUTCTL_OUTCOMELOG_H */
