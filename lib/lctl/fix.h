@@ -118,6 +118,16 @@ struct lctl_fix_opts {
 	 * directory is left not fixed and the run goes on.
 	 */
 	unsigned hold_limit_s;
+	/*
+	 * A run of listed files (fix --retry-failed, --files-from): @path is their directory,
+	 * whose layout pass, settle period, placing, verify and stamp are a walk's, but nothing
+	 * below it is walked and only the entries @wanted says yes to are placed; another
+	 * misplaced entry fails the verify, so the directory is not stamped. Migrate mode only,
+	 * from this host (no workers, no drain, no --resume); never a whole-volume run, the root
+	 * included (no new volume hash). NULL: every entry, the whole subtree.
+	 */
+	bool (*wanted)(void *arg, const char *dir, const char *name);
+	void *wanted_arg;
 };
 
 enum lctl_file_action {
