@@ -956,6 +956,21 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Absolute paths by directory, then name: each directory's names together ("/a/b/x/y"
+ * sorts between "/a/b/w" and "/a/b/z" by bytes alone). */
+static int cmp_dir_name(const void *a, const void *b)
+{
+	const char *p = *(char *const *)a, *q = *(char *const *)b;
+	size_t lp = (size_t)(strrchr(p, '/') - p), lq = (size_t)(strrchr(q, '/') - q);
+	int c = memcmp(p, q, lp < lq ? lp : lq);
+
+	if (c)
+		return c;
+	if (lp != lq)
+		return lp < lq ? -1 : 1;
+	return strcmp(p + lp + 1, q + lq + 1);
+}
+
 static bool wanted_name(void *arg, const char *dir, const char *name)
 {
 	const struct wanted_dir *w = arg;
@@ -1024,9 +1039,17 @@ static int read_failed(const struct fix_cli *fc, struct lctl_path_list *l)
 	struct lctl_error err = { 0 };
 	size_t bad = 0;
 	int fd = fc->log_fd, ret;
+	struct stat st;
 
 	if (fd < 0 && (fd = lctl_state_open(fc->state_dir, LCTL_OUTCOME_LOG, 0, &err)) < 0) {
 		error("cannot read the outcome log '%s': %s", fc->log_path, err.msg);
+		return EXIT_CANTRUN;
+	}
+	/* a --log that is a pipe or a device (/dev/stderr) has nothing to read back */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		if (fd != fc->log_fd)
+			close(fd);
+		error("cannot read the outcome log '%s': not a regular file", fc->log_path);
 		return EXIT_CANTRUN;
 	}
 	ret = lctl_outcome_failed(fd, l, &bad, &err);
@@ -1077,7 +1100,7 @@ static int fix_listed(struct fix_cli *fc, struct lctl_volume *vol, double t0)
 		return ret;
 	}
 	if (l.n)
-		qsort(l.v, l.n, sizeof(*l.v), cmp_str);
+		qsort(l.v, l.n, sizeof(*l.v), cmp_dir_name);
 	/* the names (after the last '/'), each directory's run of them */
 	for (i = 0; i < l.n; i = j) {
 		char *slash = strrchr(l.v[i], '/');

@@ -350,7 +350,7 @@ int lctl_outcome_failed(int fd, struct lctl_path_list *out, size_t *bad, struct 
 		outcome = json_object_get_string(jo);
 		/* the log holds names escaped (lib/escape.c): the file's own bytes back */
 		lctl_unescape(path);
-		if (!lctl_path_plain(path)) {
+		if (strlen(path) >= 4096 || !lctl_path_plain(path)) {
 			free(path);
 			++*bad;
 		} else {

@@ -65,7 +65,8 @@ void lctl_path_list_free(struct lctl_path_list *l);
  * lctl_outcome_failed() - the files whose latest outcome in the log @fd (read from its
  * start) is "failed", sorted by path (their raw bytes, the log's escapes undone): a file that failed and then moved, or was
  * skipped, is not one. Lines that are not an outcome (torn, not JSON, a path that is not
- * absolute or has a "." or ".." component) are counted in *@bad and left.
+ * absolute, has an empty, "." or ".." component, or is 4096 bytes or longer) are counted in
+ * *@bad and left.
  * Return: 0 and @out, or a negative LCTL_E* with a message.
  */
 /* lctl_path_list_add() - a copy of @s at the end of @l. Return: 0 or -LCTL_ENOMEM. */

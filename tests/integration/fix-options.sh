@@ -20,10 +20,11 @@
 #   - retry only the failed files (issue 26, item 6): a brick added, every data file of two
 #     directories (names with a newline, a space, a backslash) made immutable on the old bricks
 #     (chattr +i), so that each migration of one fails; a fix exits 1 with N failed. Then:
-#     --retry-failed and --files-from refuse paths with '..' and a run holding the lock (exit 2,
-#     3; the bricks unchanged); once the files are mutable again, fix --retry-failed moves
-#     exactly the N failed files (the bricks: no other file's data moved), appends N migrated
-#     outcomes, scan is clean; a second --retry-failed finds nothing to do.
+#     --files-from refuses a path with '..' (exit 2), --retry-failed a --log that is no regular
+#     file and a run holding the lock (exit 3), the bricks unchanged; once the files are
+#     mutable again, fix --retry-failed moves exactly the N failed files (the bricks: no other
+#     file's data moved), appends N migrated outcomes, scan is clean; a second --retry-failed finds nothing to do; --files-from - -0
+#     takes the odd names, one run a directory.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 FIXOPTS=$LCTL_BUILDDIR/tests/integration/tools/fixopts
 [[ -x $FIXOPTS ]] || _lctl_hard "$FIXOPTS is not built (make check, or make tests/integration/tools/fixopts)"
@@ -290,6 +291,11 @@ rc=0
 "$LAYOUTCTL" fix --files-from "$T/list" --state-dir "$S3" --settle 0 "$VOL" >/dev/null 2>"$T/err" || rc=$?
 assert_eq 2 "$rc" "exit status of --files-from with a '..' path ($(cat "$T/err"))"
 assert_contains "$(<"$T/err")" "'..'"
+rc=0
+"$LAYOUTCTL" fix --retry-failed --log /dev/null --state-dir "$S3" --settle 0 "$VOL" >/dev/null \
+	2>"$T/err" || rc=$?
+assert_eq 3 "$rc" "exit status of --retry-failed reading a --log that is no file ($(cat "$T/err"))"
+assert_contains "$(<"$T/err")" "not a regular file"
 exec {lockfd}>>"$S3/lock"
 flock -n "$lockfd" || fail "cannot take the state directory's lock for the test"
 rc=0
@@ -318,13 +324,15 @@ rc=0
 out=$("$LAYOUTCTL" fix --retry-failed --state-dir "$S3" --settle 0 "$VOL" 2>&1) || rc=$?
 assert_eq 0 "$rc" "exit status of a second --retry-failed ($out)"
 assert_contains "$out" "no failed file"
-# --files-from -0 on stdin: the odd names, placed by now, are found and left as they are
+# --files-from -0 on stdin: the odd names, placed by now, are found and left as they are; a
+# name in r/ that sorts after "r/sub dir/..." is still r/'s (one run a directory)
 rc=0
-printf '%s\0' "${odd[@]#/}" | "$LAYOUTCTL" fix --files-from - -0 --state-dir "$S3" --settle 0 \
-	"$VOL" >"$T/odd.out" 2>&1 || rc=$?
+printf '%s\0' "${odd[@]#/}" r/zz-absent | "$LAYOUTCTL" fix --files-from - -0 --state-dir "$S3" \
+	--settle 0 "$VOL" >"$T/odd.out" 2>&1 || rc=$?
 assert_eq 0 "$rc" "exit status of fix --files-from - -0 ($(tail -3 "$T/odd.out"))"
-assert_contains "$(<"$T/odd.out")" "2 listed files in '/r'"
+assert_contains "$(<"$T/odd.out")" "3 listed files in '/r'"
 assert_contains "$(<"$T/odd.out")" "1 listed files in '/r/sub dir'"
+assert_eq 2 "$(grep -c '^Fix of ' "$T/odd.out")" "runs of fix --files-from (one a directory)"
 where_q >"$T/where.r3"
 assert_files_equal "$T/where.r2" "$T/where.r3" "--files-from of placed files moved one"
 echo "fix-options: --retry-failed moved exactly the $nfail failed files"
