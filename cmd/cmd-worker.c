@@ -7,7 +7,8 @@
  * protocol of lib/poolwire.c: it says "hello" once the volume is open and this server's
  * bricks are known, then "progress" once a second (a heartbeat) while it waits for "go" (which
  * carries what the run's journal decided: the scope, the planner and --force-move) and while
- * it moves the files whose data this server moves, and ends with "done". "pause", "resume"
+ * it moves the files whose data this server moves, sending each file's outcome ("outcome":
+ * the starting host keeps the run's one outcome log), and ends with "done". "pause", "resume"
  * and "stop" are obeyed at once; end of file on stdin, or a line that is no message, stops
  * it: a worker never outlives the run that started it.
  */
@@ -276,6 +277,11 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 		if (rr) {
 			if (lctl_outcome_log_append(log, vol, rr))
 				log_failed = true;
+			/* and to the starting host, for the run's one outcome log */
+			if (lctl_outcome_msgs(vol, rr, time(NULL), say))
+				warning("an outcome in '%s' is too long to send to the starting "
+					"host: it is only in this server's log",
+					log_path);
 			lctl_repair_report_free(rr);
 		}
 		/*

@@ -42,6 +42,10 @@ struct fix_cli {
 	const char *const *leaving;
 	size_t nleaving;
 	bool commit;
+	/* fix --retry-failed, --files-from FILE (-0: NUL-separated): listed files only */
+	bool retry_failed;
+	const char *files_from;
+	bool files_nul;
 	/* what the last fix_run() ended with */
 	uint64_t not_fixed, failed;
 	bool stopped;

@@ -140,7 +140,7 @@ _layoutctl_values()
 		--log-level) vals=$'0\n1\n2\n3\n4' ;;
 		--gfapi-log-level) vals=$'0\n1\n2\n3\n4\n5\n6\n7\n8\n9' ;;
 		--state-dir) vals=@dir ;;
-		--log | --log-file) vals=@file ;;
+		--log | --log-file | --files-from) vals=@file ;;
 		--server | -s) vals=@host ;;
 		--volume) vals=@volume ;;
 		esac

@@ -389,6 +389,8 @@ static int init_repair(struct lctl_fix *f, const struct lctl_fix_opts *opts, int
 		.after_workers = f->pool && !f->two_phase,
 		.drain = ndrain > 0,
 		.mover_done = f->pool && !f->two_phase ? mover_done : NULL,
+		.wanted = opts->wanted,
+		.wanted_arg = opts->wanted_arg,
 	};
 	return 0;
 }
@@ -423,7 +425,8 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts, st
 {
 	struct lctl_fix *f = NULL; /* fix_new()'s */
 	const char *top = opts->path && opts->path[0] ? opts->path : "/";
-	bool whole = !strcmp(top, "/");
+	/* a run of listed files in the root is no whole-volume run: no new volume hash */
+	bool whole = !strcmp(top, "/") && !opts->wanted;
 	char drain[sizeof(f->j.drain)];
 	int ndrain;
 	int ret;
@@ -866,6 +869,17 @@ int lctl_fix_set_workers(struct lctl_fix *f, unsigned n)
 	return ret;
 }
 
+void lctl_fix_set_outcome_log(struct lctl_fix *f, int fd)
+{
+	if (f && f->pool)
+		lctl_pool_set_outcome_log(f->pool, fd);
+}
+
+bool lctl_fix_outcome_log_failed(const struct lctl_fix *f)
+{
+	return f && f->pool && lctl_pool_outcome_log_failed(f->pool);
+}
+
 int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err)
 {
 	const struct lctl_fix_summary *s = lctl_fix_summary(f);
@@ -909,7 +923,7 @@ int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err)
 		/* every directory of the volume verified: no migration is left half-way */
 		if (f->modes_open)
 			lctl_modes_close(&f->modes, f->state_dir,
-					 all && !ret && !strcmp(f->top, "/") &&
+					 all && !ret && !strcmp(f->top, "/") && !f->opts.wanted &&
 						 !strcmp(phase, "done"));
 		f->modes_open = false;
 		fix_release_locks(f);

@@ -215,6 +215,11 @@ int fix_validate_opts(const struct lctl_fix_opts *opts, const char *top, struct 
 		return lctl_seterr(err, LCTL_EINVAL, 0,
 				   "a pool worker's run is started by its "
 				   "starting host: no resume, dry run or workers of its own");
+	if (opts->wanted && (opts->mode != LCTL_FIX_MIGRATE || opts->resume || opts->nworkers ||
+			     opts->place_only || opts->lock))
+		return lctl_seterr(err, LCTL_EINVAL, 0,
+				   "a run of listed files is a migrate run of its own, from this "
+				   "host: no other mode, resume, workers or drain");
 	if (opts->nworkers && !opts->workers)
 		return lctl_seterr(err, LCTL_EINVAL, 0, "%zu workers but no worker list",
 				   opts->nworkers);

@@ -94,7 +94,8 @@ static void *dirty_visit(void *arg, struct lctl_crawl_worker *w, const char *pat
 		return NULL; /* stopped: the rest stays as it is, dirty, for --resume */
 	if (lctl_repair_layout(&f->rc, path, depth, &ch, &ok) || !ok || ns.nomem)
 		atomic_fetch_add(&f->not_clean, 1);
-	for (i = 0; i < ns.n; i++) {
+	/* a run of listed files: their directory alone */
+	for (i = 0; i < ns.n && !f->opts.wanted; i++) {
 		lctl_crawl_push_child(&pc, ns.v[i]);
 		free(ns.v[i]);
 	}
@@ -421,7 +422,8 @@ static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path,
 	for (;;) {
 		if (fix_should_stop(f) || !hold_while_down(f))
 			return NULL;
-		rr = visit_dir(f, w, path, depth, !pushed, &pushed, &settled, &count);
+		rr = visit_dir(f, w, path, depth, !pushed && !f->opts.wanted, &pushed, &settled,
+			       &count);
 		if (!rr || settled)
 			return rr;
 		if (!f->opts.hold_limit_s || !went_wrong(rr) || !partly_down(f, true, NULL, 0)) {

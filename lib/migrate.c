@@ -302,6 +302,9 @@ void repair_place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 	struct stat st;
 
 	lctl_crawl_beat(); /* each entry a sign of life (lctl_crawl_stalled()) */
+	/* a run of listed files: the others stay as they are (the verify then keeps it dirty) */
+	if (rc->wanted && !rc->wanted(rc->wanted_arg, dir, e->name))
+		return;
 	if (lctl_path_join_to(path, sizeof(path), dir, e->name)) {
 		repair_add_outcome(rc, rr, e, LCTL_FILE_FAILED, ENAMETOOLONG, "path too long",
 				   e->cached, e->hashed, e->size);

@@ -53,35 +53,53 @@ int lctl_outcome_log_open(const char *state_dir, const char *path, struct lctl_e
 	return fd;
 }
 
-char *lctl_outcome_line(const char *dir, const struct lctl_file_outcome *o, const char *from,
-			const char *to, time_t t)
+/* One line of the log: @server only for a pool worker's outcome, on the starting host. */
+static char *line_of(const char *path, int action, const char *reason, int e, const char *from,
+		     const char *to, uint64_t size, time_t t, const char *server)
 {
 	struct json_object *j = json_object_new_object();
-	char *path = NULL, *buf = NULL;
+	char *buf;
 
 	if (!j)
 		return NULL;
-	if (asprintf(&path, "%s/%s", strcmp(dir, "/") ? dir : "", o->name) < 0) {
-		path = NULL;
-		goto out;
-	}
 	json_object_object_add(j, "time", json_object_new_int64((int64_t)t));
 	json_object_object_add(j, "path", json_object_new_string(path));
-	json_object_object_add(j, "outcome",
-			       json_object_new_string(lctl_file_action_name(o->action)));
-	if (o->reason)
-		json_object_object_add(j, "reason", json_object_new_string(o->reason));
-	if (o->err) {
-		json_object_object_add(j, "errno", json_object_new_int(o->err));
-		json_object_object_add(j, "error", json_object_new_string(strerror(o->err)));
+	json_object_object_add(j, "outcome", json_object_new_string(lctl_file_action_name(action)));
+	if (reason)
+		json_object_object_add(j, "reason", json_object_new_string(reason));
+	if (e) {
+		json_object_object_add(j, "errno", json_object_new_int(e));
+		json_object_object_add(j, "error", json_object_new_string(strerror(e)));
 	}
 	json_object_object_add(j, "from", from ? json_object_new_string(from) : NULL);
 	json_object_object_add(j, "to", to ? json_object_new_string(to) : NULL);
-	json_object_object_add(j, "size", json_object_new_int64((int64_t)o->size));
+	json_object_object_add(j, "size", json_object_new_int64((int64_t)size));
+	if (server)
+		json_object_object_add(j, "server", json_object_new_string(server));
 	buf = lctl_json_line(j, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-out:
-	free(path);
 	json_object_put(j);
+	return buf;
+}
+
+/* @dir/@name, or NULL without memory */
+static char *join(const char *dir, const char *name)
+{
+	char *path;
+
+	if (asprintf(&path, "%s/%s", strcmp(dir, "/") ? dir : "", name) < 0)
+		return NULL;
+	return path;
+}
+
+char *lctl_outcome_line(const char *dir, const struct lctl_file_outcome *o, const char *from,
+			const char *to, time_t t)
+{
+	char *path = join(dir, o->name), *buf;
+
+	if (!path)
+		return NULL;
+	buf = line_of(path, o->action, o->reason, o->err, from, to, o->size, t, NULL);
+	free(path);
 	return buf;
 }
 
@@ -115,4 +133,246 @@ int lctl_outcome_log_append(int fd, const struct lctl_volume *vol,
 		free(line);
 	}
 	return ret;
+}
+
+/* @s into @out (@size bytes) when it fits and is no "-" (the wire's none); "" for NULL */
+static bool word_fits(char *out, size_t size, const char *s)
+{
+	if (!s)
+		s = "";
+	if (strlen(s) >= size || !strcmp(s, "-"))
+		return false;
+	strcpy(out, s);
+	return true;
+}
+
+size_t lctl_outcome_msgs(const struct lctl_volume *vol, const struct lctl_repair_report *rr,
+			 time_t t, void (*say)(const struct lctl_pool_msg *m))
+{
+	struct lctl_pool_msg *m = malloc(sizeof(*m));
+	size_t i, left = 0;
+
+	if (!m)
+		return rr->nfiles;
+	for (i = 0; i < rr->nfiles; i++) {
+		const struct lctl_file_outcome *o = &rr->files[i];
+		struct lctl_pool_outcome *po = &m->outcome;
+		char *path = join(rr->path, o->name);
+
+		memset(m, 0, sizeof(*m));
+		m->kind = LCTL_PM_OUTCOME;
+		po->time = t > 0 ? (uint64_t)t : 0;
+		po->size = o->size;
+		po->action = o->action;
+		po->err = o->err > 0 && o->err <= 4095 ? (unsigned)o->err : 0;
+		if (!path || !word_fits(m->text, sizeof(m->text), path) ||
+		    !word_fits(po->reason, sizeof(po->reason), o->reason) ||
+		    !word_fits(po->from, sizeof(po->from), subvol_name(vol, o->from)) ||
+		    !word_fits(po->to, sizeof(po->to), subvol_name(vol, o->to)))
+			left++;
+		else
+			say(m);
+		free(path);
+	}
+	free(m);
+	return left;
+}
+
+int lctl_outcome_log_append_msg(int fd, const struct lctl_pool_msg *m, const char *server)
+{
+	const struct lctl_pool_outcome *o = &m->outcome;
+	char *line;
+	size_t len;
+	int ret = 0;
+
+	if (fd < 0 || m->kind != LCTL_PM_OUTCOME)
+		return 0;
+	line = line_of(m->text, o->action, o->reason[0] ? o->reason : NULL, (int)o->err,
+		       o->from[0] ? o->from : NULL, o->to[0] ? o->to : NULL, o->size,
+		       (time_t)o->time, server);
+	if (!line)
+		return -LCTL_EIO;
+	len = strlen(line);
+	if (write(fd, line, len) != (ssize_t)len)
+		ret = -LCTL_EIO;
+	free(line);
+	return ret;
+}
+
+void lctl_path_list_free(struct lctl_path_list *l)
+{
+	while (l->n)
+		free(l->v[--l->n]);
+	free(l->v);
+	*l = (struct lctl_path_list){ 0 };
+}
+
+/* An absolute path without empty, "." or ".." components (but the root's one slash). */
+bool lctl_path_plain(const char *p)
+{
+	const char *c = p;
+
+	if (p[0] != '/' || !p[1])
+		return false;
+	while (*c == '/') {
+		const char *e = strchr(c + 1, '/');
+		size_t n = e ? (size_t)(e - c - 1) : strlen(c + 1);
+
+		if (!n || (n == 1 && c[1] == '.') || (n == 2 && c[1] == '.' && c[2] == '.'))
+			return false;
+		if (!e)
+			return true;
+		c = e;
+	}
+	return false;
+}
+
+/* The latest outcome of each path: open addressing on the path, the failed ones listed. */
+struct latest {
+	char **path;
+	bool *failed;
+	size_t n, cap;
+};
+
+static uint64_t path_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static int latest_set(struct latest *l, char *path, bool failed)
+{
+	size_t i;
+
+	if (2 * (l->n + 1) > l->cap) {
+		struct latest g = { 0 };
+		size_t k;
+
+		g.cap = l->cap ? 2 * l->cap : 1024;
+		g.path = calloc(g.cap, sizeof(*g.path));
+		g.failed = calloc(g.cap, sizeof(*g.failed));
+		if (!g.path || !g.failed) {
+			free(g.path);
+			free(g.failed);
+			free(path);
+			return -LCTL_ENOMEM;
+		}
+		for (k = 0; k < l->cap; k++) {
+			if (!l->path[k])
+				continue;
+			for (i = path_hash(l->path[k]) & (g.cap - 1); g.path[i];
+			     i = (i + 1) & (g.cap - 1))
+				;
+			g.path[i] = l->path[k];
+			g.failed[i] = l->failed[k];
+		}
+		free(l->path);
+		free(l->failed);
+		g.n = l->n;
+		*l = g;
+	}
+	for (i = path_hash(path) & (l->cap - 1); l->path[i]; i = (i + 1) & (l->cap - 1))
+		if (!strcmp(l->path[i], path)) {
+			free(path);
+			l->failed[i] = failed;
+			return 0;
+		}
+	l->path[i] = path;
+	l->failed[i] = failed;
+	l->n++;
+	return 0;
+}
+
+int lctl_path_list_add(struct lctl_path_list *l, const char *s)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		char **v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -LCTL_ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	if (!(l->v[l->n] = strdup(s)))
+		return -LCTL_ENOMEM;
+	l->n++;
+	return 0;
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int lctl_outcome_failed(int fd, struct lctl_path_list *out, size_t *bad, struct lctl_error *err)
+{
+	struct latest l = { 0 };
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0, i;
+	ssize_t len;
+	int ret = 0, dfd = dup(fd);
+
+	*out = (struct lctl_path_list){ 0 };
+	*bad = 0;
+	if (dfd < 0 || !(f = fdopen(dfd, "r"))) {
+		int e = errno;
+
+		if (dfd >= 0)
+			close(dfd);
+		return lctl_seterr(err, LCTL_EIO, e, "%s", strerror(e));
+	}
+	rewind(f);
+	while (!ret && (len = getline(&line, &cap, f)) >= 0) {
+		struct json_object *j, *jp, *jo;
+		const char *outcome;
+		char *path;
+
+		/* a torn line (a full disk, a kill) has no newline; one with a NUL is no line */
+		if (!len || line[len - 1] != '\n' || strlen(line) != (size_t)len ||
+		    !(j = json_tokener_parse(line))) {
+			++*bad;
+			continue;
+		}
+		if (!json_object_object_get_ex(j, "path", &jp) ||
+		    !json_object_is_type(jp, json_type_string) ||
+		    !json_object_object_get_ex(j, "outcome", &jo) ||
+		    !json_object_is_type(jo, json_type_string) ||
+		    !(path = strdup(json_object_get_string(jp)))) {
+			json_object_put(j);
+			++*bad;
+			continue;
+		}
+		outcome = json_object_get_string(jo);
+		/* the log holds names escaped (lib/escape.c): the file's own bytes back */
+		lctl_unescape(path);
+		if (strlen(path) >= 4096 || !lctl_path_plain(path)) {
+			free(path);
+			++*bad;
+		} else {
+			ret = latest_set(&l, path, !strcmp(outcome, "failed"));
+		}
+		json_object_put(j);
+	}
+	free(line);
+	fclose(f);
+	/* the failed ones, sorted below */
+	for (i = 0; !ret && i < l.cap; i++)
+		if (l.path && l.path[i] && l.failed[i])
+			ret = lctl_path_list_add(out, l.path[i]);
+	for (i = 0; i < l.cap; i++)
+		free(l.path[i]);
+	free(l.path);
+	free(l.failed);
+	if (ret) {
+		lctl_path_list_free(out);
+		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+	}
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_path);
+	return 0;
 }

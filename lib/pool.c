@@ -23,6 +23,10 @@
  * it said before counts as done: what it did not move stays misplaced, the starting host's
  * verification leaves those directories dirty, and the run is resumable. done and error are
  * final: nothing read after them changes the state.
+ *
+ * A placing worker sends each file's outcome too ("outcome", between go and its final line):
+ * it is appended to the run's one outcome log here (lctl_pool_set_outcome_log()), its line
+ * marked with the server's name; the worker's own log on its server keeps its copy.
  */
 #include "internal.h"
 #include "pool.h"
@@ -69,6 +73,8 @@ struct lctl_pool {
 	double hello_by; /* every worker says hello by then, or the run refuses */
 	int hello_ms;
 	double silent_s;
+	int outcome_fd;	     /* the run's outcome log, or -1 */
+	bool outcome_failed; /* a line could not be written */
 };
 
 /* Keep printable ASCII only: a worker's text ends up on a terminal and in JSON. */
@@ -199,7 +205,7 @@ static void counters(struct worker *w, const struct lctl_pool_msg *m)
 	w->pg.bytes = m->bytes;
 }
 
-static void handle(struct worker *w, const struct lctl_pool_msg *m)
+static void handle(struct lctl_pool *p, struct worker *w, const struct lctl_pool_msg *m)
 {
 	struct lctl_server_progress *pg = &w->pg;
 
@@ -233,6 +239,12 @@ static void handle(struct worker *w, const struct lctl_pool_msg *m)
 				 (unsigned long long)m->failed, m->code);
 		w->st = W_ENDED;
 		close_link(w); /* final: it exits now; lctl_pool_free() reaps it */
+		return;
+	case LCTL_PM_OUTCOME:
+		if (w->st != W_PLACING)
+			return lose(w, "protocol error: an outcome before go");
+		if (lctl_outcome_log_append_msg(p->outcome_fd, m, pg->name))
+			p->outcome_failed = true;
 		return;
 	case LCTL_PM_ERROR:
 		printable(pg->error, sizeof(pg->error), m->text);
@@ -275,7 +287,7 @@ static void why_ended(struct worker *w)
 }
 
 /* Read what worker @w sent, and act on each whole line. */
-static void receive(struct worker *w)
+static void receive(struct lctl_pool *p, struct worker *w)
 {
 	struct lctl_pool_msg m;
 	long n;
@@ -293,7 +305,7 @@ static void receive(struct worker *w)
 					    "protocol error: a line that is no message of "
 					    "protocol %d",
 					    LCTL_POOL_PROTO);
-			handle(w, &m);
+			handle(p, w, &m);
 		}
 		if (w->st == W_ENDED)
 			return;
@@ -361,7 +373,7 @@ static void pool_wait(struct lctl_pool *p, int timeout_ms)
 			if (pfd[i].fd == w->errfd)
 				relay_err(w);
 			else if (pfd[i].fd == w->fd)
-				receive(w);
+				receive(p, w);
 		}
 	liveness(p);
 }
@@ -433,6 +445,7 @@ int lctl_pool_spawn(const struct lctl_worker_spec *specs, size_t n, int timeout_
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
 	}
 	p->n = n;
+	p->outcome_fd = -1;
 	p->hello_ms = timeout_ms;
 	p->hello_by = lctl_mono_seconds() + timeout_ms / 1000.0;
 	p->silent_s = silent_s && silent_s < POOL_SILENT_MAX_S ? silent_s : POOL_SILENT_MAX_S;
@@ -537,6 +550,16 @@ size_t lctl_pool_progress(const struct lctl_pool *p, struct lctl_server_progress
 			out[i].seconds = now - p->w[i].go_at;
 	}
 	return i;
+}
+
+void lctl_pool_set_outcome_log(struct lctl_pool *p, int fd)
+{
+	p->outcome_fd = fd;
+}
+
+bool lctl_pool_outcome_log_failed(const struct lctl_pool *p)
+{
+	return p->outcome_failed;
 }
 
 bool lctl_pool_server_done(const struct lctl_pool *p, size_t i)

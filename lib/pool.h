@@ -41,6 +41,13 @@ void lctl_pool_set_pace(struct lctl_pool *p, const struct lctl_pace *pace);
  * lose those silent too long or not stopped in time; true once all ended.
  */
 bool lctl_pool_poll(struct lctl_pool *p, int timeout_ms);
+/**
+ * lctl_pool_set_outcome_log() - append the outcomes the workers send to @fd (the run's
+ * outcome log, lctl_outcome_log_open(); -1: none), each marked with its server; the caller
+ * keeps and closes @fd. lctl_pool_outcome_log_failed(): a line could not be written.
+ */
+void lctl_pool_set_outcome_log(struct lctl_pool *p, int fd);
+bool lctl_pool_outcome_log_failed(const struct lctl_pool *p);
 /** lctl_pool_server_done() - worker @i (the order of the specs) placed all of its share. */
 bool lctl_pool_server_done(const struct lctl_pool *p, size_t i);
 /** lctl_pool_complete() - every worker said it placed all of its share. */

@@ -20,6 +20,12 @@
  *   pause | resume | stop
  *   pace RATE BANDWIDTH MIGRATIONS    the pace from now on: thousandths of files a second and
  *                                     bytes a second (0: no limit), migrations at a time
+ *   outcome TIME PATH ACTION REASON ERRNO FROM TO SIZE
+ *                                     one file of the worker's share: TIME in seconds since
+ *                                     the epoch, PATH absolute, ACTION a file action's name
+ *                                     (lctl_file_action_name()), REASON, FROM, TO at most
+ *                                     LCTL_POOL_WORD_MAX - 1 bytes or "-" for none, ERRNO
+ *                                     0-4095, SIZE in bytes
  *
  * Pure; safe from any thread.
  */
@@ -31,22 +37,56 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_WORDS 8
+#define MAX_WORDS 10
 
 static const char *const kind_word[] = {
 	[LCTL_PM_HELLO] = "hello",   [LCTL_PM_PROGRESS] = "progress",
 	[LCTL_PM_DONE] = "done",     [LCTL_PM_ERROR] = "error",
 	[LCTL_PM_GO] = "go",	     [LCTL_PM_PAUSE] = "pause",
 	[LCTL_PM_RESUME] = "resume", [LCTL_PM_STOP] = "stop",
-	[LCTL_PM_PACE] = "pace",
+	[LCTL_PM_PACE] = "pace",     [LCTL_PM_OUTCOME] = "outcome",
 };
 
 /* words after the first, per kind */
 static const unsigned kind_args[] = {
-	[LCTL_PM_HELLO] = 2,  [LCTL_PM_PROGRESS] = 5, [LCTL_PM_DONE] = 6,
-	[LCTL_PM_ERROR] = 1,  [LCTL_PM_GO] = 3,	      [LCTL_PM_PAUSE] = 0,
-	[LCTL_PM_RESUME] = 0, [LCTL_PM_STOP] = 0,     [LCTL_PM_PACE] = 3,
+	[LCTL_PM_HELLO] = 2, [LCTL_PM_PROGRESS] = 5, [LCTL_PM_DONE] = 6,   [LCTL_PM_ERROR] = 1,
+	[LCTL_PM_GO] = 3,    [LCTL_PM_PAUSE] = 0,    [LCTL_PM_RESUME] = 0, [LCTL_PM_STOP] = 0,
+	[LCTL_PM_PACE] = 3,  [LCTL_PM_OUTCOME] = 8,
 };
+
+/* An optional string word: "-" for none; one of ours is never "-" itself. */
+static void opt_word(char *out, const char *s)
+{
+	if (s[0])
+		lctl_escape_word_to(out, s);
+	else
+		strcpy(out, "-");
+}
+
+/* An outcome line: "-1" when a field is out of range (lctl_pool_msg_format()). */
+static int format_outcome(const struct lctl_pool_msg *m, char *buf, size_t size)
+{
+	const struct lctl_pool_outcome *o = &m->outcome;
+	char path[4 * sizeof(m->text) + 1], reason[4 * LCTL_POOL_WORD_MAX + 1];
+	char from[4 * LCTL_POOL_WORD_MAX + 1], to[4 * LCTL_POOL_WORD_MAX + 1];
+	const char *action = lctl_file_action_name(o->action);
+
+	if (!action || m->text[0] != '/' || o->time > LCTL_POOL_NUM_MAX ||
+	    o->size > LCTL_POOL_NUM_MAX || o->err > 4095 ||
+	    strnlen(m->text, sizeof(m->text)) == sizeof(m->text) ||
+	    strnlen(o->reason, sizeof(o->reason)) == sizeof(o->reason) ||
+	    strnlen(o->from, sizeof(o->from)) == sizeof(o->from) ||
+	    strnlen(o->to, sizeof(o->to)) == sizeof(o->to) || !strcmp(o->reason, "-") ||
+	    !strcmp(o->from, "-") || !strcmp(o->to, "-"))
+		return -1;
+	lctl_escape_word_to(path, m->text);
+	opt_word(reason, o->reason);
+	opt_word(from, o->from);
+	opt_word(to, o->to);
+	return snprintf(buf, size, "outcome %llu %s %s %s %u %s %s %llu\n",
+			(unsigned long long)o->time, path, action, reason, o->err, from, to,
+			(unsigned long long)o->size);
+}
 
 int lctl_pool_msg_format(const struct lctl_pool_msg *m, char *buf, size_t size)
 {
@@ -97,6 +137,9 @@ int lctl_pool_msg_format(const struct lctl_pool_msg *m, char *buf, size_t size)
 		n = snprintf(buf, size, "pace %.0f %.0f %u\n", m->pace.files_per_sec * 1000,
 			     m->pace.bytes_per_sec, m->pace.migrations);
 		break;
+	case LCTL_PM_OUTCOME:
+		n = format_outcome(m, buf, size);
+		break;
 	default:
 		return -1;
 	}
@@ -126,6 +169,39 @@ static int string(char *w, char *out, size_t size)
 	if (!lctl_unescape_word(w) || strlen(w) >= size)
 		return -1;
 	memcpy(out, w, strlen(w) + 1);
+	return 0;
+}
+
+/* an optional escaped word: "-" none ("") */
+static int opt_string(char *w, char *out, size_t size)
+{
+	if (!strcmp(w, "-")) {
+		out[0] = '\0';
+		return 0;
+	}
+	return string(w, out, size) || !strcmp(out, "-") ? -1 : 0;
+}
+
+static int parse_outcome(char **w, struct lctl_pool_msg *m)
+{
+	struct lctl_pool_outcome *o = &m->outcome;
+	uint64_t t, e, sz;
+	int a;
+
+	if (number(w[1], &t) || string(w[2], m->text, sizeof(m->text)) || m->text[0] != '/' ||
+	    opt_string(w[4], o->reason, sizeof(o->reason)) || number(w[5], &e) || e > 4095 ||
+	    opt_string(w[6], o->from, sizeof(o->from)) || opt_string(w[7], o->to, sizeof(o->to)) ||
+	    number(w[8], &sz))
+		return -1;
+	for (a = 0; a < LCTL_FILE_ACTION_COUNT; a++)
+		if (!strcmp(w[3], lctl_file_action_name(a)))
+			break;
+	if (a == LCTL_FILE_ACTION_COUNT)
+		return -1;
+	o->time = t;
+	o->action = a;
+	o->err = (unsigned)e;
+	o->size = sz;
 	return 0;
 }
 
@@ -209,6 +285,10 @@ int lctl_pool_msg_parse(const char *line, size_t len, struct lctl_pool_msg *m)
 		m->pace.bytes_per_sec = (double)v[1];
 		m->pace.migrations = v[2] <= 1000 ? (unsigned)v[2] : 0;
 		if (lctl_pace_check(&m->pace))
+			return -1;
+		break;
+	case LCTL_PM_OUTCOME:
+		if (parse_outcome(w, m))
 			return -1;
 		break;
 	default:

@@ -53,6 +53,9 @@ struct lctl_repair_ctx {
 	 * decommissioned). A directory is verified only once nothing of it is left on them.
 	 */
 	bool drain;
+	/* a run of listed files: only the entries this says yes to are placed (lctl_fix_opts) */
+	bool (*wanted)(void *arg, const char *dir, const char *name);
+	void *wanted_arg;
 };
 
 /* How the data phase may place an entry (see dataphase.c) */

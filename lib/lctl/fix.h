@@ -118,6 +118,16 @@ struct lctl_fix_opts {
 	 * directory is left not fixed and the run goes on.
 	 */
 	unsigned hold_limit_s;
+	/*
+	 * A run of listed files (fix --retry-failed, --files-from): @path is their directory,
+	 * whose layout pass, settle period, placing, verify and stamp are a walk's, but nothing
+	 * below it is walked and only the entries @wanted says yes to are placed; another
+	 * misplaced entry fails the verify, so the directory is not stamped. Migrate mode only,
+	 * from this host (no workers, no drain, no --resume); never a whole-volume run, the root
+	 * included (no new volume hash). NULL: every entry, the whole subtree.
+	 */
+	bool (*wanted)(void *arg, const char *dir, const char *name);
+	void *wanted_arg;
 };
 
 enum lctl_file_action {
@@ -296,6 +306,15 @@ void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p);
 void lctl_fix_cancel(struct lctl_fix *f);
 void lctl_fix_pause(struct lctl_fix *f, bool pause);
 int lctl_fix_set_workers(struct lctl_fix *f, unsigned n);
+
+/**
+ * lctl_fix_set_outcome_log() - a run spread over the pool: the outcomes its servers' workers
+ * send are appended to @fd (the run's outcome log, lib/outcomelog.c), each line marked with
+ * its server; -1 stops that (before the caller closes @fd). Nothing for another run.
+ * lctl_fix_outcome_log_failed(): a worker's line could not be written.
+ */
+void lctl_fix_set_outcome_log(struct lctl_fix *f, int fd);
+bool lctl_fix_outcome_log_failed(const struct lctl_fix *f);
 
 /** lctl_pace_check() - 0 when every field @p->set names is in range, else -LCTL_EINVAL. */
 int lctl_pace_check(const struct lctl_pace *p);

@@ -100,11 +100,16 @@ struct lctl_pace {
  * only, at most LCTL_POOL_NUM_MAX. Anything else is a protocol error, never reinterpreted.
  *
  *   worker -> starting host:  hello PROTO NODE | progress D M S F B | done D M S F B CODE |
- *                             error MESSAGE
- *   starting host -> worker:  go FORCE PLANNER SCOPE | pause | resume | stop
+ *                             error MESSAGE |
+ *                             outcome TIME PATH ACTION REASON ERRNO FROM TO SIZE
+ *   starting host -> worker:  go FORCE PLANNER SCOPE | pause | resume | stop |
+ *                             pace RATE BANDWIDTH MIGRATIONS
  */
-#define LCTL_POOL_PROTO 3 /* 3: the pace message */
-#define LCTL_POOL_LINE_MAX (4 * 4096 + 64)
+#define LCTL_POOL_PROTO 4 /* 3: the pace message; 4: the outcome message */
+/* the longest line: an outcome with a path of 4095 bytes and three 127-byte words, each byte
+ * escaped ("\xHH") */
+#define LCTL_POOL_LINE_MAX (4 * 4096 + 3 * 4 * LCTL_POOL_WORD_MAX + 128)
+#define LCTL_POOL_WORD_MAX 128 /* an outcome's REASON, FROM and TO, with their NUL */
 #define LCTL_POOL_NUM_MAX (1ULL << 52)
 
 enum lctl_pool_kind {
@@ -117,6 +122,22 @@ enum lctl_pool_kind {
 	LCTL_PM_RESUME,
 	LCTL_PM_STOP,
 	LCTL_PM_PACE,
+	LCTL_PM_OUTCOME,
+};
+
+/*
+ * One file's outcome in a worker's share (its outcome log's line, lib/outcomelog.c), sent to
+ * the starting host, which writes it into the run's one outcome log marked with the server.
+ * The path is the message's @text: absolute in the volume, any bytes but NUL. An empty
+ * @reason, @from or @to is none ("-" on the wire: none of ours is "-").
+ */
+struct lctl_pool_outcome {
+	uint64_t time; /* seconds since the epoch */
+	uint64_t size;
+	int action;   /* enum lctl_file_action */
+	unsigned err; /* errno, 0-4095 */
+	char reason[LCTL_POOL_WORD_MAX];
+	char from[LCTL_POOL_WORD_MAX], to[LCTL_POOL_WORD_MAX]; /* subvolumes */
 };
 
 struct lctl_pool_msg {
@@ -124,11 +145,12 @@ struct lctl_pool_msg {
 	unsigned proto; /* hello */
 	char node[128]; /* hello: the --node the worker was given */
 	uint64_t dirs, migrated, skipped, failed, bytes; /* progress, done */
-	unsigned code;	       /* done: the worker's exit status (0-255) */
-	bool force_move;       /* go */
-	int planner;	       /* go: enum lctl_planner */
-	char text[4096];       /* go: the scope; error: the message */
-	struct lctl_pace pace; /* pace: all three fields, set */
+	unsigned code;			  /* done: the worker's exit status (0-255) */
+	bool force_move;		  /* go */
+	int planner;			  /* go: enum lctl_planner */
+	char text[4096];		  /* go: the scope; error: the message; outcome: the path */
+	struct lctl_pace pace;		  /* pace: all three fields, set */
+	struct lctl_pool_outcome outcome; /* outcome */
 };
 
 /**

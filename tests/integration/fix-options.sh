@@ -17,6 +17,14 @@
 #     (promtool check metrics when installed, and a strict parser here), mode 0644, in a
 #     directory of nobody's writable by all, a link planted at its temporary's name not
 #     followed; files moved, bytes moved and failed as the bricks and the outcome log say.
+#   - retry only the failed files (issue 26, item 6): a brick added, every data file of two
+#     directories (names with a newline, a space, a backslash) made immutable on the old bricks
+#     (chattr +i), so that each migration of one fails; a fix exits 1 with N failed. Then:
+#     --files-from refuses a path with '..' (exit 2), --retry-failed a --log that is no regular
+#     file and a run holding the lock (exit 3), the bricks unchanged; once the files are
+#     mutable again, fix --retry-failed moves exactly the N failed files (the bricks: no other
+#     file's data moved), appends N migrated outcomes, scan is clean; a second --retry-failed finds nothing to do; --files-from - -0
+#     takes the odd names, one run a directory.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 FIXOPTS=$LCTL_BUILDDIR/tests/integration/tools/fixopts
 [[ -x $FIXOPTS ]] || _lctl_hard "$FIXOPTS is not built (make check, or make tests/integration/tools/fixopts)"
@@ -225,3 +233,106 @@ ls=$(metric layoutctl_fix_last_success_timestamp_seconds)
 ((ls >= $(metric layoutctl_fix_start_timestamp_seconds) && ls <= $(date +%s))) ||
 	fail "layoutctl_fix_last_success_timestamp_seconds $ls: not the end of this run"
 echo "fix-options: settle derived from md-cache-timeout; metrics of a fix: $moved files, $bytes bytes"
+
+# --- retry only the failed files (issue 26, item 6) --------------------------------------------
+MP=$(lctl_mount "$VOL")
+mkdir -p "$MP/r/sub dir"
+for i in $(seq 1 24); do
+	echo "r $i" >"$MP/r/h$i"
+	echo "s $i" >"$MP/r/sub dir/k$i"
+done
+printf 'odd\n' >"$MP/r/new"$'\n'"line"
+printf 'odd\n' >"$MP/r/back\\slash"
+printf 'odd\n' >"$MP/r/sub dir/sp ace"
+lctl_umount "$MP"
+OLD=("${B[@]}")
+lctl_vol_add_bricks "$VOL" 1
+B=("${LCTL_BRICKS[@]}")
+# where_q: "PATH<TAB>BRICK" (PATH quoted by %q: a newline in a name too) for every data file
+where_q() {
+	local b p
+	for b in "${B[@]}"; do
+		find "$b" -path "$b/.glusterfs" -prune -o -type f ! -perm -1000 -printf '%P\0' |
+			while IFS= read -r -d '' p; do printf '%q\t%s\n' "/$p" "$b"; done
+	done | LC_ALL=C sort
+}
+# immutable DIR...: chattr +i (or -i with IMM=-i) on every data file of r/ on the old bricks
+immutable() {
+	local b
+	for b in "${OLD[@]}"; do
+		find "$b/r" -type f ! -perm -1000 -exec chattr "${IMM:-+i}" {} +
+	done
+}
+lctl_on_exit "IMM=-i immutable 2>/dev/null || true"
+immutable
+S3=$T/state3
+rc=0
+"$LAYOUTCTL" fix --mode migrate --state-dir "$S3" --settle 1 "$VOL" >"$T/fail.out" 2>&1 || rc=$?
+assert_eq 1 "$rc" "exit status of the fix whose migrations in r/ fail ($(tail -3 "$T/fail.out"))"
+log=$S3/outcomes.jsonl
+nfail=$(jq -s 'map(select(.outcome == "failed")) | length' "$log")
+((nfail >= 10)) || fail "only $nfail failed migrations with every file of r/ immutable"
+# the failed paths, as the log holds them (escaped: lib/escape.c), back to their bytes, quoted
+jq -r 'select(.outcome == "failed") | .path' "$log" | while IFS= read -r p; do
+	printf -v raw '%b' "$p"
+	printf '%q\n' "$raw"
+done | LC_ALL=C sort >"$T/failed"
+odd=("/r/new"$'\n'"line" "/r/back\\slash" "/r/sub dir/sp ace")
+for o in "${odd[@]}"; do
+	grep -qxF "$(printf '%q' "$o")" "$T/failed" || echo "(${o@Q} did not have to move)" >&2
+done
+IMM=-i immutable
+where_q >"$T/where.r0"
+nlines=$(wc -l <"$log")
+
+# refused: a path with '..', a run holding the state directory's lock; nothing moved
+printf 'r/h1\nr/../etc/passwd\n' >"$T/list"
+rc=0
+"$LAYOUTCTL" fix --files-from "$T/list" --state-dir "$S3" --settle 0 "$VOL" >/dev/null 2>"$T/err" || rc=$?
+assert_eq 2 "$rc" "exit status of --files-from with a '..' path ($(cat "$T/err"))"
+assert_contains "$(<"$T/err")" "'..'"
+rc=0
+"$LAYOUTCTL" fix --retry-failed --log /dev/null --state-dir "$S3" --settle 0 "$VOL" >/dev/null \
+	2>"$T/err" || rc=$?
+assert_eq 3 "$rc" "exit status of --retry-failed reading a --log that is no file ($(cat "$T/err"))"
+assert_contains "$(<"$T/err")" "not a regular file"
+exec {lockfd}>>"$S3/lock"
+flock -n "$lockfd" || fail "cannot take the state directory's lock for the test"
+rc=0
+"$LAYOUTCTL" fix --retry-failed --state-dir "$S3" --settle 0 "$VOL" >/dev/null 2>"$T/err" || rc=$?
+exec {lockfd}>&-
+assert_eq 3 "$rc" "exit status of --retry-failed while another run holds the lock ($(cat "$T/err"))"
+where_q >"$T/where.r1"
+assert_files_equal "$T/where.r0" "$T/where.r1" "a refused retry moved a file"
+assert_eq "$nlines" "$(wc -l <"$log")" "outcome lines written by a refused retry"
+
+# the retry: exactly the failed files move, each migrated once in the log
+rc=0
+"$LAYOUTCTL" fix --retry-failed --state-dir "$S3" --settle 1 "$VOL" >"$T/retry.out" 2>&1 || rc=$?
+assert_eq 0 "$rc" "exit status of fix --retry-failed ($(tail -5 "$T/retry.out"))"
+where_q >"$T/where.r2"
+LC_ALL=C join -t $'\t' "$T/where.r0" "$T/where.r2" | awk -F'\t' '$2 != $3 { print $1 }' |
+	LC_ALL=C sort >"$T/moved"
+assert_files_equal "$T/failed" "$T/moved" "the files the retry moved against the failed ones"
+tail -n +$((nlines + 1)) "$log" >"$T/retry.log"
+assert_eq "$nfail" "$(jq -s 'map(select(.outcome == "migrated")) | length' "$T/retry.log")" \
+	"migrated outcomes the retry appended"
+assert_eq "$nfail" "$(wc -l <"$T/retry.log")" "outcome lines the retry appended"
+expect_exit 0 "$LAYOUTCTL" scan "$VOL"
+# the latest outcome wins: nothing failed is left, a second retry moves nothing
+rc=0
+out=$("$LAYOUTCTL" fix --retry-failed --state-dir "$S3" --settle 0 "$VOL" 2>&1) || rc=$?
+assert_eq 0 "$rc" "exit status of a second --retry-failed ($out)"
+assert_contains "$out" "no failed file"
+# --files-from -0 on stdin: the odd names, placed by now, are found and left as they are; a
+# name in r/ that sorts after "r/sub dir/..." is still r/'s (one run a directory)
+rc=0
+printf '%s\0' "${odd[@]#/}" r/zz-absent | "$LAYOUTCTL" fix --files-from - -0 --state-dir "$S3" \
+	--settle 0 "$VOL" >"$T/odd.out" 2>&1 || rc=$?
+assert_eq 0 "$rc" "exit status of fix --files-from - -0 ($(tail -3 "$T/odd.out"))"
+assert_contains "$(<"$T/odd.out")" "3 listed files in '/r'"
+assert_contains "$(<"$T/odd.out")" "1 listed files in '/r/sub dir'"
+assert_eq 2 "$(grep -c '^Fix of ' "$T/odd.out")" "runs of fix --files-from (one a directory)"
+where_q >"$T/where.r3"
+assert_files_equal "$T/where.r2" "$T/where.r3" "--files-from of placed files moved one"
+echo "fix-options: --retry-failed moved exactly the $nfail failed files"

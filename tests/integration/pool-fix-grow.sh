@@ -9,7 +9,8 @@
 # every brick, sparse files still sparse, no lookup failed; and the pool's own: only server 1's
 # bricks are read as local folders (--node 127.1.1.2: server 2's), `info` lists the servers,
 # every server moved files, each only from its own bricks (its outcome log), none moved twice,
-# and the report, progress.json and `status` show a row per server. The run allows two
+# and the report, progress.json and `status` show a row per server; the starting host's outcome
+# log holds each server's migrations, marked with it. The run allows two
 # migrations at a time per subvolume (--migrations 2), passed on to every worker.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/pool.sh"
@@ -88,6 +89,10 @@ server_rows() {
 		((logged > 0)) || fail "server 127.1.1.$h migrated nothing"
 		[[ -e $FX/hangs ]] || assert_eq "$logged" "$(awk '{ print $4 }' <<<"$row")" \
 			"files migrated by server 127.1.1.$h ($2, outcome log)"
+		# and every line of it in the starting host's log, marked with the server (issue 26)
+		[[ -e $FX/hangs ]] || assert_eq "$logged" "$(jq -s --arg s "127.1.1.$h" \
+			'map(select(.outcome == "migrated" and .server == $s)) | length' \
+			"$FX/state/outcomes.jsonl")" "server 127.1.1.$h's migrations in the starting host's log"
 	done
 }
 server_rows "$FX/fix.out" "the report"

@@ -11,6 +11,10 @@
 #     nothing is lost or hidden (the tree through FUSE identical, every file found by name by a
 #     fresh client) and `fix --resume` ends clean: exit 0, scan exit 0, placement and commit
 #     words checked on the bricks, the tree identical.
+#     Meanwhile every data file of two directories is immutable on server 2's old brick, so
+#     server 2's worker fails their migrations (issue 26, item 6): its failed lines are in the
+#     starting host's outcome log too, marked "server":"127.1.1.2", the same paths as in its
+#     own log. They are made mutable again before the resume.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/pool.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
@@ -23,7 +27,18 @@ lctl_pool_mount "$VOL" MP
 fx_populate "$MP" 30 600 29
 fx_tree manifest "$MP" >"$FX/before" || fail "duplicate names before the fix"
 fx_tree list "$MP" >"$FX/list"
+OLD2=$(printf '%s\n' "${LCTL_POOL_BRICK_PATHS[@]}" | grep '/node2/' | head -1)
+[[ -d $OLD2 ]] || fail "no brick of server 2"
 lctl_pool_add_bricks "$VOL" 1 2
+# imm +i|-i: chattr on every data file of the first two directories on server 2's old brick
+mapfile -t IMM_DIRS < <(cd "$MP" && find . -mindepth 1 -maxdepth 1 -type d | LC_ALL=C sort | head -2)
+imm() {
+	local d
+	for d in "${IMM_DIRS[@]}"; do
+		[[ ! -d $OLD2/$d ]] || find "$OLD2/$d" -type f ! -perm -1000 -exec chattr "$1" {} +
+	done
+}
+lctl_on_exit "imm -i 2>/dev/null || true"
 
 # --- 1. refused at the start --------------------------------------------------------------------
 roots() {
@@ -56,6 +71,7 @@ lctl_pool_restart_node 3
 # --- 2. server 3 dies while the workers move files ---------------------------------------------
 # (--hold-limit 0: what a lost server leaves when the run does not wait for it; by default
 # the run would hold, up to 30 minutes, for its bricks to come back: fault-brick-kill.sh)
+imm +i
 (
 	pf_fix "$VOL" --bandwidth 1 --hold-limit 0
 	exit "$LCTL_RC"
@@ -80,6 +96,15 @@ jq -e '.servers[] | select(.name == "127.1.1.3") | .state == "lost"' "$FX/state/
 	>/dev/null || fail "progress.json does not show server 3 lost"
 # (clean-first, the default: every directory was clean before the workers moved data)
 grep -qE '^phase data$' "$FX/state/journal" || fail "the journal does not say data: $(grep phase "$FX/state/journal")"
+# server 2's failures, in the starting host's log with its name
+jq -r 'select(.outcome == "failed") | .path' "$FX/state/server-127.1.1.2/outcomes.jsonl" |
+	LC_ALL=C sort >"$FX/failed.worker"
+jq -r 'select(.outcome == "failed" and .server == "127.1.1.2") | .path' \
+	"$FX/state/outcomes.jsonl" | LC_ALL=C sort >"$FX/failed.host"
+[[ -s $FX/failed.worker ]] || fail "server 2's worker failed no migration of an immutable file"
+assert_files_equal "$FX/failed.worker" "$FX/failed.host" \
+	"server 2's failed files: its own log against the starting host's"
+imm -i
 
 lctl_pool_restart_node 3
 # nothing lost or hidden: every name through FUSE and by a fresh client

@@ -19,6 +19,8 @@
 
 #include "outcomes.h"
 
+#include <unistd.h>
+
 static struct lctl_file_outcome out(const char *name, enum lctl_file_action a, nlink_t nlink,
 				    uint64_t ino)
 {
@@ -158,12 +160,62 @@ static void test_count_many(void **state)
 	free(v[1].name);
 }
 
+/*
+ * Issue 26, item 6: the failed files of an outcome log, for fix --retry-failed: the latest
+ * outcome of a path wins (failed then migrated is not retried, migrated then failed is), names
+ * come back with their own bytes, and what is no outcome line (torn, not JSON, a path with
+ * "..") is counted and left out.
+ */
+static void test_failed_of_log(void **state)
+{
+	static const char log[] =
+		"{\"time\":1,\"path\":\"/d/a\",\"outcome\":\"failed\",\"errno\":28}\n"
+		"{\"time\":2,\"path\":\"/d/b\",\"outcome\":\"migrated\"}\n"
+		"{\"time\":3,\"path\":\"/d/nl\\\\x0aname\",\"outcome\":\"failed\",\"server\":\"s2\"}\n"
+		"{\"time\":4,\"path\":\"/d/a\",\"outcome\":\"migrated\"}\n"
+		"{\"time\":5,\"path\":\"/d/b\",\"outcome\":\"failed\"}\n"
+		"{\"time\":6,\"path\":\"/d/../etc/passwd\",\"outcome\":\"failed\"}\n"
+		"{\"time\":7,\"path\":\"relative\",\"outcome\":\"failed\"}\n"
+		"not json\n"
+		"{\"time\":8,\"path\":\"/e/c\",\"outcome\":\"failed\"}\n"
+		"{\"time\":9,\"path\":\"/e/c\",\"outcome\":\"failed\"}\n"
+		"{\"time\":10,\"path\":\"/torn\",\"outcome\":\"fai";
+	struct lctl_path_list l;
+	struct lctl_error err = { 0 };
+	char name[] = "/tmp/lctl-outcomes-XXXXXX";
+	size_t bad = 0;
+	int fd = mkstemp(name);
+
+	(void)state;
+	assert_true(fd >= 0);
+	unlink(name);
+	assert_int_equal(write(fd, log, sizeof(log) - 1), (ssize_t)sizeof(log) - 1);
+	assert_int_equal(lctl_outcome_failed(fd, &l, &bad, &err), 0);
+	assert_int_equal(l.n, 3);
+	assert_string_equal(l.v[0], "/d/b");
+	assert_string_equal(l.v[1], "/d/nl\nname");
+	assert_string_equal(l.v[2], "/e/c");
+	assert_int_equal(bad, 4);
+	lctl_path_list_free(&l);
+	close(fd);
+
+	assert_true(lctl_path_plain("/a/b"));
+	assert_false(lctl_path_plain("/"));
+	assert_false(lctl_path_plain("/a//b"));
+	assert_false(lctl_path_plain("/a/./b"));
+	assert_false(lctl_path_plain("/a/.."));
+	assert_false(lctl_path_plain("a/b"));
+	assert_false(lctl_path_plain("/a/"));
+	assert_true(lctl_path_plain("/a/...b/.c"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unique_rounds),
 		cmocka_unit_test(test_count_files),
 		cmocka_unit_test(test_count_many),
+		cmocka_unit_test(test_failed_of_log),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -75,9 +75,9 @@ static void run_to_end(struct lctl_pool *p)
 static void test_two_workers_done(void **state)
 {
 	const char *const s[] = {
-		"echo 'hello 3 a'; read go; echo 'progress 1 2 0 0 100'; "
+		"echo 'hello 4 a'; read go; echo 'progress 1 2 0 0 100'; "
 		"echo 'done 3 5 1 0 4096 0'",
-		"echo 'hello 3 b'; read go; case \"$go\" in 'go 0 gluster /') ;; *) exit 9;; esac; "
+		"echo 'hello 4 b'; read go; case \"$go\" in 'go 0 gluster /') ;; *) exit 9;; esac; "
 		"echo 'done 7 11 0 0 8192 0'",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
@@ -106,7 +106,7 @@ static void test_two_workers_done(void **state)
 /* A worker that cannot start (a remote shell that fails): refused, the server named. */
 static void test_refused_before_hello(void **state)
 {
-	const char *const s[] = { "echo 'hello 3 a'; read go", "exit 255" };
+	const char *const s[] = { "echo 'hello 4 a'; read go", "exit 255" };
 	struct lctl_error err = { 0 };
 	struct lctl_pool *p = (void *)1;
 
@@ -132,6 +132,7 @@ static void test_refused_on_timeout(void **state)
 /* Another protocol version, and an error line: refused with the worker's words, printable. */
 static void test_refused_proto_and_error(void **state)
 {
+	const char *const s0[] = { "echo 'hello 3 a'; sleep 5" };
 	const char *const s1[] = { "echo 'hello 1 a'; sleep 5" };
 	const char *const s2[] = {
 		"printf '%s\\n' 'error no\\x20brick\\x20\\x1b]0;x\\x07\\x20here'; "
@@ -144,6 +145,11 @@ static void test_refused_proto_and_error(void **state)
 	(void)state;
 	assert_int_equal(start(s1, 1, 5000, &p, &err), -LCTL_ECONNECT);
 	assert_non_null(strstr(err.msg, "protocol 1"));
+	assert_null(strchr(err.msg, '\n'));
+	/* the version before the outcome message: refused, on one line */
+	assert_int_equal(start(s0, 1, 5000, &p, &err), -LCTL_ECONNECT);
+	assert_non_null(strstr(err.msg, "protocol 3, not 4"));
+	assert_null(strchr(err.msg, '\n'));
 	assert_int_equal(start(s2, 1, 5000, &p, &err), -LCTL_ECONNECT);
 	assert_non_null(strstr(err.msg, "no brick"));
 	assert_null(strchr(err.msg, '\033'));
@@ -158,8 +164,8 @@ static void test_refused_proto_and_error(void **state)
 static void test_lost_worker(void **state)
 {
 	const char *const s[] = {
-		"echo 'hello 3 a'; read go; echo 'done 1 1 0 0 1 0'",
-		"echo 'hello 3 b'; read go; echo 'progress 2 4 0 0 10'; kill -9 $$",
+		"echo 'hello 4 a'; read go; echo 'done 1 1 0 0 1 0'",
+		"echo 'hello 4 b'; read go; echo 'progress 2 4 0 0 10'; kill -9 $$",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
 	struct lctl_error err = { 0 };
@@ -183,8 +189,8 @@ static void test_lost_worker(void **state)
 static void test_stop_and_failed(void **state)
 {
 	const char *const s[] = {
-		"echo 'hello 3 a'; read go; read cmd; [ \"$cmd\" = stop ] && echo 'done 0 0 0 0 0 130'",
-		"echo 'hello 3 b'; read go; echo 'done 1 0 0 2 0 1'",
+		"echo 'hello 4 a'; read go; read cmd; [ \"$cmd\" = stop ] && echo 'done 0 0 0 0 0 130'",
+		"echo 'hello 4 b'; read go; echo 'done 1 0 0 2 0 1'",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
 	struct lctl_error err = { 0 };
@@ -206,7 +212,7 @@ static void test_stop_and_failed(void **state)
 /* Freeing the pool ends workers that are still running (end of file, then SIGKILL). */
 static void test_free_ends_workers(void **state)
 {
-	const char *const s[] = { "echo 'hello 3 a'; exec sleep 60" };
+	const char *const s[] = { "echo 'hello 4 a'; exec sleep 60" };
 	struct lctl_error err = { 0 };
 	struct lctl_pool *p;
 	time_t t0 = time(NULL);
@@ -347,6 +353,165 @@ static void test_codec_rejects(void **state)
 	assert_string_equal(m.text, "a b\\");
 }
 
+/* Issue 26, item 6: a file's outcome travels intact, whatever bytes its name holds. */
+static void test_codec_outcome(void **state)
+{
+	struct lctl_pool_msg m = { .kind = LCTL_PM_OUTCOME }, back;
+	char line[LCTL_POOL_LINE_MAX];
+	int n;
+
+	(void)state;
+	snprintf(m.text, sizeof(m.text), "/d ir/a\nb\x1b]0;x\x07\\c\xff 'q'");
+	m.outcome = (struct lctl_pool_outcome){ .time = 1700000000,
+						.size = 4096,
+						.action = LCTL_FILE_FAILED,
+						.err = 28,
+						.reason = "",
+						.from = "v-client-0",
+						.to = "v-client-1" };
+	n = lctl_pool_msg_format(&m, line, sizeof(line));
+	assert_true(n > 0);
+	/* one line of printable ASCII */
+	assert_int_equal(strchr(line, '\n') - line, n - 1);
+	for (int i = 0; i < n - 1; i++)
+		assert_true(line[i] >= 0x20 && line[i] < 0x7f);
+	assert_int_equal(lctl_pool_msg_parse(line, (size_t)n - 1, &back), 0);
+	assert_int_equal(back.kind, LCTL_PM_OUTCOME);
+	assert_string_equal(back.text, m.text);
+	assert_int_equal(back.outcome.time, 1700000000);
+	assert_int_equal(back.outcome.size, 4096);
+	assert_int_equal(back.outcome.action, LCTL_FILE_FAILED);
+	assert_int_equal(back.outcome.err, 28);
+	assert_string_equal(back.outcome.reason, "");
+	assert_string_equal(back.outcome.from, "v-client-0");
+	assert_string_equal(back.outcome.to, "v-client-1");
+
+	/* the longest path and words fit a line */
+	memset(m.text, '\n', sizeof(m.text) - 1);
+	m.text[0] = '/';
+	m.text[sizeof(m.text) - 1] = '\0';
+	memset(m.outcome.reason, '\x1b', sizeof(m.outcome.reason) - 1);
+	memset(m.outcome.from, '\x1b', sizeof(m.outcome.from) - 1);
+	memset(m.outcome.to, '\x1b', sizeof(m.outcome.to) - 1);
+	m.outcome.time = m.outcome.size = LCTL_POOL_NUM_MAX;
+	n = lctl_pool_msg_format(&m, line, sizeof(line));
+	assert_true(n > 0);
+	assert_int_equal(lctl_pool_msg_parse(line, (size_t)n - 1, &back), 0);
+	assert_memory_equal(&back.outcome, &m.outcome, sizeof(m.outcome));
+	assert_string_equal(back.text, m.text);
+
+	/* what does not fit the message is not sent */
+	m.outcome.err = 4096;
+	assert_int_equal(lctl_pool_msg_format(&m, line, sizeof(line)), -1);
+	m.outcome.err = 0;
+	m.outcome.action = LCTL_FILE_ACTION_COUNT;
+	assert_int_equal(lctl_pool_msg_format(&m, line, sizeof(line)), -1);
+	m.outcome.action = LCTL_FILE_MIGRATED;
+	snprintf(m.text, sizeof(m.text), "relative");
+	assert_int_equal(lctl_pool_msg_format(&m, line, sizeof(line)), -1);
+	snprintf(m.text, sizeof(m.text), "/a");
+	snprintf(m.outcome.from, sizeof(m.outcome.from), "-"); /* the wire's none */
+	assert_int_equal(lctl_pool_msg_format(&m, line, sizeof(line)), -1);
+}
+
+/* An outcome line from the link: exactly its fields, or nothing. */
+static void test_codec_outcome_rejects(void **state)
+{
+	static const char *const bad[] = {
+		"outcome 1 /a failed - 0 - -",	       /* a field missing */
+		"outcome 1 /a failed - 0 - - 0 0",     /* one too many */
+		"outcome 1 a failed - 0 - - 0",	       /* a relative path */
+		"outcome 1 /a exploded - 0 - - 0",     /* no action of ours */
+		"outcome 1 /a failed - 4096 - - 0",    /* no errno */
+		"outcome 1 /a failed - -1 - - 0",      /* a sign */
+		"outcome 1 /a\\x00b failed - 0 - - 0", /* a NUL in the path */
+		"outcome 1 /a\\q failed - 0 - - 0",    /* a backslash that starts no escape */
+		"outcome 1 /a failed \\x2d 0 - - 0",   /* "-" spelled out: ambiguous */
+		"outcome 4503599627370497 /a failed - 0 - - 0",
+		"outcome 1 /a failed - 0 - - 4503599627370497",
+		"outcome 1 /a\tb failed - 0 - - 0",
+	};
+	char line[LCTL_POOL_LINE_MAX + 16];
+	struct lctl_pool_msg m;
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (parse(bad[i], &m) != -1)
+			fail_msg("parsed: '%s'", bad[i]);
+	assert_int_equal(parse("outcome 1 /a failed - 0 - - 0", &m), 0);
+	assert_int_equal(m.outcome.action, LCTL_FILE_FAILED);
+	/* a word longer than its field */
+	n = (size_t)snprintf(line, sizeof(line), "outcome 1 /a failed ");
+	memset(line + n, 'r', LCTL_POOL_WORD_MAX);
+	n += LCTL_POOL_WORD_MAX;
+	n += (size_t)snprintf(line + n, sizeof(line) - n, " 0 - - 0");
+	assert_int_equal(lctl_pool_msg_parse(line, n, &m), -1);
+	/* a path of 4096 bytes: longer than any the worker sends */
+	n = (size_t)snprintf(line, sizeof(line), "outcome 1 /");
+	memset(line + n, 'p', 4095);
+	n += 4095;
+	n += (size_t)snprintf(line + n, sizeof(line) - n, " failed - 0 - - 0");
+	assert_int_equal(lctl_pool_msg_parse(line, n, &m), -1);
+}
+
+/*
+ * Issue 26, item 6: the outcomes a placing worker sends go into the starting host's log,
+ * marked with the server, escaped; one sent before go is a protocol error, the worker lost.
+ */
+static void test_outcomes_to_log(void **state)
+{
+	const char *const s[] = {
+		"echo 'hello 4 a'; read go; "
+		"printf '%s\\n' 'outcome 7 /d/a\\x0ab\\x1b[2J failed - 28 v-client-0 v-client-1 10'; "
+		"echo 'outcome 8 /d/c migrated - 0 v-client-0 v-client-1 20'; "
+		"echo 'done 1 1 0 1 20 1'",
+	};
+	const char *const early[] = {
+		"echo 'hello 4 b'; echo 'outcome 9 /x failed - 5 - - 0'; read go; sleep 5",
+	};
+	struct lctl_server_progress sp[LCTL_POOL_MAX];
+	struct lctl_error err = { 0 };
+	struct lctl_pool *p;
+	char *dir = unit_tmpdir("pool-outcomes"), buf[4096], path[4200];
+	int fd;
+
+	(void)state;
+	assert_non_null(dir);
+	snprintf(path, sizeof(path), "%s/outcomes.jsonl", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	/* (read with its hello, or after it) */
+	if (!start(early, 1, 5000, &p, &err)) {
+		run_to_end(p);
+		lctl_pool_progress(p, sp, LCTL_POOL_MAX);
+		assert_string_equal(sp[0].state, "lost");
+		snprintf(err.msg, sizeof(err.msg), "%s", sp[0].error);
+		lctl_pool_free(p);
+	}
+	assert_non_null(strstr(err.msg, "an outcome before go"));
+	assert_int_equal(start(s, 1, 5000, &p, &err), 0);
+	lctl_pool_set_outcome_log(p, fd);
+	go(p);
+	run_to_end(p);
+	lctl_pool_progress(p, sp, LCTL_POOL_MAX);
+	assert_string_equal(sp[0].state, "failed");
+	assert_false(lctl_pool_outcome_log_failed(p));
+	lctl_pool_free(p);
+	close(fd);
+	assert_int_equal(unit_read(dir, "outcomes.jsonl", buf, sizeof(buf)), 0);
+	assert_string_equal(buf,
+			    "{\"time\":7,\"path\":\"/d/a\\\\x0ab\\\\x1b[2J\",\"outcome\":\"failed\","
+			    "\"errno\":28,\"error\":\"No space left on device\","
+			    "\"from\":\"v-client-0\",\"to\":\"v-client-1\",\"size\":10,"
+			    "\"server\":\"server1\"}\n"
+			    "{\"time\":8,\"path\":\"/d/c\",\"outcome\":\"migrated\","
+			    "\"from\":\"v-client-0\",\"to\":\"v-client-1\",\"size\":20,"
+			    "\"server\":\"server1\"}\n");
+	unit_rm_rf(dir);
+	free(dir);
+}
+
 /*
  * The reader cuts lines at '\n' only: a line too long is an error (before, its tail was read
  * as a line of its own: 1023 x 'A' then a done counted as done), a partial line waits, and the
@@ -408,13 +573,13 @@ static void test_reader(void **state)
 static void test_garbage_is_lost(void **state)
 {
 	const char *const s[] = {
-		"echo 'hello 3 a'; read go; "
+		"echo 'hello 4 a'; read go; "
 		"head -c 20000 /dev/zero | tr '\\0' A; echo 'done 7 7 0 0 0 0'; sleep 5",
-		"echo 'hello 3 b'; read go; echo 'done 1 1 0 0 1 0'; echo 'done 9 9 0 0 9 1'",
-		"echo 'hello 3 c'; read go; echo 'progress 1 1 0 0 1'; echo 'hello 3 c'; sleep 5",
-		"echo 'hello 3 d'; read go; printf '%s\\n' 'error no\\x20room'; echo 'hello 3 d'; "
+		"echo 'hello 4 b'; read go; echo 'done 1 1 0 0 1 0'; echo 'done 9 9 0 0 9 1'",
+		"echo 'hello 4 c'; read go; echo 'progress 1 1 0 0 1'; echo 'hello 4 c'; sleep 5",
+		"echo 'hello 4 d'; read go; printf '%s\\n' 'error no\\x20room'; echo 'hello 4 d'; "
 		"echo 'done 1 1 0 0 1 0'",
-		"echo 'hello 3 e'; read go; echo 'progress -1 0 0 0 0'; sleep 5",
+		"echo 'hello 4 e'; read go; echo 'progress -1 0 0 0 0'; sleep 5",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
 	struct lctl_error err = { 0 };
@@ -464,7 +629,7 @@ static void test_silent_is_lost(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	snprintf(script, sizeof(script),
-		 "sleep 60 & echo $! > %s; echo 'hello 3 a'; read go; echo 'progress 0 0 0 0 0'; "
+		 "sleep 60 & echo $! > %s; echo 'hello 4 a'; read go; echo 'progress 0 0 0 0 0'; "
 		 "exec sleep 60",
 		 pidfile);
 	silent_s = 2;
@@ -504,7 +669,7 @@ static void test_silent_is_lost(void **state)
 static void test_commands_after_go(void **state)
 {
 	const char *const s[] = {
-		"echo 'hello 3 a'; read go; read a; read b; read c; "
+		"echo 'hello 4 a'; read go; read a; read b; read c; "
 		"[ \"$a $b $c\" = 'pause resume stop' ] && echo 'done 0 0 0 0 0 130'",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
@@ -539,7 +704,7 @@ static void test_no_path_lookup(void **state)
 	snprintf(prog, sizeof(prog), "%s/%s", dir, name);
 	f = fopen(prog, "w");
 	assert_non_null(f);
-	fputs("#!/bin/sh\necho 'hello 3 x'; read go\n", f);
+	fputs("#!/bin/sh\necho 'hello 4 x'; read go\n", f);
 	fclose(f);
 	assert_int_equal(chmod(prog, 0755), 0);
 	old_path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
@@ -579,7 +744,7 @@ static void capture(void *data, int level, const char *msg)
 static void test_stderr_escaped(void **state)
 {
 	const char *const s[] = {
-		"printf 'bad \\033]0;title\\007 line\\nsecond\\n' >&2; echo 'hello 3 a'; read go; "
+		"printf 'bad \\033]0;title\\007 line\\nsecond\\n' >&2; echo 'hello 4 a'; read go; "
 		"echo 'done 0 0 0 0 0 0'",
 	};
 	struct lctl_error err = { 0 };
@@ -625,7 +790,7 @@ static void test_worker_environment(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(script, sizeof(script),
-		 "env >%s/env; ls /proc/$$/fd >%s/fds; echo 'hello 3 a'; read go; "
+		 "env >%s/env; ls /proc/$$/fd >%s/fds; echo 'hello 4 a'; read go; "
 		 "echo 'done 0 0 0 0 0 0'",
 		 dir, dir);
 	setenv("LCTL_TEST_SECRET", "hunter2", 1);
@@ -662,6 +827,9 @@ int main(void)
 		cmocka_unit_test(test_free_ends_workers),
 		cmocka_unit_test(test_codec_roundtrip),
 		cmocka_unit_test(test_codec_rejects),
+		cmocka_unit_test(test_codec_outcome),
+		cmocka_unit_test(test_codec_outcome_rejects),
+		cmocka_unit_test(test_outcomes_to_log),
 		cmocka_unit_test(test_reader),
 		cmocka_unit_test(test_garbage_is_lost),
 		cmocka_unit_test(test_silent_is_lost),

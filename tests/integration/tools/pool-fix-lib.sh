@@ -13,7 +13,8 @@
 #	pf_movers_check VOL	every server's outcome log (STATE/server-HOST/outcomes.jsonl): each
 #				file it migrated came from a subvolume with a brick on that server,
 #				no file was migrated by two servers, and the logs hold every
-#				migration the fix reported
+#				migration the fix reported (the starting host's own lines in its
+#				log: those without a server)
 #	pf_worker_pids NODE	pids of the layoutctl workers started for node NODE
 
 PF_RSH=
@@ -103,9 +104,11 @@ pf_movers_check() {
 	done
 	# The starting host moves the special files (a symlink needs its directory dirty, which
 	# it sees to), and nothing else: every path it migrated is a symlink in the manifest.
+	# (Its log holds the workers' lines too, each marked with its server: not its own.)
 	log=$FX/state/outcomes.jsonl
 	if [[ -f $log ]]; then
-		jq -r 'select(.outcome == "migrated") | .path | ltrimstr("/")' "$log" >"$FX/host-moved"
+		jq -r 'select(.outcome == "migrated" and .server == null) | .path | ltrimstr("/")' \
+			"$log" >"$FX/host-moved"
 		[[ ! -f $FX/before ]] || while IFS= read -r path; do
 			awk -F'\t' -v p="$path" '$1 == p && $2 == "l" { f = 1 } END { exit !f }' \
 				"$FX/before" || fail "the starting host migrated $path, not a symbolic link"
