@@ -32,6 +32,16 @@ void lctl_fill_project(const struct lctl_volume *vol, const uint64_t *move_files
 			f->out_files += move_files[i * n + k];
 			f->out_bytes += move_bytes[i * n + k];
 		}
+		/* DHT's min-free-inodes (5 % unless set, a percentage): inodes the same way */
+		f->inodes_known = sv->inodes_total > 0;
+		if (f->inodes_known) {
+			f->inodes_free_now = sv->inodes_free;
+			f->inodes_min_free = sv->inodes_total / 20;
+			f->crosses_inodes =
+				f->in_files > (f->inodes_free_now > f->inodes_min_free
+						       ? f->inodes_free_now - f->inodes_min_free
+						       : 0);
+		}
 		f->size = sv->size_bytes;
 		f->free_now = sv->free_bytes;
 		f->known = sv->size_bytes > 0;
