@@ -39,8 +39,9 @@ static int drain_planner = LCTL_PLANNER_MINMOVE;
 const struct lopt cmd_drain_options[] = {
 	FIX_COMMON_OPTIONS_WORKERS,
 	OPT_ENUM(0, "layout", &drain_planner, planner_words, "PLANNER",
-		 "min-move (default: only the leaving ranges change owner) or gluster\n"
-		 "(GlusterFS's own decommission layout)"),
+		 "min-move (default: only the leaving ranges change owner), gluster\n"
+		 "(GlusterFS's own decommission layout) or even-usage (min-move sized\n"
+		 "so that the remaining bricks' fill comes out even)"),
 	OPT_FLAG(0, "commit", &fc_args.commit,
 		 "run the remove-brick once the bricks are empty, then fix what it changed"),
 	OPT_FLAG('n', "dry-run", &fc_args.o.dry_run,
