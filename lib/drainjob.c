@@ -139,8 +139,8 @@ static int space_check(struct lctl_volume *vol, const struct lctl_drain_job *job
 {
 	struct lctl_drain_space s;
 	struct lctl_error err = { 0 };
-	int ret = lctl_drain_space(vol, job->fix.planner, job->fix.parallel, job->fix.stop_flag,
-				   &s, &err);
+	int ret = lctl_drain_space(vol, job->fix.planner, job->fix.parallel, job->fix.stop_flag, &s,
+				   &err);
 
 	if (ret == -LCTL_ECANCELED)
 		return LCTL_DRAIN_INTERRUPTED;

@@ -52,7 +52,7 @@ const char *lctl_fix_mode_name(int mode)
 
 const char *lctl_planner_name(int planner)
 {
-	return planner == LCTL_PLANNER_MINMOVE	  ? "min-move"
+	return planner == LCTL_PLANNER_MINMOVE	    ? "min-move"
 	       : planner == LCTL_PLANNER_EVEN_USAGE ? "even-usage"
 						    : "gluster";
 }

@@ -39,10 +39,10 @@ void lctl_fill_project(const struct lctl_volume *vol, const uint64_t *move_files
 		if (f->inodes_known) {
 			f->inodes_free_now = sv->inodes_free;
 			f->inodes_min_free = sv->inodes_total / 20;
-			f->crosses_inodes =
-				f->in_files > (f->inodes_free_now > f->inodes_min_free
-						       ? f->inodes_free_now - f->inodes_min_free
-						       : 0);
+			f->crosses_inodes = f->in_files >
+					    (f->inodes_free_now > f->inodes_min_free
+						     ? f->inodes_free_now - f->inodes_min_free
+						     : 0);
 		}
 		f->size = sv->size_bytes;
 		f->free_now = sv->free_bytes;

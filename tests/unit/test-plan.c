@@ -1026,7 +1026,6 @@ static void test_plan_dir_spread(void **state)
 	lctl_munge_release(&in.munge);
 }
 
-
 /* Share of weight @i among @n (the active ones' sum). */
 static double wshare(const uint64_t *w, size_t n, size_t i)
 {
@@ -1062,7 +1061,9 @@ static void test_usage_weights_basic(void **state)
 
 	/* equal bricks, nothing but the volume's data: equal shares, whatever is where now */
 	{
-		struct lctl_usage u[3] = { { 1000, 500, 500 }, { 1000, 900, 100 }, { 1000, 700, 300 } };
+		struct lctl_usage u[3] = { { 1000, 500, 500 },
+					   { 1000, 900, 100 },
+					   { 1000, 700, 300 } };
 
 		assert_int_equal(lctl_plan_usage_weights(3, NULL, u, w, NULL), 0);
 		assert_true(fabs(wshare(w, 3, 0) - 1.0 / 3) < 1e-6);
@@ -1086,9 +1087,10 @@ static void test_usage_weights_basic(void **state)
 	}
 	/* other data on some: the projected fills come out even (all targets positive) */
 	{
-		struct lctl_usage u[4] = {
-			{ 1000, 300, 400 }, { 2000, 1000, 200 }, { 1000, 900, 50 }, { 500, 300, 100 }
-		};
+		struct lctl_usage u[4] = { { 1000, 300, 400 },
+					   { 2000, 1000, 200 },
+					   { 1000, 900, 50 },
+					   { 500, 300, 100 } };
 
 		assert_int_equal(lctl_plan_usage_weights(4, NULL, u, w, NULL), 0);
 		usage_fill(u, NULL, w, 4, fill);
@@ -1147,8 +1149,8 @@ static void test_usage_weights_random(void **state)
 		for (i = 0; i < n; i++) {
 			assert_true(w[i] >= 1);
 			if (w[i] > 1 && fabs(fill[i] - level) > 1e-6 + 1e-6 * level)
-				fail_msg("t=%zu: subvolume %zu ends at %.9f, the level is %.9f", t, i,
-					 fill[i], level);
+				fail_msg("t=%zu: subvolume %zu ends at %.9f, the level is %.9f", t,
+					 i, fill[i], level);
 			if (w[i] == 1)
 				assert_true(fill[i] >= level - 1e-6);
 		}
