@@ -39,8 +39,9 @@ static int drain_planner = LCTL_PLANNER_MINMOVE;
 const struct lopt cmd_drain_options[] = {
 	FIX_COMMON_OPTIONS_WORKERS,
 	OPT_ENUM(0, "layout", &drain_planner, planner_words, "PLANNER",
-		 "min-move (default: only the leaving ranges change owner) or gluster\n"
-		 "(GlusterFS's own decommission layout)"),
+		 "min-move (default: only the leaving ranges change owner), gluster\n"
+		 "(GlusterFS's own decommission layout) or even-usage (min-move sized\n"
+		 "so that the remaining bricks' fill comes out even)"),
 	OPT_FLAG(0, "commit", &fc_args.commit,
 		 "run the remove-brick once the bricks are empty, then fix what it changed"),
 	OPT_FLAG('n', "dry-run", &fc_args.o.dry_run,
@@ -172,6 +173,34 @@ static void say_drained(const struct fix_cli *fc, const struct lctl_drain_event 
 	}
 }
 
+/*
+ * The plan gives one staying subvolume more than it has room for (bytes or inodes), though
+ * the others together may have plenty: the one line names it, with the numbers of the plan.
+ */
+static void no_room_on(struct lctl_volume *vol, const char *name, const struct lctl_drain_space *s)
+{
+	const struct lctl_fill *f = &s->fill[s->over];
+	const char *sv = out_esc(out_subvol_name(vol, (int)s->over));
+	char in[32], room[32];
+
+	if (f->crosses) {
+		human_bytes(f->in_bytes, in, sizeof(in));
+		human_bytes(f->free_now > f->min_free ? f->free_now - f->min_free : 0, room,
+			    sizeof(room));
+		error("cannot drain '%s': the plan moves %s in %llu files to %s, which has only %s "
+		      "free above cluster.min-free-disk (%s)",
+		      name, in, (unsigned long long)f->in_files, sv, room,
+		      s->min_free_disk ? s->min_free_disk : "10%");
+	} else {
+		error("cannot drain '%s': the plan moves %llu files to %s, which has only %llu "
+		      "free inodes above cluster.min-free-inodes (5%%)",
+		      name, (unsigned long long)f->in_files, sv,
+		      (unsigned long long)(f->inodes_free_now > f->inodes_min_free
+						   ? f->inodes_free_now - f->inodes_min_free
+						   : 0));
+	}
+}
+
 /* What the drain tells, in words. */
 static void drain_event(void *arg, const struct lctl_drain_event *ev)
 {
@@ -197,6 +226,8 @@ static void drain_event(void *arg, const struct lctl_drain_event *ev)
 				"cluster.min-free-disk (%s) on the others",
 				b1, (unsigned long long)ev->space->entries, b2,
 				ev->space->min_free_disk ? ev->space->min_free_disk : "10%");
+		else if (ev->space->over >= 0)
+			no_room_on(c->vol, name, ev->space);
 		else
 			error("cannot drain '%s': %s to move, but only %s free above "
 			      "cluster.min-free-disk on the remaining subvolumes",

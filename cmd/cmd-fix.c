@@ -63,7 +63,8 @@ const struct lopt cmd_fix_options[] = {
 	OPT_VOLPATH(0, "path", &fc_args.o.path, "SUBTREE",
 		    "fix only this directory and what is below it"),
 	OPT_ENUM(0, "layout", &fc_args.planner, planner_words, "PLANNER",
-		 "gluster (GlusterFS's own assignment, default) or min-move"),
+		 "gluster (GlusterFS's own assignment, default), min-move, or\n"
+		 "even-usage (min-move sized so that the bricks' fill comes out even)"),
 	{ .name = "mode",
 	  .kind = OPTK_ENUM,
 	  .to.i = &fc_args.mode,

@@ -48,7 +48,8 @@ const struct lopt cmd_scan_options[] = {
 	OPT_INT(0, "max-depth", &sc_args.o.max_depth, 0, 100000, "N",
 		"do not descend more than N levels below the start"),
 	OPT_ENUM(0, "layout", &sc_args.planner, planner_words, "PLANNER",
-		 "layout a fix would write, for the work estimate: gluster, min-move"),
+		 "layout a fix would write, for the work estimate: gluster, min-move,\n"
+		 "even-usage"),
 	OPT_FLAG(0, "all", &sc_args.all,
 		 "list clean directories and placed entries too (json, xml, -v)"),
 	OPT_ENUM(0, "brick-reads", &sc_args.brick_reads, brick_reads_words, "HOW",

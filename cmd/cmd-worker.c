@@ -260,7 +260,10 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 	}
 	snprintf(scope, sizeof(scope), "%s", m.text);
 	o.force_move = m.force_move;
-	o.planner = m.planner == LCTL_PLANNER_MINMOVE ? LCTL_PLANNER_MINMOVE : LCTL_PLANNER_GLUSTER;
+	/* even-usage is refused over the pool (lctl_fix_start() says so) */
+	o.planner = m.planner == LCTL_PLANNER_MINMOVE || m.planner == LCTL_PLANNER_EVEN_USAGE
+			    ? (enum lctl_planner)m.planner
+			    : LCTL_PLANNER_GLUSTER;
 	o.path = scope;
 	ret = lctl_fix_start(vol, &o, &fix, &err);
 	if (ret) {

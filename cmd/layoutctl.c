@@ -98,6 +98,7 @@ static const struct opt_word format_words[] = {
 const struct opt_word planner_words[] = {
 	{ "gluster", LCTL_PLANNER_GLUSTER },
 	{ "min-move", LCTL_PLANNER_MINMOVE },
+	{ "even-usage", LCTL_PLANNER_EVEN_USAGE },
 	{ NULL, 0 },
 };
 

@@ -134,7 +134,7 @@ _layoutctl_values()
 		--format | -f) vals=$'text\njson\nxml\nprometheus' ;;
 		--mode) vals=$'clean-first\nmigrate\nlinkto' ;;
 		--phase) vals=$'all\nclean\ndata' ;;
-		--layout) vals=$'gluster\nmin-move' ;;
+		--layout) vals=$'gluster\nmin-move\neven-usage' ;;
 		--progress) vals=$'auto\nalways\nnever' ;;
 		--transport) vals=$'tcp\nrdma\nunix' ;;
 		--log-level) vals=$'0\n1\n2\n3\n4' ;;

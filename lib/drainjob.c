@@ -32,7 +32,54 @@ static void emit(const struct lctl_drain_job *job, struct lctl_drain_event ev)
 		job->event(job->arg, &ev);
 }
 
-int lctl_drain_space(struct lctl_volume *vol, struct lctl_drain_space *out, struct lctl_error *err)
+/*
+ * Each subvolume under the plan the drain will use: a scan with its planner (the leaving
+ * subvolumes get no range there, as in the drain's fix runs) gives the files and bytes by
+ * source and target, and lctl_fill_project() what each subvolume keeps free after them.
+ */
+static int project(struct lctl_volume *vol, enum lctl_planner planner, unsigned parallel,
+		   const volatile sig_atomic_t *stop, struct lctl_drain_space *out,
+		   struct lctl_error *err)
+{
+	struct lctl_scan_opts so = { 0 };
+	struct lctl_scan *scan = NULL;
+	const struct lctl_scan_summary *sum;
+	struct lctl_dir_report *r;
+	bool fin = false;
+	size_t i;
+	int ret;
+
+	so.parallel = parallel;
+	so.planner = planner;
+	so.max_depth = -1;
+	ret = lctl_scan_start(vol, &so, &scan, err);
+	if (ret)
+		return ret;
+	while (!fin && !(stop && *stop)) {
+		r = lctl_scan_next(scan, 200, &fin);
+		if (r && r->err)
+			out->scan_errors++;
+		lctl_dir_report_free(r);
+	}
+	if (!fin) {
+		lctl_scan_free(scan);
+		return lctl_seterr(err, LCTL_ECANCELED, 0, "stopped during the space check");
+	}
+	sum = lctl_scan_summary(scan);
+	out->scan_dirs = sum->dirs;
+	if (sum->nsubvols == out->nsubvols)
+		lctl_fill_project(vol, sum->move_files, sum->move_bytes, out->fill);
+	for (i = 0; i < out->nsubvols && out->over < 0; i++)
+		if (!lctl_volume_subvol(vol, i)->leaving &&
+		    (out->fill[i].crosses || out->fill[i].crosses_inodes))
+			out->over = (ssize_t)i;
+	lctl_scan_free(scan);
+	return 0;
+}
+
+int lctl_drain_space(struct lctl_volume *vol, enum lctl_planner planner, unsigned parallel,
+		     const volatile sig_atomic_t *stop, struct lctl_drain_space *out,
+		     struct lctl_error *err)
 {
 	const char *mfd = lctl_volume_dht_options(vol)->min_free_disk;
 	struct lctl_drain_left l;
@@ -40,13 +87,16 @@ int lctl_drain_space(struct lctl_volume *vol, struct lctl_drain_space *out, stru
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	out->over = -1;
 	ret = lctl_drain_check(vol, &l, err);
 	if (ret)
 		return ret;
 	out->nsubvols = lctl_volume_nsubvols(vol);
 	out->subvol_room = calloc(out->nsubvols ? out->nsubvols : 1, sizeof(uint64_t));
-	if (!out->subvol_room) {
+	out->fill = calloc(out->nsubvols ? out->nsubvols : 1, sizeof(*out->fill));
+	if (!out->subvol_room || !out->fill) {
 		lctl_drain_left_release(&l);
+		lctl_drain_space_release(out);
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
 	}
 	out->min_free_disk = mfd;
@@ -55,6 +105,7 @@ int lctl_drain_space(struct lctl_volume *vol, struct lctl_drain_space *out, stru
 	/* what could not be listed is not counted: the bytes to move would look smaller */
 	out->err = l.err;
 	snprintf(out->err_path, sizeof(out->err_path), "%s", l.err_path);
+	lctl_drain_left_release(&l);
 	for (i = 0; i < out->nsubvols; i++) {
 		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
 		uint64_t keep = lctl_min_free_bytes(mfd, sv->size_bytes);
@@ -64,8 +115,14 @@ int lctl_drain_space(struct lctl_volume *vol, struct lctl_drain_space *out, stru
 			out->room += out->subvol_room[i];
 		}
 	}
-	out->fits = !out->err && out->bytes <= out->room;
-	lctl_drain_left_release(&l);
+	if (!out->err) {
+		ret = project(vol, planner, parallel, stop, out, err);
+		if (ret) {
+			lctl_drain_space_release(out);
+			return ret;
+		}
+	}
+	out->fits = !out->err && out->bytes <= out->room && out->over < 0;
 	return 0;
 }
 
@@ -73,6 +130,8 @@ void lctl_drain_space_release(struct lctl_drain_space *s)
 {
 	free(s->subvol_room);
 	s->subvol_room = NULL;
+	free(s->fill);
+	s->fill = NULL;
 }
 
 /* Before anything is written: GO_ON when it fits, else the status. */
@@ -80,8 +139,11 @@ static int space_check(struct lctl_volume *vol, const struct lctl_drain_job *job
 {
 	struct lctl_drain_space s;
 	struct lctl_error err = { 0 };
-	int ret = lctl_drain_space(vol, &s, &err);
+	int ret = lctl_drain_space(vol, job->fix.planner, job->fix.parallel, job->fix.stop_flag, &s,
+				   &err);
 
+	if (ret == -LCTL_ECANCELED)
+		return LCTL_DRAIN_INTERRUPTED;
 	if (ret) {
 		emit(job,
 		     (struct lctl_drain_event){ .kind = LCTL_DRAIN_EV_FAILED, .msg = err.msg });

@@ -364,6 +364,11 @@ static int init_repair(struct lctl_fix *f, const struct lctl_fix_opts *opts, int
 	struct lctl_volume *vol = f->vol;
 	int ret;
 
+	if (f->opts.planner == LCTL_PLANNER_EVEN_USAGE && !lctl_volume_usage(vol)) {
+		ret = lctl_volume_measure_usage(vol, opts->parallel, opts->stop_flag, err);
+		if (ret)
+			return ret;
+	}
 	ret = lctl_inspector_init(&f->in, vol, f->opts.planner, false, err);
 	if (ret)
 		return ret;

@@ -186,7 +186,8 @@ int fix_validate_opts(const struct lctl_fix_opts *opts, const char *top, struct 
 	if (opts->migrations > LCTL_FIX_MAX_MIGRATIONS)
 		return lctl_seterr(err, LCTL_EINVAL, 0, "migrations wants 1-%d, not %u",
 				   LCTL_FIX_MAX_MIGRATIONS, opts->migrations);
-	if (opts->planner != LCTL_PLANNER_GLUSTER && opts->planner != LCTL_PLANNER_MINMOVE)
+	if (opts->planner != LCTL_PLANNER_GLUSTER && opts->planner != LCTL_PLANNER_MINMOVE &&
+	    opts->planner != LCTL_PLANNER_EVEN_USAGE)
 		return lctl_seterr(err, LCTL_EINVAL, 0, "unknown layout planner %d",
 				   (int)opts->planner);
 	if (opts->mode != LCTL_FIX_MIGRATE && opts->mode != LCTL_FIX_LINKTO &&
@@ -220,6 +221,10 @@ int fix_validate_opts(const struct lctl_fix_opts *opts, const char *top, struct 
 		return lctl_seterr(err, LCTL_EINVAL, 0,
 				   "a run of listed files is a migrate run of its own, from this "
 				   "host: no other mode, resume, workers or drain");
+	/* the shares come from this host's measure of the volume: a worker would plan its own */
+	if (opts->planner == LCTL_PLANNER_EVEN_USAGE && (opts->nworkers || opts->place_only))
+		return lctl_seterr(err, LCTL_EINVAL, 0,
+				   "the even-usage layout does not run spread over the pool");
 	if (opts->nworkers && !opts->workers)
 		return lctl_seterr(err, LCTL_EINVAL, 0, "%zu workers but no worker list",
 				   opts->nworkers);

@@ -895,6 +895,32 @@ fail:
 	return ret;
 }
 
+/*
+ * The even-usage planner's weights: from each subvolume's statvfs and the volume's bytes on it
+ * (lctl_volume_measure_usage(), when it was measured; else all it uses counts as other data).
+ * False (DHT's weights stay) when a size is unknown.
+ */
+static bool usage_weights(struct lctl_inspector *in, struct lctl_volume *vol)
+{
+	const uint64_t *movable = lctl_volume_usage(vol);
+	struct lctl_usage *u = calloc(in->nsubvols ? in->nsubvols : 1, sizeof(*u));
+	size_t i;
+	bool ok;
+
+	if (!u)
+		return false;
+	for (i = 0; i < in->nsubvols; i++) {
+		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
+
+		u[i].size = sv->size_bytes;
+		u[i].free = sv->free_bytes;
+		u[i].movable = movable ? movable[i] : 0;
+	}
+	ok = !lctl_plan_usage_weights(in->nsubvols, in->active, u, in->weights, NULL);
+	free(u);
+	return ok;
+}
+
 int lctl_inspector_init(struct lctl_inspector *in, struct lctl_volume *vol,
 			enum lctl_planner planner, bool all_entries, struct lctl_error *err)
 {
@@ -942,6 +968,8 @@ int lctl_inspector_init(struct lctl_inspector *in, struct lctl_volume *vol,
 		if (in->active[i] && !in->weights[i])
 			weighted = false;
 	}
+	if (planner == LCTL_PLANNER_EVEN_USAGE && usage_weights(in, vol))
+		weighted = true;
 	if (!weighted) {
 		free(in->weights);
 		in->weights = NULL;

@@ -52,7 +52,9 @@ const char *lctl_fix_mode_name(int mode)
 
 const char *lctl_planner_name(int planner)
 {
-	return planner == LCTL_PLANNER_MINMOVE ? "min-move" : "gluster";
+	return planner == LCTL_PLANNER_MINMOVE	    ? "min-move"
+	       : planner == LCTL_PLANNER_EVEN_USAGE ? "even-usage"
+						    : "gluster";
 }
 
 int lctl_planner_parse(const char *s, enum lctl_planner *planner)
@@ -61,6 +63,8 @@ int lctl_planner_parse(const char *s, enum lctl_planner *planner)
 		*planner = LCTL_PLANNER_GLUSTER;
 	else if (!strcmp(s, "min-move"))
 		*planner = LCTL_PLANNER_MINMOVE;
+	else if (!strcmp(s, "even-usage"))
+		*planner = LCTL_PLANNER_EVEN_USAGE;
 	else
 		return -LCTL_EINVAL;
 	return 0;

@@ -254,7 +254,7 @@ int lctl_plan_dir(const struct lctl_dir_planning *p, const char *path,
 	int ret;
 
 	/* the ranges are written dirty (commit 1); the stamp comes after the files are placed */
-	if (p->planner == LCTL_PLANNER_MINMOVE) {
+	if (p->planner == LCTL_PLANNER_MINMOVE || p->planner == LCTL_PLANNER_EVEN_USAGE) {
 		static const struct lctl_minmove_opts least = { .move_slack = -1,
 								.max_imbalance = 0.9 };
 

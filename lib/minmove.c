@@ -645,3 +645,91 @@ out:
 	mm_free(&s);
 	return ret;
 }
+
+/*
+ * The even-usage planner's shares (issue 26). DHT sets a layout per directory, but the fill
+ * is the volume's: a brick at 91 % beside one at 7 % stays so under any share by size
+ * (cluster.weighted-rebalance). The data the layouts place is the volume's own (@movable),
+ * spread anew over the active subvolumes; the rest of what each one uses (other data on its
+ * filesystem, and whatever a leaving subvolume does not take along) stays. The level f is the
+ * one fill every subvolume can reach: sum over active i of max(0, f * size_i - fixed_i) = D,
+ * D the volume's bytes; a subvolume already above f by its fixed part alone gets (almost)
+ * nothing. f is found by bisection (monotone, piecewise linear); the shares are the targets.
+ */
+#define USAGE_WEIGHT_SCALE 2147483648.0 /* the weights' sum, at most: DHT's are 32-bit */
+
+static double usage_need(size_t n, const bool *active, const struct lctl_usage *u,
+			 const double *fixed, double f)
+{
+	double need = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((!active || active[i]) && f * (double)u[i].size > fixed[i])
+			need += f * (double)u[i].size - fixed[i];
+	return need;
+}
+
+int lctl_plan_usage_weights(size_t n, const bool *active, const struct lctl_usage *u,
+			    uint64_t *weights, struct lctl_error *err)
+{
+	double *fixed, d = 0, size = 0, lo = 0, hi = 1, sum = 0;
+	size_t i, nactive = 0;
+	int it;
+
+	if (!n || !u || !weights)
+		return lctl_seterr(err, LCTL_EINVAL, 0, "no subvolumes");
+	for (i = 0; i < n; i++) {
+		if (active && !active[i])
+			continue;
+		if (!u[i].size)
+			return lctl_seterr(err, LCTL_EINVAL, 0,
+					   "the size of subvolume %zu is unknown", i);
+		nactive++;
+	}
+	if (!nactive)
+		return lctl_seterr(err, LCTL_EINVAL, 0, "no active subvolume");
+	fixed = calloc(n, sizeof(*fixed));
+	if (!fixed)
+		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+	for (i = 0; i < n; i++) {
+		uint64_t used = u[i].size > u[i].free ? u[i].size - u[i].free : 0;
+		uint64_t mv = u[i].movable < used ? u[i].movable : used;
+
+		/* every subvolume's share of the volume moves: a leaving one's too */
+		d += (double)mv;
+		if (active && !active[i])
+			continue;
+		fixed[i] = (double)(used - mv);
+		size += (double)u[i].size;
+	}
+	/* a (nearly) empty volume: new files to come, spread so that the fill evens out */
+	if (d < size / 100)
+		d = size / 100;
+	while (usage_need(n, active, u, fixed, hi) < d && hi < 1e6)
+		hi *= 2;
+	for (it = 0; it < 200 && hi - lo > 1e-12; it++) {
+		double mid = (lo + hi) / 2;
+
+		if (usage_need(n, active, u, fixed, mid) < d)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	for (i = 0; i < n; i++) {
+		double t = (!active || active[i]) ? hi * (double)u[i].size - fixed[i] : 0;
+
+		fixed[i] = t > 0 ? t : 0; /* now the target */
+		sum += fixed[i];
+	}
+	for (i = 0; i < n; i++) {
+		if (active && !active[i]) {
+			weights[i] = 0;
+			continue;
+		}
+		/* at least 1: a zero weight would mean "unknown", equal shares for all */
+		weights[i] = 1 + (uint64_t)(fixed[i] / sum * (USAGE_WEIGHT_SCALE - (double)n));
+	}
+	free(fixed);
+	return 0;
+}

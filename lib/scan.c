@@ -166,6 +166,11 @@ int lctl_scan_start(struct lctl_volume *vol, const struct lctl_scan_opts *opts,
 	*out = NULL;
 	if (root[0] != '/')
 		return lctl_seterr(err, LCTL_EINVAL, 0, "path '%s' is not absolute", root);
+	if (opts->planner == LCTL_PLANNER_EVEN_USAGE && !lctl_volume_usage(vol)) {
+		ret = lctl_volume_measure_usage(vol, opts->parallel, NULL, err);
+		if (ret)
+			return ret;
+	}
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");

@@ -9,7 +9,9 @@
  * whatever else lives there, so this is a projection, not a promise.
  */
 #include "internal.h"
+#include "volumeimpl.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void lctl_fill_project(const struct lctl_volume *vol, const uint64_t *move_files,
@@ -31,6 +33,16 @@ void lctl_fill_project(const struct lctl_volume *vol, const uint64_t *move_files
 			f->in_bytes += move_bytes[k * n + i];
 			f->out_files += move_files[i * n + k];
 			f->out_bytes += move_bytes[i * n + k];
+		}
+		/* DHT's min-free-inodes (5 % unless set, a percentage): inodes the same way */
+		f->inodes_known = sv->inodes_total > 0;
+		if (f->inodes_known) {
+			f->inodes_free_now = sv->inodes_free;
+			f->inodes_min_free = sv->inodes_total / 20;
+			f->crosses_inodes = f->in_files >
+					    (f->inodes_free_now > f->inodes_min_free
+						     ? f->inodes_free_now - f->inodes_min_free
+						     : 0);
 		}
 		f->size = sv->size_bytes;
 		f->free_now = sv->free_bytes;
@@ -56,4 +68,51 @@ void lctl_fill_project(const struct lctl_volume *vol, const uint64_t *move_files
 				f->refused_files = f->in_files;
 		}
 	}
+}
+
+/*
+ * The volume's own bytes on each subvolume, for the even-usage planner: what the layouts
+ * place, as against what else its bricks' filesystems hold. A scan of the whole volume (the
+ * files by the subvolume their data is on); kept in @vol for the walks that plan after it.
+ */
+int lctl_volume_measure_usage(struct lctl_volume *vol, unsigned parallel,
+			      const volatile sig_atomic_t *stop, struct lctl_error *err)
+{
+	struct lctl_scan_opts so = { 0 };
+	struct lctl_scan *scan = NULL;
+	const struct lctl_scan_summary *sum;
+	size_t n = lctl_volume_nsubvols(vol);
+	bool fin = false;
+	uint64_t *u;
+	int ret;
+
+	so.parallel = parallel;
+	so.planner = LCTL_PLANNER_GLUSTER;
+	so.max_depth = -1;
+	ret = lctl_scan_start(vol, &so, &scan, err);
+	if (ret)
+		return ret;
+	while (!fin && !(stop && *stop))
+		lctl_dir_report_free(lctl_scan_next(scan, 200, &fin));
+	if (!fin) {
+		lctl_scan_free(scan);
+		return lctl_seterr(err, LCTL_ECANCELED, 0, "stopped while measuring the volume");
+	}
+	sum = lctl_scan_summary(scan);
+	u = calloc(n ? n : 1, sizeof(*u));
+	if (!u) {
+		lctl_scan_free(scan);
+		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+	}
+	if (sum->nsubvols == n)
+		memcpy(u, sum->subvol_bytes, n * sizeof(*u));
+	lctl_scan_free(scan);
+	free(vol->usage);
+	vol->usage = u;
+	return 0;
+}
+
+const uint64_t *lctl_volume_usage(const struct lctl_volume *vol)
+{
+	return vol->usage;
 }

@@ -121,6 +121,8 @@ static void *subvol_init_thread(void *arg)
 		sv->statfs_blocks = st.f_blocks;
 		sv->statfs_bsize = st.f_bsize;
 		sv->free_inodes_pct = st.f_files ? (uint64_t)st.f_favail * 100 / st.f_files : 100;
+		sv->inodes_total = st.f_files;
+		sv->inodes_free = st.f_favail;
 	}
 	return NULL;
 }

@@ -467,6 +467,7 @@ void lctl_volume_close(struct lctl_volume *vol, bool fini)
 	}
 	free(vol->servers);
 	free(vol->glusterd_dir);
+	free(vol->usage);
 	free(vol->subvols);
 	free(vol->subfs);
 	free(vol->brickfs);

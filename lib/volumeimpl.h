@@ -36,6 +36,7 @@ struct lctl_volume {
 	char *glusterd_dir;
 	struct lctl_server *servers; /* distinct brick servers, in brick order */
 	size_t nservers;
+	uint64_t *usage; /* [nsubvols] the volume's bytes on each (lctl_volume_measure_usage()) */
 };
 
 /* topology.c: the subvolumes, their bricks and DHT's options, from the parsed volfile */

@@ -413,4 +413,33 @@ int lctl_plan_minmove(const struct lctl_plan_in *in, const struct lctl_layout_en
 		      const struct lctl_minmove_opts *opts, uint32_t commit, struct lctl_range *out,
 		      struct lctl_plan_stats *stats, struct lctl_error *err);
 
+/**
+ * struct lctl_usage - a subvolume's space as statvfs through its graph reports it, and how
+ * much of it is the volume's own data, for lctl_plan_usage_weights().
+ * @size: f_blocks * f_frsize (0: unknown); @free: f_bavail * f_frsize.
+ * @movable: bytes of the volume's files whose data is on it (they go where the layouts say);
+ *	the rest of what it uses (other data on its filesystem) stays whatever the layouts say.
+ */
+struct lctl_usage {
+	uint64_t size, free, movable;
+};
+
+/**
+ * lctl_plan_usage_weights() - the weights (struct lctl_plan_in.weights) of the even-usage
+ * planner: hash shares sized so that each active subvolume's projected fill, not its hash
+ * share, comes out even once the volume's data (the @movable bytes of every subvolume, a
+ * leaving one's too) is spread by them: the level f with sum over active i of
+ * max(0, f * size_i - (used_i - movable_i)) = the volume's bytes, and subvolume i's share
+ * max(0, f * size_i - (used_i - movable_i)). A subvolume whose other data alone fills it above
+ * that level gets the least weight, 1 (DHT's 0 means "unknown"). A volume holding less than
+ * 1 % of the active subvolumes' size counts as holding that much (new files to come). Sizes
+ * equal and nothing but the volume's data: equal shares; no other data: shares by size, as
+ * cluster.weighted-rebalance. Pure, deterministic.
+ * @n, @active: as struct lctl_plan_in (NULL: all); @u: [@n]; @weights: [@n] out (0 for an
+ *	inactive subvolume; the active ones' sum at most 2^31).
+ * Return: 0; -LCTL_EINVAL (no active subvolume, or one whose size is unknown), -LCTL_ENOMEM.
+ */
+int lctl_plan_usage_weights(size_t n, const bool *active, const struct lctl_usage *u,
+			    uint64_t *weights, struct lctl_error *err);
+
 #endif /* LAYOUTCTL_DHT_H */

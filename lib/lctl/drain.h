@@ -71,6 +71,13 @@ struct lctl_fill {
 	uint64_t in_files, in_bytes, out_files, out_bytes;
 	uint64_t refused_files, refused_bytes;
 	bool known, crosses;
+	/*
+	 * Inodes, where statfs gave them (@inodes_known): free now, and the free inodes DHT keeps
+	 * (cluster.min-free-inodes, 5 % by default); @crosses_inodes: the files to it do not fit
+	 * above that (dht_check_free_space() refuses them as it refuses bytes).
+	 */
+	uint64_t inodes_free_now, inodes_min_free;
+	bool inodes_known, crosses_inodes;
 };
 
 /**
@@ -110,12 +117,23 @@ enum lctl_drain_status {
  * @min_free_disk: the volume's cluster.min-free-disk as set (NULL: the default, 10%).
  * @err, @err_path: a folder of the leaving subvolumes could not be read: what it holds is not
  *	counted, @bytes says too little, and the check proves nothing.
- * @fits: @bytes fit into @room (and nothing was left unread).
+ * @fill: [@nsubvols] each subvolume after the moves of the plan the drain will use
+ *	(lctl_fill_project() of a scan with the drain's planner: min-move gives the leaving
+ *	ranges to their neighbours only, so one neighbour can overflow while the sum fits).
+ * @over: the first staying subvolume whose arrivals (bytes or inodes) would take it below
+ *	cluster.min-free-disk (or cluster.min-free-inodes' default, 5 %), -1 for none.
+ * @scan_dirs, @scan_errors: directories the projection walked, and those it could not read
+ *	(their files are not in @fill, which then says too little; @bytes and @room, from the
+ *	leaving subvolumes' own walk, still hold).
+ * @fits: @bytes fit into @room, no subvolume is @over, and nothing was left unread.
  */
 struct lctl_drain_space {
 	uint64_t bytes, entries, room;
 	size_t nsubvols;
 	uint64_t *subvol_room;
+	struct lctl_fill *fill;
+	ssize_t over;
+	uint64_t scan_dirs, scan_errors;
 	const char *min_free_disk;
 	int err;
 	char err_path[512];
@@ -123,10 +141,14 @@ struct lctl_drain_space {
 };
 
 /**
- * lctl_drain_space() - the space check of @vol's leaving subvolumes (reads them all).
+ * lctl_drain_space() - the space check of @vol's leaving subvolumes (reads them all), and the
+ * projection of every staying subvolume's space under @planner's plan (a walk of the volume
+ * with @parallel workers; @stop, when set, ends it: the check then fails, -LCTL_ECANCELED).
  * Return: 0 with @out filled (release it with lctl_drain_space_release()), or -LCTL_E*.
  */
-int lctl_drain_space(struct lctl_volume *vol, struct lctl_drain_space *out, struct lctl_error *err);
+int lctl_drain_space(struct lctl_volume *vol, enum lctl_planner planner, unsigned parallel,
+		     const volatile sig_atomic_t *stop, struct lctl_drain_space *out,
+		     struct lctl_error *err);
 void lctl_drain_space_release(struct lctl_drain_space *s);
 
 /* What a drain reports while it runs (lctl_drain_job.event); the caller words and shows it. */

@@ -32,7 +32,8 @@ enum lctl_fix_mode {
 const char *lctl_fix_mode_name(int mode);
 /** lctl_fix_mode_parse() - the mode named @s. Return: 0, or -LCTL_EINVAL. */
 int lctl_fix_mode_parse(const char *s, enum lctl_fix_mode *mode);
-/** lctl_planner_name() - "gluster", "min-move" (as --layout, the journal and the pool say). */
+/** lctl_planner_name() - "gluster", "min-move", "even-usage" (as --layout, the journal and the
+ * pool say). */
 const char *lctl_planner_name(int planner);
 /** lctl_planner_parse() - the planner named @s. Return: 0, or -LCTL_EINVAL. */
 int lctl_planner_parse(const char *s, enum lctl_planner *planner);

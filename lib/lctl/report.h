@@ -99,6 +99,12 @@ void lctl_dir_report_free(struct lctl_dir_report *r);
 enum lctl_planner {
 	LCTL_PLANNER_GLUSTER = 0, /* GlusterFS's own assignment */
 	LCTL_PLANNER_MINMOVE,	  /* keep as much of each current range as possible */
+	/*
+	 * min-move, with shares sized so that each subvolume's projected fill comes out even
+	 * (lctl_plan_usage_weights(), from each subvolume's statvfs and the volume's bytes on
+	 * it, which the scan or fix measures first with a walk of its own)
+	 */
+	LCTL_PLANNER_EVEN_USAGE,
 };
 
 struct lctl_scan_opts {

@@ -79,4 +79,17 @@ void lctl_scan_free(struct lctl_scan *s);
 int lctl_inspect_dir(struct lctl_volume *vol, const char *path, enum lctl_planner planner,
 		     bool all_entries, struct lctl_dir_report **out, struct lctl_error *err);
 
+/**
+ * lctl_volume_measure_usage() - the volume's own bytes on each subvolume (a scan of the whole
+ * volume with @parallel workers: each file by the subvolume its data is on), kept in @vol for
+ * the even-usage planner (lctl_plan_usage_weights()); @stop, when set, ends it
+ * (-LCTL_ECANCELED). lctl_scan_start() and lctl_fix_start() with that planner call it first
+ * when nobody did. Not thread safe against walks of @vol that plan.
+ * Return: 0 or -LCTL_E*.
+ */
+int lctl_volume_measure_usage(struct lctl_volume *vol, unsigned parallel,
+			      const volatile sig_atomic_t *stop, struct lctl_error *err);
+/** lctl_volume_usage() - the measure above, [nsubvols], or NULL before it. Borrowed. */
+const uint64_t *lctl_volume_usage(const struct lctl_volume *vol);
+
 #endif /* LAYOUTCTL_SCAN_H */

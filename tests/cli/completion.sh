@@ -199,8 +199,8 @@ done
 # --- option values: offered, and every value offered is accepted by the binary ---------------
 assert_eq "$(sorted always auto never)" "$(complete_words --progress '')" "--progress"
 assert_eq "$(sorted rdma tcp unix)" "$(complete_words --transport '')" "--transport"
-assert_eq "$(sorted gluster min-move)" "$(complete_words fix --layout '')" "fix --layout"
-assert_eq "$(sorted gluster min-move)" "$(complete_words scan --layout '')" "scan --layout"
+assert_eq "$(sorted even-usage gluster min-move)" "$(complete_words fix --layout '')" "fix --layout"
+assert_eq "$(sorted even-usage gluster min-move)" "$(complete_words scan --layout '')" "scan --layout"
 for v in $(complete_words --format ''); do
 	expect_exit 0 "$LAYOUTCTL" --format "$v" scan --help >/dev/null
 done

@@ -146,6 +146,70 @@ expect_exit 0 "$LAYOUTCTL" scan "$VOL"
 } >"$FX/linked-ok-writer"
 fx_bricks_check "$VOL" --allow-linked "$FX/linked-ok-writer"
 
+# Space per target subvolume (issue 26): a new brick on a 64 MiB filesystem is given a full
+# share (weighted-rebalance off, a fix), then its filesystem is filled almost to the end with
+# other data (a file beside the brick folder: the other bricks share one big filesystem here),
+# and its neighbour in a directory's layout is drained. All the staying subvolumes together have
+# plenty of room, but the plan the drain uses (min-move: a leaving range goes to its neighbours)
+# sends files to the full one: the drain must refuse before it writes anything (exit 3), with
+# one line naming that subvolume, also as a dry run. Before, the check added all free space
+# together and the drain went on (DHT then refusing the files one by one).
+if [[ $KIND == dist ]]; then
+	. "$LCTL_SRCDIR/tests/integration/tools/hostile-lib.sh"
+	FULL=$(_lctl_vol_root "$VOL")/full
+	hs_tmpfs_brick "$FULL" 64m
+	# a full share for the small brick, as for a brick of the same size as the others
+	lctl_gluster volume set "$VOL" cluster.weighted-rebalance off >/dev/null || fail "weighted-rebalance off"
+	lctl_gluster volume add-brick "$VOL" "$LCTL_HOST:$FULL/brick" force >/dev/null || fail "add-brick"
+	lctl_wait_bricks_online "$VOL"
+	expect_exit 0 "$LAYOUTCTL" fix --state-dir "$FX/state-space-fix" --settle 1 --layout min-move "$VOL"
+	[[ -n $(leftovers "$FULL/brick") ]] || fail "the fix gave the new brick no files"
+	avail=$(df -B1 --output=avail "$FULL" | tail -1)
+	head -c $((avail - 1024 * 1024)) /dev/zero >"$FULL/other-data" || fail "cannot fill the small filesystem"
+	df -h "$FULL" >&2
+	# the subvolume of the full brick: the only one of that size
+	"$LAYOUTCTL" --json fix --dry-run "$VOL" >"$FX/space-names.json" || fail "fix --dry-run"
+	full_sv=$(jq -r '[.summary.space[] | select(.size < 128 * 1048576) | .subvolume] | join(" ")' "$FX/space-names.json")
+	[[ $full_sv == "$VOL"-client-* ]] || fail "the full brick's subvolume: '$full_sv'"
+	# the brick to drain: the full one's neighbour in small00's layout (min-move gives a leaving
+	# range to its neighbours), so that the plan sends some of that directory's files there
+	lctl_vol_bricks "$VOL" SP_BRICKS
+	range() { getfattr -e hex -n trusted.glusterfs.dht "$1/small00" 2>/dev/null |
+		sed -n 's/^trusted\.glusterfs\.dht=0x.\{16\}\(.\{8\}\)\(.\{8\}\)$/\1 \2/p'; }
+	read -r fs fe < <(range "$FULL/brick") || fail "no layout of small00 on the full brick"
+	SP_LEAVE=
+	for b in "${SP_BRICKS[@]}"; do
+		[[ $b != "$FULL/brick" ]] || continue
+		read -r bs be < <(range "$b") || continue
+		if ((16#$be + 1 == 16#$fs || 16#$fe + 1 == 16#$bs)); then
+			SP_LEAVE=$b
+		fi
+	done
+	[[ -n $SP_LEAVE ]] || fail "no brick next to the full one in small00's layout"
+	leftovers "$SP_LEAVE" | sort >"$FX/sp-leave.before"
+	leftovers "$FULL/brick" | sort >"$FX/sp-full.before"
+	[[ -s $FX/sp-leave.before ]] || fail "nothing on the brick to drain"
+	for dry in --dry-run ""; do
+		rc=0
+		# shellcheck disable=SC2086 # $dry: one option or none
+		"$LAYOUTCTL" drain $dry --state-dir "$FX/state-space" --settle 1 "$VOL" \
+			"$LCTL_HOST:$SP_LEAVE" >"$FX/drain-space.out" 2>"$FX/drain-space.err" || rc=$?
+		cat "$FX/drain-space.out" "$FX/drain-space.err" >&2
+		_lctl_san_check "layoutctl drain $dry (one target without room)"
+		assert_eq 3 "$rc" "drain $dry with the plan's target $full_sv below min-free-disk"
+		assert_eq 1 "$(grep -c "cannot drain '$VOL': the plan moves .* to $full_sv, which has only" "$FX/drain-space.err")" \
+			"lines naming the full subvolume"
+	done
+	# nothing moved: both bricks hold what they held, and there is no journal
+	leftovers "$SP_LEAVE" | sort >"$FX/sp-leave.after"
+	leftovers "$FULL/brick" | sort >"$FX/sp-full.after"
+	assert_files_equal "$FX/sp-leave.before" "$FX/sp-leave.after" "the refused drain moved files off its brick"
+	assert_files_equal "$FX/sp-full.before" "$FX/sp-full.after" "the refused drain moved files to the full brick"
+	[[ ! -e $FX/state-space/journal ]] || fail "the refused drain wrote a journal"
+	rm -f "$FULL/other-data"
+	lctl_gluster volume reset "$VOL" cluster.weighted-rebalance >/dev/null || fail "weighted-rebalance reset"
+fi
+
 # A listing that fails part of the way in the final check (issue 24, item 3): a brick added,
 # one file of a new directory on it, then drained with the leaving subvolume read through
 # gfapi only (as a brick on another host is) and every listing that reaches that file failing

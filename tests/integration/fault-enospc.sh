@@ -11,7 +11,9 @@
 #     every file is found by name by a client with no cache;
 #   - scan then exits 1 and reports exactly the directories fix left, by path;
 #   - once the filesystem has room (remount with a larger size), fix --resume ends with exit 0,
-#     scan exits 0 and the bricks are consistent.
+#     scan exits 0 and the bricks are consistent;
+#   - then a brick 91 % full of other data is added: fix --layout even-usage gives it fewer bytes
+#     than GlusterFS's layout would (issue 26), ends with exit 0 and loses nothing.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/hostile-lib.sh"
@@ -100,6 +102,39 @@ expect_exit 0 "$LAYOUTCTL" scan "$VOL"
 hs_bricks_check "$VOL"
 hs_sums "$MP" >"$FX/sums.after"
 assert_files_equal "$FX/sums.before" "$FX/sums.after" "a file changed or went missing"
+
+# The even-usage planner end to end (issue 26): one more brick, on a 64 MiB filesystem already
+# 91 % full of other data. GlusterFS's layout (weighted-rebalance off) would give it a quarter of
+# every directory; fix --layout even-usage sizes the shares by the bricks' fill, and the full
+# brick must receive fewer bytes than the default layout's plan gives it, with nothing failed.
+F2=$ROOT/fuller
+hs_tmpfs_brick "$F2" 64m
+head -c $((58 * 1024 * 1024)) /dev/zero >"$F2/other-data" || fail "cannot fill the fuller filesystem"
+lctl_gluster volume add-brick "$VOL" "$LCTL_HOST:$F2/brick" force >/dev/null || fail "add-brick"
+lctl_wait_bricks_online "$VOL"
+"$LAYOUTCTL" --json fix --dry-run "$VOL" >"$FX/dry-default.json" || fail "fix --dry-run (gluster) failed"
+f2_sv=$(jq -r '[.summary.space[] | select(.size > 60 * 1048576 and .size < 70 * 1048576) | .subvolume] | join(" ")' "$FX/dry-default.json")
+[[ $f2_sv == "$VOL"-client-* ]] || fail "the fuller brick's subvolume: '$f2_sv'"
+default_in=$(jq --arg s "$f2_sv" '.summary.space[] | select(.subvolume == $s) | .in_bytes' "$FX/dry-default.json")
+((default_in > 1024 * 1024)) || fail "GlusterFS's layout gives the fuller brick only $default_in bytes"
+# --force-move: without it DHT's own balance check (the target must keep as much free space as
+# the source) keeps every file off the small bricks, whatever the layout
+hs_lctl "$FX/fix3.out" "$FX/fix3.err" fix --state-dir "$FX/state3" --settle 1 --parallel 2 --force-move \
+	--layout even-usage "$VOL"
+cat "$FX/fix3.out" "$FX/fix3.err" >&2
+assert_eq 0 "$LCTL_RC" "fix --layout even-usage"
+f2_bytes=$(find "$F2/brick" -path "$F2/brick/.glusterfs" -prune -o -type f -printf '%s\n' | awk '{s += $1} END {print s + 0}')
+echo "the fuller brick holds $f2_bytes bytes after even-usage; GlusterFS's layout would give it $default_in" >&2
+((f2_bytes < default_in)) ||
+	fail "the fuller brick received $f2_bytes bytes under even-usage, no fewer than GlusterFS's layout ($default_in)"
+jq -e -s '[.[] | select(.outcome == "failed")] | length == 0' "$FX/state3/outcomes.jsonl" >/dev/null ||
+	fail "files failed under even-usage"
+# not for want of moving: files did move (to the emptier bricks)
+jq -e -s '[.[] | select(.outcome == "migrated")] | length > 0' "$FX/state3/outcomes.jsonl" >/dev/null ||
+	fail "even-usage moved no file at all"
+expect_exit 0 "$LAYOUTCTL" scan "$VOL"
+hs_sums "$MP" >"$FX/sums.even"
+assert_files_equal "$FX/sums.before" "$FX/sums.even" "a file changed or went missing (even-usage)"
 lctl_umount "$MP"
 soft_end
 exit 0

@@ -5,6 +5,7 @@
  * docs/dht-facts.md (sections 1.2, 2.2 and 6), the rest are hand-computed or properties.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1021,6 +1022,156 @@ static void test_plan_dir_spread(void **state)
 	lctl_munge_release(&munge);
 }
 
+/* Share of weight @i among @n (the active ones' sum). */
+static double wshare(const uint64_t *w, size_t n, size_t i)
+{
+	double sum = 0;
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		sum += (double)w[k];
+	return (double)w[i] / sum;
+}
+
+/* The fill of each active subvolume once @d bytes of the volume are spread by @w. */
+static void usage_fill(const struct lctl_usage *u, const bool *act, const uint64_t *w, size_t n,
+		       double *fill)
+{
+	double d = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		d += (double)u[i].movable;
+	for (i = 0; i < n; i++) {
+		double used = (double)(u[i].size - u[i].free) - (double)u[i].movable;
+
+		fill[i] = act && !act[i] ? 0 : (used + wshare(w, n, i) * d) / (double)u[i].size;
+	}
+}
+
+static void test_usage_weights_basic(void **state)
+{
+	uint64_t w[4];
+	double fill[4];
+	(void)state;
+
+	/* equal bricks, nothing but the volume's data: equal shares, whatever is where now */
+	{
+		struct lctl_usage u[3] = { { 1000, 500, 500 },
+					   { 1000, 900, 100 },
+					   { 1000, 700, 300 } };
+
+		assert_int_equal(lctl_plan_usage_weights(3, NULL, u, w, NULL), 0);
+		assert_true(fabs(wshare(w, 3, 0) - 1.0 / 3) < 1e-6);
+		assert_true(fabs(wshare(w, 3, 1) - 1.0 / 3) < 1e-6);
+	}
+	/* no other data, sizes 1:2:5: shares by size, as cluster.weighted-rebalance */
+	{
+		struct lctl_usage u[3] = { { 100, 50, 50 }, { 200, 200, 0 }, { 500, 100, 400 } };
+
+		assert_int_equal(lctl_plan_usage_weights(3, NULL, u, w, NULL), 0);
+		assert_true(fabs(wshare(w, 3, 0) - 0.125) < 1e-6);
+		assert_true(fabs(wshare(w, 3, 2) - 0.625) < 1e-6);
+	}
+	/* 91 % full of other data beside 7 % of the volume's: the full one gets the least weight */
+	{
+		struct lctl_usage u[2] = { { 1000, 90, 0 }, { 1000, 930, 70 } };
+
+		assert_int_equal(lctl_plan_usage_weights(2, NULL, u, w, NULL), 0);
+		assert_int_equal(w[0], 1);
+		assert_true(w[1] > 1000000000u);
+	}
+	/* other data on some: the projected fills come out even (all targets positive) */
+	{
+		struct lctl_usage u[4] = { { 1000, 300, 400 },
+					   { 2000, 1000, 200 },
+					   { 1000, 900, 50 },
+					   { 500, 300, 100 } };
+
+		assert_int_equal(lctl_plan_usage_weights(4, NULL, u, w, NULL), 0);
+		usage_fill(u, NULL, w, 4, fill);
+		/* the level is what all four use together over their size */
+		for (size_t i = 1; i < 4; i++)
+			assert_true(fabs(fill[i] - fill[0]) < 1e-6);
+		assert_true(fabs(fill[0] - 2000.0 / 4500) < 1e-6);
+	}
+}
+
+static void test_usage_weights_leaving(void **state)
+{
+	/* a leaving subvolume: weight 0, and its data spread over the others */
+	struct lctl_usage u[3] = { { 1000, 600, 400 }, { 1000, 1000, 0 }, { 1000, 800, 0 } };
+	bool act[3] = { false, true, true };
+	uint64_t w[3];
+	double fill[3];
+	(void)state;
+
+	assert_int_equal(lctl_plan_usage_weights(3, act, u, w, NULL), 0);
+	assert_int_equal(w[0], 0);
+	usage_fill(u, act, w, 3, fill);
+	/* 200 other bytes on the third, 400 to place: 300 each */
+	assert_true(fabs(fill[1] - 0.3) < 1e-6);
+	assert_true(fabs(fill[2] - 0.3) < 1e-6);
+}
+
+static void test_usage_weights_random(void **state)
+{
+	struct lctl_usage u[MAXN];
+	uint64_t w[MAXN];
+	double fill[MAXN], level;
+	size_t n, i, t;
+	(void)state;
+
+	for (t = 0; t < 2000; t++) {
+		double mv = 0, sz = 0;
+
+		n = 1 + rnd() % 12;
+		for (i = 0; i < n; i++) {
+			u[i].size = ((uint64_t)1 << 40) + rnd() % ((uint64_t)1 << 44);
+			u[i].free = rnd() % (u[i].size + 1);
+			u[i].movable = rnd() % (u[i].size - u[i].free + 1);
+			mv += (double)u[i].movable;
+			sz += (double)u[i].size;
+		}
+		if (mv < sz / 100)
+			continue; /* counted as 1 %: the level is not the one of these bytes */
+		assert_int_equal(lctl_plan_usage_weights(n, NULL, u, w, NULL), 0);
+		usage_fill(u, NULL, w, n, fill);
+		level = 0;
+		for (i = 0; i < n; i++)
+			if (w[i] > 1 && fill[i] > level)
+				level = fill[i];
+		/* every one that gets a share ends at the level; one that gets none is above it */
+		for (i = 0; i < n; i++) {
+			assert_true(w[i] >= 1);
+			if (w[i] > 1 && fabs(fill[i] - level) > 1e-6 + 1e-6 * level)
+				fail_msg("t=%zu: subvolume %zu ends at %.9f, the level is %.9f", t,
+					 i, fill[i], level);
+			if (w[i] == 1)
+				assert_true(fill[i] >= level - 1e-6);
+		}
+	}
+}
+
+static void test_usage_weights_errors(void **state)
+{
+	struct lctl_usage u[2] = { { 0, 0, 0 }, { 100, 50, 0 } };
+	bool none[2] = { false, false };
+	uint64_t w[2];
+	struct lctl_error err = { 0 };
+	(void)state;
+
+	assert_int_equal(lctl_plan_usage_weights(0, NULL, u, w, NULL), -LCTL_EINVAL);
+	assert_int_equal(lctl_plan_usage_weights(2, NULL, u, w, &err), -LCTL_EINVAL);
+	assert_non_null(strstr(err.msg, "unknown"));
+	assert_int_equal(lctl_plan_usage_weights(2, none, u, w, NULL), -LCTL_EINVAL);
+	/* an empty volume: counts as 1 % full, shares by size */
+	u[0] = (struct lctl_usage){ 300, 300, 0 };
+	u[1] = (struct lctl_usage){ 100, 100, 0 };
+	assert_int_equal(lctl_plan_usage_weights(2, NULL, u, w, NULL), 0);
+	assert_true(fabs(wshare(w, 2, 0) - 0.75) < 1e-6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1046,6 +1197,10 @@ int main(void)
 		cmocka_unit_test(test_du_chunks),
 		cmocka_unit_test(test_min_free_bytes),
 		cmocka_unit_test(test_plan_dir_spread),
+		cmocka_unit_test(test_usage_weights_basic),
+		cmocka_unit_test(test_usage_weights_leaving),
+		cmocka_unit_test(test_usage_weights_random),
+		cmocka_unit_test(test_usage_weights_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
