@@ -223,27 +223,6 @@ static int build_workers(const struct fix_cli *fc, struct lctl_volume *vol,
 	return EXIT_CANTRUN;
 }
 
-static struct json_object *dir_json(struct lctl_volume *vol, const struct lctl_repair_report *rr)
-{
-	struct json_object *j = json_object_new_object(), *c = json_object_new_object();
-	int a;
-
-	json_object_object_add(j, "path", out_name(rr->path));
-	json_object_object_add(j, "outcome",
-			       json_object_new_string(lctl_dir_outcome_name(rr->outcome)));
-	if (rr->data_phase)
-		json_object_object_add(j, "phase", json_object_new_string("data"));
-	if (rr->reason[0])
-		json_object_object_add(j, "reason", json_object_new_string(rr->reason));
-	for (a = 0; a < LCTL_FILE_ACTION_COUNT; a++)
-		json_object_object_add(c, lctl_file_action_name(a),
-				       json_object_new_int64((int64_t)rr->count[a]));
-	json_object_object_add(j, "files", c);
-	json_object_object_add(j, "bytes_moved", json_object_new_int64((int64_t)rr->bytes_moved));
-	(void)vol;
-	return j;
-}
-
 /* "Fix" or "Drain" in the summary, and the command line that resumes the run. */
 static char resume_cmd[2048];
 
@@ -256,113 +235,6 @@ static void set_resume_cmd(const struct fix_cli *fc)
 	for (i = 0; i < fc->nleaving && n < sizeof(resume_cmd); i++)
 		n += (size_t)snprintf(resume_cmd + n, sizeof(resume_cmd) - n, " %s",
 				      fc->leaving[i]);
-}
-
-/* Seconds to the millisecond: what a reader of the summary can use, and stable in its text. */
-static double round_ms(double s)
-{
-	return (double)(int64_t)(s * 1000.0 + 0.5) / 1000.0;
-}
-
-static struct json_object *summary_json(struct lctl_volume *vol, const struct lctl_fix_summary *s,
-					double elapsed, bool dry)
-{
-	struct json_object *j = json_object_new_object(), *o = json_object_new_object(), *a;
-	uint64_t tf = 0, tb = 0;
-	size_t i, n = s->nsubvols;
-	int x;
-
-	json_object_object_add(j, "dry_run", json_object_new_boolean(dry));
-	json_object_object_add(j, "seconds", json_object_new_double(elapsed));
-	json_object_object_add(j, "commit", json_object_new_int64(s->commit));
-	json_object_object_add(j, "stopped", json_object_new_boolean(s->stopped));
-	json_object_object_add(j, "deadline_reached", json_object_new_boolean(s->deadline_hit));
-	/* only when it happened: held past --hold-limit (a subvolume did not come back) */
-	if (s->held_out)
-		json_object_object_add(j, "held_too_long", json_object_new_boolean(true));
-	/* what finishes the run: said when it stopped, or before its data phase */
-	if (!dry && (s->stopped || (s->two_phase && !s->data_ran)))
-		json_object_object_add(j, "resume_command", json_object_new_string(resume_cmd));
-	json_object_object_add(j, "mode", json_object_new_string(lctl_fix_mode_name(s->mode)));
-	json_object_object_add(j, "directories", json_object_new_int64((int64_t)s->dirs));
-	for (x = 0; x < LCTL_DIR_OUTCOME_COUNT; x++)
-		json_object_object_add(o, lctl_dir_outcome_name(x),
-				       json_object_new_int64((int64_t)s->dir_outcome[x]));
-	json_object_object_add(j, "directory_outcomes", o);
-	if (s->two_phase && !dry) {
-		/* the two phases apart: when every directory was clean, and how much data moved */
-		o = json_object_new_object();
-		json_object_object_add(o, "clean_after_seconds",
-				       s->clean_at > 0 ? json_object_new_double(s->clean_at)
-						       : NULL);
-		/* this run's time, or that of the run it resumed in its data phase */
-		json_object_object_add(o, "clean_since",
-				       s->clean_since > 0
-					       ? json_object_new_int64((int64_t)s->clean_since)
-					       : NULL);
-		json_object_object_add(o, "data_phase_ran", json_object_new_boolean(s->data_ran));
-		json_object_object_add(o, "data_directories",
-				       json_object_new_int64((int64_t)s->data_dirs));
-		json_object_object_add(o, "data_placed",
-				       json_object_new_int64((int64_t)s->data_placed));
-		json_object_object_add(o, "repaired_later",
-				       json_object_new_int64((int64_t)s->repaired_later));
-		json_object_object_add(j, "clean_first", o);
-	}
-	o = json_object_new_object();
-	for (x = 0; x < LCTL_FILE_ACTION_COUNT; x++)
-		json_object_object_add(o, lctl_file_action_name(x),
-				       json_object_new_int64((int64_t)s->files[x]));
-	json_object_object_add(j, "file_outcomes", o);
-	/* the names, when a hard-linked file's made them more than the files */
-	for (x = 0; x < LCTL_FILE_ACTION_COUNT && s->names[x] == s->files[x]; x++)
-		;
-	if (x < LCTL_FILE_ACTION_COUNT) {
-		o = json_object_new_object();
-		for (x = 0; x < LCTL_FILE_ACTION_COUNT; x++)
-			json_object_object_add(o, lctl_file_action_name(x),
-					       json_object_new_int64((int64_t)s->names[x]));
-		json_object_object_add(j, "name_outcomes", o);
-	}
-	json_object_object_add(j, "bytes_moved", json_object_new_int64((int64_t)s->bytes_moved));
-	for (i = 0; i < n * n; i++) {
-		tf += s->move_files[i];
-		tb += s->move_bytes[i];
-	}
-	json_object_object_add(j, dry ? "plan" : "planned_moves",
-			       out_move_matrix(vol, n, s->move_files, s->move_bytes));
-	if (dry) {
-		o = json_object_new_object();
-		json_object_object_add(o, "files", json_object_new_int64((int64_t)tf));
-		json_object_object_add(o, "bytes", json_object_new_int64((int64_t)tb));
-		json_object_object_add(j, "plan_total", o);
-		/* before anything moves: which subvolume the plan would take below min-free-disk */
-		json_object_object_add(j, "space", out_fill(vol, n, s->move_files, s->move_bytes));
-	}
-	/* the reasons DHT and we gave for the files left where they are (each in the outcome log) */
-	a = json_object_new_array();
-	for (x = 0; x < LCTL_FIX_SKIP_REASONS && s->skipped[x].reason; x++) {
-		o = json_object_new_object();
-		json_object_object_add(o, "reason", json_object_new_string(s->skipped[x].reason));
-		json_object_object_add(o, "files",
-				       json_object_new_int64((int64_t)s->skipped[x].files));
-		json_object_array_add(a, o);
-	}
-	json_object_object_add(j, "skipped_by_reason", a);
-	json_object_object_add(j, "skipped_other_reasons",
-			       json_object_new_int64((int64_t)s->skipped_other));
-	/* where the time went: wall seconds per phase, this host's thread-seconds per step */
-	o = json_object_new_object();
-	for (x = 0; x < LCTL_RUN_COUNT; x++)
-		json_object_object_add(o, lctl_run_phase_name(x),
-				       json_object_new_double(round_ms(s->phase_s[x])));
-	json_object_object_add(j, "phase_seconds", o);
-	o = json_object_new_object();
-	for (x = 0; x < LCTL_STEP_COUNT; x++)
-		json_object_object_add(o, lctl_repair_step_name(x),
-				       json_object_new_double(round_ms(s->step_s[x])));
-	json_object_object_add(j, "step_seconds", o);
-	return j;
 }
 
 /* ---- text: the same records through a table ------------------------------------------------ */
@@ -794,11 +666,11 @@ static void show_report(struct fix_show *s, struct lctl_repair_report *rr)
 	lctl_share_add(&s->share, rr);
 	note_errors(&s->errs, rr);
 	if (s->machine && (show || gopts.verbosity >= 2)) {
-		out_item(s->o, dir_json(s->vol, rr));
+		out_item(s->o, fix_dir_json(rr));
 	} else if (!s->machine && !s->dash &&
 		   (gopts.verbosity >= 2 || (show && rr->outcome != LCTL_DIR_PLANNED))) {
 		progress_clear(&s->pl);
-		out_item(s->o, dir_json(s->vol, rr));
+		out_item(s->o, fix_dir_json(rr));
 	}
 	lctl_repair_report_free(rr);
 }
@@ -863,7 +735,8 @@ static int show_end(struct fix_show *s, struct fix_cli *fc)
 	out_list_end(s->o);
 	/* a run refused before anything was done has nothing to sum up */
 	if ((s->machine || gopts.verbosity >= 1) && !sum->refused)
-		out_member(s->o, "summary", summary_json(s->vol, sum, s->p.elapsed, fc->o.dry_run));
+		out_member(s->o, "summary",
+			   fix_summary_json(s->vol, sum, s->p.elapsed, fc->o.dry_run, resume_cmd));
 	if (s->p.nservers)
 		out_member(s->o, "servers", lctl_status_servers_json(&s->p));
 	if (ret < 0 && sum->refused)
@@ -970,210 +843,6 @@ void named_log_close(struct fix_cli *fc)
 	if (fc->log_fd >= 0 && close(fc->log_fd))
 		warning("cannot write the outcome log '%s'", fc->log);
 	fc->log_fd = -1;
-}
-
-/* ---- fix --retry-failed, --files-from: listed files, no walk ------------------------------ */
-
-/* One directory's listed names (sorted), for lctl_fix_opts.wanted. */
-struct wanted_dir {
-	const char *dir;
-	char **names;
-	size_t n;
-};
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Absolute paths by directory, then name: each directory's names together ("/a/b/x/y"
- * sorts between "/a/b/w" and "/a/b/z" by bytes alone). */
-static int cmp_dir_name(const void *a, const void *b)
-{
-	const char *p = *(char *const *)a, *q = *(char *const *)b;
-	size_t lp = (size_t)(strrchr(p, '/') - p), lq = (size_t)(strrchr(q, '/') - q);
-	int c = memcmp(p, q, lp < lq ? lp : lq);
-
-	if (c)
-		return c;
-	if (lp != lq)
-		return lp < lq ? -1 : 1;
-	return strcmp(p + lp + 1, q + lq + 1);
-}
-
-static bool wanted_name(void *arg, const char *dir, const char *name)
-{
-	const struct wanted_dir *w = arg;
-
-	return !strcmp(dir, w->dir) &&
-	       bsearch(&name, w->names, w->n, sizeof(*w->names), cmp_str) != NULL;
-}
-
-/*
- * --files-from: the paths @fc->files_from lists (relative to the volume root, a leading '/'
- * allowed; a newline or, with --null, a NUL ends each; empty ones skipped) into @l, each
- * absolute. A path with an empty, "." or ".." component is refused, naming it (escaped).
- */
-static int read_files_from(const struct fix_cli *fc, struct lctl_path_list *l)
-{
-	FILE *f = strcmp(fc->files_from, "-") ? fopen(fc->files_from, "re") : stdin;
-	char *line = NULL, *abs = NULL;
-	size_t cap = 0, lineno = 0;
-	ssize_t len;
-	int ret = EXIT_CLEAN;
-
-	if (!f) {
-		error("cannot read '%s': %s", fc->files_from, strerror(errno));
-		return EXIT_CANTRUN;
-	}
-	while (!ret && (len = getdelim(&line, &cap, fc->files_nul ? '\0' : '\n', f)) >= 0) {
-		lineno++;
-		if (len && line[len - 1] == (fc->files_nul ? '\0' : '\n'))
-			line[--len] = '\0';
-		if (!len)
-			continue;
-		if ((size_t)len != strlen(line)) {
-			error("%s: entry %zu holds a NUL byte (use --null for NUL-separated paths)",
-			      fc->files_from, lineno);
-			ret = EXIT_USAGE;
-			break;
-		}
-		if (asprintf(&abs, "%s%s", line[0] == '/' ? "" : "/", line) < 0) {
-			abs = NULL;
-			ret = EXIT_CANTRUN;
-			break;
-		}
-		if (strlen(abs) >= 4096 || !lctl_path_plain(abs)) {
-			error("%s: entry %zu, '%s', is no path inside the volume without empty, '.' "
-			      "or '..' components",
-			      fc->files_from, lineno, line);
-			ret = EXIT_USAGE;
-		} else if (lctl_path_list_add(l, abs)) {
-			ret = EXIT_CANTRUN;
-		}
-		free(abs);
-	}
-	if (!ret && ferror(f)) {
-		error("cannot read '%s': %s", fc->files_from, strerror(errno));
-		ret = EXIT_CANTRUN;
-	}
-	free(line);
-	if (f != stdin)
-		fclose(f);
-	return ret;
-}
-
-/* --retry-failed: the failed files of the outcome log (--log, or STATE_DIR's) into @l. */
-static int read_failed(const struct fix_cli *fc, struct lctl_path_list *l)
-{
-	struct lctl_error err = { 0 };
-	size_t bad = 0;
-	int fd = fc->log_fd, ret;
-	struct stat st;
-
-	if (fd < 0 && (fd = lctl_state_open(fc->state_dir, LCTL_OUTCOME_LOG, 0, &err)) < 0) {
-		error("cannot read the outcome log '%s': %s", fc->log_path, err.msg);
-		return EXIT_CANTRUN;
-	}
-	/* a --log that is a pipe or a device (/dev/stderr) has nothing to read back */
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		if (fd != fc->log_fd)
-			close(fd);
-		error("cannot read the outcome log '%s': not a regular file", fc->log_path);
-		return EXIT_CANTRUN;
-	}
-	ret = lctl_outcome_failed(fd, l, &bad, &err);
-	if (fd != fc->log_fd)
-		close(fd);
-	if (ret) {
-		error("cannot read the outcome log '%s': %s", fc->log_path, err.msg);
-		return EXIT_CANTRUN;
-	}
-	if (bad)
-		warning("%zu lines of the outcome log '%s' are no outcome of a file: left out", bad,
-			fc->log_path);
-	return EXIT_CLEAN;
-}
-
-/* The worse of two exit statuses of the runs: interrupted, could not run, problems, clean. */
-static int worse(int a, int b)
-{
-	static const int order[] = { EXIT_CLEAN, EXIT_WINDOW,  EXIT_PROBLEMS,
-				     EXIT_USAGE, EXIT_CANTRUN, EXIT_INTERRUPTED };
-	size_t i, ia = 0, ib = 0;
-
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		if (order[i] == a)
-			ia = i;
-		if (order[i] == b)
-			ib = i;
-	}
-	return ia >= ib ? a : b;
-}
-
-/*
- * The listed files, directory by directory (sorted, so each directory's names are together):
- * one run of the fix for each, its scope the directory alone and only its listed names
- * placed (lctl_fix_opts.wanted). Each run takes the locks, so another run holding them
- * refuses the first. Stops at the first run that could not run or was interrupted.
- */
-static int fix_listed(struct fix_cli *fc, struct lctl_volume *vol, double t0)
-{
-	struct lctl_path_list l = { 0 };
-	char dir[4096];
-	size_t i, j, k, dirs = 0;
-	int ret = fc->retry_failed ? read_failed(fc, &l) : read_files_from(fc, &l);
-	int worst = EXIT_CLEAN;
-
-	if (ret) {
-		lctl_path_list_free(&l);
-		return ret;
-	}
-	if (l.n)
-		qsort(l.v, l.n, sizeof(*l.v), cmp_dir_name);
-	/* the names (after the last '/'), each directory's run of them */
-	for (i = 0; i < l.n; i = j) {
-		char *slash = strrchr(l.v[i], '/');
-		size_t dlen = (size_t)(slash - l.v[i]);
-		struct wanted_dir w;
-
-		snprintf(dir, sizeof(dir), "%.*s", (int)(dlen ? dlen : 1), l.v[i]);
-		for (j = i; j < l.n; j++) {
-			char *s = strrchr(l.v[j], '/');
-
-			if ((size_t)(s - l.v[j]) != dlen || strncmp(l.v[j], l.v[i], dlen))
-				break;
-		}
-		w = (struct wanted_dir){ dir, NULL, 0 };
-		w.names = calloc(j - i, sizeof(*w.names));
-		if (!w.names) {
-			ret = EXIT_CANTRUN;
-			break;
-		}
-		for (k = i; k < j; k++)
-			if (!w.n || strcmp(w.names[w.n - 1], strrchr(l.v[k], '/') + 1))
-				w.names[w.n++] = strrchr(l.v[k], '/') + 1;
-		qsort(w.names, w.n, sizeof(*w.names), cmp_str);
-		fc->o.path = dir;
-		fc->o.wanted = wanted_name;
-		fc->o.wanted_arg = &w;
-		dirs++;
-		verbose(1, "%zu listed files in '%s'", w.n, dir);
-		ret = fix_run(fc, vol, NULL, t0);
-		free(w.names);
-		worst = worse(worst, ret);
-		if (ret == EXIT_CANTRUN || ret == EXIT_INTERRUPTED || ret == EXIT_USAGE ||
-		    ret == EXIT_WINDOW || interrupted)
-			break;
-	}
-	fc->o.path = NULL;
-	fc->o.wanted = NULL;
-	if (!l.n)
-		verbose(0, "no files to move: %s",
-			fc->retry_failed ? "no failed file in the outcome log"
-					 : "the list is empty");
-	lctl_path_list_free(&l);
-	return worse(worst, ret);
 }
 
 int cmd_fix(const struct cmd *cmd, int argc, char **argv)

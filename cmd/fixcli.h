@@ -153,6 +153,14 @@ struct dash *dash_first(const struct fix_cli *fc, double t0);
 /* One fix (or drain pass) on the opened @vol; it closes @dash. Return: the exit status;
  * what the run ended with in @fc->not_fixed, failed and stopped (nothing else written). */
 int fix_run(struct fix_cli *fc, struct lctl_volume *vol, struct dash *dash, double t0);
+/* A directory's report and the run's summary as records (fixjson.c); @resume_cmd is said
+ * when the run stopped, or before its data phase. */
+struct json_object *fix_dir_json(const struct lctl_repair_report *rr);
+struct json_object *fix_summary_json(struct lctl_volume *vol, const struct lctl_fix_summary *s,
+				     double elapsed, bool dry, const char *resume_cmd);
+/* fix --retry-failed, --files-from (fixlisted.c): the listed files, one run per directory.
+ * Return: the worst exit status of the runs. */
+int fix_listed(struct fix_cli *fc, struct lctl_volume *vol, double t0);
 /*
  * Before a run (fixmetrics.c): the settle period from the client caches when --settle was not
  * given (a shorter one given is warned about), and the first --metrics-file write.

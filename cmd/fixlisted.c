@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fix --retry-failed and --files-from: the listed files moved directory by directory, no walk
+ * (one fix run of cmd-fix.c's fix_run() for each directory, lctl_fix_opts.wanted saying which
+ * of its names).
+ */
+#include "cli.h"
+#include "fixcli.h"
+#include "msg.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* One directory's listed names (sorted), for lctl_fix_opts.wanted. */
+struct wanted_dir {
+	const char *dir;
+	char **names;
+	size_t n;
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Absolute paths by directory, then name: each directory's names together ("/a/b/x/y"
+ * sorts between "/a/b/w" and "/a/b/z" by bytes alone). */
+static int cmp_dir_name(const void *a, const void *b)
+{
+	const char *p = *(char *const *)a, *q = *(char *const *)b;
+	size_t lp = (size_t)(strrchr(p, '/') - p), lq = (size_t)(strrchr(q, '/') - q);
+	int c = memcmp(p, q, lp < lq ? lp : lq);
+
+	if (c)
+		return c;
+	if (lp != lq)
+		return lp < lq ? -1 : 1;
+	return strcmp(p + lp + 1, q + lq + 1);
+}
+
+static bool wanted_name(void *arg, const char *dir, const char *name)
+{
+	const struct wanted_dir *w = arg;
+
+	return !strcmp(dir, w->dir) &&
+	       bsearch(&name, w->names, w->n, sizeof(*w->names), cmp_str) != NULL;
+}
+
+/*
+ * --files-from: the paths @fc->files_from lists (relative to the volume root, a leading '/'
+ * allowed; a newline or, with --null, a NUL ends each; empty ones skipped) into @l, each
+ * absolute. A path with an empty, "." or ".." component is refused, naming it (escaped).
+ */
+static int read_files_from(const struct fix_cli *fc, struct lctl_path_list *l)
+{
+	FILE *f = strcmp(fc->files_from, "-") ? fopen(fc->files_from, "re") : stdin;
+	char *line = NULL, *abs = NULL;
+	size_t cap = 0, lineno = 0;
+	ssize_t len;
+	int ret = EXIT_CLEAN;
+
+	if (!f) {
+		error("cannot read '%s': %s", fc->files_from, strerror(errno));
+		return EXIT_CANTRUN;
+	}
+	while (!ret && (len = getdelim(&line, &cap, fc->files_nul ? '\0' : '\n', f)) >= 0) {
+		lineno++;
+		if (len && line[len - 1] == (fc->files_nul ? '\0' : '\n'))
+			line[--len] = '\0';
+		if (!len)
+			continue;
+		if ((size_t)len != strlen(line)) {
+			error("%s: entry %zu holds a NUL byte (use --null for NUL-separated paths)",
+			      fc->files_from, lineno);
+			ret = EXIT_USAGE;
+			break;
+		}
+		if (asprintf(&abs, "%s%s", line[0] == '/' ? "" : "/", line) < 0) {
+			abs = NULL;
+			ret = EXIT_CANTRUN;
+			break;
+		}
+		if (strlen(abs) >= 4096 || !lctl_path_plain(abs)) {
+			error("%s: entry %zu, '%s', is no path inside the volume without empty, '.' "
+			      "or '..' components",
+			      fc->files_from, lineno, line);
+			ret = EXIT_USAGE;
+		} else if (lctl_path_list_add(l, abs)) {
+			ret = EXIT_CANTRUN;
+		}
+		free(abs);
+	}
+	if (!ret && ferror(f)) {
+		error("cannot read '%s': %s", fc->files_from, strerror(errno));
+		ret = EXIT_CANTRUN;
+	}
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return ret;
+}
+
+/* --retry-failed: the failed files of the outcome log (--log, or STATE_DIR's) into @l. */
+static int read_failed(const struct fix_cli *fc, struct lctl_path_list *l)
+{
+	struct lctl_error err = { 0 };
+	size_t bad = 0;
+	int fd = fc->log_fd, ret;
+	struct stat st;
+
+	if (fd < 0 && (fd = lctl_state_open(fc->state_dir, LCTL_OUTCOME_LOG, 0, &err)) < 0) {
+		error("cannot read the outcome log '%s': %s", fc->log_path, err.msg);
+		return EXIT_CANTRUN;
+	}
+	/* a --log that is a pipe or a device (/dev/stderr) has nothing to read back */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		if (fd != fc->log_fd)
+			close(fd);
+		error("cannot read the outcome log '%s': not a regular file", fc->log_path);
+		return EXIT_CANTRUN;
+	}
+	ret = lctl_outcome_failed(fd, l, &bad, &err);
+	if (fd != fc->log_fd)
+		close(fd);
+	if (ret) {
+		error("cannot read the outcome log '%s': %s", fc->log_path, err.msg);
+		return EXIT_CANTRUN;
+	}
+	if (bad)
+		warning("%zu lines of the outcome log '%s' are no outcome of a file: left out", bad,
+			fc->log_path);
+	return EXIT_CLEAN;
+}
+
+/* The worse of two exit statuses of the runs: interrupted, could not run, problems, clean. */
+static int worse(int a, int b)
+{
+	static const int order[] = { EXIT_CLEAN, EXIT_WINDOW,  EXIT_PROBLEMS,
+				     EXIT_USAGE, EXIT_CANTRUN, EXIT_INTERRUPTED };
+	size_t i, ia = 0, ib = 0;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (order[i] == a)
+			ia = i;
+		if (order[i] == b)
+			ib = i;
+	}
+	return ia >= ib ? a : b;
+}
+
+/*
+ * The listed files, directory by directory (sorted, so each directory's names are together):
+ * one run of the fix for each, its scope the directory alone and only its listed names
+ * placed (lctl_fix_opts.wanted). Each run takes the locks, so another run holding them
+ * refuses the first. Stops at the first run that could not run or was interrupted.
+ */
+int fix_listed(struct fix_cli *fc, struct lctl_volume *vol, double t0)
+{
+	struct lctl_path_list l = { 0 };
+	char dir[4096];
+	size_t i, j, k, dirs = 0;
+	int ret = fc->retry_failed ? read_failed(fc, &l) : read_files_from(fc, &l);
+	int worst = EXIT_CLEAN;
+
+	if (ret) {
+		lctl_path_list_free(&l);
+		return ret;
+	}
+	if (l.n)
+		qsort(l.v, l.n, sizeof(*l.v), cmp_dir_name);
+	/* the names (after the last '/'), each directory's run of them */
+	for (i = 0; i < l.n; i = j) {
+		char *slash = strrchr(l.v[i], '/');
+		size_t dlen = (size_t)(slash - l.v[i]);
+		struct wanted_dir w;
+
+		snprintf(dir, sizeof(dir), "%.*s", (int)(dlen ? dlen : 1), l.v[i]);
+		for (j = i; j < l.n; j++) {
+			char *s = strrchr(l.v[j], '/');
+
+			if ((size_t)(s - l.v[j]) != dlen || strncmp(l.v[j], l.v[i], dlen))
+				break;
+		}
+		w = (struct wanted_dir){ dir, NULL, 0 };
+		w.names = calloc(j - i, sizeof(*w.names));
+		if (!w.names) {
+			ret = EXIT_CANTRUN;
+			break;
+		}
+		for (k = i; k < j; k++)
+			if (!w.n || strcmp(w.names[w.n - 1], strrchr(l.v[k], '/') + 1))
+				w.names[w.n++] = strrchr(l.v[k], '/') + 1;
+		qsort(w.names, w.n, sizeof(*w.names), cmp_str);
+		fc->o.path = dir;
+		fc->o.wanted = wanted_name;
+		fc->o.wanted_arg = &w;
+		dirs++;
+		verbose(1, "%zu listed files in '%s'", w.n, dir);
+		ret = fix_run(fc, vol, NULL, t0);
+		free(w.names);
+		worst = worse(worst, ret);
+		if (ret == EXIT_CANTRUN || ret == EXIT_INTERRUPTED || ret == EXIT_USAGE ||
+		    ret == EXIT_WINDOW || interrupted)
+			break;
+	}
+	fc->o.path = NULL;
+	fc->o.wanted = NULL;
+	if (!l.n)
+		verbose(0, "no files to move: %s",
+			fc->retry_failed ? "no failed file in the outcome log"
+					 : "the list is empty");
+	lctl_path_list_free(&l);
+	return worse(worst, ret);
+}
