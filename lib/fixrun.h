@@ -112,6 +112,8 @@ struct lctl_fix {
 	atomic_uint_fast64_t files, bytes, not_clean;
 	_Atomic uint64_t live[LCTL_FILE_ACTION_COUNT];
 	_Atomic uint64_t live_bytes;
+	/* what the plans of the directories inspected so far move: files, bytes, directories */
+	_Atomic uint64_t plan_files, plan_bytes, plan_dirs;
 
 	pthread_mutex_t tlock; /* protects next_slot */
 	double next_slot;      /* throttle: monotonic time the next item may start */

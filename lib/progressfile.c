@@ -146,11 +146,50 @@ void lctl_share_add(struct lctl_share_tracker *st, const struct lctl_repair_repo
 	}
 }
 
-/* Branching estimate of the directories a crawl will find, from what it found so far. */
+/*
+ * The directories a walk will find, level by level: a level holds the directories found at
+ * that depth or, if more, those its parent level will have found once all of it is visited
+ * (the subdirectories found so far, and as many for each parent not visited yet as the
+ * visited ones of its depth had on average). A level none of whose directories was visited
+ * yet is taken to be the last: nothing says what lies below it, and the walk (a FIFO: level
+ * by level) visits some of it before any deeper one, at which point it knows. So once the
+ * walk has visited some directories of each level it found, each level has its own
+ * branching, and what the tree's top levels show of a level holds for all of it.
+ */
+uint64_t lctl_estimate_dirs(const struct lctl_depth_counts *dc)
+{
+	double total = 0, level, next = 0, found = 0, b;
+	unsigned d;
+
+	for (d = 0; d < LCTL_DEPTH_LEVELS; d++)
+		found += (double)dc->seen[d];
+	for (d = 0; d < LCTL_DEPTH_LEVELS; d++) {
+		level = (double)dc->seen[d] > next ? (double)dc->seen[d] : next;
+		if (level < 0.5)
+			break;
+		total += level;
+		b = dc->done[d] ? (double)dc->kids[d] / (double)dc->done[d] : 0;
+		next = (double)dc->kids[d] +
+		       (level > (double)dc->done[d] ? level - (double)dc->done[d] : 0) * b;
+	}
+	/* the last level holds the deeper ones too: found, never estimated */
+	return total < found ? (uint64_t)found : (uint64_t)(total + 0.5);
+}
+
+/* The directories of the whole run: those of earlier walks and the estimate of this one. */
 static uint64_t estimate_total(const struct lctl_progress *p)
 {
 	double done = (double)p->dirs_done, seen = (double)p->dirs_seen, b, pending;
+	uint64_t walk = 0, est;
+	unsigned d;
 
+	for (d = 0; d < LCTL_DEPTH_LEVELS; d++)
+		walk += p->depth.seen[d];
+	if (walk && walk <= p->dirs_seen) {
+		est = p->dirs_seen - walk + lctl_estimate_dirs(&p->depth);
+		return est < p->dirs_seen ? p->dirs_seen : est;
+	}
+	/* no levels known (a status from elsewhere): the branching of the whole walk */
 	if (!p->dirs_done)
 		return p->dirs_seen;
 	pending = seen - done;
@@ -168,6 +207,96 @@ static void add(struct json_object *o, const char *k, struct json_object *v)
 static struct json_object *str(const char *s)
 {
 	return json_object_new_string(s);
+}
+
+/* @known of @dirs directories' plans, for all @est of the walk's directories */
+static double project(uint64_t known, uint64_t dirs, uint64_t est)
+{
+	if (!dirs || est <= dirs)
+		return (double)known;
+	return (double)known * (double)est / (double)dirs;
+}
+
+/* The larger of @eta and @left / @rate (when both are above 0); *@basis says whose it is. */
+static double eta_max(double eta, double left, double rate, const char *name, const char **basis)
+{
+	if (left <= 0 || rate <= 0 || left / rate <= eta)
+		return eta;
+	*basis = name;
+	return left / rate;
+}
+
+/*
+ * What a fix moves and when it will be done: "to_move" (the plans of the directories
+ * inspected so far, this host's and every server's, and the same projected over the
+ * estimated directories), "files_left", "bytes_left", "eta_seconds" (the longest of the
+ * directories, files and bytes left at their rates over the last minute: a walk of clean
+ * directories or a few big files, either can be what takes longest) and its "eta_basis",
+ * and a time window's "window" (the run stops at its end: what will be left then).
+ */
+static void add_moves(struct json_object *j, const struct lctl_progress *p, uint64_t est,
+		      const struct lctl_rate_tracker *rt, bool fix)
+{
+	double drate = rate(rt, rt->dirs, 60), frate = rate(rt, rt->files, 60);
+	double brate = rate(rt, rt->bytes, 60), pf, pb, fleft, bleft, eta = -1, dleft, wleft;
+	uint64_t kf = p->plan_files, kb = p->plan_bytes, kd = p->plan_dirs;
+	const char *basis = NULL;
+	struct json_object *o;
+	size_t i;
+
+	dleft = est > p->dirs_done ? (double)(est - p->dirs_done) : 0;
+	if (drate > 0 && dleft > 0) {
+		eta = dleft / drate;
+		basis = "directories";
+	}
+	if (!fix) {
+		add(j, "eta_seconds", eta >= 0 ? json_object_new_double(eta) : NULL);
+		return;
+	}
+	pf = project(p->plan_files, p->plan_dirs, est);
+	pb = project(p->plan_bytes, p->plan_dirs, est);
+	for (i = 0; i < p->nservers; i++) {
+		const struct lctl_server_progress *sp = &p->servers[i];
+
+		kf += sp->plan_files;
+		kb += sp->plan_bytes;
+		kd = sp->plan_dirs > kd ? sp->plan_dirs : kd;
+		pf += project(sp->plan_files, sp->plan_dirs, est);
+		pb += project(sp->plan_bytes, sp->plan_dirs, est);
+	}
+	fleft = pf - (double)p->file_actions[LCTL_FILE_MIGRATED];
+	bleft = pb - (double)p->bytes_moved;
+	fleft = fleft > 0 ? fleft : 0;
+	bleft = bleft > 0 ? bleft : 0;
+	o = json_object_new_object();
+	add(o, "files", json_object_new_int64((int64_t)kf));
+	add(o, "bytes", json_object_new_int64((int64_t)kb));
+	add(o, "directories", json_object_new_int64((int64_t)kd));
+	add(o, "files_estimated", json_object_new_int64((int64_t)(pf + 0.5)));
+	add(o, "bytes_estimated", json_object_new_int64((int64_t)(pb + 0.5)));
+	add(j, "to_move", o);
+	add(j, "files_left", json_object_new_int64((int64_t)(fleft + 0.5)));
+	add(j, "bytes_left", json_object_new_int64((int64_t)(bleft + 0.5)));
+	eta = eta_max(eta, fleft, frate, "files", &basis);
+	eta = eta_max(eta, bleft, brate, "bytes", &basis);
+	add(j, "eta_seconds", eta >= 0 ? json_object_new_double(eta) : NULL);
+	add(j, "eta_basis", basis ? str(basis) : NULL);
+	if (!p->deadline)
+		return;
+	/* the run stops at the window's end: what is left then waits for the next run */
+	wleft = difftime(p->deadline, time(NULL));
+	wleft = wleft > 0 ? wleft : 0;
+	o = json_object_new_object();
+	add(o, "ends", json_object_new_int64((int64_t)p->deadline));
+	add(o, "seconds_left", json_object_new_double(wleft));
+	add(o, "done_in_window", eta >= 0 ? json_object_new_boolean(eta <= wleft) : NULL);
+	add(o, "files_left_at_end",
+	    json_object_new_int64((int64_t)(fleft > frate * wleft ? fleft - frate * wleft + 0.5 : 0)));
+	add(o, "bytes_left_at_end",
+	    json_object_new_int64((int64_t)(bleft > brate * wleft ? bleft - brate * wleft + 0.5 : 0)));
+	add(o, "directories_left_at_end",
+	    json_object_new_int64((int64_t)(dleft > drate * wleft ? dleft - drate * wleft + 0.5 : 0)));
+	add(j, "window", o);
 }
 
 struct json_object *lctl_status_servers_json(const struct lctl_progress *p)
@@ -205,7 +334,7 @@ lctl_status_build(const struct lctl_status_info *si, const struct lctl_progress 
 	struct json_object *j = json_object_new_object(), *o, *a;
 	char host[256] = "";
 	uint64_t est = estimate_total(p), examined = p->files;
-	double drate = rate(rt, rt->dirs, 60), total_bytes = 0;
+	double total_bytes = 0;
 	size_t i;
 	int x;
 
@@ -266,16 +395,13 @@ lctl_status_build(const struct lctl_status_info *si, const struct lctl_progress 
 	}
 	o = json_object_new_object();
 	add(o, "dirs_per_sec_10s", json_object_new_double(rate(rt, rt->dirs, 10)));
-	add(o, "dirs_per_sec_60s", json_object_new_double(drate));
+	add(o, "dirs_per_sec_60s", json_object_new_double(rate(rt, rt->dirs, 60)));
 	add(o, "files_per_sec_10s", json_object_new_double(rate(rt, rt->files, 10)));
 	add(o, "files_per_sec_60s", json_object_new_double(rate(rt, rt->files, 60)));
 	add(o, "bytes_per_sec_10s", json_object_new_double(rate(rt, rt->bytes, 10)));
 	add(o, "bytes_per_sec_60s", json_object_new_double(rate(rt, rt->bytes, 60)));
 	add(j, "rates", o);
-	if (drate > 0 && est > p->dirs_done)
-		add(j, "eta_seconds", json_object_new_double((double)(est - p->dirs_done) / drate));
-	else
-		add(j, "eta_seconds", NULL);
+	add_moves(j, p, est, rt, sum != NULL);
 	/* a clean-first fix: "directories clean" and "data placed" apart, and since when clean */
 	if (p->two_phase) {
 		o = json_object_new_object();
