@@ -156,6 +156,8 @@ static void count_plan(struct lctl_fix *f, const struct lctl_dir_report *r, cons
 
 	if (f->data_started && !f->data_only)
 		return;
+	if (f->rc.mode == LCTL_FIX_LINKTO && !f->two_phase)
+		return; /* a linkto run moves no data */
 	if (!f->rc.own_only || f->rc.mode != LCTL_FIX_MIGRATE) {
 		for (i = 0; i < n * n; i++) {
 			files += r->move_files[i];

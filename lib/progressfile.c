@@ -14,7 +14,10 @@
  *	settle {seconds, remaining_seconds}, dry_run, mode, layout, started, updated, elapsed,
  *	exit_code (when finished), directories {seen, done, estimated_total, not_clean, one per
  *	directory outcome}, files {examined, one per file action}, bytes_moved, rates {dirs,
- *	files, bytes per second over 10 s and 60 s}, eta_seconds, clean_first {...} (a
+ *	files, bytes per second over 10 s and 60 s}, to_move {files, bytes, directories,
+ *	files_estimated, bytes_estimated} and files_left, bytes_left (a fix), eta_seconds,
+ *	eta_basis, window {ends, seconds_left, done_in_window, files_left_at_end,
+ *	bytes_left_at_end, directories_left_at_end} (a fix with a time window), clean_first {...} (a
  *	clean-first run), servers [...] (a fix spread over the pool), workers {active, paused,
  *	states}, subvolumes [{name, data_share, target_share}], errors [...]
  *
@@ -226,76 +229,100 @@ static double eta_max(double eta, double left, double rate, const char *name, co
 	return left / rate;
 }
 
-/*
- * What a fix moves and when it will be done: "to_move" (the plans of the directories
- * inspected so far, this host's and every server's, and the same projected over the
- * estimated directories), "files_left", "bytes_left", "eta_seconds" (the longest of the
- * directories, files and bytes left at their rates over the last minute: a walk of clean
- * directories or a few big files, either can be what takes longest) and its "eta_basis",
- * and a time window's "window" (the run stops at its end: what will be left then).
- */
-static void add_moves(struct json_object *j, const struct lctl_progress *p, uint64_t est,
-		      const struct lctl_rate_tracker *rt, bool fix)
+/* what is left of @left after @secs at @rate */
+static double left_after(double left, double rate, double secs)
+{
+	return left > rate * secs ? left - rate * secs : 0;
+}
+
+void lctl_status_eta(const struct lctl_progress *p, const struct lctl_rate_tracker *rt, bool fix,
+		     struct lctl_eta *e)
 {
 	double drate = rate(rt, rt->dirs, 60), frate = rate(rt, rt->files, 60);
-	double brate = rate(rt, rt->bytes, 60), pf, pb, fleft, bleft, eta = -1, dleft, wleft;
-	uint64_t kf = p->plan_files, kb = p->plan_bytes, kd = p->plan_dirs;
-	const char *basis = NULL;
-	struct json_object *o;
+	double brate = rate(rt, rt->bytes, 60);
 	size_t i;
 
-	dleft = est > p->dirs_done ? (double)(est - p->dirs_done) : 0;
-	if (drate > 0 && dleft > 0) {
-		eta = dleft / drate;
-		basis = "directories";
+	memset(e, 0, sizeof(*e));
+	e->eta = -1;
+	e->window_left = -1;
+	e->est_dirs = estimate_total(p);
+	e->dirs_left = e->est_dirs > p->dirs_done ? (double)(e->est_dirs - p->dirs_done) : 0;
+	if (drate > 0 && e->dirs_left > 0) {
+		e->eta = e->dirs_left / drate;
+		e->basis = "directories";
 	}
-	if (!fix) {
-		add(j, "eta_seconds", eta >= 0 ? json_object_new_double(eta) : NULL);
+	if (!fix)
 		return;
-	}
-	pf = project(p->plan_files, p->plan_dirs, est);
-	pb = project(p->plan_bytes, p->plan_dirs, est);
+	e->plan_files = p->plan_files;
+	e->plan_bytes = p->plan_bytes;
+	e->plan_dirs = p->plan_dirs;
+	e->files_to_move = project(p->plan_files, p->plan_dirs, e->est_dirs);
+	e->bytes_to_move = project(p->plan_bytes, p->plan_dirs, e->est_dirs);
+	/* a pool's servers: each its own files, of the directories it inspected */
 	for (i = 0; i < p->nservers; i++) {
 		const struct lctl_server_progress *sp = &p->servers[i];
 
-		kf += sp->plan_files;
-		kb += sp->plan_bytes;
-		kd = sp->plan_dirs > kd ? sp->plan_dirs : kd;
-		pf += project(sp->plan_files, sp->plan_dirs, est);
-		pb += project(sp->plan_bytes, sp->plan_dirs, est);
+		e->plan_files += sp->plan_files;
+		e->plan_bytes += sp->plan_bytes;
+		e->plan_dirs = sp->plan_dirs > e->plan_dirs ? sp->plan_dirs : e->plan_dirs;
+		e->files_to_move += project(sp->plan_files, sp->plan_dirs, e->est_dirs);
+		e->bytes_to_move += project(sp->plan_bytes, sp->plan_dirs, e->est_dirs);
 	}
-	fleft = pf - (double)p->file_actions[LCTL_FILE_MIGRATED];
-	bleft = pb - (double)p->bytes_moved;
-	fleft = fleft > 0 ? fleft : 0;
-	bleft = bleft > 0 ? bleft : 0;
-	o = json_object_new_object();
-	add(o, "files", json_object_new_int64((int64_t)kf));
-	add(o, "bytes", json_object_new_int64((int64_t)kb));
-	add(o, "directories", json_object_new_int64((int64_t)kd));
-	add(o, "files_estimated", json_object_new_int64((int64_t)(pf + 0.5)));
-	add(o, "bytes_estimated", json_object_new_int64((int64_t)(pb + 0.5)));
-	add(j, "to_move", o);
-	add(j, "files_left", json_object_new_int64((int64_t)(fleft + 0.5)));
-	add(j, "bytes_left", json_object_new_int64((int64_t)(bleft + 0.5)));
-	eta = eta_max(eta, fleft, frate, "files", &basis);
-	eta = eta_max(eta, bleft, brate, "bytes", &basis);
-	add(j, "eta_seconds", eta >= 0 ? json_object_new_double(eta) : NULL);
-	add(j, "eta_basis", basis ? str(basis) : NULL);
+	e->files_left = e->files_to_move - (double)p->file_actions[LCTL_FILE_MIGRATED];
+	e->bytes_left = e->bytes_to_move - (double)p->bytes_moved;
+	e->files_left = e->files_left > 0 ? e->files_left : 0;
+	e->bytes_left = e->bytes_left > 0 ? e->bytes_left : 0;
+	e->eta = eta_max(e->eta, e->files_left, frate, "files", &e->basis);
+	e->eta = eta_max(e->eta, e->bytes_left, brate, "bytes", &e->basis);
 	if (!p->deadline)
 		return;
 	/* the run stops at the window's end: what is left then waits for the next run */
-	wleft = difftime(p->deadline, time(NULL));
-	wleft = wleft > 0 ? wleft : 0;
+	e->window_left = difftime(p->deadline, time(NULL));
+	e->window_left = e->window_left > 0 ? e->window_left : 0;
+	e->files_at_end = left_after(e->files_left, frate, e->window_left);
+	e->bytes_at_end = left_after(e->bytes_left, brate, e->window_left);
+	e->dirs_at_end = left_after(e->dirs_left, drate, e->window_left);
+}
+
+static struct json_object *num(double v)
+{
+	return json_object_new_int64((int64_t)(v + 0.5));
+}
+
+/*
+ * What a fix moves and when it will be done (lctl_status_eta()): "to_move", "files_left",
+ * "bytes_left", "eta_seconds" and its "eta_basis", and a time window's "window".
+ */
+static void add_moves(struct json_object *j, const struct lctl_progress *p,
+		      const struct lctl_eta *e, bool fix)
+{
+	struct json_object *o;
+
+	if (fix) {
+		o = json_object_new_object();
+		add(o, "files", json_object_new_int64((int64_t)e->plan_files));
+		add(o, "bytes", json_object_new_int64((int64_t)e->plan_bytes));
+		add(o, "directories", json_object_new_int64((int64_t)e->plan_dirs));
+		add(o, "files_estimated", num(e->files_to_move));
+		add(o, "bytes_estimated", num(e->bytes_to_move));
+		add(j, "to_move", o);
+		add(j, "files_left", num(e->files_left));
+		add(j, "bytes_left", num(e->bytes_left));
+	}
+	add(j, "eta_seconds", e->eta >= 0 ? json_object_new_double(e->eta) : NULL);
+	if (!fix)
+		return;
+	add(j, "eta_basis", e->basis ? str(e->basis) : NULL);
+	if (e->window_left < 0)
+		return;
 	o = json_object_new_object();
 	add(o, "ends", json_object_new_int64((int64_t)p->deadline));
-	add(o, "seconds_left", json_object_new_double(wleft));
-	add(o, "done_in_window", eta >= 0 ? json_object_new_boolean(eta <= wleft) : NULL);
-	add(o, "files_left_at_end",
-	    json_object_new_int64((int64_t)(fleft > frate * wleft ? fleft - frate * wleft + 0.5 : 0)));
-	add(o, "bytes_left_at_end",
-	    json_object_new_int64((int64_t)(bleft > brate * wleft ? bleft - brate * wleft + 0.5 : 0)));
-	add(o, "directories_left_at_end",
-	    json_object_new_int64((int64_t)(dleft > drate * wleft ? dleft - drate * wleft + 0.5 : 0)));
+	add(o, "seconds_left", json_object_new_double(e->window_left));
+	add(o, "done_in_window",
+	    e->eta >= 0 ? json_object_new_boolean(e->eta <= e->window_left) : NULL);
+	add(o, "files_left_at_end", num(e->files_at_end));
+	add(o, "bytes_left_at_end", num(e->bytes_at_end));
+	add(o, "directories_left_at_end", num(e->dirs_at_end));
 	add(j, "window", o);
 }
 
@@ -317,6 +344,10 @@ struct json_object *lctl_status_servers_json(const struct lctl_progress *p)
 		add(o, "skipped", json_object_new_int64((int64_t)sp->skipped));
 		add(o, "failed", json_object_new_int64((int64_t)sp->failed));
 		add(o, "bytes_moved", json_object_new_int64((int64_t)sp->bytes));
+		/* what its plans give it to move (its own files), of so many directories */
+		add(o, "plan_files", json_object_new_int64((int64_t)sp->plan_files));
+		add(o, "plan_bytes", json_object_new_int64((int64_t)sp->plan_bytes));
+		add(o, "plan_directories", json_object_new_int64((int64_t)sp->plan_dirs));
 		add(o, "seconds", json_object_new_double(sp->seconds));
 		add(o, "bytes_per_sec",
 		    json_object_new_double(sp->seconds > 0 ? (double)sp->bytes / sp->seconds : 0));
@@ -333,13 +364,16 @@ lctl_status_build(const struct lctl_status_info *si, const struct lctl_progress 
 {
 	struct json_object *j = json_object_new_object(), *o, *a;
 	char host[256] = "";
-	uint64_t est = estimate_total(p), examined = p->files;
+	uint64_t est, examined = p->files;
 	double total_bytes = 0;
+	struct lctl_eta eta;
 	size_t i;
 	int x;
 
 	if (!j)
 		return NULL;
+	lctl_status_eta(p, rt, sum != NULL, &eta);
+	est = eta.est_dirs;
 	gethostname(host, sizeof(host) - 1);
 	add(j, "format_version", json_object_new_int(1));
 	add(j, "command", str(si->command));
@@ -401,7 +435,7 @@ lctl_status_build(const struct lctl_status_info *si, const struct lctl_progress 
 	add(o, "bytes_per_sec_10s", json_object_new_double(rate(rt, rt->bytes, 10)));
 	add(o, "bytes_per_sec_60s", json_object_new_double(rate(rt, rt->bytes, 60)));
 	add(j, "rates", o);
-	add_moves(j, p, est, rt, sum != NULL);
+	add_moves(j, p, &eta, sum != NULL);
 	/* a clean-first fix: "directories clean" and "data placed" apart, and since when clean */
 	if (p->two_phase) {
 		o = json_object_new_object();
