@@ -378,9 +378,11 @@ static int draw_moves(struct json_object *st, int y, int cols)
 	if (js_int(st, "window.done_in_window"))
 		mvprintw(y++, 0, "Window      ends in %s: all done before it", b4);
 	else
-		mvprintw(y++, 0, "Window      ends in %s: ~%s and ~%lld files left then, for the next run",
-			 b4, human_bytes((uint64_t)js_int(st, "window.bytes_left_at_end"), b3,
-					 sizeof(b3)),
+		mvprintw(y++, 0,
+			 "Window      ends in %s: ~%s and ~%lld files left then, for the next run",
+			 b4,
+			 human_bytes((uint64_t)js_int(st, "window.bytes_left_at_end"), b3,
+				     sizeof(b3)),
 			 (long long)js_int(st, "window.files_left_at_end"));
 	return y;
 }

@@ -717,8 +717,8 @@ static void test_estimate_synthetic_walk(void **state)
 
 static json_object *status_of(const struct lctl_progress *p, const struct lctl_rate_tracker *rt)
 {
-	struct lctl_status_info si = { "fix", "v", "/", "migrate", "gluster", "running",
-				       "work", false, 0, -1, NULL };
+	struct lctl_status_info si = { "fix",  "v",   "/", "migrate", "gluster", "running",
+				       "work", false, 0,   -1,	      NULL };
 	struct lctl_fix_summary sum = { 0 };
 
 	return lctl_status_build(&si, p, &sum, rt, NULL, NULL);
