@@ -145,8 +145,9 @@ static void count_report(struct lctl_fix *f, const struct lctl_repair_report *rr
 /*
  * What the plan of @r moves, into the run's counts, once per directory and run: a clean-first
  * run's data phase sees each directory a second time (its first pass counted it, unless this
- * run started in the data phase). In a pool, a server's worker counts the regular files it
- * moves itself (migrate.c: their data's server), the starting host the rest.
+ * run started in the data phase). In a pool, each server's worker counts the regular files
+ * it moves itself (migrate.c: their data's server), and sends that to the starting host,
+ * whose own walks count only what they move themselves.
  */
 static void count_plan(struct lctl_fix *f, const struct lctl_dir_report *r, const char *path)
 {
@@ -158,7 +159,9 @@ static void count_plan(struct lctl_fix *f, const struct lctl_dir_report *r, cons
 		return;
 	if (f->rc.mode == LCTL_FIX_LINKTO && !f->two_phase)
 		return; /* a linkto run moves no data */
-	if (!f->rc.own_only || f->rc.mode != LCTL_FIX_MIGRATE) {
+	if (f->pool && f->rc.mode != LCTL_FIX_MIGRATE)
+		return; /* the servers' workers move the data, and count it (protocol 4) */
+	if (!f->rc.own_only) {
 		for (i = 0; i < n * n; i++) {
 			files += r->move_files[i];
 			bytes += r->move_bytes[i];
