@@ -5,9 +5,9 @@
 #include "fixcli.h"
 #include "msg.h"
 #include "output.h"
-#include "parse.h"
+#include "argvalues.h"
 #include "progress.h"
-#include "render.h"
+#include "textview.h"
 #include "status.h"
 
 #include <ctype.h>
@@ -225,6 +225,12 @@ static void set_resume_cmd(const struct fix_cli *fc)
 				      fc->leaving[i]);
 }
 
+/* Seconds to the millisecond: what a reader of the summary can use, and stable in its text. */
+static double round_ms(double s)
+{
+	return (double)(int64_t)(s * 1000.0 + 0.5) / 1000.0;
+}
+
 static struct json_object *summary_json(struct lctl_volume *vol, const struct lctl_fix_summary *s,
 					double elapsed, bool dry)
 {
@@ -312,6 +318,17 @@ static struct json_object *summary_json(struct lctl_volume *vol, const struct lc
 	json_object_object_add(j, "skipped_by_reason", a);
 	json_object_object_add(j, "skipped_other_reasons",
 			       json_object_new_int64((int64_t)s->skipped_other));
+	/* where the time went: wall seconds per phase, this host's thread-seconds per step */
+	o = json_object_new_object();
+	for (x = 0; x < LCTL_RUN_COUNT; x++)
+		json_object_object_add(o, lctl_run_phase_name(x),
+				       json_object_new_double(round_ms(s->phase_s[x])));
+	json_object_object_add(j, "phase_seconds", o);
+	o = json_object_new_object();
+	for (x = 0; x < LCTL_STEP_COUNT; x++)
+		json_object_object_add(o, lctl_repair_step_name(x),
+				       json_object_new_double(round_ms(s->step_s[x])));
+	json_object_object_add(j, "step_seconds", o);
 	return j;
 }
 
@@ -371,6 +388,16 @@ static const struct out_line fix_summary_lines[] = {
 	  "Skipped, by reason (each name in the outcome log):" },
 	{ "skipped_by_reason", "!^dry_run", "  {files:8}  {reason}" },
 	{ NULL, "!dry_run&skipped_other_reasons", "  {skipped_other_reasons:8}  other reasons" },
+	{ NULL, "!dry_run&phase_seconds",
+	  "Time (s): preflight {phase_seconds.preflight:.1}, dirty pass "
+	  "{phase_seconds.layout:.1}, settle {phase_seconds.settle:.1}, walk "
+	  "{phase_seconds.work:.1}, pool placing {phase_seconds.place:.1}, data phase "
+	  "{phase_seconds.data:.1}, top {phase_seconds.top:.1}" },
+	{ NULL, "!dry_run&step_seconds",
+	  "Steps (s of this host's threads): inspect {step_seconds.inspect:.1}, layout "
+	  "{step_seconds.layout:.1}, links {step_seconds.links:.1}, moves "
+	  "{step_seconds.moves:.1}, verify {step_seconds.verify:.1}, stamp "
+	  "{step_seconds.stamp:.1}" },
 	{ NULL, "!dry_run&stopped",
 	  "Stopped{deadline_reached? at the end of the time window~}"
 	  "{held_too_long?, held too long: a subvolume did not come back~}: run "
@@ -415,6 +442,8 @@ static const char *const fix_hidden[] = {
 	"summary.bytes_moved@summary.dry_run",
 	"summary.skipped_by_reason@summary.dry_run",
 	"summary.skipped_other_reasons@summary.dry_run",
+	"summary.phase_seconds@summary.dry_run",
+	"summary.step_seconds@summary.dry_run",
 	/* the plan above says what arrives and leaves; text shows the space it leaves */
 	"summary.space[].in_files",
 	"summary.space[].in_bytes",

@@ -3,7 +3,7 @@
 #include "cli.h"
 #include "msg.h"
 #include "output.h"
-#include "render.h"
+#include "textview.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -18,7 +18,7 @@
 #include "cli.h"
 #include "msg.h"
 #include "output.h"
-#include "render.h"
+#include "textview.h"
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>

@@ -4,9 +4,9 @@
 #include "dashboard.h"
 #include "msg.h"
 #include "output.h"
-#include "parse.h"
+#include "argvalues.h"
 #include "progress.h"
-#include "render.h"
+#include "textview.h"
 
 #include <errno.h>
 #include <stdlib.h>

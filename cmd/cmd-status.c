@@ -7,9 +7,9 @@
 #include "dashboard.h"
 #include "msg.h"
 #include "output.h"
-#include "parse.h"
+#include "argvalues.h"
 #include "progress.h"
-#include "render.h"
+#include "textview.h"
 #include "status.h"
 
 #include <errno.h>
@@ -155,7 +155,7 @@ static const struct out_filter status_filters[] = {
 	{ NULL, NULL },
 };
 
-/* every string comes from a file: escaped like names from the volume (render.c) */
+/* every string comes from a file: escaped like names from the volume (textview.c) */
 static const struct out_line status_lines[] = {
 	{ NULL, NULL, "Volume:      {volume} (path {path})" },
 	{ NULL, NULL,

@@ -13,7 +13,7 @@
  */
 #include "cli.h"
 #include "msg.h"
-#include "parse.h"
+#include "argvalues.h"
 
 #include <errno.h>
 #include <poll.h>

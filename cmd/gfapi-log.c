@@ -133,7 +133,7 @@ static void feed(const char *p, size_t n)
 }
 
 /* Copy what the pipe holds now; false at its end or on an error. */
-static bool drain(void)
+static bool copy_pending(void)
 {
 	char buf[8192];
 	ssize_t n;
@@ -163,7 +163,7 @@ static void *copier(void *arg)
 		}
 		if (p[1].revents)
 			break;
-		if (p[0].revents && !drain())
+		if (p[0].revents && !copy_pending())
 			break;
 	}
 	return NULL;
@@ -179,7 +179,7 @@ static void stop_copier(void)
 	write_all(glog.stop[1], "x", 1);
 	pthread_join(glog.tid, NULL);
 	/* what gfapi wrote last, and a partial line */
-	drain();
+	copy_pending();
 	if (glog.len)
 		emit_line();
 	close(glog.out);

@@ -12,7 +12,7 @@
 #include "gfapi-log.h"
 #include "msg.h"
 #include "output.h"
-#include "parse.h"
+#include "argvalues.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -7,7 +7,7 @@
  */
 #include "options.h"
 #include "cli.h"
-#include "parse.h"
+#include "argvalues.h"
 #include "sinkesc.h"
 
 #include <ctype.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "output.h"
 #include "cli.h"
-#include "render.h"
+#include "textview.h"
 
 #include <libxml/xmlwriter.h>
 #include <errno.h>

@@ -36,7 +36,7 @@ struct out_fields;
 
 /* Start a document for @command; NULL for FMT_TEXT (every other call accepts NULL). */
 struct out *out_open(unsigned fmt, FILE *f, const char *command);
-/* The same, and for FMT_TEXT a document printed through @view (render.h): each member and
+/* The same, and for FMT_TEXT a document printed through @view (textview.h): each member and
  * list item as the view's lines for its key, the same records as JSON and XML. */
 struct out *out_open_view(unsigned fmt, FILE *f, const char *command, const struct out_view *view);
 /* Text: record every field the view reads into @read (for tests; NULL stops). */

@@ -3,7 +3,7 @@
 #include "cli.h"
 #include "output.h"
 #include "progress.h"
-#include "render.h"
+#include "textview.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -25,7 +25,7 @@ void status_phase_line(struct json_object *status, char *buf, size_t size);
 /*
  * The per-server table of a fix spread over the pool (the "servers" array), written once for
  * the fix's summary, `status` and the dashboard: the header, and the template of a row over
- * one item (cmd/render.h). status_servers(): how many rows and the array;
+ * one item (cmd/textview.h). status_servers(): how many rows and the array;
  * status_server_row(): one row rendered through the template, for the dashboard.
  */
 #define STATUS_SERVER_HEADER \

@@ -37,6 +37,7 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 {
 	struct lctl_dir_report *r = initial, *v = NULL;
 	struct lctl_repair_report *rr;
+	double t0 = lctl_mono_seconds(), t;
 	bool stay_clean;
 	size_t i, s, specials = 0;
 	int ret = 0;
@@ -51,6 +52,7 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		return -LCTL_ENOMEM;
 	}
 	rr->data_phase = true;
+	t = repair_step_time(rr, LCTL_STEP_INSPECT, t0);
 	if (r->notes & LCTL_DIR_NOTE_USER_LAYOUT) {
 		repair_set_reason(rr, LCTL_DIR_LEFT_ALONE, "user-set layout (type 1)");
 		goto done;
@@ -85,6 +87,7 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		 * before), and the caller comes back after the settle period, as below
 		 */
 		make_dirty(rc, path, r);
+		repair_step_time(rr, LCTL_STEP_STAMP, t);
 		*deferred = true;
 		goto done;
 	}
@@ -92,6 +95,7 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		if (r->entries[i].state != LCTL_ENTRY_PLACED &&
 		    lctl_repair_clean_place(&r->entries[i]) == LCTL_PLACE_CLEAN)
 			repair_place_entry(rc, rr, path, &r->entries[i]);
+	t = repair_step_time(rr, LCTL_STEP_MOVES, t);
 	if (repair_stopping(rc)) {
 		repair_set_reason(rr, LCTL_DIR_STOPPED,
 				  "stopped before it was finished (still clean)");
@@ -99,6 +103,7 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 	}
 	/* verify from fresh reads: still stamped, and nothing a lookup by name would miss */
 	ret = repair_inspect(rc, path, depth, &v);
+	t = repair_step_time(rr, LCTL_STEP_VERIFY, t);
 	if (ret)
 		goto done;
 	if (!repair_entries_safe(v)) {
@@ -110,6 +115,7 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		 */
 		int u = make_dirty(rc, path, v);
 
+		repair_step_time(rr, LCTL_STEP_STAMP, t);
 		repair_log_unsafe(rc, path, v);
 		if (u)
 			repair_set_reason(rr, LCTL_DIR_NOT_FIXED,
@@ -144,12 +150,14 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		if (repair_harmless_leftover(&v->entries[i]))
 			repair_place_entry(rc, rr, path, &v->entries[i]);
 	}
+	t = repair_step_time(rr, LCTL_STEP_LINKS, t);
 	if (specials && !repair_stopping(rc)) {
 		/*
 		 * The regular files are in place: dirty now, and the caller comes back once the
 		 * settle period is over (lctl_repair_specials()), doing other work meanwhile
 		 */
 		make_dirty(rc, path, v);
+		repair_step_time(rr, LCTL_STEP_STAMP, t);
 		*deferred = true;
 		goto done;
 	}

@@ -2,9 +2,8 @@
 /*
  * A fix run: preflight, locks, journal, the dirty phase, the parallel repair, the top last.
  *
- * Order (the fix protocol: docs/design.md, "The fix protocol as implemented", which the
- * team's shared architecture.md section 3 describes; the words held, ripe and deferral are
- * defined in design.md, "The fix job's words"):
+ * Order (the fix protocol: docs/design.md, "The fix protocol as implemented"; the words held,
+ * ripe and deferral are defined in design.md, "The fix job's words"):
  *   1. preflight: every subvolume up, no remove-brick in progress (decommissioned subvolumes
  *      in the volfile), the volume commit hash consistent on the brick roots;
  *   2. locks (lock.c): flock() on STATE_DIR/lock against runs on this host with the same
@@ -158,7 +157,7 @@ static void end_layout(struct lctl_fix *f)
 	atomic_store(&f->not_clean, 0);
 	f->settle_end = lctl_mono_seconds() + f->opts.settle_ms / 1000.0;
 	f->stage = FIX_SETTLE;
-	f->phase = "settle";
+	fix_set_phase(f, LCTL_RUN_SETTLE);
 	/*
 	 * A linkto pass makes its links during the settle period: only lookups, which hide
 	 * nothing from a client that has not seen the new layout yet; the rest of each
@@ -235,7 +234,7 @@ static int start_data(struct lctl_fix *f, struct lctl_error *err)
 	f->rc.mover_done = f->pool ? mover_done : NULL;
 	if (f->pool && !f->pool_went) {
 		f->placing = true;
-		f->phase = "place";
+		fix_set_phase(f, LCTL_RUN_PLACE);
 		pool_go(f);
 		return 0;
 	}
@@ -245,7 +244,7 @@ static int start_data(struct lctl_fix *f, struct lctl_error *err)
 		f->repaired = calloc(f->nunclean, sizeof(bool));
 	}
 	f->data_started = true;
-	f->phase = "data";
+	fix_set_phase(f, LCTL_RUN_DATA);
 	f->base_seen = f->base_done = 0;
 	f->ripe_started = false;
 	atomic_store(&f->ripe_pushed, false);
@@ -271,12 +270,12 @@ static int after_settle(struct lctl_fix *f, struct lctl_error *err)
 
 		if (ret)
 			return ret;
-		f->phase = "place";
+		fix_set_phase(f, LCTL_RUN_PLACE);
 		f->placing = true;
 		pool_go(f);
 		return 0;
 	}
-	f->phase = "work";
+	fix_set_phase(f, LCTL_RUN_WORK);
 	return fix_start_work(f, err);
 }
 
@@ -329,6 +328,7 @@ static int fix_new(struct lctl_volume *vol, const struct lctl_fix_opts *opts, co
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
 	f->vol = vol;
 	f->opts = *opts;
+	f->phase_at = -1;
 	pthread_mutex_init(&f->tlock, NULL);
 	pthread_mutex_init(&f->dlock, NULL);
 	pthread_mutex_init(&f->hold_lock, NULL);
@@ -461,7 +461,7 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts, st
 	if (f->pool) {
 		/* the workers connect to the volume meanwhile: lctl_fix_next() waits for them */
 		f->stage = FIX_HELLO;
-		f->phase = "preflight";
+		fix_set_phase(f, LCTL_RUN_PREFLIGHT);
 		*out = f;
 		return 0;
 	}
@@ -543,7 +543,7 @@ static bool early_stage(struct lctl_fix *f, int timeout_ms, bool *finished)
 		} else if (f->crawl) {
 			/* the early linkto pass goes on: its held directories are ripe now */
 			f->stage = FIX_RUN;
-			f->phase = "work";
+			fix_set_phase(f, LCTL_RUN_WORK);
 		} else {
 			ret = after_settle(f, &f->fail_err);
 		}
@@ -643,7 +643,7 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 		/* stopped, or the work walk cannot start: the run ends here, resumable */
 		if (!atomic_load(&f->stop) &&
 		    (f->two_phase ? start_data(f, &werr)
-				  : (f->phase = "work",
+				  : (fix_set_phase(f, LCTL_RUN_WORK),
 				     set_phase(f, "work", &werr) || fix_start_work(f, &werr))))
 			lctl_log(LCTL_LOG_ERROR,
 				 "cannot go on after the servers placed their files: %s", werr.msg);
@@ -709,7 +709,7 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 	lctl_crawl_free(f->crawl);
 	f->crawl = NULL;
 	f->top_started = true;
-	f->phase = "top";
+	fix_set_phase(f, LCTL_RUN_TOP);
 	cfg.nworkers = 1;
 	cfg.visit = fix_top_visit;
 	cfg.drop = fix_drop;
@@ -736,6 +736,7 @@ const struct lctl_fix_summary *lctl_fix_summary(struct lctl_fix *f)
 	f->sum.clean_at = f->clean_at;
 	f->sum.clean_since = f->two_phase ? f->j.clean_since : 0;
 	f->sum.refused = f->refused;
+	fix_time_taken(f);
 	return &f->sum;
 }
 
@@ -881,6 +882,7 @@ int lctl_fix_end(struct lctl_fix *f, struct lctl_error *err)
 	const char *phase;
 	int ret = 0;
 
+	f->phase_at = -1; /* the run's time ends here (lctl_fix_summary() took it up to now) */
 	if (f->refused) {
 		/* the servers' workers did not all answer, or a stop came first: nothing written */
 		if (f->modes_open)

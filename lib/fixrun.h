@@ -18,6 +18,7 @@
 #include "health.h"
 #include "lock.h"
 #include "pool.h"
+#include "outcomes.h"
 #include "repair.h"
 
 #include <pthread.h>
@@ -58,7 +59,7 @@ struct lctl_fix {
 	struct lctl_repair_ctx rc;
 	struct lctl_journal j;
 	struct lctl_modes modes; /* kept setgid/sticky modes (journal.h) */
-	struct lctl_slots slots; /* one migration at a time per subvolume (slots.c) */
+	struct lctl_slots slots; /* one migration at a time per subvolume (migrationlimit.c) */
 	bool modes_open;
 	struct lctl_crawl *crawl; /* the walk below the top, then the top's own */
 	struct lctl_pool *pool;	  /* a run spread over the pool: the servers' workers */
@@ -66,7 +67,9 @@ struct lctl_fix {
 	bool pool_stopped;	  /* "stop" sent to them */
 	bool pool_paused;
 	bool pool_went;	   /* "go" sent: they move their shares once per run */
-	const char *phase; /* for progress: dirty, place, work, top, data */
+	const char *phase; /* for progress: lctl_run_phase_name()'s, set by fix_set_phase() */
+	int phase_at;	   /* its enum lctl_run_phase, -1 before the first */
+	double phase_t0;   /* monotonic time up to which sum.phase_s counts it */
 	bool two_phase;	   /* LCTL_FIX_CLEAN_FIRST */
 	bool data_only;	   /* a clean-first run that starts in the data phase */
 	bool data_started; /* the data phase's walk is (or was) running */
@@ -114,6 +117,8 @@ struct lctl_fix {
 	_Atomic uint64_t live_bytes;
 	/* what the plans of the directories inspected so far move: files, bytes, directories */
 	_Atomic uint64_t plan_files, plan_bytes, plan_dirs;
+	/* nanoseconds the walks' threads spent inspecting directories (before their repair) */
+	_Atomic uint64_t walk_inspect_ns, walk_inspect_taken;
 
 	pthread_mutex_t tlock; /* protects next_slot */
 	double next_slot;      /* throttle: monotonic time the next item may start */
@@ -176,6 +181,8 @@ bool fix_settling(void *arg);
 
 /* fixsummary.c: the summary */
 void fix_summary_add(struct lctl_fix *f, struct lctl_repair_report *rr);
+void fix_set_phase(struct lctl_fix *f, enum lctl_run_phase phase);
+void fix_time_taken(struct lctl_fix *f);
 bool fix_phase_one_ok(const struct lctl_fix_summary *s);
 bool fix_all_clean(const struct lctl_fix *f);
 void fix_mark_clean(struct lctl_fix *f);

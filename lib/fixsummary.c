@@ -185,6 +185,45 @@ static void skips_add(struct lctl_fix_summary *s, const struct lctl_repair_repor
 	}
 }
 
+static const char *const phase_names[LCTL_RUN_COUNT] = {
+	[LCTL_RUN_PREFLIGHT] = "preflight",
+	[LCTL_RUN_LAYOUT] = "layout",
+	[LCTL_RUN_SETTLE] = "settle",
+	[LCTL_RUN_WORK] = "work",
+	[LCTL_RUN_PLACE] = "place",
+	[LCTL_RUN_DATA] = "data",
+	[LCTL_RUN_TOP] = "top",
+};
+
+const char *lctl_run_phase_name(int phase)
+{
+	return phase >= 0 && phase < LCTL_RUN_COUNT ? phase_names[phase] : NULL;
+}
+
+/*
+ * Bring the summary's times up to now: the current phase's wall time, and the walks'
+ * inspections (counted by their threads, taken here once).
+ */
+void fix_time_taken(struct lctl_fix *f)
+{
+	double now = lctl_mono_seconds();
+	uint64_t ns = atomic_load(&f->walk_inspect_ns), taken = atomic_load(&f->walk_inspect_taken);
+
+	if (f->phase_at >= 0 && now > f->phase_t0)
+		f->sum.phase_s[f->phase_at] += now - f->phase_t0;
+	f->phase_t0 = now;
+	f->sum.step_s[LCTL_STEP_INSPECT] += (double)(ns - taken) / 1e9;
+	atomic_store(&f->walk_inspect_taken, ns);
+}
+
+/* The run enters @phase (the progress file's name for it; its time counted from now on). */
+void fix_set_phase(struct lctl_fix *f, enum lctl_run_phase phase)
+{
+	fix_time_taken(f);
+	f->phase_at = (int)phase;
+	f->phase = phase_names[phase];
+}
+
 void fix_summary_add(struct lctl_fix *f, struct lctl_repair_report *rr)
 {
 	size_t i, n;
@@ -232,6 +271,8 @@ void fix_summary_add(struct lctl_fix *f, struct lctl_repair_report *rr)
 		f->sum.names[a] += rr->count[a];
 	lctl_outcomes_count_files(rr, &f->hard_files, f->sum.files);
 	f->sum.bytes_moved += rr->bytes_moved;
+	for (a = 0; a < LCTL_STEP_COUNT; a++)
+		f->sum.step_s[a] += rr->step_s[a];
 	if (rr->outcome == LCTL_DIR_PLANNED && rr->plan) {
 		n = rr->plan->nsubvols;
 		for (i = 0; i < n * n; i++) {

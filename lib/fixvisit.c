@@ -115,7 +115,7 @@ int fix_start_layout(struct lctl_fix *f, struct lctl_error *err)
 	if (ret)
 		return ret;
 	f->stage = FIX_LAYOUT;
-	f->phase = "layout";
+	fix_set_phase(f, LCTL_RUN_LAYOUT);
 	return 0;
 }
 
@@ -342,10 +342,13 @@ static struct lctl_repair_report *visit_dir(struct lctl_fix *f, struct lctl_craw
 	struct lctl_inspect_children ch = { lctl_crawl_push_child, &pc };
 	struct lctl_repair_report *rr = NULL;
 	struct lctl_dir_report *r;
+	double t;
 	int ret;
 
 	*settled = *count = false;
+	t = lctl_mono_seconds();
 	ret = lctl_inspect(&f->in, path, depth, push ? &ch : NULL, &r);
+	atomic_fetch_add(&f->walk_inspect_ns, (uint64_t)((lctl_mono_seconds() - t) * 1e9));
 	if (ret)
 		return fix_failed_report(path, ret);
 	*pushed = push;

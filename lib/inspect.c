@@ -706,6 +706,7 @@ static int judge(struct lctl_inspector *in, struct lctl_dir_report *r, const str
 static int plan_layout(struct lctl_inspector *in, struct lctl_dir_report *r)
 {
 	size_t i, n = r->nsubvols;
+	struct lctl_dir_planning planning = lctl_inspector_planning(in);
 	bool sane =
 		!(r->problems & (LCTL_DIR_MISSING | LCTL_DIR_INCOMPLETE | LCTL_DIR_HOLE |
 				 LCTL_DIR_OVERLAP | LCTL_DIR_DECOMMISSIONED | LCTL_DIR_MALFORMED));
@@ -716,7 +717,7 @@ static int plan_layout(struct lctl_inspector *in, struct lctl_dir_report *r)
 			r->planned[i] = r->layout[i].r;
 		return 0;
 	}
-	ret = lctl_plan_dir(in, r->path, r->layout, r->planned);
+	ret = lctl_plan_dir(&planning, r->path, r->layout, r->planned);
 	if (ret == -LCTL_ENOMEM)
 		return ret;
 	if (ret) {

@@ -4,6 +4,7 @@
 #define LCTL_INSPECT_H
 
 #include "layoutctl.h"
+#include "judge.h"
 #include "verdict.h"
 
 #include <limits.h>
@@ -35,7 +36,7 @@ struct lctl_inspector {
 	/*
 	 * cluster.subvols-per-directory (0 = all): a directory's layout counts as complete over
 	 * that many subvolumes, and is planned over that many (lctl_judge_layout(),
-	 * lctl_plan_dir())
+	 * lctl_plan_dir() through lctl_inspector_planning())
 	 */
 	unsigned spread;
 	const char **names;
@@ -59,6 +60,21 @@ int lctl_inspector_init(struct lctl_inspector *in, struct lctl_volume *vol,
 			enum lctl_planner planner, bool all_entries, struct lctl_error *err);
 void lctl_inspector_release(struct lctl_inspector *in);
 
+/* What lctl_plan_dir() plans @in's directories with (@in's arrays borrowed). */
+static inline struct lctl_dir_planning lctl_inspector_planning(const struct lctl_inspector *in)
+{
+	return (struct lctl_dir_planning){
+		.planner = in->planner,
+		.munge = &in->munge,
+		.in = { .n = in->nsubvols,
+			.names = in->names,
+			.weights = in->weights,
+			.active = in->active,
+			.spread = in->spread },
+		.least_move = in->least_move,
+	};
+}
+
 /* Called for each subdirectory name found. */
 struct lctl_inspect_children {
 	int (*fn)(void *arg, const char *name);
@@ -74,40 +90,6 @@ int lctl_inspect(struct lctl_inspector *in, const char *path, unsigned depth,
  * as a path lookup would assign gfids on the way. 0 or -LCTL_EINVAL (path too long).
  */
 int lctl_inspect_guard_start(struct lctl_inspector *in, const char *path);
-
-/* The planner's layout for @path over the active subvolumes, into planned[nsubvols]. */
-int lctl_plan_dir(const struct lctl_inspector *in, const char *path,
-		  const struct lctl_layout_entry *current, struct lctl_range *planned);
-double lctl_plan_moved_fraction(const struct lctl_layout_entry *current,
-				const struct lctl_range *planned, size_t n);
-
-/*
- * How reading a subvolume's layout xattr ended: @n bytes of @buf, or -1 with errno @e (ENOTCONN
- * when the subvolume answered a probe as down). Fills @le->err and @le->r and adds the problem
- * it means to @problems: a failure is never a zero range read "ok" (an errno of 0 is EIO).
- */
-void lctl_note_layout(struct lctl_layout_entry *le, unsigned *problems, const void *buf, ssize_t n,
-		      int e);
-
-/*
- * The directory-level problems and notes of @r from its layout entries, @subvols[r->nsubvols]
- * (their up and decommissioned flags), the volume's commit hash and its
- * cluster.subvols-per-directory @spread (0 = all). Pure. 0, or the error of
- * lctl_layout_check() (-LCTL_ENOMEM, -LCTL_EINVAL): then @r was not judged.
- *
- * Complete means: every subvolume that takes part (not decommissioned, not being drained) has
- * a range, or, with @spread below their number, exactly @spread of them have one and the
- * others are 0-0 or have no layout xattr, as DHT makes a directory with that option. Either
- * way the ranges must tile the hash space: a range lost or shrunk leaves a hole, reported as
- * such. Any other number of ranges is incomplete (more than @spread but not all: the option
- * was lowered; fewer: raised, or a range lost without a hole, e.g. a neighbour grown over it).
- * In such a spread layout the commit word 0 that DHT writes on the 0-0 entries is not
- * counted: a directory DHT made with the volume's hash on its ranged entries is not
- * commit-mixed. (DHT's own merge of those words depends on reply order, dht-facts 1.3: it
- * sees the hash or 1, never another hash, so nothing can be hidden by it.)
- */
-int lctl_judge_layout(struct lctl_dir_report *r, const struct lctl_subvol *subvols,
-		      uint32_t vol_commit, unsigned spread);
 
 /*
  * The longest volume path gfapi can resolve: libglusterfs's inode_path() refuses a path of more

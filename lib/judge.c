@@ -3,10 +3,12 @@
  * A directory's report judged, pure (no gfapi, no I/O): the names of its problems and of its
  * entries' states, what a read of a layout xattr means (lctl_note_layout()), the directory's
  * problems from its layout entries (lctl_judge_layout()), and the planner's layout for it
- * (lctl_plan_dir()). inspect.c reads what these judge.
+ * (lctl_plan_dir()), from the values it is given (no inspector). inspect.c reads what these
+ * judge.
  */
 #include "internal.h"
-#include "inspect.h"
+#include "judge.h"
+#include "planinput.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -192,10 +194,10 @@ int lctl_judge_layout(struct lctl_dir_report *r, const struct lctl_subvol *subvo
  * current ranges first (so the least moves), then the ones GlusterFS would give this new
  * directory a range on. 0, or a planner error.
  */
-static int spread_participants(const struct lctl_inspector *in, const struct lctl_plan_in *pi,
-			       const char *path, const struct lctl_layout_entry *current,
-			       size_t want, bool *part)
+static int spread_participants(const struct lctl_dir_planning *p, const char *path,
+			       const struct lctl_layout_entry *current, size_t want, bool *part)
 {
+	const struct lctl_plan_in *pi = &p->in;
 	struct lctl_range *g = calloc(pi->n, sizeof(*g));
 	size_t i, k, chosen = 0;
 	int ret;
@@ -210,7 +212,7 @@ static int spread_participants(const struct lctl_inspector *in, const struct lct
 		for (i = 0; i < pi->n; i++) {
 			uint64_t size;
 
-			if (!in->active[i] || part[i] || !current || current[i].err ||
+			if (!lctl_plan_is_active(pi, i) || part[i] || !current || current[i].err ||
 			    current[i].r.start >= current[i].r.stop)
 				continue;
 			size = (uint64_t)current[i].r.stop - current[i].r.start;
@@ -224,15 +226,15 @@ static int spread_participants(const struct lctl_inspector *in, const struct lct
 		part[best] = true;
 		chosen++;
 	}
-	ret = chosen < want ? lctl_plan_gluster(pi, &in->munge, path, 0, g, NULL) : 0;
+	ret = chosen < want ? lctl_plan_gluster(pi, p->munge, path, 0, g, NULL) : 0;
 	/* GlusterFS's choice, in the order of its ranges */
 	while (!ret && chosen < want) {
 		for (i = 0, k = pi->n; i < pi->n; i++)
-			if (in->active[i] && !part[i] && g[i].start < g[i].stop &&
+			if (lctl_plan_is_active(pi, i) && !part[i] && g[i].start < g[i].stop &&
 			    (k == pi->n || g[i].start < g[k].start))
 				k = i;
 		for (i = 0; k == pi->n && i < pi->n; i++)
-			if (in->active[i] && !part[i])
+			if (lctl_plan_is_active(pi, i) && !part[i])
 				k = i;
 		if (k == pi->n)
 			break;
@@ -243,43 +245,37 @@ static int spread_participants(const struct lctl_inspector *in, const struct lct
 	return ret;
 }
 
-int lctl_plan_dir(const struct lctl_inspector *in, const char *path,
+int lctl_plan_dir(const struct lctl_dir_planning *p, const char *path,
 		  const struct lctl_layout_entry *current, struct lctl_range *planned)
 {
-	struct lctl_plan_in pi = {
-		.n = in->nsubvols,
-		.names = in->names,
-		.weights = in->weights,
-		.active = in->active,
-		.spread = in->spread,
-	};
+	struct lctl_plan_in pi = p->in;
 	bool *part = NULL;
 	size_t i, nactive = 0;
 	int ret;
 
 	/* the ranges are written dirty (commit 1); the stamp comes after the files are placed */
-	if (in->planner == LCTL_PLANNER_MINMOVE) {
+	if (p->planner == LCTL_PLANNER_MINMOVE) {
 		static const struct lctl_minmove_opts least = { .move_slack = -1,
 								.max_imbalance = 0.9 };
 
 		for (i = 0; i < pi.n; i++)
-			nactive += in->active[i];
-		if (in->spread && in->spread < nactive) {
+			nactive += lctl_plan_is_active(&pi, i);
+		if (pi.spread && pi.spread < nactive) {
 			part = calloc(pi.n, sizeof(*part));
 			if (!part)
 				return -LCTL_ENOMEM;
-			ret = spread_participants(in, &pi, path, current, in->spread, part);
+			ret = spread_participants(p, path, current, pi.spread, part);
 			if (ret) {
 				free(part);
 				return ret;
 			}
 			pi.active = part;
 		}
-		ret = lctl_plan_minmove(&pi, current, in->least_move ? &least : NULL,
+		ret = lctl_plan_minmove(&pi, current, p->least_move ? &least : NULL,
 					LCTL_COMMIT_INVALID, planned, NULL, NULL);
 		free(part);
 	} else {
-		ret = lctl_plan_gluster_fix(&pi, &in->munge, path, current, LCTL_COMMIT_INVALID,
+		ret = lctl_plan_gluster_fix(&pi, p->munge, path, current, LCTL_COMMIT_INVALID,
 					    planned, NULL);
 		if (ret == LCTL_PLAN_KEEP)
 			ret = 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Step 3 of a directory's repair (repair.c): place its entries. DHT's own migration of a file
- * ("migrate-data", with a slot on both subvolumes, slots.c), the setgid/sticky mode kept
+ * ("migrate-data", with a slot on both subvolumes, migrationlimit.c), the setgid/sticky mode kept
  * before it (journal.c's modes), the reason DHT refused one (its free-space balance check
  * redone), the lookups that link files in a linkto pass, spread over threads in a large
  * directory, and a pool worker's share of a directory (lctl_repair_place()).
@@ -117,7 +117,7 @@ bool repair_stopping(struct lctl_repair_ctx *rc)
 }
 
 /*
- * DHT's migration of @path, with a slot on both subvolumes (slots.c).
+ * DHT's migration of @path, with a slot on both subvolumes (migrationlimit.c).
  * Return: 0 moved; -1 with errno set; 1 stopped while waiting for a slot.
  */
 static int migrate(struct lctl_repair_ctx *rc, const char *path, const struct lctl_entry_report *e)
@@ -391,6 +391,7 @@ int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned dep
 {
 	struct lctl_repair_report *rr = repair_report_new(path);
 	struct lctl_dir_report *r = initial;
+	double t = lctl_mono_seconds();
 	size_t i;
 	int ret = 0;
 
@@ -403,6 +404,7 @@ int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned dep
 		lctl_repair_report_free(rr);
 		return ret;
 	}
+	t = repair_step_time(rr, LCTL_STEP_INSPECT, t);
 	rr->outcome = LCTL_DIR_PLACED;
 	for (i = 0; i < r->nentries && !repair_stopping(rc); i++) {
 		const struct lctl_entry_report *e = &r->entries[i];
@@ -417,6 +419,7 @@ int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned dep
 		    (e->state == LCTL_ENTRY_MIGRATION_LEFTOVER && e->cached >= 0))
 			repair_place_entry(rc, rr, path, e);
 	}
+	repair_step_time(rr, LCTL_STEP_MOVES, t);
 	if (repair_stopping(rc))
 		repair_set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished");
 	rr->plan = r;

@@ -7,7 +7,7 @@
  */
 #include "internal.h"
 
-#include "repair.h"
+#include "outcomes.h"
 #include "repairsteps.h"
 
 #include <stdarg.h>
@@ -39,6 +39,25 @@ static const char *const outcome_names[LCTL_DIR_OUTCOME_COUNT] = {
 const char *lctl_dir_outcome_name(int outcome)
 {
 	return outcome >= 0 && outcome < LCTL_DIR_OUTCOME_COUNT ? outcome_names[outcome] : NULL;
+}
+
+static const char *const step_names[LCTL_STEP_COUNT] = {
+	[LCTL_STEP_INSPECT] = "inspect", [LCTL_STEP_LAYOUT] = "layout", [LCTL_STEP_LINKS] = "links",
+	[LCTL_STEP_MOVES] = "moves",	 [LCTL_STEP_VERIFY] = "verify", [LCTL_STEP_STAMP] = "stamp",
+};
+
+const char *lctl_repair_step_name(int step)
+{
+	return step >= 0 && step < LCTL_STEP_COUNT ? step_names[step] : NULL;
+}
+
+double repair_step_time(struct lctl_repair_report *rr, enum lctl_repair_step step, double t0)
+{
+	double now = lctl_mono_seconds();
+
+	if (rr && now > t0)
+		rr->step_s[step] += now - t0;
+	return now;
 }
 
 void lctl_repair_report_free(struct lctl_repair_report *r)
@@ -220,6 +239,8 @@ void repair_merge_outcomes(struct lctl_repair_ctx *rc, struct lctl_repair_report
 	for (i = 0; i < LCTL_FILE_ACTION_COUNT; i++)
 		to->count[i] += from->count[i];
 	to->bytes_moved += from->bytes_moved;
+	for (i = 0; i < LCTL_STEP_COUNT; i++)
+		to->step_s[i] += from->step_s[i];
 	for (i = 0; i < from->nfiles; i++) {
 		v = outcome_slot(to);
 		if (!v)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Repair one directory: steps 3 to 6 of the fix protocol (docs/design.md, "The fix protocol as
- * implemented"; the shared architecture.md, section 3).
+ * implemented").
  *
  * The directory is already dirty when we get here (the job wrote a new volume commit hash, or
  * commit word 1 on every directory of the subtree, and waited for clients to notice), so DHT
@@ -638,10 +638,12 @@ static int prepare_dir(struct dir_repair *d, bool *held)
 	struct lctl_repair_report *rr = d->rr;
 	const char *path = d->path;
 	unsigned depth = d->depth;
+	double t = lctl_mono_seconds();
 	int ret = 0;
 
 	if (!d->r) {
 		ret = repair_inspect(rc, path, depth, &d->r);
+		t = repair_step_time(rr, LCTL_STEP_INSPECT, t);
 		if (ret)
 			return ret;
 	}
@@ -661,9 +663,11 @@ static int prepare_dir(struct dir_repair *d, bool *held)
 			return 0;
 		}
 		ret = inspect_names(rc, path, depth, &d->ns, &d->v);
+		t = repair_step_time(rr, LCTL_STEP_INSPECT, t);
 		if (ret)
 			return ret;
 		ret = ensure_subdirs(rc, rr, path, d->v, &d->ns, &d->dirtied);
+		t = repair_step_time(rr, LCTL_STEP_LAYOUT, t);
 		if (ret)
 			return ret > 0 ? 0 : ret;
 		if (!d->dirtied) {
@@ -686,6 +690,7 @@ static int prepare_dir(struct dir_repair *d, bool *held)
 	if (!entries_ok(d->r) && repair_copy_clean(d->r, rc->commit)) {
 		int u = repair_unstamp(rc, path, d->r);
 
+		repair_step_time(rr, LCTL_STEP_STAMP, t);
 		if (u)
 			repair_set_reason(rr, LCTL_DIR_NOT_FIXED,
 					  "stamped but unsafe: was not dirty, and "
@@ -698,11 +703,13 @@ static int prepare_dir(struct dir_repair *d, bool *held)
 		return 0;
 	}
 	ret = apply_layout(rc, rr, &d->r, path, depth);
+	t = repair_step_time(rr, LCTL_STEP_LAYOUT, t);
 	if (ret) {
 		return ret > 0 ? 0 : ret;
 	}
 	if (rc->mode == LCTL_FIX_LINKTO) {
 		repair_link_misplaced(rc, rr, path, d->r);
+		repair_step_time(rr, LCTL_STEP_LINKS, t);
 		if (held && rc->settling && rc->settling(rc->arg)) {
 			*held = true; /* the rest after the settle period */
 			return 0;
@@ -721,6 +728,10 @@ static int place_and_verify(struct dir_repair *d)
 	struct lctl_repair_report *rr = d->rr;
 	const char *path = d->path;
 	unsigned depth = d->depth;
+	/* in a linkto pass the placing makes links; otherwise it moves data */
+	enum lctl_repair_step placing = rc->mode == LCTL_FIX_LINKTO ? LCTL_STEP_LINKS
+								    : LCTL_STEP_MOVES;
+	double t = lctl_mono_seconds();
 	int ret = 0, round;
 	size_t i;
 
@@ -736,6 +747,7 @@ static int place_and_verify(struct dir_repair *d)
 				lctl_volume_forget(rc->in->vol, path, d->r->entries[i].name);
 			repair_place_entry(rc, rr, path, &d->r->entries[i]);
 		}
+		t = repair_step_time(rr, placing, t);
 		if (repair_stopping(rc)) {
 			repair_set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished");
 			return 0;
@@ -744,6 +756,7 @@ static int place_and_verify(struct dir_repair *d)
 		lctl_dir_report_free(d->v);
 		d->v = NULL;
 		ret = inspect_names(rc, path, depth, &d->ns, &d->v);
+		t = repair_step_time(rr, LCTL_STEP_VERIFY, t);
 		if (ret)
 			return ret;
 		if (!(d->v->problems & STRUCTURAL) && entries_ok(d->v) && leaving_clear(rc, d->v) &&
@@ -794,14 +807,17 @@ static int stamp_dir(struct dir_repair *d)
 	struct lctl_repair_report *rr = d->rr;
 	const char *path = d->path;
 	unsigned depth = d->depth;
+	double t = lctl_mono_seconds();
 	int ret = 0;
 	size_t i;
 
 	ret = ensure_subdirs(rc, rr, path, d->v, &d->ns, &d->dirtied);
+	t = repair_step_time(rr, LCTL_STEP_LAYOUT, t);
 	if (ret) {
 		return ret > 0 ? 0 : ret;
 	}
 	ret = stamp(rc, path, d->v, rc->commit);
+	t = repair_step_time(rr, LCTL_STEP_STAMP, t);
 	if (ret) {
 		repair_set_reason(rr, LCTL_DIR_NOT_FIXED, "not stamped: %s",
 				  ret == -ESTALE ? "the layout changed under us" : strerror(-ret));
@@ -812,12 +828,14 @@ static int stamp_dir(struct dir_repair *d)
 	d->r = d->v;
 	d->v = NULL;
 	ret = repair_inspect(rc, path, depth, &d->v);
+	t = repair_step_time(rr, LCTL_STEP_VERIFY, t);
 	if (ret)
 		return ret;
 	if (d->v->problems || d->v->err || !repair_entries_safe(d->v) ||
 	    d->v->commit != rc->commit) {
 		int u = repair_unstamp(rc, path, d->v);
 
+		repair_step_time(rr, LCTL_STEP_STAMP, t);
 		repair_log_unsafe(rc, path, d->v);
 
 		if (u)
@@ -845,6 +863,7 @@ static int stamp_dir(struct dir_repair *d)
 		if (repair_harmless_leftover(&d->v->entries[i]))
 			repair_place_entry(rc, rr, path, &d->v->entries[i]);
 	}
+	repair_step_time(rr, LCTL_STEP_LINKS, t);
 	repair_settle_failures(rc, rr, d->v);
 	rr->outcome = LCTL_DIR_FIXED;
 	return 0;

@@ -9,7 +9,7 @@
 
 #include "inspect.h"
 #include "journal.h"
-#include "slots.h"
+#include "migrationlimit.h"
 
 #include <sys/statvfs.h>
 
@@ -37,7 +37,7 @@ struct lctl_repair_ctx {
 	unsigned link_threads;
 	/* where the S_ISGID/S_ISVTX bits of files about to move are kept; NULL in a dry run */
 	struct lctl_modes *modes;
-	/* one migration at a time per subvolume (slots.c); NULL: no limit */
+	/* one migration at a time per subvolume (migrationlimit.c); NULL: no limit */
 	struct lctl_slots *slots;
 	/* a run spread over the pool: migrate only the files this server moves (topology.c) */
 	bool own_only;

@@ -23,6 +23,8 @@ void repair_add_outcome(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 void repair_unique_outcomes(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr);
 void repair_merge_outcomes(struct lctl_repair_ctx *rc, struct lctl_repair_report *to,
 			   struct lctl_repair_report *from);
+/* the time of a step: the seconds since @t0 added to @rr's @step (none if @rr is NULL); now */
+double repair_step_time(struct lctl_repair_report *rr, enum lctl_repair_step step, double t0);
 
 /* repair.c: inspection, verify and stamp */
 int repair_inspect(struct lctl_repair_ctx *rc, const char *path, unsigned depth,

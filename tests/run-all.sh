@@ -65,7 +65,7 @@ rc=0
 # (its tail: Makefile.am's side_tail) to even the lanes out. builds_wait before the summary.
 tsan=$(mktemp -d /tmp/lctl-tsan.XXXXXX)
 # what the TSan phase runs, and the programs it needs (built in the side lane, nothing more)
-tsan_progs=(tests/unit/test-crawl tests/unit/test-slots)
+tsan_progs=(tests/unit/test-crawl tests/unit/test-migrationlimit)
 tsan_tests="${tsan_progs[*]} tests/integration/parallel.sh"
 # the .deb: built in the side lane (deb_build), installed and tried at the end (deb_check)
 debdir=$(mktemp -d /tmp/lctl-deb.XXXXXX)
@@ -320,7 +320,7 @@ if [[ ${LCTL_TSAN:-1} != 0 ]]; then
 		exit 1
 	}
 	rm -rf "$tsan"
-	echo "ThreadSanitizer: crawler and slots unit tests and parallel scan+fix clean ($((SECONDS - t0)) s)"
+	echo "ThreadSanitizer: crawler and migration-limit unit tests and parallel scan+fix clean ($((SECONDS - t0)) s)"
 fi
 grep -E '^(ThreadSanitizer build|make distcheck|\.deb build): ' tests/builds.out || true
 

@@ -56,7 +56,7 @@ struct lctl_fix_opts {
 	unsigned parallel; /* 0 = LCTL_FIX_DEFAULT_PARALLEL */
 	/*
 	 * Migrations at a time from or to one subvolume, 1-LCTL_FIX_MAX_MIGRATIONS; 0 = 1. More
-	 * than one pays where the network is the limit (slots.c).
+	 * than one pays where the network is the limit (migrationlimit.c).
 	 */
 	unsigned migrations;
 	enum lctl_planner planner;
@@ -156,6 +156,46 @@ enum lctl_dir_outcome {
 
 const char *lctl_dir_outcome_name(int outcome);
 
+/*
+ * The steps of one directory's repair, timed on the thread that does them (the split of the
+ * clean phase in the fix summary): reading it on every subvolume before the work, writing its
+ * layout (and healing its subdirectories), making linkto files, moving data, reading it again
+ * to verify, writing or taking back its stamp.
+ */
+enum lctl_repair_step {
+	LCTL_STEP_INSPECT = 0,
+	LCTL_STEP_LAYOUT,
+	LCTL_STEP_LINKS,
+	LCTL_STEP_MOVES,
+	LCTL_STEP_VERIFY,
+	LCTL_STEP_STAMP,
+	LCTL_STEP_COUNT,
+};
+
+/** lctl_repair_step_name() - "inspect", "layout", "links", "moves", "verify", "stamp"; or NULL. */
+const char *lctl_repair_step_name(int step);
+
+/*
+ * The phases of a run as the progress file names them (not enum lctl_fix_phase, which says
+ * which of a clean-first run's phases to run) (struct lctl_progress.phase): the
+ * workers' answers, the dirty pass (phase "layout"), the settle period, the walk that places,
+ * verifies and stamps ("work"), the pool's workers placing their shares ("place"), the data
+ * phase of a clean-first run, the top directory last.
+ */
+enum lctl_run_phase {
+	LCTL_RUN_PREFLIGHT = 0,
+	LCTL_RUN_LAYOUT,
+	LCTL_RUN_SETTLE,
+	LCTL_RUN_WORK,
+	LCTL_RUN_PLACE,
+	LCTL_RUN_DATA,
+	LCTL_RUN_TOP,
+	LCTL_RUN_COUNT,
+};
+
+/** lctl_run_phase_name() - the phase's name ("layout", "work"...); or NULL. */
+const char *lctl_run_phase_name(int phase);
+
 struct lctl_repair_report {
 	char *path;
 	enum lctl_dir_outcome outcome;
@@ -171,6 +211,7 @@ struct lctl_repair_report {
 	 * move, hard links say, stay linked and are counted as skipped).
 	 */
 	bool data_phase;
+	double step_s[LCTL_STEP_COUNT]; /* seconds spent in each step, on the repairing thread */
 };
 
 void lctl_repair_report_free(struct lctl_repair_report *r);
@@ -219,6 +260,14 @@ struct lctl_fix_summary {
 	/* The files skipped, by reason: the first LCTL_FIX_SKIP_REASONS reasons met, the rest */
 	struct lctl_skip_count skipped[LCTL_FIX_SKIP_REASONS];
 	uint64_t skipped_other;
+	/*
+	 * Where the time went: wall seconds in each phase of this run; and the seconds this
+	 * host's threads spent in each step of the directories' repairs, summed over the threads
+	 * (a pool's workers keep theirs). Read through lctl_fix_summary(), which brings the
+	 * current phase up to now.
+	 */
+	double phase_s[LCTL_RUN_COUNT];
+	double step_s[LCTL_STEP_COUNT];
 };
 
 struct lctl_fix;

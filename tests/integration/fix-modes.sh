@@ -4,7 +4,8 @@
 #   every misplaced file reachable through a correct linkto on its hashed subvolume; scan exits 0
 #   and every directory is stamped;
 #   --layout min-move then (after one more brick) plans fewer bytes than GlusterFS's layout
-#   (dry runs), and its fix ends clean like the default one.
+#   (dry runs), and its fix ends clean like the default one; its JSON summary says where the
+#   time went, by phase and by step.
 # The min-move fix reads everything through gfapi (--brick-reads gfapi), so that the fix's
 # gfapi reader is covered on a distribute volume too (the other fix tests read this host's
 # brick folders directly, the default).
@@ -114,8 +115,19 @@ mm=$("$LAYOUTCTL" --json fix -n --layout min-move --state-dir "$FX/s2" "$VOL" | 
 echo "planned bytes: gluster layout $gl, min-move $mm" >&2
 ((mm < gl)) || fail "min-move plans $mm bytes, not fewer than the gluster layout's $gl"
 rm -rf -- "$FX/state"
-fx_fix "$VOL" --layout min-move --parallel 4 --brick-reads gfapi
+FX_STDOUT=$FX/mm.json fx_fix "$VOL" --layout min-move --parallel 4 --brick-reads gfapi --json
 assert_eq 0 "$LCTL_RC" "fix --layout min-move exit status"
+# where its time went (issue 27, item 4): every phase of a clean-first run and every step of
+# its directories took time (the dirty pass, the settle period of 1 s, the walk, the data
+# phase; inspecting, layouts, links, moves, verifying, stamping), and the phases' wall times
+# add up to no more than the run's
+jq -c '.summary | {seconds, phase_seconds, step_seconds}' "$FX/mm.json" >&2
+jq -e '.summary.phase_seconds | .layout > 0 and .settle >= 0.95 and .work > 0 and .data > 0' \
+	"$FX/mm.json" >/dev/null || fail "phase times: $(jq -c .summary.phase_seconds "$FX/mm.json")"
+jq -e '.summary.step_seconds | [.inspect, .layout, .links, .moves, .verify, .stamp] | all(. > 0)' \
+	"$FX/mm.json" >/dev/null || fail "step times: $(jq -c .summary.step_seconds "$FX/mm.json")"
+jq -e '.summary | ([.phase_seconds[]] | add) <= .seconds + 0.25' "$FX/mm.json" >/dev/null ||
+	fail "the phases took longer than the run: $(jq -c '.summary | [.seconds, .phase_seconds]' "$FX/mm.json")"
 expect_exit 0 "$LAYOUTCTL" scan "$VOL"
 fx_bricks_check "$VOL" --allow-linked "$(fx_linked_ok)"
 manifest >"$FX/after"

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "repair.h"
+#include "outcomes.h"
 
 static struct lctl_file_outcome out(const char *name, enum lctl_file_action a, nlink_t nlink,
 				    uint64_t ino)

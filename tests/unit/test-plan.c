@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "layoutctl.h"
-#include "inspect.h"
+#include "judge.h"
 
 #define SPACE ((uint64_t)1 << 32)
 #define MAXN 64
@@ -958,27 +958,23 @@ static void test_plan_dir_spread(void **state)
 	struct lctl_layout_entry cur[3];
 	struct lctl_range out[3], g[3];
 	struct lctl_plan_in pi = { 3, names, NULL, NULL, 2 };
-	struct lctl_inspector in;
+	struct lctl_munge munge;
+	struct lctl_dir_planning dp = { .munge = &munge, .in = { 3, names, NULL, active, 2 } };
 	size_t i, ranged;
 	int planner;
 
 	(void)state;
-	memset(&in, 0, sizeof(in));
-	in.nsubvols = 3;
-	in.names = names;
-	in.active = active;
-	in.spread = 2;
-	assert_int_equal(lctl_munge_init(&in.munge, NULL, NULL, NULL), 0);
+	assert_int_equal(lctl_munge_init(&munge, NULL, NULL, NULL), 0);
 	for (planner = LCTL_PLANNER_GLUSTER; planner <= LCTL_PLANNER_MINMOVE; planner++) {
-		in.planner = (enum lctl_planner)planner;
+		dp.planner = (enum lctl_planner)planner;
 		/* no layout anywhere: two ranges, on the subvolumes GlusterFS's mkdir picks */
 		memset(cur, 0, sizeof(cur));
 		for (i = 0; i < 3; i++) {
 			cur[i].subvol = (int)i;
 			cur[i].err = ENODATA;
 		}
-		assert_int_equal(lctl_plan_dir(&in, "/d1", cur, out), 0);
-		assert_int_equal(lctl_plan_gluster(&pi, &in.munge, "/d1", 0, g, NULL), 0);
+		assert_int_equal(lctl_plan_dir(&dp, "/d1", cur, out), 0);
+		assert_int_equal(lctl_plan_gluster(&pi, &munge, "/d1", 0, g, NULL), 0);
 		for (i = 0, ranged = 0; i < 3; i++) {
 			ranged += out[i].start < out[i].stop;
 			assert_int_equal(out[i].start < out[i].stop, g[i].start < g[i].stop);
@@ -999,7 +995,7 @@ static void test_plan_dir_spread(void **state)
 		cur[0].r = (struct lctl_range){ 0, 0, 0x7fffffffu, 0xffffffffu };
 		cur[1].r = (struct lctl_range){ 0, 0, 0, 0 };
 		cur[2].r = (struct lctl_range){ 0, 0, 0, 0x7ffffffeu };
-		assert_int_equal(lctl_plan_dir(&in, "/d1", cur, out), 0);
+		assert_int_equal(lctl_plan_dir(&dp, "/d1", cur, out), 0);
 		expect_range(&out[1], 0, 0);
 		if (planner == LCTL_PLANNER_GLUSTER) {
 			expect_range(&out[0], 0x7fffffff, 0xffffffff);
@@ -1011,18 +1007,18 @@ static void test_plan_dir_spread(void **state)
 
 		/* a hole in it is mended over the same two */
 		cur[0].r.start = 0x90000000u;
-		assert_int_equal(lctl_plan_dir(&in, "/d1", cur, out), 0);
+		assert_int_equal(lctl_plan_dir(&dp, "/d1", cur, out), 0);
 		expect_range(&out[1], 0, 0);
 		assert_int_equal(out[0].start < out[0].stop && out[2].start < out[2].stop, true);
 		assert_int_equal(out[0].stop == 0xffffffffu || out[2].stop == 0xffffffffu, true);
 	}
 	/* without the option: all three */
-	in.spread = 0;
-	in.planner = LCTL_PLANNER_GLUSTER;
-	assert_int_equal(lctl_plan_dir(&in, "/d1", cur, out), 0);
+	dp.in.spread = 0;
+	dp.planner = LCTL_PLANNER_GLUSTER;
+	assert_int_equal(lctl_plan_dir(&dp, "/d1", cur, out), 0);
 	for (i = 0; i < 3; i++)
 		assert_true(out[i].start < out[i].stop);
-	lctl_munge_release(&in.munge);
+	lctl_munge_release(&munge);
 }
 
 int main(void)

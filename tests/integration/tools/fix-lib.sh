@@ -142,8 +142,14 @@ fx_fix() {
 	printf '+ layoutctl fix %s %s\n' "$*" "$vol" >&2
 	LCTL_RC=0
 	# gfapi's own log is kept in $FX (and shown when the run fails) for post-mortems
-	"${FX_LAYOUTCTL[@]}" --log-file "$FX/gfapi.log" fix --state-dir "$FX/state" --settle 1 \
-		--hang-timeout "${FX_HANG_TIMEOUT:-120}" "$@" "$vol" >"$FX/fix.out" 2>&1 || LCTL_RC=$?
+	local cmd=("${FX_LAYOUTCTL[@]}" --log-file "$FX/gfapi.log" fix --state-dir "$FX/state"
+		--settle 1 --hang-timeout "${FX_HANG_TIMEOUT:-120}" "$@" "$vol")
+	# FX_STDOUT=FILE: the standard output there, apart from the messages (a --json document)
+	if [[ -n ${FX_STDOUT:-} ]]; then
+		"${cmd[@]}" >"$FX_STDOUT" 2>"$FX/fix.out" || LCTL_RC=$?
+	else
+		"${cmd[@]}" >"$FX/fix.out" 2>&1 || LCTL_RC=$?
+	fi
 	if ((LCTL_RC != 0)) && [[ -n ${LCTL_TEST_LOGDIR:-} ]]; then
 		cp -- "$FX/gfapi.log" "$LCTL_TEST_LOGDIR/fix-gfapi.log" 2>/dev/null || true
 	fi

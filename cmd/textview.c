@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The text renderer over records (see render.h for the template language).
+ * The text renderer over records (see textview.h for the template language).
  *
  * A line is built in a growing buffer and written whole. The context keeps a small stack of
  * frames, one per record entered (the block's record, then one per "each" item), each with
@@ -9,7 +9,7 @@
  * malformed one is a programming error, caught by the golden test, and renders as far as it
  * parses.
  */
-#include "render.h"
+#include "textview.h"
 
 #include <stdlib.h>
 #include <string.h>

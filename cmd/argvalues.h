@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Strict parsers for command-line values: the whole string, a range check, errno. */
-#ifndef LCTL_PARSE_H
-#define LCTL_PARSE_H
+#ifndef LCTL_ARGVALUES_H
+#define LCTL_ARGVALUES_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -19,7 +19,7 @@
  * lets a second migration use some of it (a tenth faster there; docs/benchmarks.md).
  */
 #include "crawl.h"
-#include "slots.h"
+#include "migrationlimit.h"
 
 #include <errno.h>
 #include <stdlib.h>

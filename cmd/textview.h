@@ -30,8 +30,8 @@
  * carry (`layoutctl __render --check`); a view names the fields it leaves to the machine
  * formats in "hidden".
  */
-#ifndef LCTL_RENDER_H
-#define LCTL_RENDER_H
+#ifndef LCTL_TEXTVIEW_H
+#define LCTL_TEXTVIEW_H
 
 #include <json-c/json.h>
 #include <stdbool.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A few migrations at a time per subvolume, one by default (see slots.c). Internal to lib/ and
+/* A few migrations at a time per subvolume, one by default (see migrationlimit.c). Internal to lib/ and
  * the unit tests. */
-#ifndef LCTL_SLOTS_H
-#define LCTL_SLOTS_H
+#ifndef LCTL_MIGRATIONLIMIT_H
+#define LCTL_MIGRATIONLIMIT_H
 
 #include <pthread.h>
 #include <stdbool.h>

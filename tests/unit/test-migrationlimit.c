@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests: N migrations at a time per subvolume (lib/slots.c; also run under TSan in CI). */
+/* Unit tests: N migrations at a time per subvolume (lib/migrationlimit.c; also run under TSan in CI). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "slots.h"
+#include "migrationlimit.h"
 
 #define NSUB 5
 
