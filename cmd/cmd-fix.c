@@ -333,6 +333,10 @@ static const char *const fix_hidden[] = {
 	"summary.planned_moves@!summary.dry_run",
 	"summary.mode",
 	"servers[].seconds@!summary.dry_run",
+	/* what each server's plans gave it to move: its row says what it moved */
+	"servers[].plan_files",
+	"servers[].plan_bytes",
+	"servers[].plan_directories",
 	"summary.deadline_reached@!summary.stopped", /* said in the "Stopped" line */
 	"summary.seconds@summary.dry_run",
 	"summary.commit@summary.dry_run",
@@ -420,20 +424,22 @@ static int ctl_workers(void *arg, int delta)
 }
 
 /* Without a terminal, --dashboard prints one plain line every 10 seconds. */
-static void plain_progress(const struct lctl_progress *p)
+static void plain_progress(const struct lctl_progress *p, const struct lctl_eta *e)
 {
 	static double last;
+	char moves[128];
 
 	if (p->elapsed - last < 10)
 		return;
 	last = p->elapsed;
+	progress_moves(moves, sizeof(moves), p, e);
 	fprintf(stderr,
-		"progress: %.0fs dirs %llu/%llu files migrated %llu linked %llu skipped %llu failed %llu%s\n",
+		"progress: %.0fs dirs %llu/%llu files migrated %llu linked %llu skipped %llu failed %llu%s%s\n",
 		p->elapsed, (unsigned long long)p->dirs_done, (unsigned long long)p->dirs_seen,
 		(unsigned long long)p->file_actions[LCTL_FILE_MIGRATED],
 		(unsigned long long)p->file_actions[LCTL_FILE_LINKED],
 		(unsigned long long)p->file_actions[LCTL_FILE_SKIPPED],
-		(unsigned long long)p->file_actions[LCTL_FILE_FAILED],
+		(unsigned long long)p->file_actions[LCTL_FILE_FAILED], moves,
 		p->paused ? " [paused]" : "");
 }
 
@@ -679,6 +685,7 @@ static void show_report(struct fix_show *s, struct lctl_repair_report *rr)
 static void show_loop(struct fix_show *s)
 {
 	bool fin = false, stopping = false;
+	struct lctl_eta eta;
 
 	while (!fin) {
 		struct lctl_repair_report *rr = lctl_fix_next(s->fix, s->dash ? 0 : 200, &fin);
@@ -695,10 +702,12 @@ static void show_loop(struct fix_show *s)
 			continue;
 		if (s->dash)
 			continue; /* the dashboard owns the terminal */
+		lctl_status_eta(&s->p, &s->rt, true, &eta);
 		if (s->fc->dashboard)
-			plain_progress(&s->p);
+			plain_progress(&s->p, &eta);
 		else
-			progress_update(&s->pl, s->fc->o.dry_run ? "planning" : "fixing", &s->p);
+			progress_update(&s->pl, s->fc->o.dry_run ? "planning" : "fixing", &s->p,
+					&eta);
 	}
 	if (s->dash) {
 		dash_close(s->dash);

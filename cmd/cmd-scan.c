@@ -643,7 +643,7 @@ int cmd_scan(const struct cmd *cmd, int argc, char **argv)
 		if (dash)
 			scan_dash_tick(dash, scan, &sc, &p, &rt, &last_draw);
 		else
-			progress_update(&pl, "scanning", &p);
+			progress_update(&pl, "scanning", &p, NULL);
 	}
 	if (dash)
 		dash_close(dash);

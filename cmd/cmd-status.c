@@ -185,6 +185,19 @@ static const struct out_line status_lines[] = {
 	{ NULL, NULL,
 	  "Moved:       {bytes_moved|bytes} ({rates.bytes_per_sec_60s|bytes}/s over the "
 	  "last minute)" },
+	/* what the plans of the directories inspected so far move, projected over all of them */
+	{ NULL, "to_move",
+	  "To move:     ~{to_move.files_estimated} files, ~{to_move.bytes_estimated|bytes} "
+	  "({to_move.files} files, {to_move.bytes|bytes} in the plans of the "
+	  "{to_move.directories} directories inspected)" },
+	{ NULL, "to_move",
+	  "Left:        ~{files_left} files, ~{bytes_left|bytes}{eta_basis|set?, the "
+	  "{eta_basis} left take longest at this rate~}" },
+	/* --until, --max-runtime: the run stops at the window's end, the next run goes on */
+	{ NULL, "window",
+	  "Window:      ends {window.ends|localtime}{window.done_in_window? (all done before "
+	  "it)~: ~{window.files_left_at_end} files, ~{window.bytes_left_at_end|bytes} "
+	  "left then for the next run}" },
 	{ NULL, "pace",
 	  "Pace:        {pace.files_per_sec?{pace.files_per_sec} files/s~no file limit}, "
 	  "{pace.bytes_per_sec?{pace.bytes_per_sec|bytes}/s~no byte limit}, {pace.migrations} "
@@ -217,6 +230,11 @@ static const char *const status_hidden[] = {
 	"status.rates.files_per_sec_60s",
 	"status.rates.bytes_per_sec_10s",
 	"status.servers[].seconds",
+	"status.servers[].plan_files",
+	"status.servers[].plan_bytes",
+	"status.servers[].plan_directories",
+	"status.window.seconds_left",
+	"status.window.directories_left_at_end",
 	"status.workers",
 	/* shown by the "Now:" line of a live run, in its phase only */
 	"status.settle",

@@ -108,6 +108,9 @@ static void say_counts(enum lctl_pool_kind kind, const struct lctl_progress *p, 
 		m.skipped = p->file_actions[LCTL_FILE_SKIPPED];
 		m.failed = p->file_actions[LCTL_FILE_FAILED];
 		m.bytes = p->bytes_moved;
+		m.plan_files = p->plan_files;
+		m.plan_bytes = p->plan_bytes;
+		m.plan_dirs = p->plan_dirs;
 	}
 	say(&m);
 }

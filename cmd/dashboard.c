@@ -351,6 +351,42 @@ static int draw_workers(struct json_object *st, int y, int rows, int cols)
 	return y;
 }
 
+/*
+ * Bytes moved, of how many (the plans so far, projected over the estimated directories), and
+ * what is left; with a time window, what it leaves for the next run.
+ */
+static int draw_moves(struct json_object *st, int y, int cols)
+{
+	char b1[32], b2[32], b3[32], b4[32];
+	double moved = (double)js_int(st, "bytes_moved"), total;
+	struct json_object *a;
+
+	human_bytes((uint64_t)moved, b1, sizeof(b1));
+	if (!json_object_object_get_ex(st, "to_move", &a) || !a) {
+		mvprintw(y++, 0, "Bytes moved %s", b1);
+		return y;
+	}
+	total = (double)js_int(st, "to_move.bytes_estimated");
+	mvprintw(y, 0, "Bytes moved %s of ~%s, ~%s and ~%lld files left", b1,
+		 human_bytes((uint64_t)total, b2, sizeof(b2)),
+		 human_bytes((uint64_t)js_int(st, "bytes_left"), b3, sizeof(b3)),
+		 (long long)js_int(st, "files_left"));
+	bar(y++, 62, cols - 62, total > 0 ? moved / total : 0, 1);
+	if (!json_object_object_get_ex(st, "window", &a) || !a)
+		return y;
+	fmt_duration(js_double(st, "window.seconds_left"), b4, sizeof(b4));
+	if (js_int(st, "window.done_in_window"))
+		mvprintw(y++, 0, "Window      ends in %s: all done before it", b4);
+	else
+		mvprintw(y++, 0,
+			 "Window      ends in %s: ~%s and ~%lld files left then, for the next run",
+			 b4,
+			 human_bytes((uint64_t)js_int(st, "window.bytes_left_at_end"), b3,
+				     sizeof(b3)),
+			 (long long)js_int(st, "window.files_left_at_end"));
+	return y;
+}
+
 /* The messages kept for later, and the last errors. Return: the next line. */
 static int draw_messages(struct json_object *st, int y, int rows, int cols)
 {
@@ -433,8 +469,7 @@ void dash_draw(struct dash *d, struct json_object *st)
 		 (long long)js_int(st, "files.linked"), (long long)js_int(st, "files.skipped"),
 		 (long long)js_int(st, "files.failed"),
 		 (long long)js_int(st, "files.linkto-removed"));
-	mvprintw(y++, 0, "Bytes moved %s",
-		 human_bytes((uint64_t)js_int(st, "bytes_moved"), b1, sizeof(b1)));
+	y = draw_moves(st, y, cols);
 	mvprintw(y++, 0,
 		 "Rates       last 10 s: %.1f dirs/s %.1f files/s %s/s   last 60 s: %.1f dirs/s %.1f files/s %s/s",
 		 js_double(st, "rates.dirs_per_sec_10s"), js_double(st, "rates.files_per_sec_10s"),

@@ -38,9 +38,44 @@ const char *human_bytes(uint64_t b, char *buf, size_t n)
 	return buf;
 }
 
-void progress_update(struct progress_line *pl, const char *what, const struct lctl_progress *p)
+void human_duration(double s, char *buf, size_t n)
 {
-	char line[160], bytes[32];
+	long t = s < 0 ? 0 : (long)(s + 0.5);
+
+	if (t >= 3600)
+		snprintf(buf, n, "%ldh%02ldm%02lds", t / 3600, t / 60 % 60, t % 60);
+	else if (t >= 60)
+		snprintf(buf, n, "%ldm%02lds", t / 60, t % 60);
+	else
+		snprintf(buf, n, "%lds", t);
+}
+
+void progress_moves(char *buf, size_t n, const struct lctl_progress *p, const struct lctl_eta *e)
+{
+	char moved[32], total[32], left[32], eta[32];
+	size_t k;
+
+	*buf = '\0';
+	if (!e)
+		return;
+	if (e->eta >= 0)
+		human_duration(e->eta, eta, sizeof(eta));
+	else
+		snprintf(eta, sizeof(eta), "-");
+	snprintf(buf, n, ", moved %s of ~%s, ETA %s",
+		 human_bytes(p->bytes_moved, moved, sizeof(moved)),
+		 human_bytes((uint64_t)(e->bytes_to_move + 0.5), total, sizeof(total)), eta);
+	/* the run stops at its window's end: what the next run will have left */
+	k = strlen(buf);
+	if (e->window_left >= 0 && e->eta > e->window_left && k < n)
+		snprintf(buf + k, n - k, " (window ends with ~%s left)",
+			 human_bytes((uint64_t)(e->bytes_at_end + 0.5), left, sizeof(left)));
+}
+
+void progress_update(struct progress_line *pl, const char *what, const struct lctl_progress *p,
+		     const struct lctl_eta *eta)
+{
+	char line[256], bytes[32], moves[128];
 
 	if (!pl->enabled || p->elapsed < 2.0 || p->elapsed - pl->last < 1.0)
 		return;
@@ -68,6 +103,8 @@ void progress_update(struct progress_line *pl, const char *what, const struct lc
 			 (unsigned long long)p->dirs_not_clean,
 			 p->elapsed > 0 ? (double)p->dirs_done / p->elapsed : 0.0,
 			 p->paused ? " [paused]" : "");
+		progress_moves(moves, sizeof(moves), p, eta);
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s", moves);
 	}
 	if (p->held) {
 		size_t n = strlen(line);

@@ -15,8 +15,14 @@ struct progress_line {
 
 /* Decide from --progress, -q and whether stderr is a terminal in the foreground. */
 void progress_init(struct progress_line *pl);
-/* Redraw if due (after 2 s, then at most once a second); @what is "scanning" etc. */
-void progress_update(struct progress_line *pl, const char *what, const struct lctl_progress *p);
+/* Redraw if due (after 2 s, then at most once a second); @what is "scanning" etc.; @eta, a
+ * fix's: the bytes moved and left, and when it will be done (NULL: none) */
+void progress_update(struct progress_line *pl, const char *what, const struct lctl_progress *p,
+		     const struct lctl_eta *eta);
+/* ", moved 1.0 MiB of ~4.0 MiB, ETA 3m20s" and what a time window leaves, into @buf */
+void progress_moves(char *buf, size_t n, const struct lctl_progress *p, const struct lctl_eta *e);
+/* "1h02m03s"-style durations into buf */
+void human_duration(double s, char *buf, size_t n);
 /* Erase the line before other output. */
 void progress_clear(struct progress_line *pl);
 

@@ -55,7 +55,13 @@ struct worker {
 	char state[LCTL_WORKER_STATE_LEN]; /* locked: what it is doing, for the dashboard */
 	char item[LCTL_WORKER_STATE_LEN];  /* locked: the directory it is in */
 	_Atomic int64_t beat_ms;	   /* last sign of life in an item; 0: in none */
+	uint64_t kids;			   /* subdirectories its item pushed so far */
 };
+
+static unsigned level(unsigned depth)
+{
+	return depth < LCTL_DEPTH_LEVELS ? depth : LCTL_DEPTH_LEVELS - 1;
+}
 
 /* the worker the calling thread is, for lctl_crawl_beat() */
 static __thread struct worker *this_worker;
@@ -88,6 +94,7 @@ struct lctl_crawl {
 	bool cancel, paused, done;
 	struct spill orphans; /* spill stacks handed back by parked workers */
 	uint64_t dirs_seen, dirs_done;
+	struct lctl_depth_counts depth;
 	struct worker *workers[LCTL_CRAWL_MAX_WORKERS];
 };
 
@@ -120,6 +127,8 @@ int lctl_crawl_push(struct lctl_crawl_worker *cw, const char *path, unsigned dep
 	pthread_mutex_lock(&c->lock);
 	c->pending++;
 	c->dirs_seen++;
+	c->depth.seen[level(depth)]++;
+	w->kids++;
 	queued = queue_push_locked(c, it);
 	if (queued)
 		pthread_cond_signal(&c->work);
@@ -135,6 +144,8 @@ int lctl_crawl_push(struct lctl_crawl_worker *cw, const char *path, unsigned dep
 			pthread_mutex_lock(&c->lock);
 			c->pending--;
 			c->dirs_seen--;
+			c->depth.seen[level(depth)]--;
+			w->kids--;
 			pthread_mutex_unlock(&c->lock);
 			return -LCTL_ENOMEM;
 		}
@@ -285,10 +296,13 @@ static bool take_item(struct worker *w, struct item *out)
 	return false;
 }
 
-static void finish_item(struct lctl_crawl *c)
+static void finish_item(struct lctl_crawl *c, struct worker *w, unsigned depth)
 {
 	pthread_mutex_lock(&c->lock);
 	c->dirs_done++;
+	c->depth.done[level(depth)]++;
+	c->depth.kids[level(depth)] += w->kids;
+	w->kids = 0;
 	if (--c->pending == 0) {
 		pthread_cond_broadcast(&c->work);
 		pthread_cond_broadcast(&c->results);
@@ -316,7 +330,7 @@ static void *worker_main(void *arg)
 		if (r)
 			put_result(c, r);
 		free(it.path);
-		finish_item(c);
+		finish_item(c, w, it.depth);
 	}
 	/* cancelled: drop what is left on the spill stack */
 	pthread_mutex_lock(&c->lock);
@@ -397,6 +411,7 @@ int lctl_crawl_start(const struct lctl_crawl_cfg *cfg, const char *root, struct 
 	c->qlen = 1;
 	c->pending = 1;
 	c->dirs_seen = 1;
+	c->depth.seen[0] = 1;
 	c->active = cfg->nworkers;
 	/* workers never take signals: the caller's thread turns them into a cancel */
 	sigfillset(&all);
@@ -490,6 +505,7 @@ void lctl_crawl_stats(struct lctl_crawl *c, struct lctl_crawl_stats *st)
 	pthread_mutex_lock(&c->lock);
 	st->dirs_seen = c->dirs_seen;
 	st->dirs_done = c->dirs_done;
+	st->depth = c->depth;
 	st->queued = c->qlen;
 	st->pending = c->pending;
 	st->active_workers = c->active;

@@ -33,6 +33,7 @@ struct lctl_crawl_cfg {
 
 struct lctl_crawl_stats {
 	uint64_t dirs_seen, dirs_done;
+	struct lctl_depth_counts depth; /* the same, depth by depth (the directory estimate) */
 	size_t queued, pending;
 	unsigned active_workers, nworkers;
 	bool paused;

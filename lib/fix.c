@@ -765,6 +765,11 @@ void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p)
 	for (i = 0; i < LCTL_FILE_ACTION_COUNT && i < 5; i++)
 		p->file_actions[i] = atomic_load(&f->live[i]);
 	p->bytes_moved = atomic_load(&f->live_bytes);
+	p->plan_files = atomic_load(&f->plan_files);
+	p->plan_bytes = atomic_load(&f->plan_bytes);
+	p->plan_dirs = atomic_load(&f->plan_dirs);
+	p->depth = st.depth;
+	p->deadline = f->opts.deadline;
 	p->workers = st.nworkers;
 	p->active_workers = st.active_workers;
 	p->paused = atomic_load(&f->paused);

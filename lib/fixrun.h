@@ -115,6 +115,8 @@ struct lctl_fix {
 	atomic_uint_fast64_t files, bytes, not_clean;
 	_Atomic uint64_t live[LCTL_FILE_ACTION_COUNT];
 	_Atomic uint64_t live_bytes;
+	/* what the plans of the directories inspected so far move: files, bytes, directories */
+	_Atomic uint64_t plan_files, plan_bytes, plan_dirs;
 	/* nanoseconds the walks' threads spent inspecting directories (before their repair) */
 	_Atomic uint64_t walk_inspect_ns, walk_inspect_taken;
 

@@ -143,6 +143,48 @@ static void count_report(struct lctl_fix *f, const struct lctl_repair_report *rr
 		atomic_fetch_add(&f->not_clean, 1);
 }
 
+/*
+ * What the plan of @r moves, into the run's counts, once per directory and run: a clean-first
+ * run's data phase sees each directory a second time (its first pass counted it, unless this
+ * run started in the data phase). In a pool, each server's worker counts the regular files
+ * it moves itself (migrate.c: their data's server), and sends that to the starting host,
+ * whose own walks count only what they move themselves.
+ */
+static void count_plan(struct lctl_fix *f, const struct lctl_dir_report *r, const char *path)
+{
+	uint64_t files = 0, bytes = 0;
+	char name[4096];
+	size_t i, n = r->nsubvols;
+
+	if (f->data_started && !f->data_only)
+		return;
+	if (f->rc.mode == LCTL_FIX_LINKTO && !f->two_phase)
+		return; /* a linkto run moves no data */
+	if (f->pool && f->rc.mode != LCTL_FIX_MIGRATE)
+		return; /* the servers' workers move the data, and count it (protocol 4) */
+	if (!f->rc.own_only) {
+		for (i = 0; i < n * n; i++) {
+			files += r->move_files[i];
+			bytes += r->move_bytes[i];
+		}
+	} else {
+		for (i = 0; i < r->nentries; i++) {
+			const struct lctl_entry_report *e = &r->entries[i];
+
+			if (e->cached < 0 || e->target < 0 || e->target == e->cached ||
+			    !S_ISREG(e->mode) ||
+			    lctl_path_join_to(name, sizeof(name), path, e->name) ||
+			    !lctl_volume_owns(f->vol, (size_t)e->cached, name))
+				continue;
+			files++;
+			bytes += e->size;
+		}
+	}
+	atomic_fetch_add(&f->plan_files, files);
+	atomic_fetch_add(&f->plan_bytes, bytes);
+	atomic_fetch_add(&f->plan_dirs, 1);
+}
+
 /* At most this many directories (with their inspections) held by an early linkto pass. */
 #define EARLY_HOLD_MAX 1024
 
@@ -311,6 +353,7 @@ static struct lctl_repair_report *visit_dir(struct lctl_fix *f, struct lctl_craw
 	if (ret)
 		return fix_failed_report(path, ret);
 	*pushed = push;
+	count_plan(f, r, path);
 	if (f->opts.place_only) {
 		ret = lctl_repair_place(&f->rc, path, depth, r, &rr);
 		*count = !ret;

@@ -203,6 +203,9 @@ static void counters(struct worker *w, const struct lctl_pool_msg *m)
 	w->pg.skipped = m->skipped;
 	w->pg.failed = m->failed;
 	w->pg.bytes = m->bytes;
+	w->pg.plan_files = m->plan_files;
+	w->pg.plan_bytes = m->plan_bytes;
+	w->pg.plan_dirs = m->plan_dirs;
 }
 
 static void handle(struct lctl_pool *p, struct worker *w, const struct lctl_pool_msg *m)

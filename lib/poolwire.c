@@ -12,9 +12,11 @@
  * reader never cuts a long line into pieces nor reads past a NUL as if a line ended there.
  *
  *   hello PROTO NODE                  the worker is connected and waits for go
- *   progress D M S F B                directories done, files migrated / skipped / failed,
- *                                     bytes migrated (at least once a second: a heartbeat)
- *   done D M S F B CODE               final; CODE: the worker's exit status (0-255)
+ *   progress D M S F B PF PB PD       directories done, files migrated / skipped / failed,
+ *                                     bytes migrated, files and bytes the plans of the PD
+ *                                     directories inspected give it to move (at least once
+ *                                     a second: a heartbeat)
+ *   done D M S F B PF PB PD CODE      final; CODE: the worker's exit status (0-255)
  *   error MESSAGE                     final
  *   go FORCE PLANNER SCOPE            FORCE 0|1, PLANNER gluster|min-move, SCOPE a path
  *   pause | resume | stop
@@ -49,7 +51,7 @@ static const char *const kind_word[] = {
 
 /* words after the first, per kind */
 static const unsigned kind_args[] = {
-	[LCTL_PM_HELLO] = 2, [LCTL_PM_PROGRESS] = 5, [LCTL_PM_DONE] = 6,   [LCTL_PM_ERROR] = 1,
+	[LCTL_PM_HELLO] = 2, [LCTL_PM_PROGRESS] = 8, [LCTL_PM_DONE] = 9,   [LCTL_PM_ERROR] = 1,
 	[LCTL_PM_GO] = 3,    [LCTL_PM_PAUSE] = 0,    [LCTL_PM_RESUME] = 0, [LCTL_PM_STOP] = 0,
 	[LCTL_PM_PACE] = 3,  [LCTL_PM_OUTCOME] = 8,
 };
@@ -104,12 +106,16 @@ int lctl_pool_msg_format(const struct lctl_pool_msg *m, char *buf, size_t size)
 	case LCTL_PM_DONE:
 		if (m->dirs > LCTL_POOL_NUM_MAX || m->migrated > LCTL_POOL_NUM_MAX ||
 		    m->skipped > LCTL_POOL_NUM_MAX || m->failed > LCTL_POOL_NUM_MAX ||
-		    m->bytes > LCTL_POOL_NUM_MAX || m->code > 255)
+		    m->bytes > LCTL_POOL_NUM_MAX || m->plan_files > LCTL_POOL_NUM_MAX ||
+		    m->plan_bytes > LCTL_POOL_NUM_MAX || m->plan_dirs > LCTL_POOL_NUM_MAX ||
+		    m->code > 255)
 			return -1;
-		n = snprintf(buf, size, "%s %llu %llu %llu %llu %llu", kind_word[m->kind],
-			     (unsigned long long)m->dirs, (unsigned long long)m->migrated,
-			     (unsigned long long)m->skipped, (unsigned long long)m->failed,
-			     (unsigned long long)m->bytes);
+		n = snprintf(buf, size, "%s %llu %llu %llu %llu %llu %llu %llu %llu",
+			     kind_word[m->kind], (unsigned long long)m->dirs,
+			     (unsigned long long)m->migrated, (unsigned long long)m->skipped,
+			     (unsigned long long)m->failed, (unsigned long long)m->bytes,
+			     (unsigned long long)m->plan_files, (unsigned long long)m->plan_bytes,
+			     (unsigned long long)m->plan_dirs);
 		if (n > 0 && (size_t)n < size)
 			n += snprintf(buf + n, size - (size_t)n,
 				      m->kind == LCTL_PM_DONE ? " %u\n" : "\n", m->code);
@@ -210,7 +216,7 @@ int lctl_pool_msg_parse(const char *line, size_t len, struct lctl_pool_msg *m)
 	enum lctl_planner planner;
 	char copy[LCTL_POOL_LINE_MAX], *w[MAX_WORDS + 1], *p;
 	unsigned nw = 0, k, kind;
-	uint64_t v[6];
+	uint64_t v[9];
 	size_t i;
 
 	if (!len || len >= sizeof(copy))
@@ -256,10 +262,13 @@ int lctl_pool_msg_parse(const char *line, size_t len, struct lctl_pool_msg *m)
 		m->skipped = v[2];
 		m->failed = v[3];
 		m->bytes = v[4];
+		m->plan_files = v[5];
+		m->plan_bytes = v[6];
+		m->plan_dirs = v[7];
 		if (m->kind == LCTL_PM_DONE) {
-			if (v[5] > 255)
+			if (v[8] > 255)
 				return -1;
-			m->code = (unsigned)v[5];
+			m->code = (unsigned)v[8];
 		}
 		break;
 	case LCTL_PM_ERROR:

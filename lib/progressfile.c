@@ -14,7 +14,10 @@
  *	settle {seconds, remaining_seconds}, dry_run, mode, layout, started, updated, elapsed,
  *	exit_code (when finished), directories {seen, done, estimated_total, not_clean, one per
  *	directory outcome}, files {examined, one per file action}, bytes_moved, rates {dirs,
- *	files, bytes per second over 10 s and 60 s}, eta_seconds, clean_first {...} (a
+ *	files, bytes per second over 10 s and 60 s}, to_move {files, bytes, directories,
+ *	files_estimated, bytes_estimated} and files_left, bytes_left (a fix), eta_seconds,
+ *	eta_basis, window {ends, seconds_left, done_in_window, files_left_at_end,
+ *	bytes_left_at_end, directories_left_at_end} (a fix with a time window), clean_first {...} (a
  *	clean-first run), servers [...] (a fix spread over the pool), workers {active, paused,
  *	states}, subvolumes [{name, data_share, target_share}], errors [...]
  *
@@ -146,11 +149,50 @@ void lctl_share_add(struct lctl_share_tracker *st, const struct lctl_repair_repo
 	}
 }
 
-/* Branching estimate of the directories a crawl will find, from what it found so far. */
+/*
+ * The directories a walk will find, level by level: a level holds the directories found at
+ * that depth or, if more, those its parent level will have found once all of it is visited
+ * (the subdirectories found so far, and as many for each parent not visited yet as the
+ * visited ones of its depth had on average). A level none of whose directories was visited
+ * yet is taken to be the last: nothing says what lies below it, and the walk (a FIFO: level
+ * by level) visits some of it before any deeper one, at which point it knows. So once the
+ * walk has visited some directories of each level it found, each level has its own
+ * branching, and what the tree's top levels show of a level holds for all of it.
+ */
+uint64_t lctl_estimate_dirs(const struct lctl_depth_counts *dc)
+{
+	double total = 0, level, next = 0, found = 0, b;
+	unsigned d;
+
+	for (d = 0; d < LCTL_DEPTH_LEVELS; d++)
+		found += (double)dc->seen[d];
+	for (d = 0; d < LCTL_DEPTH_LEVELS; d++) {
+		level = (double)dc->seen[d] > next ? (double)dc->seen[d] : next;
+		if (level < 0.5)
+			break;
+		total += level;
+		b = dc->done[d] ? (double)dc->kids[d] / (double)dc->done[d] : 0;
+		next = (double)dc->kids[d] +
+		       (level > (double)dc->done[d] ? level - (double)dc->done[d] : 0) * b;
+	}
+	/* the last level holds the deeper ones too: found, never estimated */
+	return total < found ? (uint64_t)found : (uint64_t)(total + 0.5);
+}
+
+/* The directories of the whole run: those of earlier walks and the estimate of this one. */
 static uint64_t estimate_total(const struct lctl_progress *p)
 {
 	double done = (double)p->dirs_done, seen = (double)p->dirs_seen, b, pending;
+	uint64_t walk = 0, est;
+	unsigned d;
 
+	for (d = 0; d < LCTL_DEPTH_LEVELS; d++)
+		walk += p->depth.seen[d];
+	if (walk && walk <= p->dirs_seen) {
+		est = p->dirs_seen - walk + lctl_estimate_dirs(&p->depth);
+		return est < p->dirs_seen ? p->dirs_seen : est;
+	}
+	/* no levels known (a status from elsewhere): the branching of the whole walk */
 	if (!p->dirs_done)
 		return p->dirs_seen;
 	pending = seen - done;
@@ -168,6 +210,120 @@ static void add(struct json_object *o, const char *k, struct json_object *v)
 static struct json_object *str(const char *s)
 {
 	return json_object_new_string(s);
+}
+
+/* @known of @dirs directories' plans, for all @est of the walk's directories */
+static double project(uint64_t known, uint64_t dirs, uint64_t est)
+{
+	if (!dirs || est <= dirs)
+		return (double)known;
+	return (double)known * (double)est / (double)dirs;
+}
+
+/* The larger of @eta and @left / @rate (when both are above 0); *@basis says whose it is. */
+static double eta_max(double eta, double left, double rate, const char *name, const char **basis)
+{
+	if (left <= 0 || rate <= 0 || left / rate <= eta)
+		return eta;
+	*basis = name;
+	return left / rate;
+}
+
+/* what is left of @left after @secs at @rate */
+static double left_after(double left, double rate, double secs)
+{
+	return left > rate * secs ? left - rate * secs : 0;
+}
+
+void lctl_status_eta(const struct lctl_progress *p, const struct lctl_rate_tracker *rt, bool fix,
+		     struct lctl_eta *e)
+{
+	double drate = rate(rt, rt->dirs, 60), frate = rate(rt, rt->files, 60);
+	double brate = rate(rt, rt->bytes, 60);
+	size_t i;
+
+	memset(e, 0, sizeof(*e));
+	e->eta = -1;
+	e->window_left = -1;
+	e->est_dirs = estimate_total(p);
+	e->dirs_left = e->est_dirs > p->dirs_done ? (double)(e->est_dirs - p->dirs_done) : 0;
+	if (drate > 0 && e->dirs_left > 0) {
+		e->eta = e->dirs_left / drate;
+		e->basis = "directories";
+	}
+	if (!fix)
+		return;
+	e->plan_files = p->plan_files;
+	e->plan_bytes = p->plan_bytes;
+	e->plan_dirs = p->plan_dirs;
+	e->files_to_move = project(p->plan_files, p->plan_dirs, e->est_dirs);
+	e->bytes_to_move = project(p->plan_bytes, p->plan_dirs, e->est_dirs);
+	/* a pool's servers: each its own files, of the directories it inspected */
+	for (i = 0; i < p->nservers; i++) {
+		const struct lctl_server_progress *sp = &p->servers[i];
+
+		e->plan_files += sp->plan_files;
+		e->plan_bytes += sp->plan_bytes;
+		e->plan_dirs = sp->plan_dirs > e->plan_dirs ? sp->plan_dirs : e->plan_dirs;
+		e->files_to_move += project(sp->plan_files, sp->plan_dirs, e->est_dirs);
+		e->bytes_to_move += project(sp->plan_bytes, sp->plan_dirs, e->est_dirs);
+	}
+	e->files_left = e->files_to_move - (double)p->file_actions[LCTL_FILE_MIGRATED];
+	e->bytes_left = e->bytes_to_move - (double)p->bytes_moved;
+	e->files_left = e->files_left > 0 ? e->files_left : 0;
+	e->bytes_left = e->bytes_left > 0 ? e->bytes_left : 0;
+	e->eta = eta_max(e->eta, e->files_left, frate, "files", &e->basis);
+	e->eta = eta_max(e->eta, e->bytes_left, brate, "bytes", &e->basis);
+	if (!p->deadline)
+		return;
+	/* the run stops at the window's end: what is left then waits for the next run */
+	e->window_left = difftime(p->deadline, time(NULL));
+	e->window_left = e->window_left > 0 ? e->window_left : 0;
+	e->files_at_end = left_after(e->files_left, frate, e->window_left);
+	e->bytes_at_end = left_after(e->bytes_left, brate, e->window_left);
+	e->dirs_at_end = left_after(e->dirs_left, drate, e->window_left);
+}
+
+static struct json_object *num(double v)
+{
+	return json_object_new_int64((int64_t)(v + 0.5));
+}
+
+/*
+ * What a fix moves and when it will be done (lctl_status_eta()): "to_move", "files_left",
+ * "bytes_left", "eta_seconds" and its "eta_basis", and a time window's "window".
+ */
+static void add_moves(struct json_object *j, const struct lctl_progress *p,
+		      const struct lctl_eta *e, bool fix)
+{
+	struct json_object *o;
+
+	if (fix) {
+		o = json_object_new_object();
+		add(o, "files", json_object_new_int64((int64_t)e->plan_files));
+		add(o, "bytes", json_object_new_int64((int64_t)e->plan_bytes));
+		add(o, "directories", json_object_new_int64((int64_t)e->plan_dirs));
+		add(o, "files_estimated", num(e->files_to_move));
+		add(o, "bytes_estimated", num(e->bytes_to_move));
+		add(j, "to_move", o);
+		add(j, "files_left", num(e->files_left));
+		add(j, "bytes_left", num(e->bytes_left));
+	}
+	add(j, "eta_seconds", e->eta >= 0 ? json_object_new_double(e->eta) : NULL);
+	if (!fix)
+		return;
+	add(j, "eta_basis", e->basis ? str(e->basis) : NULL);
+	if (e->window_left < 0)
+		return;
+	o = json_object_new_object();
+	add(o, "ends", json_object_new_int64((int64_t)p->deadline));
+	add(o, "seconds_left", json_object_new_double(e->window_left));
+	add(o, "done_in_window",
+	    e->eta >= 0 ? json_object_new_boolean(e->eta <= e->window_left) : NULL);
+	add(o, "files_left_at_end", num(e->files_at_end));
+	add(o, "bytes_left_at_end", num(e->bytes_at_end));
+	add(o, "directories_left_at_end", num(e->dirs_at_end));
+	add(j, "window", o);
 }
 
 struct json_object *lctl_status_servers_json(const struct lctl_progress *p)
@@ -188,6 +344,10 @@ struct json_object *lctl_status_servers_json(const struct lctl_progress *p)
 		add(o, "skipped", json_object_new_int64((int64_t)sp->skipped));
 		add(o, "failed", json_object_new_int64((int64_t)sp->failed));
 		add(o, "bytes_moved", json_object_new_int64((int64_t)sp->bytes));
+		/* what its plans give it to move (its own files), of so many directories */
+		add(o, "plan_files", json_object_new_int64((int64_t)sp->plan_files));
+		add(o, "plan_bytes", json_object_new_int64((int64_t)sp->plan_bytes));
+		add(o, "plan_directories", json_object_new_int64((int64_t)sp->plan_dirs));
 		add(o, "seconds", json_object_new_double(sp->seconds));
 		add(o, "bytes_per_sec",
 		    json_object_new_double(sp->seconds > 0 ? (double)sp->bytes / sp->seconds : 0));
@@ -204,13 +364,16 @@ lctl_status_build(const struct lctl_status_info *si, const struct lctl_progress 
 {
 	struct json_object *j = json_object_new_object(), *o, *a;
 	char host[256] = "";
-	uint64_t est = estimate_total(p), examined = p->files;
-	double drate = rate(rt, rt->dirs, 60), total_bytes = 0;
+	uint64_t est, examined = p->files;
+	double total_bytes = 0;
+	struct lctl_eta eta;
 	size_t i;
 	int x;
 
 	if (!j)
 		return NULL;
+	lctl_status_eta(p, rt, sum != NULL, &eta);
+	est = eta.est_dirs;
 	gethostname(host, sizeof(host) - 1);
 	add(j, "format_version", json_object_new_int(1));
 	add(j, "command", str(si->command));
@@ -266,16 +429,13 @@ lctl_status_build(const struct lctl_status_info *si, const struct lctl_progress 
 	}
 	o = json_object_new_object();
 	add(o, "dirs_per_sec_10s", json_object_new_double(rate(rt, rt->dirs, 10)));
-	add(o, "dirs_per_sec_60s", json_object_new_double(drate));
+	add(o, "dirs_per_sec_60s", json_object_new_double(rate(rt, rt->dirs, 60)));
 	add(o, "files_per_sec_10s", json_object_new_double(rate(rt, rt->files, 10)));
 	add(o, "files_per_sec_60s", json_object_new_double(rate(rt, rt->files, 60)));
 	add(o, "bytes_per_sec_10s", json_object_new_double(rate(rt, rt->bytes, 10)));
 	add(o, "bytes_per_sec_60s", json_object_new_double(rate(rt, rt->bytes, 60)));
 	add(j, "rates", o);
-	if (drate > 0 && est > p->dirs_done)
-		add(j, "eta_seconds", json_object_new_double((double)(est - p->dirs_done) / drate));
-	else
-		add(j, "eta_seconds", NULL);
+	add_moves(j, p, &eta, sum != NULL);
 	/* a clean-first fix: "directories clean" and "data placed" apart, and since when clean */
 	if (p->two_phase) {
 		o = json_object_new_object();

@@ -236,6 +236,7 @@ void lctl_scan_progress(struct lctl_scan *s, struct lctl_progress *p)
 	memset(p, 0, sizeof(*p));
 	p->dirs_seen = st.dirs_seen;
 	p->dirs_done = st.dirs_done;
+	p->depth = st.depth;
 	p->files = atomic_load(&s->files);
 	p->bytes = atomic_load(&s->bytes);
 	p->dirs_not_clean = atomic_load(&s->not_clean);

@@ -99,13 +99,16 @@ struct lctl_pace {
  * space, strings as one escaped word (lctl_escape_word_to()), numbers in decimal digits
  * only, at most LCTL_POOL_NUM_MAX. Anything else is a protocol error, never reinterpreted.
  *
- *   worker -> starting host:  hello PROTO NODE | progress D M S F B | done D M S F B CODE |
- *                             error MESSAGE |
+ *   worker -> starting host:  hello PROTO NODE | progress D M S F B PF PB PD |
+ *                             done D M S F B PF PB PD CODE | error MESSAGE |
  *                             outcome TIME PATH ACTION REASON ERRNO FROM TO SIZE
+ *   (D directories, M migrated, S skipped, F failed, B bytes moved; PF, PB the files and bytes
+ *   the plans of its PD directories inspected so far give it to move)
  *   starting host -> worker:  go FORCE PLANNER SCOPE | pause | resume | stop |
  *                             pace RATE BANDWIDTH MIGRATIONS
  */
-#define LCTL_POOL_PROTO 4 /* 3: the pace message; 4: the outcome message */
+/* 3: the pace message; 4: the outcome message, and the plan's files and bytes in progress */
+#define LCTL_POOL_PROTO 4
 /* the longest line: an outcome with a path of 4095 bytes and three 127-byte words, each byte
  * escaped ("\xHH") */
 #define LCTL_POOL_LINE_MAX (4 * 4096 + 3 * 4 * LCTL_POOL_WORD_MAX + 128)
@@ -145,6 +148,7 @@ struct lctl_pool_msg {
 	unsigned proto; /* hello */
 	char node[128]; /* hello: the --node the worker was given */
 	uint64_t dirs, migrated, skipped, failed, bytes; /* progress, done */
+	uint64_t plan_files, plan_bytes, plan_dirs;	 /* progress, done */
 	unsigned code;			  /* done: the worker's exit status (0-255) */
 	bool force_move;		  /* go */
 	int planner;			  /* go: enum lctl_planner */
@@ -190,6 +194,9 @@ struct lctl_server_progress {
 	char name[128];
 	char state[16]; /* starting, ready, placing, done, stopped, failed, lost */
 	uint64_t dirs, migrated, skipped, failed, bytes;
+	/* what the plans of the directories it inspected move (its files only), and how many
+	 * directories those are (protocol 4) */
+	uint64_t plan_files, plan_bytes, plan_dirs;
 	double seconds;	 /* time spent placing so far */
 	char error[200]; /* the worker's last error, printable ASCII */
 };

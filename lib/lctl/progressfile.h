@@ -68,6 +68,30 @@ struct lctl_error_ring {
 	unsigned next, n;
 };
 
+/*
+ * struct lctl_eta - what is left of a run and when it ends, as its status says it
+ * (lctl_status_eta()): the directories the walk will find; for a fix, the files and bytes
+ * the plans of the directories inspected so far move (@plan_*), the same projected over
+ * all the directories (@files_to_move, @bytes_to_move), what is left of them; the ETA in
+ * seconds (-1: not known), the longest of the directories, files and bytes left at their
+ * rates over the last minute, @basis naming which; and with a time window (@window_left
+ * seconds of it, -1: none), what will be left at its end for the next run.
+ */
+struct lctl_eta {
+	uint64_t est_dirs;
+	uint64_t plan_files, plan_bytes, plan_dirs;
+	double files_to_move, bytes_to_move;
+	double dirs_left, files_left, bytes_left;
+	double eta;
+	const char *basis; /* "directories", "files", "bytes"; NULL: no ETA */
+	double window_left;
+	double dirs_at_end, files_at_end, bytes_at_end;
+};
+
+/** lctl_status_eta() - @e from @p and @rt; @fix: a fix's (files and bytes to move). */
+void lctl_status_eta(const struct lctl_progress *p, const struct lctl_rate_tracker *rt, bool fix,
+		     struct lctl_eta *e);
+
 /** lctl_rate_sample() - add a sample at @now (seconds); one per half second is kept. */
 void lctl_rate_sample(struct lctl_rate_tracker *rt, double now, uint64_t dirs, uint64_t files,
 		      uint64_t bytes);

@@ -11,11 +11,35 @@
 #include "report.h"
 #include "pool.h"
 
+/*
+ * The shape of a walk so far, depth by depth (the walk's top is depth 0; the last level holds
+ * it and every deeper one): directories found, directories visited (each visit finds all of
+ * its subdirectories), and the subdirectories those visits found. lctl_estimate_dirs() reads
+ * the walk's size from it.
+ */
+#define LCTL_DEPTH_LEVELS 32
+struct lctl_depth_counts {
+	uint64_t seen[LCTL_DEPTH_LEVELS], done[LCTL_DEPTH_LEVELS], kids[LCTL_DEPTH_LEVELS];
+};
+
+/**
+ * lctl_estimate_dirs() - the directories a walk will have found at its end, from @dc: each
+ * depth's directories not visited yet are given as many subdirectories as the visited ones
+ * of that depth had on average (lib/progressfile.c). Never less than the directories found.
+ */
+uint64_t lctl_estimate_dirs(const struct lctl_depth_counts *dc);
+
 struct lctl_progress {
 	uint64_t dirs_seen, dirs_done, files, bytes;
 	uint64_t dirs_not_clean;
 	uint64_t file_actions[5]; /* fix: live count per enum lctl_file_action */
 	uint64_t bytes_moved;	  /* fix: live */
+	/* fix: what the plans of the directories inspected so far move (files and data bytes),
+	 * and how many directories those plans are of */
+	uint64_t plan_files, plan_bytes, plan_dirs;
+	/* the walk running now, depth by depth (the directory estimate); zero: not known */
+	struct lctl_depth_counts depth;
+	time_t deadline; /* fix: the end of its time window (--until, --max-runtime); 0: none */
 	unsigned workers, active_workers;
 	bool paused;
 	/* fix: the pace now (lctl_fix_set_pace()): files and bytes a second (0: no limit), and

@@ -9,6 +9,9 @@
 # directory's commit word = the volume hash on every brick (checked from the bricks with
 # libglusterfs's own hash), sparse files still sparse, no lookup failed, and
 # creates afterwards cost at most 1.15 LOOKUP each (in a directory and in the root).
+# Issue 26, item 4: the status's directory estimate, once the walk is past the tree's top
+# levels, within 5 % of the directories there are; its bytes moved, the bytes whose data
+# changed brick (from the bricks, before and after); bytes to move and left said while it runs.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 require_cmd jq
@@ -30,11 +33,42 @@ lctl_vol_add_bricks "$VOL" 2
 # a client that knew the 4-brick volume keeps running across the fix
 stat "$MP" >/dev/null
 
+# where each data file is, from the bricks: one line per file, "PATH-IN-HEX BRICK SIZE" (no
+# linkto files: mode 1000, empty; symbolic links too: a fix moves them, their size the
+# target's length); sorted by path
+brick_data() {
+	fx_subvol_args "$VOL" | cut -d= -f2 | tr ',' '\n' | python3 -c '
+import os, stat, sys
+for b in sys.stdin.read().split():
+    for d, dirs, files in os.walk(b.encode()):
+        if d == b.encode():
+            dirs[:] = [x for x in dirs if x != b".glusterfs"]
+        for f in files:
+            st = os.lstat(os.path.join(d, f))
+            if stat.S_ISLNK(st.st_mode) or (stat.S_ISREG(st.st_mode) and
+                    not (stat.S_IMODE(st.st_mode) == 0o1000 and st.st_size == 0)):
+                print(os.path.relpath(os.path.join(d, f), b.encode()).hex(), b, st.st_size)
+' | LC_ALL=C sort
+}
+brick_data >"$FX/data-before"
+# the status while it runs, as `layoutctl status` reads it (one line a sample)
+(
+	while [[ ! -e $FX/status.stop ]]; do
+		# (exit 3 before the fix has written its first status)
+		"$LAYOUTCTL" --format json status --state-dir "$FX/state" "$VOL" 2>/dev/null |
+			jq -c '.status | select(.state == "running")' >>"$FX/status.jsonl" 2>/dev/null || true
+		sleep 0.2
+	done
+) &
+status_pid=$!
+
 fx_checker_start "$VOL" "$FX/list"
 sleep 2
 t0=$(date +%s)
 fx_fix "$VOL" --parallel 4
 t1=$(date +%s)
+touch "$FX/status.stop"
+wait "$status_pid" || fail "the status sampler failed"
 sleep 1
 fx_checker_stop
 assert_eq 0 "$LCTL_RC" "fix exit status"
@@ -64,6 +98,30 @@ jq -e -s '[.[] | select(.outcome == "errno" or .errno != null) | select(.errno !
 	"$log" >/dev/null || fail "an outcome with an errno other than EPERM"
 moved_sparse=$(jq -r 'select(.outcome == "migrated") | .path' "$log" | grep -c '/sparse[0-9]\.img$' || true)
 ((moved_sparse >= 1)) || fail "no sparse file was migrated: the sparse check would prove nothing"
+
+# the directory estimate: every sample of a walk past its top levels (a third of the tree's
+# directories visited) within 5 % of the directories there are (the root one more)
+jq -e -s --argjson n "$ndirs" '
+	[.[] | select((.phase == "layout" or .phase == "work" or .phase == "data") and
+		.directories.done >= $n / 3 and
+		.directories.done < $n)] |
+	length > 0 and all(.directories.estimated_total | . >= ($n + 1) * 0.95 and . <= ($n + 1) * 1.05)' \
+	"$FX/status.jsonl" >/dev/null || fail "the directory estimate is off (tree: $((ndirs + 1)) directories): $(
+		jq -c '[.phase, .directories.done, .directories.seen, .directories.estimated_total]' \
+			"$FX/status.jsonl" | sort -u | head -40 | paste -sd' ')"
+# bytes to move and left were said while it ran (the data moves in the data phase)
+jq -e -s '[.[] | select(.phase == "data" and .to_move.bytes > 0 and .bytes_left > 0)] | length > 0' \
+	"$FX/status.jsonl" >/dev/null || fail "no bytes to move in the status while it ran"
+# bytes moved: what changed brick, as the bricks say (one run only: a retry's bytes add up)
+brick_data >"$FX/data-after"
+gained=$(LC_ALL=C join "$FX/data-before" "$FX/data-after" | awk '$2 != $4 { s += $5 } END { printf "%.0f\n", s }')
+said=$("$LAYOUTCTL" --format json status --state-dir "$FX/state" "$VOL" | jq -r .status.bytes_moved)
+if [[ -e $FX/retries ]]; then
+	echo "bytes moved: $said said, $gained by the bricks over two runs (not compared)" >&2
+else
+	assert_eq "$gained" "$said" "bytes moved (status) against the bytes that changed brick"
+fi
+((gained > 0)) || fail "no data changed brick"
 
 # layoutctl's own verdict, then the bricks' (independent hash, every brick)
 fx_scan_after_fix "$VOL" --parallel 4

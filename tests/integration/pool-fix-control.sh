@@ -231,7 +231,7 @@ if [[ \$1 == ${LCTL_POOL_HOSTS[2]} ]]; then
 	echo "hello $PROTO \$1"
 	read -r go
 	head -c 1023 /dev/zero | tr '\\0' A
-	echo 'done 7 7 0 0 0 0'
+	echo 'done 7 7 0 0 0 0 0 0 0'
 	exec sleep 30
 fi
 exec "$PF_RSH" "\$@"

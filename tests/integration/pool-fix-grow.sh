@@ -9,8 +9,9 @@
 # every brick, sparse files still sparse, no lookup failed; and the pool's own: only server 1's
 # bricks are read as local folders (--node 127.1.1.2: server 2's), `info` lists the servers,
 # every server moved files, each only from its own bricks (its outcome log), none moved twice,
-# and the report, progress.json and `status` show a row per server; the starting host's outcome
-# log holds each server's migrations, marked with it. The run allows two
+# and the report, progress.json and `status` show a row per server, with the plan each sent
+# (protocol 4) holding what it moved; the starting host's outcome log holds each server's
+# migrations, marked with it. The run allows two
 # migrations at a time per subvolume (--migrations 2), passed on to every worker.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/pool.sh"
@@ -100,6 +101,15 @@ pf_movers_check "$VOL"
 # the coordinator's status file has the same rows, and `status` shows them
 jq -e '.servers | length == 3 and all(.state == "done")' "$FX/state/progress.json" >/dev/null ||
 	fail "progress.json has no per-server rows: $(jq -c .servers "$FX/state/progress.json")"
+# every server's plan came over its link (protocol 4): what it moved was in it, and the bytes
+# to move are the servers' (issue 26, item 4)
+jq -e 'all(.servers[]; .plan_files >= .migrated and .plan_bytes >= .bytes_moved and
+	.plan_bytes > 0 and .plan_directories > 0) and
+	.to_move.bytes >= ([.servers[].plan_bytes] | add) and .to_move.bytes >= .bytes_moved' \
+	"$FX/state/progress.json" >/dev/null ||
+	fail "the servers' plans did not reach the starting host: $(jq -c '[.to_move, .bytes_moved,
+		[.servers[] | {name, migrated, bytes_moved, plan_files, plan_bytes, plan_directories}]]' \
+		"$FX/state/progress.json")"
 "$LAYOUTCTL" status --state-dir "$FX/state" "$VOL" >"$FX/status.out"
 server_rows "$FX/status.out" "the output of layoutctl status"
 

@@ -75,10 +75,10 @@ static void run_to_end(struct lctl_pool *p)
 static void test_two_workers_done(void **state)
 {
 	const char *const s[] = {
-		"echo 'hello 4 a'; read go; echo 'progress 1 2 0 0 100'; "
-		"echo 'done 3 5 1 0 4096 0'",
+		"echo 'hello 4 a'; read go; echo 'progress 1 2 0 0 100 0 0 0'; "
+		"echo 'done 3 5 1 0 4096 9 65536 3 0'",
 		"echo 'hello 4 b'; read go; case \"$go\" in 'go 0 gluster /') ;; *) exit 9;; esac; "
-		"echo 'done 7 11 0 0 8192 0'",
+		"echo 'done 7 11 0 0 8192 0 0 0 0'",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
 	struct lctl_error err = { 0 };
@@ -95,6 +95,10 @@ static void test_two_workers_done(void **state)
 	assert_int_equal(sp[0].migrated, 5);
 	assert_int_equal(sp[0].skipped, 1);
 	assert_int_equal(sp[0].bytes, 4096);
+	/* what its plans give it to move: the starting host's bytes left and ETA */
+	assert_int_equal(sp[0].plan_files, 9);
+	assert_int_equal(sp[0].plan_bytes, 65536);
+	assert_int_equal(sp[0].plan_dirs, 3);
 	assert_string_equal(sp[1].state, "done");
 	assert_int_equal(sp[1].migrated, 11);
 	assert_true(lctl_pool_server_done(p, 0) && lctl_pool_server_done(p, 1));
@@ -164,8 +168,8 @@ static void test_refused_proto_and_error(void **state)
 static void test_lost_worker(void **state)
 {
 	const char *const s[] = {
-		"echo 'hello 4 a'; read go; echo 'done 1 1 0 0 1 0'",
-		"echo 'hello 4 b'; read go; echo 'progress 2 4 0 0 10'; kill -9 $$",
+		"echo 'hello 4 a'; read go; echo 'done 1 1 0 0 1 0 0 0 0'",
+		"echo 'hello 4 b'; read go; echo 'progress 2 4 0 0 10 0 0 0'; kill -9 $$",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
 	struct lctl_error err = { 0 };
@@ -189,8 +193,8 @@ static void test_lost_worker(void **state)
 static void test_stop_and_failed(void **state)
 {
 	const char *const s[] = {
-		"echo 'hello 4 a'; read go; read cmd; [ \"$cmd\" = stop ] && echo 'done 0 0 0 0 0 130'",
-		"echo 'hello 4 b'; read go; echo 'done 1 0 0 2 0 1'",
+		"echo 'hello 4 a'; read go; read cmd; [ \"$cmd\" = stop ] && echo 'done 0 0 0 0 0 0 0 0 130'",
+		"echo 'hello 4 b'; read go; echo 'done 1 0 0 2 0 0 0 0 1'",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
 	struct lctl_error err = { 0 };
@@ -261,11 +265,15 @@ static void test_codec_roundtrip(void **state)
 	memset(&m, 0, sizeof(m));
 	m.kind = LCTL_PM_DONE;
 	m.dirs = 1, m.migrated = 2, m.skipped = 3, m.failed = 4, m.bytes = LCTL_POOL_NUM_MAX;
+	m.plan_files = 5, m.plan_bytes = LCTL_POOL_NUM_MAX - 1, m.plan_dirs = 6;
 	m.code = 130;
 	n = lctl_pool_msg_format(&m, line, sizeof(line));
 	assert_int_equal(lctl_pool_msg_parse(line, (size_t)n - 1, &back), 0);
 	assert_int_equal(back.kind, LCTL_PM_DONE);
 	assert_int_equal(back.bytes, LCTL_POOL_NUM_MAX);
+	assert_int_equal(back.plan_files, 5);
+	assert_int_equal(back.plan_bytes, LCTL_POOL_NUM_MAX - 1);
+	assert_int_equal(back.plan_dirs, 6);
 	assert_int_equal(back.code, 130);
 	m.bytes = LCTL_POOL_NUM_MAX + 1;
 	assert_int_equal(lctl_pool_msg_format(&m, line, sizeof(line)), -1);
@@ -306,18 +314,21 @@ static void test_codec_rejects(void **state)
 {
 	static const char *const bad[] = {
 		"",
-		"progress -1 0 0 0 0", /* a sign: %llu took it, and the sums wrapped */
-		"progress +1 0 0 0 0",
-		"progress 1 0 0 0",	/* a field missing */
-		"progress 1 0 0 0 0 0", /* one too many */
-		"progress 1  0 0 0 0",	/* an empty word */
-		"progress 1 0 0 0 0 ",
-		" progress 1 0 0 0 0",
-		"progress 18446744073709551615 0 0 0 0", /* wraps a sum */
-		"progress 4503599627370497 0 0 0 0",	 /* LCTL_POOL_NUM_MAX + 1 */
-		"progress 1x 0 0 0 0",
-		"done 1 2 3 4 5 256",
-		"done 1 2 3 4 5",
+		"progress -1 0 0 0 0 0 0 0", /* a sign: %llu took it, and the sums wrapped */
+		"progress +1 0 0 0 0 0 0 0",
+		"progress 1 0 0 0 0 0 0",     /* a field missing */
+		"progress 1 0 0 0 0",	      /* protocol 3's progress */
+		"progress 1 0 0 0 0 0 0 0 0", /* one too many */
+		"progress 1  0 0 0 0 0 0 0",  /* an empty word */
+		"progress 1 0 0 0 0 0 0 0 ",
+		" progress 1 0 0 0 0 0 0 0",
+		"progress 18446744073709551615 0 0 0 0 0 0 0", /* wraps a sum */
+		"progress 4503599627370497 0 0 0 0 0 0 0",     /* LCTL_POOL_NUM_MAX + 1 */
+		"progress 0 0 0 0 0 0 4503599627370497 0",     /* the same, in the plan's bytes */
+		"progress 1x 0 0 0 0 0 0 0",
+		"done 1 2 3 4 5 6 7 8 256",
+		"done 1 2 3 4 5 6 7 8",
+		"done 1 2 3 4 5 0", /* protocol 3's done */
 		"hello 2",
 		"hello x a",
 		"hello 2 a\tb",
@@ -465,7 +476,7 @@ static void test_outcomes_to_log(void **state)
 		"echo 'hello 4 a'; read go; "
 		"printf '%s\\n' 'outcome 7 /d/a\\x0ab\\x1b[2J failed - 28 v-client-0 v-client-1 10'; "
 		"echo 'outcome 8 /d/c migrated - 0 v-client-0 v-client-1 20'; "
-		"echo 'done 1 1 0 1 20 1'",
+		"echo 'done 1 1 0 1 20 0 0 0 1'",
 	};
 	const char *const early[] = {
 		"echo 'hello 4 b'; echo 'outcome 9 /x failed - 5 - - 0'; read go; sleep 5",
@@ -547,7 +558,7 @@ static void test_reader(void **state)
 	assert_int_equal(lctl_pool_next(r, &m), 1);
 	/* too long: an error however it ends */
 	memset(big, 'A', sizeof(big));
-	memcpy(big + sizeof(big) - 18, "done 7 7 0 0 0 0\n", 17);
+	memcpy(big + sizeof(big) - 24, "done 7 7 0 0 0 0 0 0 0\n", 23);
 	r->len = 0;
 	assert_int_equal(write(sv[1], big, sizeof(big) - 1), (ssize_t)sizeof(big) - 1);
 	while (r->len < sizeof(r->buf) && lctl_pool_read(r, sv[0]) > 0)
@@ -574,11 +585,11 @@ static void test_garbage_is_lost(void **state)
 {
 	const char *const s[] = {
 		"echo 'hello 4 a'; read go; "
-		"head -c 20000 /dev/zero | tr '\\0' A; echo 'done 7 7 0 0 0 0'; sleep 5",
-		"echo 'hello 4 b'; read go; echo 'done 1 1 0 0 1 0'; echo 'done 9 9 0 0 9 1'",
-		"echo 'hello 4 c'; read go; echo 'progress 1 1 0 0 1'; echo 'hello 4 c'; sleep 5",
+		"head -c 20000 /dev/zero | tr '\\0' A; echo 'done 7 7 0 0 0 0 0 0 0'; sleep 5",
+		"echo 'hello 4 b'; read go; echo 'done 1 1 0 0 1 0 0 0 0'; echo 'done 9 9 0 0 9 0 0 0 1'",
+		"echo 'hello 4 c'; read go; echo 'progress 1 1 0 0 1 0 0 0'; echo 'hello 4 c'; sleep 5",
 		"echo 'hello 4 d'; read go; printf '%s\\n' 'error no\\x20room'; echo 'hello 4 d'; "
-		"echo 'done 1 1 0 0 1 0'",
+		"echo 'done 1 1 0 0 1 0 0 0 0'",
 		"echo 'hello 4 e'; read go; echo 'progress -1 0 0 0 0'; sleep 5",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
@@ -629,7 +640,7 @@ static void test_silent_is_lost(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	snprintf(script, sizeof(script),
-		 "sleep 60 & echo $! > %s; echo 'hello 4 a'; read go; echo 'progress 0 0 0 0 0'; "
+		 "sleep 60 & echo $! > %s; echo 'hello 4 a'; read go; echo 'progress 0 0 0 0 0 0 0 0'; "
 		 "exec sleep 60",
 		 pidfile);
 	silent_s = 2;
@@ -670,7 +681,7 @@ static void test_commands_after_go(void **state)
 {
 	const char *const s[] = {
 		"echo 'hello 4 a'; read go; read a; read b; read c; "
-		"[ \"$a $b $c\" = 'pause resume stop' ] && echo 'done 0 0 0 0 0 130'",
+		"[ \"$a $b $c\" = 'pause resume stop' ] && echo 'done 0 0 0 0 0 0 0 0 130'",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
 	struct lctl_error err = { 0 };
@@ -745,7 +756,7 @@ static void test_stderr_escaped(void **state)
 {
 	const char *const s[] = {
 		"printf 'bad \\033]0;title\\007 line\\nsecond\\n' >&2; echo 'hello 4 a'; read go; "
-		"echo 'done 0 0 0 0 0 0'",
+		"echo 'done 0 0 0 0 0 0 0 0 0'",
 	};
 	struct lctl_error err = { 0 };
 	struct lctl_pool *p;
@@ -791,7 +802,7 @@ static void test_worker_environment(void **state)
 	assert_non_null(mkdtemp(dir));
 	snprintf(script, sizeof(script),
 		 "env >%s/env; ls /proc/$$/fd >%s/fds; echo 'hello 4 a'; read go; "
-		 "echo 'done 0 0 0 0 0 0'",
+		 "echo 'done 0 0 0 0 0 0 0 0 0'",
 		 dir, dir);
 	setenv("LCTL_TEST_SECRET", "hunter2", 1);
 	setenv("HOME", "/root/lctl-test-home", 1);

@@ -600,6 +600,206 @@ static void test_control_pace(void **state)
 	free(dir);
 }
 
+/* ---- the directory estimate and the bytes left (issue 26, item 4) ------------------------ */
+
+static uint64_t lcg_state;
+
+static unsigned lcg(unsigned n) /* 0..n-1, the same every run */
+{
+	lcg_state = lcg_state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return n ? (unsigned)((lcg_state >> 33) % n) : 0;
+}
+
+/* A directory's subdirectories at @depth: @lo..@hi of them (a shape per depth). */
+struct shape {
+	unsigned lo[8], hi[8];
+};
+
+#define WALK_MAX 20000
+#define WALK_SLOTS 8
+
+/*
+ * A walk as lib/crawl.c does it: a FIFO of directories, WALK_SLOTS workers each pushing a
+ * directory's subdirectories while it visits it and finishing in any order; the counts
+ * lctl_crawl_stats() gives at each finished directory, and the estimate from them then.
+ * Return: the directories the walk found in the end; est[k] the estimate after k visits.
+ */
+static unsigned synthetic_walk(const struct shape *sh, uint64_t *est)
+{
+	static unsigned q_depth[WALK_MAX];
+	struct lctl_depth_counts dc = { 0 };
+	unsigned head = 0, tail = 0, inflight = 0, fl_depth[WALK_SLOTS], fl_kids[WALK_SLOTS];
+	unsigned visits = 0, k, d, i;
+
+	q_depth[tail++] = 0;
+	dc.seen[0] = 1;
+	while (head < tail || inflight) {
+		/* a free worker takes the head of the FIFO and finds its subdirectories */
+		while (inflight < WALK_SLOTS && head < tail) {
+			d = q_depth[head++];
+			k = d < 8 ? sh->lo[d] + lcg(sh->hi[d] - sh->lo[d] + 1) : 0;
+			for (i = 0; i < k && tail < WALK_MAX; i++) {
+				q_depth[tail++] = d + 1;
+				dc.seen[d + 1]++;
+			}
+			fl_depth[inflight] = d;
+			fl_kids[inflight++] = i;
+		}
+		/* one of them finishes: its children all pushed */
+		i = lcg(inflight);
+		dc.done[fl_depth[i]]++;
+		dc.kids[fl_depth[i]] += fl_kids[i];
+		fl_depth[i] = fl_depth[inflight - 1];
+		fl_kids[i] = fl_kids[--inflight];
+		est[++visits] = lctl_estimate_dirs(&dc);
+		/* every level found has visits of its own: its branching is known from then on */
+		for (d = 0; d < LCTL_DEPTH_LEVELS && dc.seen[d]; d++)
+			if (dc.done[d] < 10 && dc.done[d] < dc.seen[d])
+				break;
+		if (d < LCTL_DEPTH_LEVELS && dc.seen[d])
+			est[visits] |= 1ULL << 63; /* not yet: no claim on the estimate */
+	}
+	assert_true(tail < WALK_MAX);
+	return tail;
+}
+
+static void check_estimates(const struct shape *sh, uint64_t seed, double within)
+{
+	static uint64_t est[WALK_MAX + 1];
+	unsigned total, k, checked = 0;
+
+	lcg_state = seed;
+	total = synthetic_walk(sh, est);
+	assert_true(total > 100);
+	for (k = 1; k <= total; k++) {
+		double e = (double)(est[k] & ~(1ULL << 63));
+
+		if (est[k] >> 63)
+			continue;
+		checked++;
+		if (e < total * (1 - within) || e > total * (1 + within))
+			fail_msg("after %u of %u visits the estimate is %.0f", k, total, e);
+	}
+	/* the claim holds for a good part of the walk, not only its last steps */
+	assert_true(checked > total / 5);
+}
+
+/*
+ * The directory estimate within a few percent once the walk has visited some directories of
+ * each level it found: a tree like the dashboard's (26 directories below the root, up to 10
+ * each below those: the old estimate said ~527 of its 201 directories), a bushy tree and a
+ * deep one, each with irregular branching.
+ */
+static void test_estimate_synthetic_walk(void **state)
+{
+	const struct shape dashboard = { { 26, 0, 0 }, { 26, 10, 0 } };
+	const struct shape bushy = { { 20, 2, 0, 0, 0 }, { 20, 10, 8, 4, 1 } };
+	const struct shape deep = { { 4, 1, 1, 1, 0, 0 }, { 4, 5, 4, 4, 3, 0 } };
+	struct lctl_depth_counts dc = { 0 };
+	uint64_t seed;
+
+	(void)state;
+	for (seed = 1; seed <= 5; seed++) {
+		check_estimates(&dashboard, seed, 0.05);
+		check_estimates(&bushy, seed, 0.05);
+		check_estimates(&deep, seed, 0.05);
+	}
+	/* nothing known: what was found; never less than that */
+	assert_int_equal(lctl_estimate_dirs(&dc), 0);
+	dc.seen[0] = 1;
+	assert_int_equal(lctl_estimate_dirs(&dc), 1);
+	dc.done[0] = 1, dc.kids[0] = 4, dc.seen[1] = 4;
+	assert_int_equal(lctl_estimate_dirs(&dc), 5);
+	/* half of level 1 visited, with 3 each: the other half will have as many */
+	dc.done[1] = 2, dc.kids[1] = 6, dc.seen[2] = 6;
+	assert_int_equal(lctl_estimate_dirs(&dc), 1 + 4 + 12);
+}
+
+static json_object *status_of(const struct lctl_progress *p, const struct lctl_rate_tracker *rt)
+{
+	struct lctl_status_info si = { "fix",  "v",   "/", "migrate", "gluster", "running",
+				       "work", false, 0,   -1,	      NULL };
+	struct lctl_fix_summary sum = { 0 };
+
+	return lctl_status_build(&si, p, &sum, rt, NULL, NULL);
+}
+
+static int64_t jint(json_object *j, const char *path)
+{
+	json_object *o = lctl_status_get(j, path);
+
+	assert_non_null(o);
+	return json_object_get_int64(o);
+}
+
+/*
+ * Bytes to move from the plans of the directories inspected, projected over the directories
+ * the walk will find; bytes left; an ETA from whichever of directories, files and bytes takes
+ * longest; what a time window leaves for the next run; the servers' plans added.
+ */
+static void test_status_bytes_eta(void **state)
+{
+	static struct lctl_progress p;
+	struct lctl_rate_tracker rt = { 0 };
+	json_object *j;
+	double eta;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	p.phase = "work";
+	/* a walk of 100 directories, 50 visited; their plans move 200 files, 1 MiB */
+	p.depth.seen[0] = 1, p.depth.done[0] = 1, p.depth.kids[0] = 99, p.depth.seen[1] = 99;
+	p.depth.done[1] = 49;
+	p.dirs_seen = 100, p.dirs_done = 50;
+	p.plan_files = 200, p.plan_bytes = 1 << 20, p.plan_dirs = 50;
+	p.file_actions[LCTL_FILE_MIGRATED] = 100, p.bytes_moved = 1 << 19;
+	/* 10 dirs/s, 10 files/s, 1 KiB/s: the bytes take longest */
+	lctl_rate_sample(&rt, 0, 0, 0, 0);
+	lctl_rate_sample(&rt, 10, 100, 100, 10240);
+	j = status_of(&p, &rt);
+	assert_non_null(j);
+	assert_int_equal(jint(j, "directories.estimated_total"), 100);
+	assert_int_equal(jint(j, "to_move.files"), 200);
+	assert_int_equal(jint(j, "to_move.bytes"), 1 << 20);
+	assert_int_equal(jint(j, "to_move.files_estimated"), 400);
+	assert_int_equal(jint(j, "to_move.bytes_estimated"), 2 << 20);
+	assert_int_equal(jint(j, "files_left"), 300);
+	assert_int_equal(jint(j, "bytes_left"), (2 << 20) - (1 << 19));
+	eta = json_object_get_double(lctl_status_get(j, "eta_seconds"));
+	assert_true(eta > ((2 << 20) - (1 << 19)) / 1024.0 - 1 &&
+		    eta < ((2 << 20) - (1 << 19)) / 1024.0 + 1);
+	assert_string_equal(json_object_get_string(lctl_status_get(j, "eta_basis")), "bytes");
+	assert_null(lctl_status_get(j, "window"));
+	json_object_put(j);
+
+	/* a window that ends in 100 s: the run stops then, with what is left for the next */
+	p.deadline = time(NULL) + 100;
+	j = status_of(&p, &rt);
+	assert_false(json_object_get_boolean(lctl_status_get(j, "window.done_in_window")));
+	assert_true(jint(j, "window.bytes_left_at_end") <= (2 << 20) - (1 << 19) - 1024 * 99);
+	assert_true(jint(j, "window.bytes_left_at_end") >= (2 << 20) - (1 << 19) - 1024 * 101);
+	assert_int_equal(jint(j, "window.files_left_at_end"), 0);
+	json_object_put(j);
+
+	/* a server's plan and moves come in over the pool link (protocol 4) */
+	p.deadline = 0;
+	p.nservers = 1;
+	snprintf(p.servers[0].name, sizeof(p.servers[0].name), "s1");
+	p.servers[0].plan_files = 10, p.servers[0].plan_bytes = 4096, p.servers[0].plan_dirs = 100;
+	j = status_of(&p, &rt);
+	assert_int_equal(jint(j, "to_move.files"), 210);
+	assert_int_equal(jint(j, "to_move.bytes_estimated"), (2 << 20) + 4096);
+	json_object_put(j);
+
+	/* nothing moving and no walk known: no ETA */
+	memset(&p, 0, sizeof(p));
+	memset(&rt, 0, sizeof(rt));
+	j = status_of(&p, &rt);
+	assert_null(lctl_status_get(j, "eta_seconds"));
+	assert_int_equal(jint(j, "bytes_left"), 0);
+	json_object_put(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -612,6 +812,8 @@ int main(void)
 		cmocka_unit_test(test_control_words),
 		cmocka_unit_test(test_control_pace),
 		cmocka_unit_test(test_outcome_line),
+		cmocka_unit_test(test_estimate_synthetic_walk),
+		cmocka_unit_test(test_status_bytes_eta),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
