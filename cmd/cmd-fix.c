@@ -919,8 +919,11 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	if (ret)
 		return ret;
 	dash = dash_first(&fc, t0);
+	/* a run that holds while the volume is not whole asks each brick of a set (health.c) */
 	ret = open_volume(fc.volume,
-			  fc.gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS, &vol);
+			  (fc.gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS) |
+				  (fc.hold_limit && !fc.o.dry_run ? OPEN_BRICK_HEALTH : 0),
+			  &vol);
 	if (ret) {
 		dash_close(dash);
 		named_log_close(&fc);
