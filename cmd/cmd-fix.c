@@ -474,6 +474,14 @@ static void ctl_stop(void *arg)
 	lctl_fix_cancel(fc->fix);
 }
 
+/* the dashboard's rate keys: what the control file's "pace" word does (tick()) */
+static int ctl_pace(void *arg, const struct lctl_pace *pace)
+{
+	struct fix_control *fc = arg;
+
+	return lctl_fix_set_pace(fc->fix, pace) ? -1 : 0;
+}
+
 static int ctl_workers(void *arg, int delta)
 {
 	struct fix_control *fc = arg;
@@ -545,7 +553,7 @@ static bool tick(const struct fix_cli *fc, struct lctl_fix *fix, const struct lc
 	static struct fix_control ctl;
 	static double last = -1;
 	static const char *last_phase;
-	struct dash_ops ops = { ctl_pause, ctl_stop, ctl_workers, &ctl };
+	struct dash_ops ops = { ctl_pause, ctl_stop, ctl_workers, &ctl, ctl_pace };
 	const struct lctl_fix_summary *sum = lctl_fix_summary(fix);
 	struct json_object *js;
 	struct lctl_control_arg ca = { 0 };
