@@ -181,6 +181,7 @@ static int build_workers(const struct fix_cli *fc, struct lctl_volume *vol,
 					    .files_per_sec = fc->o.files_per_sec,
 					    .bytes_per_sec = fc->o.bytes_per_sec,
 					    .hang_timeout_s = fc->o.hang_timeout_s,
+					    .hold_limit_s = fc->o.hold_limit_s,
 					    .gfapi_only = fc->gfapi_only };
 	struct lctl_error err = { 0 };
 

@@ -680,6 +680,11 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 			return NULL;
 		f->placing = false;
 		fix_pool_totals(f, f->sum.files, f->sum.names, &f->sum.bytes_moved);
+		/* a server's worker held past the limit: the run stops there too, resumable */
+		if (!atomic_load(&f->stop) && lctl_pool_held_out(f->pool)) {
+			atomic_store(&f->held_out, true);
+			atomic_store(&f->stop, true);
+		}
 		/* stopped, or the work walk cannot start: the run ends here, resumable */
 		if (!atomic_load(&f->stop) &&
 		    (f->two_phase ? start_data(f, &werr)

@@ -20,6 +20,8 @@
  *   pause | resume | stop
  *   pace RATE BANDWIDTH MIGRATIONS    the pace from now on: thousandths of files a second and
  *                                     bytes a second (0: no limit), migrations at a time
+ *   held SECONDS REASON               the worker holds (its volume is not whole): sent before
+ *                                     each progress line while it does
  *
  * Pure; safe from any thread.
  */
@@ -38,7 +40,7 @@ static const char *const kind_word[] = {
 	[LCTL_PM_DONE] = "done",     [LCTL_PM_ERROR] = "error",
 	[LCTL_PM_GO] = "go",	     [LCTL_PM_PAUSE] = "pause",
 	[LCTL_PM_RESUME] = "resume", [LCTL_PM_STOP] = "stop",
-	[LCTL_PM_PACE] = "pace",
+	[LCTL_PM_PACE] = "pace",     [LCTL_PM_HELD] = "held",
 };
 
 /* words after the first, per kind */
@@ -46,6 +48,7 @@ static const unsigned kind_args[] = {
 	[LCTL_PM_HELLO] = 2,  [LCTL_PM_PROGRESS] = 5, [LCTL_PM_DONE] = 6,
 	[LCTL_PM_ERROR] = 1,  [LCTL_PM_GO] = 3,	      [LCTL_PM_PAUSE] = 0,
 	[LCTL_PM_RESUME] = 0, [LCTL_PM_STOP] = 0,     [LCTL_PM_PACE] = 3,
+	[LCTL_PM_HELD] = 2,
 };
 
 int lctl_pool_msg_format(const struct lctl_pool_msg *m, char *buf, size_t size)
@@ -89,6 +92,12 @@ int lctl_pool_msg_format(const struct lctl_pool_msg *m, char *buf, size_t size)
 	case LCTL_PM_RESUME:
 	case LCTL_PM_STOP:
 		n = snprintf(buf, size, "%s\n", kind_word[m->kind]);
+		break;
+	case LCTL_PM_HELD:
+		if (m->held_seconds > LCTL_POOL_NUM_MAX)
+			return -1;
+		lctl_escape_word_to(word, m->text[0] ? m->text : "-");
+		n = snprintf(buf, size, "held %llu %s\n", (unsigned long long)m->held_seconds, word);
 		break;
 	case LCTL_PM_PACE:
 		if (m->pace.set != (LCTL_PACE_RATE | LCTL_PACE_BANDWIDTH | LCTL_PACE_MIGRATIONS) ||
@@ -209,6 +218,10 @@ int lctl_pool_msg_parse(const char *line, size_t len, struct lctl_pool_msg *m)
 		m->pace.bytes_per_sec = (double)v[1];
 		m->pace.migrations = v[2] <= 1000 ? (unsigned)v[2] : 0;
 		if (lctl_pace_check(&m->pace))
+			return -1;
+		break;
+	case LCTL_PM_HELD:
+		if (number(w[1], &m->held_seconds) || string(w[2], m->text, sizeof(m->text)))
 			return -1;
 		break;
 	default:

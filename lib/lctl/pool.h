@@ -38,6 +38,7 @@ struct lctl_worker_line_opts {
 	unsigned migrations;		     /* 0 = the worker's default */
 	double files_per_sec, bytes_per_sec; /* 0 = unlimited */
 	unsigned hang_timeout_s;
+	unsigned hold_limit_s; /* 0: the workers do not hold */
 	bool gfapi_only; /* --brick-reads gfapi */
 };
 
@@ -100,10 +101,10 @@ struct lctl_pace {
  * only, at most LCTL_POOL_NUM_MAX. Anything else is a protocol error, never reinterpreted.
  *
  *   worker -> starting host:  hello PROTO NODE | progress D M S F B | done D M S F B CODE |
- *                             error MESSAGE
+ *                             error MESSAGE | held SECONDS REASON
  *   starting host -> worker:  go FORCE PLANNER SCOPE | pause | resume | stop
  */
-#define LCTL_POOL_PROTO 3 /* 3: the pace message */
+#define LCTL_POOL_PROTO 4 /* 3: the pace message; 4: the held message */
 #define LCTL_POOL_LINE_MAX (4 * 4096 + 64)
 #define LCTL_POOL_NUM_MAX (1ULL << 52)
 
@@ -117,6 +118,7 @@ enum lctl_pool_kind {
 	LCTL_PM_RESUME,
 	LCTL_PM_STOP,
 	LCTL_PM_PACE,
+	LCTL_PM_HELD,
 };
 
 struct lctl_pool_msg {
@@ -129,6 +131,7 @@ struct lctl_pool_msg {
 	int planner;	       /* go: enum lctl_planner */
 	char text[4096];       /* go: the scope; error: the message */
 	struct lctl_pace pace; /* pace: all three fields, set */
+	uint64_t held_seconds; /* held: for how long so far (the reason in text) */
 };
 
 /**
@@ -166,10 +169,12 @@ int lctl_pool_next(struct lctl_pool_reader *r, struct lctl_pool_msg *m);
 /* One server's share of a spread fix, as its worker reports it. */
 struct lctl_server_progress {
 	char name[128];
-	char state[16]; /* starting, ready, placing, done, stopped, failed, lost */
+	char state[16]; /* starting, ready, placing, held, done, stopped, failed, lost */
 	uint64_t dirs, migrated, skipped, failed, bytes;
 	double seconds;	 /* time spent placing so far */
 	char error[200]; /* the worker's last error, printable ASCII */
+	char held[200];	 /* held: why, printable ASCII; "" when not held */
+	uint64_t held_seconds;
 };
 
 #endif /* LAYOUTCTL_POOL_H */

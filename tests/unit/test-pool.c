@@ -75,9 +75,9 @@ static void run_to_end(struct lctl_pool *p)
 static void test_two_workers_done(void **state)
 {
 	const char *const s[] = {
-		"echo 'hello 3 a'; read go; echo 'progress 1 2 0 0 100'; "
+		"echo 'hello 4 a'; read go; echo 'progress 1 2 0 0 100'; "
 		"echo 'done 3 5 1 0 4096 0'",
-		"echo 'hello 3 b'; read go; case \"$go\" in 'go 0 gluster /') ;; *) exit 9;; esac; "
+		"echo 'hello 4 b'; read go; case \"$go\" in 'go 0 gluster /') ;; *) exit 9;; esac; "
 		"echo 'done 7 11 0 0 8192 0'",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
@@ -106,7 +106,7 @@ static void test_two_workers_done(void **state)
 /* A worker that cannot start (a remote shell that fails): refused, the server named. */
 static void test_refused_before_hello(void **state)
 {
-	const char *const s[] = { "echo 'hello 3 a'; read go", "exit 255" };
+	const char *const s[] = { "echo 'hello 4 a'; read go", "exit 255" };
 	struct lctl_error err = { 0 };
 	struct lctl_pool *p = (void *)1;
 
@@ -158,8 +158,8 @@ static void test_refused_proto_and_error(void **state)
 static void test_lost_worker(void **state)
 {
 	const char *const s[] = {
-		"echo 'hello 3 a'; read go; echo 'done 1 1 0 0 1 0'",
-		"echo 'hello 3 b'; read go; echo 'progress 2 4 0 0 10'; kill -9 $$",
+		"echo 'hello 4 a'; read go; echo 'done 1 1 0 0 1 0'",
+		"echo 'hello 4 b'; read go; echo 'progress 2 4 0 0 10'; kill -9 $$",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
 	struct lctl_error err = { 0 };
@@ -183,8 +183,8 @@ static void test_lost_worker(void **state)
 static void test_stop_and_failed(void **state)
 {
 	const char *const s[] = {
-		"echo 'hello 3 a'; read go; read cmd; [ \"$cmd\" = stop ] && echo 'done 0 0 0 0 0 130'",
-		"echo 'hello 3 b'; read go; echo 'done 1 0 0 2 0 1'",
+		"echo 'hello 4 a'; read go; read cmd; [ \"$cmd\" = stop ] && echo 'done 0 0 0 0 0 130'",
+		"echo 'hello 4 b'; read go; echo 'done 1 0 0 2 0 1'",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
 	struct lctl_error err = { 0 };
@@ -206,7 +206,7 @@ static void test_stop_and_failed(void **state)
 /* Freeing the pool ends workers that are still running (end of file, then SIGKILL). */
 static void test_free_ends_workers(void **state)
 {
-	const char *const s[] = { "echo 'hello 3 a'; exec sleep 60" };
+	const char *const s[] = { "echo 'hello 4 a'; exec sleep 60" };
 	struct lctl_error err = { 0 };
 	struct lctl_pool *p;
 	time_t t0 = time(NULL);
@@ -293,6 +293,18 @@ static void test_codec_roundtrip(void **state)
 	m.pace.set = LCTL_PACE_RATE | LCTL_PACE_BANDWIDTH | LCTL_PACE_MIGRATIONS;
 	m.pace.migrations = 0;
 	assert_int_equal(lctl_pool_msg_format(&m, line, sizeof(line)), -1);
+
+	/* held: seconds, the reason as one word */
+	memset(&m, 0, sizeof(m));
+	m.kind = LCTL_PM_HELD;
+	m.held_seconds = 12;
+	snprintf(m.text, sizeof(m.text), "brick h:/b down");
+	n = lctl_pool_msg_format(&m, line, sizeof(line));
+	assert_string_equal(line, "held 12 brick\\x20h:/b\\x20down\n");
+	assert_int_equal(lctl_pool_msg_parse(line, (size_t)n - 1, &back), 0);
+	assert_int_equal(back.kind, LCTL_PM_HELD);
+	assert_int_equal(back.held_seconds, 12);
+	assert_string_equal(back.text, "brick h:/b down");
 }
 
 /* Issue 24, item 8: what is not exactly a message is an error, never read another way. */
@@ -331,6 +343,10 @@ static void test_codec_rejects(void **state)
 		"pace 1 2 3 4",
 		"pace -1 2 3",
 		"pace 1000000001 0 1", /* more than a million files a second */
+		"held 1",
+		"held -1 x",
+		"held 1 a b",
+		"held x a",
 	};
 	struct lctl_pool_msg m;
 	size_t i;
@@ -408,13 +424,13 @@ static void test_reader(void **state)
 static void test_garbage_is_lost(void **state)
 {
 	const char *const s[] = {
-		"echo 'hello 3 a'; read go; "
+		"echo 'hello 4 a'; read go; "
 		"head -c 20000 /dev/zero | tr '\\0' A; echo 'done 7 7 0 0 0 0'; sleep 5",
-		"echo 'hello 3 b'; read go; echo 'done 1 1 0 0 1 0'; echo 'done 9 9 0 0 9 1'",
-		"echo 'hello 3 c'; read go; echo 'progress 1 1 0 0 1'; echo 'hello 3 c'; sleep 5",
-		"echo 'hello 3 d'; read go; printf '%s\\n' 'error no\\x20room'; echo 'hello 3 d'; "
+		"echo 'hello 4 b'; read go; echo 'done 1 1 0 0 1 0'; echo 'done 9 9 0 0 9 1'",
+		"echo 'hello 4 c'; read go; echo 'progress 1 1 0 0 1'; echo 'hello 4 c'; sleep 5",
+		"echo 'hello 4 d'; read go; printf '%s\\n' 'error no\\x20room'; echo 'hello 4 d'; "
 		"echo 'done 1 1 0 0 1 0'",
-		"echo 'hello 3 e'; read go; echo 'progress -1 0 0 0 0'; sleep 5",
+		"echo 'hello 4 e'; read go; echo 'progress -1 0 0 0 0'; sleep 5",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
 	struct lctl_error err = { 0 };
@@ -464,7 +480,7 @@ static void test_silent_is_lost(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	snprintf(script, sizeof(script),
-		 "sleep 60 & echo $! > %s; echo 'hello 3 a'; read go; echo 'progress 0 0 0 0 0'; "
+		 "sleep 60 & echo $! > %s; echo 'hello 4 a'; read go; echo 'progress 0 0 0 0 0'; "
 		 "exec sleep 60",
 		 pidfile);
 	silent_s = 2;
@@ -504,7 +520,7 @@ static void test_silent_is_lost(void **state)
 static void test_commands_after_go(void **state)
 {
 	const char *const s[] = {
-		"echo 'hello 3 a'; read go; read a; read b; read c; "
+		"echo 'hello 4 a'; read go; read a; read b; read c; "
 		"[ \"$a $b $c\" = 'pause resume stop' ] && echo 'done 0 0 0 0 0 130'",
 	};
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
@@ -520,6 +536,57 @@ static void test_commands_after_go(void **state)
 	run_to_end(p);
 	lctl_pool_progress(p, sp, LCTL_POOL_MAX);
 	assert_string_equal(sp[0].state, "stopped");
+	lctl_pool_free(p);
+}
+
+/* The state of server 1 once a poll shows @state (or after 5 s). */
+static void poll_until(struct lctl_pool *p, const char *state, struct lctl_server_progress *sp)
+{
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		lctl_pool_poll(p, 100);
+		lctl_pool_progress(p, sp, LCTL_POOL_MAX);
+		if (!strcmp(sp[0].state, state))
+			return;
+	}
+	fail_msg("server1 never %s (%s)", state, sp[0].state);
+}
+
+/*
+ * A worker that holds (issue 26): "held" before each progress line shows the server held, why
+ * and for how long; a progress line alone, placing again; stopped while held, it says so.
+ */
+static void test_held_worker(void **state)
+{
+	const char *const s[] = {
+		"echo 'hello 4 a'; read go; echo 'held 7 brick\\x20h:/b\\x20down'; "
+		"echo 'progress 1 0 0 0 0'; read a; echo 'progress 2 0 0 0 0'; read b; "
+		"echo 'held 9 2\\x20heals\\x20pending'; echo 'progress 2 0 0 0 0'; read c; "
+		"echo 'done 2 0 0 0 0 130'",
+	};
+	struct lctl_server_progress sp[LCTL_POOL_MAX];
+	struct lctl_error err = { 0 };
+	struct lctl_pool *p;
+
+	(void)state;
+	assert_int_equal(start(s, 1, 5000, &p, &err), 0);
+	go(p);
+	poll_until(p, "held", sp);
+	assert_string_equal(sp[0].held, "brick h:/b down");
+	assert_int_equal(sp[0].held_seconds, 7);
+	lctl_pool_send_kind(p, LCTL_PM_PAUSE);
+	poll_until(p, "placing", sp);
+	assert_string_equal(sp[0].held, "");
+	assert_int_equal(sp[0].dirs, 2);
+	lctl_pool_send_kind(p, LCTL_PM_RESUME);
+	poll_until(p, "held", sp);
+	assert_string_equal(sp[0].held, "2 heals pending");
+	lctl_pool_send_kind(p, LCTL_PM_STOP);
+	run_to_end(p);
+	lctl_pool_progress(p, sp, LCTL_POOL_MAX);
+	assert_string_equal(sp[0].state, "stopped");
+	assert_string_equal(sp[0].error, "stopped while held: 2 heals pending");
 	lctl_pool_free(p);
 }
 
@@ -539,7 +606,7 @@ static void test_no_path_lookup(void **state)
 	snprintf(prog, sizeof(prog), "%s/%s", dir, name);
 	f = fopen(prog, "w");
 	assert_non_null(f);
-	fputs("#!/bin/sh\necho 'hello 3 x'; read go\n", f);
+	fputs("#!/bin/sh\necho 'hello 4 x'; read go\n", f);
 	fclose(f);
 	assert_int_equal(chmod(prog, 0755), 0);
 	old_path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
@@ -579,7 +646,7 @@ static void capture(void *data, int level, const char *msg)
 static void test_stderr_escaped(void **state)
 {
 	const char *const s[] = {
-		"printf 'bad \\033]0;title\\007 line\\nsecond\\n' >&2; echo 'hello 3 a'; read go; "
+		"printf 'bad \\033]0;title\\007 line\\nsecond\\n' >&2; echo 'hello 4 a'; read go; "
 		"echo 'done 0 0 0 0 0 0'",
 	};
 	struct lctl_error err = { 0 };
@@ -625,7 +692,7 @@ static void test_worker_environment(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(script, sizeof(script),
-		 "env >%s/env; ls /proc/$$/fd >%s/fds; echo 'hello 3 a'; read go; "
+		 "env >%s/env; ls /proc/$$/fd >%s/fds; echo 'hello 4 a'; read go; "
 		 "echo 'done 0 0 0 0 0 0'",
 		 dir, dir);
 	setenv("LCTL_TEST_SECRET", "hunter2", 1);
@@ -666,6 +733,7 @@ int main(void)
 		cmocka_unit_test(test_garbage_is_lost),
 		cmocka_unit_test(test_silent_is_lost),
 		cmocka_unit_test(test_commands_after_go),
+		cmocka_unit_test(test_held_worker),
 		cmocka_unit_test(test_no_path_lookup),
 		cmocka_unit_test(test_stderr_escaped),
 		cmocka_unit_test(test_worker_environment),
