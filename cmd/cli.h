@@ -90,6 +90,7 @@ int operands_check(const struct cmd *cmd, int argc, int want, const char *names)
 enum {
 	OPEN_SUBVOLS = 1,      /* the per-subvolume graphs (needs root) */
 	OPEN_LOCAL_BRICKS = 2, /* read this host's brick folders directly where safe */
+	OPEN_BRICK_HEALTH = 4, /* a graph per brick of each replica or disperse set (the hold) */
 };
 
 int open_volume(const char *name, unsigned flags, struct lctl_volume **out);

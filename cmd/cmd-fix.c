@@ -214,6 +214,7 @@ static int build_workers(const struct fix_cli *fc, struct lctl_volume *vol,
 					    .files_per_sec = fc->o.files_per_sec,
 					    .bytes_per_sec = fc->o.bytes_per_sec,
 					    .hang_timeout_s = fc->o.hang_timeout_s,
+					    .hold_limit_s = fc->o.hold_limit_s,
 					    .gfapi_only = fc->gfapi_only };
 	struct lctl_error err = { 0 };
 
@@ -412,6 +413,14 @@ static void ctl_stop(void *arg)
 	lctl_fix_cancel(fc->fix);
 }
 
+/* the dashboard's rate keys: what the control file's "pace" word does (tick()) */
+static int ctl_pace(void *arg, const struct lctl_pace *pace)
+{
+	struct fix_control *fc = arg;
+
+	return lctl_fix_set_pace(fc->fix, pace) ? -1 : 0;
+}
+
 static int ctl_workers(void *arg, int delta)
 {
 	struct fix_control *fc = arg;
@@ -485,7 +494,7 @@ static bool tick(const struct fix_cli *fc, struct lctl_fix *fix, const struct lc
 	static struct fix_control ctl;
 	static double last = -1;
 	static const char *last_phase;
-	struct dash_ops ops = { ctl_pause, ctl_stop, ctl_workers, &ctl };
+	struct dash_ops ops = { ctl_pause, ctl_stop, ctl_workers, &ctl, ctl_pace };
 	const struct lctl_fix_summary *sum = lctl_fix_summary(fix);
 	struct json_object *js;
 	struct lctl_control_arg ca = { 0 };
@@ -868,8 +877,11 @@ int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 	if (ret)
 		return ret;
 	dash = dash_first(&fc, t0);
+	/* a run that holds while the volume is not whole asks each brick of a set (health.c) */
 	ret = open_volume(fc.volume,
-			  fc.gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS, &vol);
+			  (fc.gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS) |
+				  (fc.hold_limit && !fc.o.dry_run ? OPEN_BRICK_HEALTH : 0),
+			  &vol);
 	if (ret) {
 		dash_close(dash);
 		named_log_close(&fc);

@@ -513,7 +513,7 @@ static void scan_dash_tick(struct dash *d, struct lctl_scan *scan, const struct 
 			   const struct lctl_progress *p, struct lctl_rate_tracker *rt,
 			   double *last)
 {
-	struct dash_ops ops = { scan_pause, scan_stop, scan_set_workers, scan };
+	struct dash_ops ops = { scan_pause, scan_stop, scan_set_workers, scan, NULL };
 	struct lctl_status_info si = { "scan", sc->volume, sc->o.path,
 				       "-",    "-",	   p->paused ? "paused" : "running",
 				       "scan", false,	   0,

@@ -323,9 +323,19 @@ static int top_workers(void *arg, int delta)
 	return lctl_control_send(top_dir, LCTL_CONTROL_WORKERS, &ca, NULL) ? -1 : 0;
 }
 
+/* the rate keys: the control file's "pace" word, as `layoutctl set VOL rate=N` sends it */
+static int top_pace(void *arg, const struct lctl_pace *pace)
+{
+	struct lctl_control_arg ca = { 0 };
+
+	(void)arg;
+	ca.pace = *pace;
+	return lctl_control_send(top_dir, LCTL_CONTROL_PACE, &ca, NULL) ? -1 : 0;
+}
+
 int cmd_top(const struct cmd *cmd, int argc, char **argv)
 {
-	struct dash_ops ops = { top_pause, top_stop, top_workers, NULL };
+	struct dash_ops ops = { top_pause, top_stop, top_workers, NULL, top_pace };
 	struct status_cli sc = { 0 };
 	struct json_object *st;
 	struct dash *d;

@@ -44,6 +44,7 @@ static struct worker_cli {
 	double bandwidth;
 	int brick_reads;
 	unsigned hang_timeout;
+	unsigned hold_limit;
 } wk_args = { .hang_timeout = 1800 };
 
 const struct lopt cmd_worker_options[] = {
@@ -79,6 +80,15 @@ const struct lopt cmd_worker_options[] = {
 	  .what = "0-86400 seconds",
 	  .arg = "SECONDS",
 	  .help = "stop when a GlusterFS call hangs this long, as for fix (default 1800)" },
+	{ .name = "hold-limit",
+	  .kind = OPTK_UINT,
+	  .to.u = &wk_args.hold_limit,
+	  .min = 0,
+	  .max = 604800,
+	  .what = "0-604800 seconds",
+	  .arg = "SECONDS",
+	  .help = "hold while the volume is not whole, at most this long, as fix does; each "
+		  "second held, say so to the starting host (default 0: no hold)" },
 	OPT_ENUM(0, "brick-reads", &wk_args.brick_reads, brick_reads_words, "HOW",
 		 "auto (default) or gfapi, as for fix"),
 	OPT_HELP(),
@@ -112,6 +122,18 @@ static void say_counts(enum lctl_pool_kind kind, const struct lctl_progress *p, 
 		m.plan_bytes = p->plan_bytes;
 		m.plan_dirs = p->plan_dirs;
 	}
+	say(&m);
+}
+
+/* While the run holds: "held SECONDS REASON", right before the progress line of the beat. */
+static void say_held(const struct lctl_progress *p)
+{
+	struct lctl_pool_msg m = { .kind = LCTL_PM_HELD };
+
+	if (!p->held)
+		return;
+	m.held_seconds = p->held_seconds > 0 ? (uint64_t)p->held_seconds : 0;
+	snprintf(m.text, sizeof(m.text), "%s", p->held_why[0] ? p->held_why : "-");
 	say(&m);
 }
 
@@ -215,6 +237,7 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 	o.files_per_sec = wk_args.files_per_sec;
 	o.bytes_per_sec = wk_args.bandwidth * 1e6;
 	o.hang_timeout_s = wk_args.hang_timeout;
+	o.hold_limit_s = wk_args.hold_limit;
 	gfapi_only = wk_args.brick_reads == BRICK_READS_GFAPI;
 	log_arg = wk_args.log;
 	if (wk_args.state_dir)
@@ -232,7 +255,9 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 		return fail(EXIT_CANTRUN, "cannot open the outcome log '%s': %s", log_arg,
 			    lerr.msg);
 
-	ret = open_volume(argv[1], gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS,
+	ret = open_volume(argv[1],
+			  (gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS) |
+				  (o.hold_limit_s ? OPEN_BRICK_HEALTH : 0),
 			  &vol);
 	if (ret) {
 		if (log >= 0)
@@ -316,6 +341,7 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 		lctl_fix_progress(fix, &p);
 		if (p.elapsed - last >= 1.0) {
 			last = p.elapsed;
+			say_held(&p);
 			say_counts(LCTL_PM_PROGRESS, &p, 0);
 		}
 	}

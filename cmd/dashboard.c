@@ -38,6 +38,11 @@ struct dash {
 	const char *message;
 	SCREEN *scr;
 	bool shown; /* drawn once: curses owns the screen */
+	/* from the status drawn last, for the pace keys (pace_key()) */
+	bool has_pace;
+	double rate;	 /* the rate limit in files a second; 0: none */
+	double measured; /* files a second over the last 10 s */
+	char pace_msg[80];
 };
 
 static volatile sig_atomic_t curses_on;
@@ -215,6 +220,9 @@ static void draw_help(void)
 		"  p   pause: workers finish their current file, then wait",
 		"  r   resume",
 		"  +   one more worker        -   one worker less",
+		"  >   faster: twice the rate limit",
+		"  <   slower: half the rate limit (without one: half the rate measured)",
+		"  0   no rate limit",
 		"  q   stop gracefully: journal written, resume with 'fix --resume'",
 		"  ?   this help (any key closes it)",
 	};
@@ -427,6 +435,11 @@ void dash_draw(struct dash *d, struct json_object *st)
 
 	erase();
 	getmaxyx(stdscr, rows, cols);
+	d->has_pace = st && json_object_object_get_ex(st, "pace", &a);
+	if (d->has_pace) {
+		d->rate = js_double(st, "pace.files_per_sec");
+		d->measured = js_double(st, "rates.files_per_sec_10s");
+	}
 	if (!st) {
 		mvprintw(0, 0, "waiting for the job's status...");
 		take_terminal(d);
@@ -486,12 +499,49 @@ void dash_draw(struct dash *d, struct json_object *st)
 	if (d->help)
 		draw_help();
 	attron(A_REVERSE);
-	mvprintw(rows - 1, 0, " p pause  r resume  + - workers  q stop  ? help %s%-*s",
-		 d->message ? "| " : "", cols > 50 ? cols - 50 : 0, d->message ? d->message : "");
+	mvprintw(rows - 1, 0, " p pause  r resume  + - workers  < > 0 rate  q stop  ? help %s%-*s",
+		 d->message ? "| " : "", cols > 62 ? cols - 62 : 0, d->message ? d->message : "");
 	attroff(A_REVERSE);
 	if (!d->shown)
 		take_terminal(d);
 	refresh();
+}
+
+/*
+ * The rate keys: '>' doubles the rate limit, '<' halves it (from no limit: half the rate
+ * measured over the last 10 s), '0' lifts it. Return: what to say.
+ */
+static const char *pace_key(struct dash *d, int c, const struct dash_ops *ops)
+{
+	struct lctl_pace p = { .set = LCTL_PACE_RATE };
+
+	if (!ops->pace || !d->has_pace)
+		return "this job has no pace to change";
+	if (c == '0') {
+		p.files_per_sec = 0;
+	} else if (c == '>') {
+		if (d->rate <= 0)
+			return "no rate limit already";
+		p.files_per_sec = d->rate * 2 > LCTL_PACE_RATE_MAX ? LCTL_PACE_RATE_MAX
+								   : d->rate * 2;
+	} else {
+		double from = d->rate > 0 ? d->rate : d->measured;
+
+		if (from <= 0)
+			return "no rate measured yet: set one with 'layoutctl set VOL rate=N'";
+		/* a hundredth of a file a second at least: 0 would mean no limit */
+		p.files_per_sec = from / 2 < 0.01 ? 0.01 : from / 2;
+	}
+	if (ops->pace(ops->arg, &p))
+		return "cannot change the rate";
+	/* shown at once; the status says it from the next second */
+	d->rate = p.files_per_sec;
+	if (p.files_per_sec > 0)
+		snprintf(d->pace_msg, sizeof(d->pace_msg), "rate limit %.4g files/s",
+			 p.files_per_sec);
+	else
+		snprintf(d->pace_msg, sizeof(d->pace_msg), "no rate limit");
+	return d->pace_msg;
 }
 
 int dash_key(struct dash *d, int timeout_ms, const struct dash_ops *ops)
@@ -527,6 +577,11 @@ int dash_key(struct dash *d, int timeout_ms, const struct dash_ops *ops)
 	case '-':
 		d->message = ops->workers(ops->arg, -1) ? "cannot remove a worker"
 							: "one worker less";
+		break;
+	case '>':
+	case '<':
+	case '0':
+		d->message = pace_key(d, c, ops);
 		break;
 	case 'q':
 		ops->stop(ops->arg);

@@ -13,6 +13,8 @@ struct dash_ops {
 	void (*stop)(void *arg);
 	int (*workers)(void *arg, int delta); /* 0 or -1 */
 	void *arg;
+	/* the pace from now on, as the control file's "pace" word sets it; NULL: none (scan) */
+	int (*pace)(void *arg, const struct lctl_pace *pace); /* 0 or -1 */
 };
 
 /*

@@ -300,6 +300,7 @@ int open_volume_leaving(const char *name, unsigned flags, const char *const *lea
 		.log_level = gopts.log_level,
 		.no_subvol_graphs = !subvol_graphs,
 		.local_bricks = flags & OPEN_LOCAL_BRICKS,
+		.brick_health = flags & OPEN_BRICK_HEALTH,
 		.nodes = gopts.nodes,
 		.nnodes = gopts.nnodes,
 		.glusterd_dir = gopts.glusterd_dir,

@@ -32,7 +32,8 @@ void status_phase_line(struct json_object *status, char *buf, size_t size);
 	"Server                   State         Dirs  Migrated  Skipped  Failed      Moved     Rate/s"
 #define STATUS_SERVER_ROW \
 	"{name:-24} {state:-9} {directories:8} {migrated:9} {skipped:8} {failed:7} " \
-	"{bytes_moved|bytes:10} {bytes_per_sec|bytes:10}{error?  {error}~}"
+	"{bytes_moved|bytes:10} {bytes_per_sec|bytes:10}{error?  {error}~}" \
+	"{held?  held {held.seconds} s: {held.reason}~}"
 size_t status_servers(struct json_object *status, struct json_object **rows);
 extern const char *const status_server_header;
 void status_server_row(struct json_object *row, char *buf, size_t size);

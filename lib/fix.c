@@ -420,6 +420,20 @@ static void fix_discard(struct lctl_fix *f)
 }
 
 /*
+ * Before the first write, a volume that is not whole (a brick down, heals pending) holds the
+ * run in FIX_HOLD until it is, and begin_run() comes then (early_stage()).
+ */
+static int hold_or_begin(struct lctl_fix *f, struct lctl_error *err)
+{
+	if (f->opts.hold_limit_s && !f->opts.dry_run && !f->opts.place_only &&
+	    fix_hold_step(f) > 0) {
+		f->stage = FIX_HOLD;
+		return 0;
+	}
+	return begin_run(f, err);
+}
+
+/*
  * The start, in the order of the fix protocol (the comment at the top): the options, the
  * scope and the preflight (fixstart.c), the state directory, local lock and journal, the
  * volume lock and the pool, the repair context; then the first writes (begin_run()), or the
@@ -473,7 +487,7 @@ int lctl_fix_start(struct lctl_volume *vol, const struct lctl_fix_opts *opts, st
 		*out = f;
 		return 0;
 	}
-	ret = begin_run(f, err);
+	ret = hold_or_begin(f, err);
 	if (ret)
 		goto fail;
 	*out = f;
@@ -512,6 +526,32 @@ static bool early_stage(struct lctl_fix *f, int timeout_ms, bool *finished)
 			f->refused = true;
 			if (ret < 0)
 				stage_failed(f, ret, finished);
+			atomic_store(&f->stop, true);
+			f->top_done = true;
+			*finished = true;
+			return true;
+		}
+		ret = hold_or_begin(f, &f->fail_err);
+		if (ret) {
+			f->stopped_dirty = !f->dirty_done;
+			stage_failed(f, ret, finished);
+		}
+		return true;
+	case FIX_HOLD:
+		ret = fix_deadline_passed(f) ? -1 : fix_hold_step(f);
+		if (ret > 0) {
+			usleep((useconds_t)(timeout_ms > 0 && timeout_ms < 200 ? timeout_ms : 200) *
+			       1000);
+			return true;
+		}
+		if (ret < 0) {
+			/* a stop, or held too long: nothing was written */
+			if (atomic_load(&f->held_out))
+				f->failed = lctl_seterr(&f->fail_err, LCTL_EIO, ENOTCONN,
+							"held for more than %u s before the first "
+							"write (--hold-limit): %s",
+							f->opts.hold_limit_s, f->held_why);
+			f->refused = true;
 			atomic_store(&f->stop, true);
 			f->top_done = true;
 			*finished = true;
@@ -648,6 +688,11 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 			return NULL;
 		f->placing = false;
 		fix_pool_totals(f, f->sum.files, f->sum.names, &f->sum.bytes_moved);
+		/* a server's worker held past the limit: the run stops there too, resumable */
+		if (!atomic_load(&f->stop) && lctl_pool_held_out(f->pool)) {
+			atomic_store(&f->held_out, true);
+			atomic_store(&f->stop, true);
+		}
 		/* stopped, or the work walk cannot start: the run ends here, resumable */
 		if (!atomic_load(&f->stop) &&
 		    (f->two_phase ? start_data(f, &werr)

@@ -36,6 +36,7 @@
  */
 enum fix_stage {
 	FIX_HELLO = 1, /* preflight: the pool's workers are starting; nothing written yet */
+	FIX_HOLD,      /* held before the first write (fix_hold_step()); nothing written yet */
 	FIX_LAYOUT,    /* the layout pass (f->crawl runs dirty_visit) */
 	FIX_SETTLE,    /* the settle period, until settle_end */
 	FIX_RUN,       /* place, work, top, data: the walks below */
@@ -143,7 +144,7 @@ struct lctl_fix {
 	 */
 	bool early;
 	/*
-	 * Held while a subvolume is gone (hold_while_down()): since when, and why, under
+	 * Held while the volume is not whole (fix_hold_step()): since when, and why, under
 	 * hold_lock; held_out once held past opts.hold_limit_s (the run stops, resumable).
 	 */
 	struct lctl_health health;
@@ -156,6 +157,13 @@ struct lctl_fix {
 /* fix.c: the stop (a deadline, a signal, cancel), waiting out a pause */
 bool fix_deadline_passed(struct lctl_fix *f);
 bool fix_should_stop(void *arg);
+
+/*
+ * fixvisit.c: one look at the volume's health for a run with a hold limit: 1 while it is held
+ * (f->held, f->held_why say why), 0 when it is whole, -1 to stop (a stop, or held past the
+ * limit: f->held_out, and the run is told to stop).
+ */
+int fix_hold_step(struct lctl_fix *f);
 
 /* fixstart.c: before anything is written */
 int fix_validate_opts(const struct lctl_fix_opts *opts, const char *top, struct lctl_error *err);

@@ -81,6 +81,8 @@ nomem:
  * looks its parent up, and a parent still missing there (or half-way through our layout
  * write) would be healed by DHT with a layout of its own, racing ours.
  */
+static bool hold_while_down(struct lctl_fix *f);
+
 static void *dirty_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
 {
 	struct lctl_fix *f = arg;
@@ -90,7 +92,7 @@ static void *dirty_visit(void *arg, struct lctl_crawl_worker *w, const char *pat
 	bool ok = false;
 	size_t i;
 
-	if (fix_deadline_passed(f))
+	if (fix_deadline_passed(f) || !hold_while_down(f))
 		return NULL; /* stopped: the rest stays as it is, dirty, for --resume */
 	if (lctl_repair_layout(&f->rc, path, depth, &ch, &ok) || !ok || ns.nomem)
 		atomic_fetch_add(&f->not_clean, 1);
@@ -390,58 +392,68 @@ static struct lctl_repair_report *visit_dir(struct lctl_fix *f, struct lctl_craw
 	return ret ? fix_failed_report(path, ret) : rr;
 }
 
-/* ---- holding while a subvolume is gone (struct lctl_fix_opts.hold_limit_s) ---------------- */
-
-/* Subvolumes gone now, but not all of them (a stopped volume, or this host cut off). */
-static bool partly_down(struct lctl_fix *f, bool fresh, char *why, size_t size)
-{
-	size_t n = lctl_health_down(&f->health, fresh, why, size);
-
-	return n && n < lctl_volume_nsubvols(f->vol);
-}
+/* ---- holding while the volume is not whole (struct lctl_fix_opts.hold_limit_s) ------------- */
 
 /*
- * Wait while a subvolume is gone. Return: true to go on (whole again, or nothing to wait
- * for), false to stop: a stop, or held past the limit (the run then stops, resumable).
+ * What holds a run now: subvolumes gone, but not all of them (a stopped volume, or this host
+ * cut off), or a replica or disperse set degraded (a brick down, heals pending: health.c).
  */
-static bool hold_while_down(struct lctl_fix *f)
+static bool unhealthy(struct lctl_fix *f, bool fresh, char *why, size_t size)
+{
+	size_t degraded = 0, n = lctl_health_check(&f->health, fresh, &degraded, why, size);
+
+	return (n && n < lctl_volume_nsubvols(f->vol)) || degraded;
+}
+
+int fix_hold_step(struct lctl_fix *f)
 {
 	char why[200];
 	double since;
 
+	if (fix_should_stop(f))
+		return -1;
+	if (!unhealthy(f, false, why, sizeof(why))) {
+		pthread_mutex_lock(&f->hold_lock);
+		if (atomic_load(&f->held)) {
+			atomic_store(&f->held, false);
+			lctl_log(LCTL_LOG_INFO, "the volume is whole again after %.0f s: going on",
+				 lctl_mono_seconds() - f->held_since);
+		}
+		pthread_mutex_unlock(&f->hold_lock);
+		return 0;
+	}
+	pthread_mutex_lock(&f->hold_lock);
+	if (!atomic_load(&f->held)) {
+		f->held_since = lctl_mono_seconds();
+		atomic_store(&f->held, true);
+		lctl_log(LCTL_LOG_WARN, "held: %s", why);
+	}
+	snprintf(f->held_why, sizeof(f->held_why), "%s", why);
+	since = f->held_since;
+	pthread_mutex_unlock(&f->hold_lock);
+	if (lctl_mono_seconds() - since > f->opts.hold_limit_s) {
+		atomic_store(&f->held_out, true);
+		atomic_store(&f->stop, true);
+		return -1;
+	}
+	return 1;
+}
+
+/*
+ * Wait while the volume is not whole. Return: true to go on (whole again, or nothing to wait
+ * for), false to stop: a stop, or held past the limit (the run then stops, resumable).
+ */
+static bool hold_while_down(struct lctl_fix *f)
+{
+	int r;
+
 	if (!f->opts.hold_limit_s)
 		return true;
-	for (;;) {
-		if (fix_should_stop(f))
-			return false;
-		if (!partly_down(f, false, why, sizeof(why))) {
-			pthread_mutex_lock(&f->hold_lock);
-			if (atomic_load(&f->held)) {
-				atomic_store(&f->held, false);
-				lctl_log(LCTL_LOG_INFO,
-					 "the volume is whole again after %.0f s: going on",
-					 lctl_mono_seconds() - f->held_since);
-			}
-			pthread_mutex_unlock(&f->hold_lock);
-			return true;
-		}
-		pthread_mutex_lock(&f->hold_lock);
-		if (!atomic_load(&f->held)) {
-			f->held_since = lctl_mono_seconds();
-			atomic_store(&f->held, true);
-			lctl_log(LCTL_LOG_WARN, "held: %s", why);
-		}
-		snprintf(f->held_why, sizeof(f->held_why), "%s", why);
-		since = f->held_since;
-		pthread_mutex_unlock(&f->hold_lock);
-		if (lctl_mono_seconds() - since > f->opts.hold_limit_s) {
-			atomic_store(&f->held_out, true);
-			atomic_store(&f->stop, true);
-			return false;
-		}
+	while ((r = fix_hold_step(f)) > 0) {
 		lctl_crawl_beat(); /* held is no hang */
 		usleep(200000);
 	}
+	return r == 0;
 }
 
 /* A report that went wrong in a way a subvolume gone meanwhile explains. */
@@ -469,7 +481,7 @@ static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path,
 			       &count);
 		if (!rr || settled)
 			return rr;
-		if (!f->opts.hold_limit_s || !went_wrong(rr) || !partly_down(f, true, NULL, 0)) {
+		if (!f->opts.hold_limit_s || !went_wrong(rr) || !unhealthy(f, true, NULL, 0)) {
 			if (count)
 				count_report(f, rr);
 			return rr;

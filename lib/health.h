@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct lctl_volume;
 
@@ -19,7 +20,13 @@ struct lctl_health {
 	unsigned probe_ms;
 	double probed_at; /* monotonic seconds; 0: never */
 	size_t ndown;	  /* subvolumes that did not answer the last probe */
-	char why[200];	  /* the first of them, as a line to show; "" when whole */
+	char why[200];	  /* the first of them (else set_why), as a line to show; "" when whole */
+	/* the bricks of replica and disperse sets, asked less often (health.c) */
+	double bricks_at;    /* monotonic seconds; 0: never */
+	size_t nbricks_down; /* bricks down in sets that answer */
+	size_t nheal_sets;   /* sets with heals pending (two probes in a row) */
+	uint64_t *pending;   /* per subvolume: the heals pending at the last probe */
+	char set_why[200];   /* the first brick down, else the first set's heals */
 };
 
 void lctl_health_init(struct lctl_health *h, struct lctl_volume *vol, unsigned probe_ms);
@@ -30,5 +37,12 @@ void lctl_health_release(struct lctl_health *h);
  * Thread-safe; a probe in progress makes the others wait for its answer.
  */
 size_t lctl_health_down(struct lctl_health *h, bool fresh, char *why, size_t size);
+/*
+ * The same, and in *@degraded (may be NULL) how many bricks are down in replica or disperse
+ * sets that still answer, plus the sets with heals pending: the run holds on those too.
+ * @why says the first problem: a subvolume down, else a brick down, else heals pending.
+ */
+size_t lctl_health_check(struct lctl_health *h, bool fresh, size_t *degraded, char *why,
+			 size_t size);
 
 #endif

@@ -83,6 +83,8 @@ glfs_t *lctl_volume_subvol_fs(const struct lctl_volume *vol, size_t i);
  * answer through it: every call can fail with ENOTCONN.
  */
 glfs_t *lctl_volume_brick_fs(const struct lctl_volume *vol, size_t i, size_t j);
+/* Whether every replica or disperse set's bricks have graphs (lctl_open_opts.brick_health). */
+bool lctl_volume_brick_health(const struct lctl_volume *vol);
 /* The DHT client graph. */
 glfs_t *lctl_volume_fs(const struct lctl_volume *vol);
 /*

@@ -63,6 +63,7 @@ struct worker {
 	struct lctl_pool_reader *rd;
 	enum wstate st;
 	bool hello;
+	bool held_beat; /* a held line came since the last progress line */
 	double go_at, heard_at, stop_at;
 	struct lctl_server_progress pg;
 };
@@ -230,6 +231,21 @@ static void handle(struct lctl_pool *p, struct worker *w, const struct lctl_pool
 			return lose(w, "protocol error: progress before hello");
 		if (w->st == W_PLACING)
 			counters(w, m);
+		/* a progress line with no held line before it: the worker goes on */
+		if (w->st == W_PLACING && !w->held_beat && pg->held[0]) {
+			pg->held[0] = '\0';
+			pg->held_seconds = 0;
+			set_state(w, "placing");
+		}
+		w->held_beat = false;
+		return;
+	case LCTL_PM_HELD:
+		if (w->st != W_PLACING)
+			return lose(w, "protocol error: held before go");
+		printable(pg->held, sizeof(pg->held), m->text);
+		pg->held_seconds = m->held_seconds;
+		w->held_beat = true;
+		set_state(w, "held");
 		return;
 	case LCTL_PM_DONE:
 		if (w->st != W_PLACING)
@@ -237,9 +253,14 @@ static void handle(struct lctl_pool *p, struct worker *w, const struct lctl_pool
 		counters(w, m);
 		pg->seconds = lctl_mono_seconds() - w->go_at;
 		set_state(w, m->code == 0 ? "done" : m->code == 130 ? "stopped" : "failed");
-		if (m->code && m->code != 130)
+		if (m->code == 130 && pg->held[0])
+			snprintf(pg->error, sizeof(pg->error), "stopped while held: %.170s",
+				 pg->held);
+		else if (m->code && m->code != 130)
 			snprintf(pg->error, sizeof(pg->error), "%llu files failed (exit status %u)",
 				 (unsigned long long)m->failed, m->code);
+		if (m->code != 130)
+			pg->held[0] = '\0'; /* kept only for a worker stopped while held */
 		w->st = W_ENDED;
 		close_link(w); /* final: it exits now; lctl_pool_free() reaps it */
 		return;
@@ -578,6 +599,16 @@ bool lctl_pool_complete(const struct lctl_pool *p)
 		if (strcmp(p->w[i].pg.state, "done"))
 			return false;
 	return true;
+}
+
+bool lctl_pool_held_out(const struct lctl_pool *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (!strcmp(p->w[i].pg.state, "stopped") && p->w[i].pg.held[0])
+			return true;
+	return false;
 }
 
 void lctl_pool_free(struct lctl_pool *p)

@@ -52,6 +52,8 @@ bool lctl_pool_outcome_log_failed(const struct lctl_pool *p);
 bool lctl_pool_server_done(const struct lctl_pool *p, size_t i);
 /** lctl_pool_complete() - every worker said it placed all of its share. */
 bool lctl_pool_complete(const struct lctl_pool *p);
+/** lctl_pool_held_out() - a worker stopped while it held (its hold limit, or a stop). */
+bool lctl_pool_held_out(const struct lctl_pool *p);
 size_t lctl_pool_progress(const struct lctl_pool *p, struct lctl_server_progress *out, size_t max);
 /** lctl_pool_free() - close the links (a worker stops at end of file), reap the workers. */
 void lctl_pool_free(struct lctl_pool *p);

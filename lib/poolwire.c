@@ -28,6 +28,8 @@
  *                                     (lctl_file_action_name()), REASON, FROM, TO at most
  *                                     LCTL_POOL_WORD_MAX - 1 bytes or "-" for none, ERRNO
  *                                     0-4095, SIZE in bytes
+ *   held SECONDS REASON               the worker holds (its volume is not whole): sent before
+ *                                     each progress line while it does
  *
  * Pure; safe from any thread.
  */
@@ -47,13 +49,14 @@ static const char *const kind_word[] = {
 	[LCTL_PM_GO] = "go",	     [LCTL_PM_PAUSE] = "pause",
 	[LCTL_PM_RESUME] = "resume", [LCTL_PM_STOP] = "stop",
 	[LCTL_PM_PACE] = "pace",     [LCTL_PM_OUTCOME] = "outcome",
+	[LCTL_PM_HELD] = "held",
 };
 
 /* words after the first, per kind */
 static const unsigned kind_args[] = {
 	[LCTL_PM_HELLO] = 2, [LCTL_PM_PROGRESS] = 8, [LCTL_PM_DONE] = 9,   [LCTL_PM_ERROR] = 1,
 	[LCTL_PM_GO] = 3,    [LCTL_PM_PAUSE] = 0,    [LCTL_PM_RESUME] = 0, [LCTL_PM_STOP] = 0,
-	[LCTL_PM_PACE] = 3,  [LCTL_PM_OUTCOME] = 8,
+	[LCTL_PM_PACE] = 3,  [LCTL_PM_OUTCOME] = 8,  [LCTL_PM_HELD] = 2,
 };
 
 /* An optional string word: "-" for none; one of ours is never "-" itself. */
@@ -135,6 +138,13 @@ int lctl_pool_msg_format(const struct lctl_pool_msg *m, char *buf, size_t size)
 	case LCTL_PM_RESUME:
 	case LCTL_PM_STOP:
 		n = snprintf(buf, size, "%s\n", kind_word[m->kind]);
+		break;
+	case LCTL_PM_HELD:
+		if (m->held_seconds > LCTL_POOL_NUM_MAX)
+			return -1;
+		lctl_escape_word_to(word, m->text[0] ? m->text : "-");
+		n = snprintf(buf, size, "held %llu %s\n", (unsigned long long)m->held_seconds,
+			     word);
 		break;
 	case LCTL_PM_PACE:
 		if (m->pace.set != (LCTL_PACE_RATE | LCTL_PACE_BANDWIDTH | LCTL_PACE_MIGRATIONS) ||
@@ -298,6 +308,10 @@ int lctl_pool_msg_parse(const char *line, size_t len, struct lctl_pool_msg *m)
 		break;
 	case LCTL_PM_OUTCOME:
 		if (parse_outcome(w, m))
+			return -1;
+		break;
+	case LCTL_PM_HELD:
+		if (number(w[1], &m->held_seconds) || string(w[2], m->text, sizeof(m->text)))
 			return -1;
 		break;
 	default:

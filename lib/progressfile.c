@@ -352,6 +352,14 @@ struct json_object *lctl_status_servers_json(const struct lctl_progress *p)
 		add(o, "bytes_per_sec",
 		    json_object_new_double(sp->seconds > 0 ? (double)sp->bytes / sp->seconds : 0));
 		add(o, "error", sp->error[0] ? str(sp->error) : NULL);
+		/* only while its worker holds (its volume is not whole): why, for how long */
+		if (sp->held[0]) {
+			struct json_object *h = json_object_new_object();
+
+			add(h, "reason", str(sp->held));
+			add(h, "seconds", json_object_new_int64((int64_t)sp->held_seconds));
+			add(o, "held", h);
+		}
 		json_object_array_add(a, o);
 	}
 	return a;

@@ -184,15 +184,22 @@ static void *brick_init_thread(void *arg)
  * Whether brick @j of subvolume @i gets a graph of its own: a brick of a leaving replica or
  * disperse set (whose own graph reads through AFR or EC, which read one child's view or the
  * answering ones': what waits for a heal on another brick goes unseen), unless drain.c reads
- * its folder directly (on this host, with the volume's id).
+ * its folder directly (on this host, with the volume's id); and with @opts brick_health, every
+ * brick of a replica or disperse set (health.c asks each whether it answers and what it has
+ * pending to heal).
  */
-static bool wants_brick_graph(const struct lctl_volume *vol, size_t i, size_t j)
+static bool wants_brick_graph(const struct lctl_volume *vol, const struct lctl_open_opts *opts,
+			      size_t i, size_t j)
 {
 	const struct lctl_subvol *sv = &vol->subvols[i];
 	const struct lctl_brick *b = &sv->bricks[j];
 
-	return sv->leaving && sv->kind != LCTL_SUBVOL_BRICK && b->xlator &&
-	       !(b->mine && b->path && lctl_volume_brick_is_ours(vol, b->path));
+	if (sv->kind == LCTL_SUBVOL_BRICK || !b->xlator)
+		return false;
+	if (opts->brick_health &&
+	    (sv->kind == LCTL_SUBVOL_REPLICATE || sv->kind == LCTL_SUBVOL_DISPERSE))
+		return true;
+	return sv->leaving && !(b->mine && b->path && lctl_volume_brick_is_ours(vol, b->path));
 }
 
 int volume_open_subvol_graphs(struct lctl_volume *vol, const struct lctl_open_opts *opts)
@@ -203,14 +210,15 @@ int volume_open_subvol_graphs(struct lctl_volume *vol, const struct lctl_open_op
 
 	if (!si)
 		return -LCTL_ENOMEM;
+	vol->brick_health = opts->brick_health;
 	for (i = 0; i < vol->nsubvols; i++)
 		for (j = 0; j < vol->subvols[i].nbricks; j++)
-			nb += wants_brick_graph(vol, i, j);
+			nb += wants_brick_graph(vol, opts, i, j);
 	if (nb) {
 		vol->brickfs = calloc(vol->nsubvols, sizeof(*vol->brickfs));
 		bi = calloc(nb, sizeof(*bi));
 		for (i = 0; vol->brickfs && i < vol->nsubvols; i++)
-			if (vol->subvols[i].leaving &&
+			if (vol->subvols[i].nbricks &&
 			    !(vol->brickfs[i] = calloc(vol->subvols[i].nbricks, sizeof(glfs_t *))))
 				break;
 		if (!vol->brickfs || !bi || i < vol->nsubvols) {
@@ -226,7 +234,7 @@ int volume_open_subvol_graphs(struct lctl_volume *vol, const struct lctl_open_op
 		if (!si[i].started)
 			subvol_init_thread(&si[i]);
 		for (j = 0; j < vol->subvols[i].nbricks; j++) {
-			if (!wants_brick_graph(vol, i, j))
+			if (!wants_brick_graph(vol, opts, i, j))
 				continue;
 			bi[k] = (struct brick_init){ vol, i,	j, opts->log_file, opts->log_level,
 						     0,	  false };

@@ -576,6 +576,11 @@ glfs_t *lctl_volume_brick_fs(const struct lctl_volume *vol, size_t i, size_t j)
 	return vol->brickfs[i][j];
 }
 
+bool lctl_volume_brick_health(const struct lctl_volume *vol)
+{
+	return vol->brick_health;
+}
+
 glfs_t *lctl_volume_subvol_fs(const struct lctl_volume *vol, size_t i)
 {
 	return i < vol->nsubvols ? vol->subfs[i] : NULL;

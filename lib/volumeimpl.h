@@ -28,6 +28,7 @@ struct lctl_volume {
 	struct lctl_subvol *subvols;
 	glfs_t **subfs; /* per-subvolume graphs, NULL where it failed */
 	glfs_t ***brickfs; /* per subvolume: a graph per brick of a leaving set (open_brick_graphs()) */
+	bool brick_health; /* and of every replica or disperse set (lctl_open_opts.brick_health) */
 	size_t nsubvols;
 	struct lctl_dht_options opts;
 	const char *type;

@@ -160,6 +160,8 @@ static void worker_args(const struct lctl_pool_topology *topo, size_t si,
 	}
 	/* its own watchdog: a GlusterFS call stuck there is stopped there (fix.c hang_check) */
 	wa_addf_u(t, "--hang-timeout", o->hang_timeout_s);
+	if (o->hold_limit_s)
+		wa_addf_u(t, "--hold-limit", o->hold_limit_s);
 	/* its own state directory on its server: several workers may share a host in tests */
 	n = (size_t)snprintf(dir, sizeof(dir), "%s/server-", o->state_dir);
 	for (i = 0; host[i] && n + 1 < sizeof(dir); i++)

@@ -38,7 +38,8 @@ struct lctl_worker_line_opts {
 	unsigned migrations;		     /* 0 = the worker's default */
 	double files_per_sec, bytes_per_sec; /* 0 = unlimited */
 	unsigned hang_timeout_s;
-	bool gfapi_only; /* --brick-reads gfapi */
+	unsigned hold_limit_s; /* 0: the workers do not hold */
+	bool gfapi_only;       /* --brick-reads gfapi */
 };
 
 /* The servers of a volume and its subvolumes (whose bricks name their server), as
@@ -101,13 +102,15 @@ struct lctl_pace {
  *
  *   worker -> starting host:  hello PROTO NODE | progress D M S F B PF PB PD |
  *                             done D M S F B PF PB PD CODE | error MESSAGE |
- *                             outcome TIME PATH ACTION REASON ERRNO FROM TO SIZE
+ *                             outcome TIME PATH ACTION REASON ERRNO FROM TO SIZE |
+ *                             held SECONDS REASON
  *   (D directories, M migrated, S skipped, F failed, B bytes moved; PF, PB the files and bytes
  *   the plans of its PD directories inspected so far give it to move)
  *   starting host -> worker:  go FORCE PLANNER SCOPE | pause | resume | stop |
  *                             pace RATE BANDWIDTH MIGRATIONS
  */
-/* 3: the pace message; 4: the outcome message, and the plan's files and bytes in progress */
+/* 3: the pace message; 4: the outcome and held messages, the plan's files and bytes in
+ * progress and done */
 #define LCTL_POOL_PROTO 4
 /* the longest line: an outcome with a path of 4095 bytes and three 127-byte words, each byte
  * escaped ("\xHH") */
@@ -126,6 +129,7 @@ enum lctl_pool_kind {
 	LCTL_PM_STOP,
 	LCTL_PM_PACE,
 	LCTL_PM_OUTCOME,
+	LCTL_PM_HELD,
 };
 
 /*
@@ -155,6 +159,7 @@ struct lctl_pool_msg {
 	char text[4096];		  /* go: the scope; error: the message; outcome: the path */
 	struct lctl_pace pace;		  /* pace: all three fields, set */
 	struct lctl_pool_outcome outcome; /* outcome */
+	uint64_t held_seconds;		  /* held: for how long so far (the reason in text) */
 };
 
 /**
@@ -192,13 +197,15 @@ int lctl_pool_next(struct lctl_pool_reader *r, struct lctl_pool_msg *m);
 /* One server's share of a spread fix, as its worker reports it. */
 struct lctl_server_progress {
 	char name[128];
-	char state[16]; /* starting, ready, placing, done, stopped, failed, lost */
+	char state[16]; /* starting, ready, placing, held, done, stopped, failed, lost */
 	uint64_t dirs, migrated, skipped, failed, bytes;
 	/* what the plans of the directories it inspected move (its files only), and how many
 	 * directories those are (protocol 4) */
 	uint64_t plan_files, plan_bytes, plan_dirs;
 	double seconds;	 /* time spent placing so far */
 	char error[200]; /* the worker's last error, printable ASCII */
+	char held[200];	 /* held: why, printable ASCII; "" when not held */
+	uint64_t held_seconds;
 };
 
 #endif /* LAYOUTCTL_POOL_H */

@@ -27,6 +27,12 @@ struct lctl_open_opts {
 	 */
 	bool local_bricks;
 	/*
+	 * A graph per brick of every replica or disperse set (its protocol/client alone), for a
+	 * fix run's health probe (health.c): whether each brick answers and how many entries its
+	 * index of pending heals holds. A distribute subvolume's brick is its subvolume's graph.
+	 */
+	bool brick_health;
+	/*
 	 * Which bricks are this server's ("mine": read directly, migrated from by this host).
 	 * @nodes: the names this server's bricks are listed under (remote-host as in the
 	 * volfile; also matched by address); when none are given, glusterd's own view decides:

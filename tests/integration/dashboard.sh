@@ -2,6 +2,8 @@
 # fix --dashboard in tmux against a real fix: labels and counters appear and change, p stops
 # progress and r restarts it, a resize redraws cleanly, q ends the run resumably, the terminal
 # is sane afterwards, fix --resume finishes it; status --format json parses during and after.
+# The rate keys (issue 26): < halves the rate limit and > doubles it (status says the new pace,
+# the pace line shows it), 0 lifts it.
 # From the first second (issue 16): the screen shows the preflight or layout phase within 2 s of
 # the start of the layoutctl process (its start time from /proc, so that a slow tmux or a busy
 # machine does not count), status --json names the layout phase while the layout pass runs (110
@@ -117,7 +119,35 @@ tmux send-keys -t "$sess" r
 sleep 3
 r1=$(field migrated)
 [ "$r1" -gt "$p2" ] || fail "no progress after resume ($p2 -> $r1)"
-
+# < and >: the rate limit (--rate 10) halved, then doubled back, as `layoutctl set` changes it
+screen | grep >/dev/null -cF "< > 0 rate" || fail "the rate keys are not on the key line"
+pace_rate() { { "$LAYOUTCTL" --format json status --state-dir "$state" "$VOL" 2>/dev/null || true; } | jq -r .status.pace.files_per_sec; }
+wait_rate() { # wait_rate VALUE KEY: status says the rate VALUE within 5 s of KEY
+	local i r
+	for ((i = 0; i < 25; i++)); do
+		r=$(pace_rate)
+		awk -v r="$r" -v w="$1" 'BEGIN { exit !(r == w) }' && return 0
+		sleep 0.2
+	done
+	screen >&2
+	fail "status says rate $r after $2 (want $1)"
+}
+tmux send-keys -t "$sess" '<'
+wait_rate 5 '<'
+wait_for "rate 5 files/s" 5
+tmux send-keys -t "$sess" '>'
+wait_rate 10 '>'
+wait_for "rate 10 files/s" 5
+# 0: no limit (paused meanwhile, so that the run does not end at once); `layoutctl set` then
+# gives the limit back through the same control word
+tmux send-keys -t "$sess" p
+wait_for "PAUSED" 5
+tmux send-keys -t "$sess" 0
+wait_rate 0 0
+wait_for "rate no limit" 5
+run_check "$LAYOUTCTL" set --state-dir "$state" "$VOL" rate=10
+wait_rate 10 "set rate=10"
+tmux send-keys -t "$sess" r
 # resize: redrawn, no garbage (every line fits, the header is on the first line)
 tmux resize-window -t "$sess" -x 100 -y 30 2>/dev/null || tmux resize-pane -t "$sess" -x 100 -y 30
 sleep 2

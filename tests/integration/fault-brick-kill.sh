@@ -11,7 +11,10 @@
 #   - the hold (issue 26), grown to 6 bricks and the new one killed: a run with --hold-limit 3
 #     says held (status), then stops resumably, "held too long", exit 1; resumed with the
 #     default limit and the brick killed again, it holds, goes on by itself once the brick is
-#     restarted and ends with exit 0, no file failed, every checksum unchanged.
+#     restarted and ends with exit 0, no file failed, every checksum unchanged;
+#   - a stop while held (issue 26): resumed, the brick lost again, the run holds (status
+#     held); the control file's stop ends it within 3 s, exit 1, the journal and status say
+#     stopped (resumable: the next section resumes it).
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/hostile-lib.sh"
@@ -138,6 +141,31 @@ cat "$FX/hold1.out" "$FX/hold1.err" >&2
 assert_eq 1 "$rc" "exit status of a run held past --hold-limit"
 grep -q 'held too long' "$FX/hold1.out" || fail "the run does not say it was held too long"
 assert_eq stopped "$(hs_journal phase "$S2")" "journal phase after the hold limit"
+# a stop while held: resumed with the brick back, the brick lost again once the run works
+hs_restart_bricks "$VOL"
+"$LAYOUTCTL" fix --state-dir "$S2" --resume --settle 1 --rate 30 --parallel 2 "$VOL" \
+	>"$FX/hold-stop.out" 2>"$FX/hold-stop.err" &
+fix=$!
+hs_wait_until 90 "$fix" eval '[[ $(st_field .status.state) == running ]] && (($(st_field .status.directories.done) >= 3))' ||
+	fail "the resumed fix ended before the brick could be killed: $(cat "$FX/hold-stop.out" "$FX/hold-stop.err")"
+hs_kill_brick "$VOL" "$victim"
+hs_wait_until 30 "$fix" eval '[[ $(st_field .status.state) == held ]]' ||
+	fail "the resumed run never said held: $(cat "$FX/hold-stop.out" "$FX/hold-stop.err")"
+t0=$(date +%s%N)
+printf 'stop\n' >"$S2/control"
+while kill -0 "$fix" 2>/dev/null; do
+	(($(date +%s%N) - t0 < 30000000000)) || fail "the held run still runs 30 s after stop"
+	sleep 0.05
+done
+t1=$(date +%s%N)
+rc=0
+wait "$fix" || rc=$?
+cat "$FX/hold-stop.out" "$FX/hold-stop.err" >&2
+echo "stop while held: the run ended $(((t1 - t0) / 1000000)) ms after it" >&2
+(((t1 - t0) <= 3000000000)) || fail "stop while held: $(((t1 - t0) / 1000000)) ms to end (at most 3 s)"
+assert_eq 1 "$rc" "exit status of a run stopped while held"
+assert_eq stopped "$(hs_journal phase "$S2")" "journal phase after a stop while held"
+assert_eq stopped "$(st_field .status.state)" "status after a stop while held"
 # then resumed with the default limit, the brick lost again and restarted while it is held:
 # the run goes on by itself and ends clean, no file failed
 hs_restart_bricks "$VOL"

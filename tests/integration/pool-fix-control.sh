@@ -6,7 +6,8 @@
 #     command one quoted word, and "--" before the volume (each other server's whole line:
 #     its server, brick name, options and state directory); and of the fix's environment only
 #     what a remote shell needs (HOME), with PATH the system's and LC_ALL=C (before, all of
-#     it: a variable of the caller's reached it, and the caller's PATH);
+#     it: a variable of the caller's reached it, and the caller's PATH); the run's hold limit
+#     (default 1800 s) goes with the options, so that the workers hold too (issue 26);
 #  1. pause, then resume, through the control file once the workers place: while paused, no
 #     server's count of migrated files grows for 4 s; after resume it grows again (before, a
 #     worker read the commands after go two lines late: pause never reached it);
@@ -25,6 +26,11 @@
 #     (before, the tail of an overlong line was read as a line of its own);
 #  4b. --resume with --max-runtime 25 and --rate 0.5, whose end comes while the workers place:
 #     the run ends within 5 s of it (on 6cebc4d: 13 s more);
+#  4c. --resume with --hold-limit 6 and --rate 0.5, a new brick killed while server 3's worker
+#     places what it has left (issue 26): it holds and says so, status shows that server held
+#     and why; at the limit it stops, the run ends with exit 1, resumable (journal stopped or
+#     data), the server "stopped while held" (each worker holds the same way: checked by the
+#     ones that still place); the brick restarted (`volume start force`);
 #  5. --resume: exit 0, scan clean, the tree unchanged, every file found by a fresh client.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/pool.sh"
@@ -89,7 +95,8 @@ for f in "$FX"/bin/ssh.args.*; do
 	h=${words[4]}
 	hosts+=("$h")
 	assert_eq "-q -o BatchMode=yes -- $h '$LAYOUTCTL' '--server' '$h' '--node' '$h' 'worker' \
-'--parallel' '4' '--hang-timeout' '120' '--state-dir' '$S/server-$h' '--' '$VOL'" "${words[*]}" \
+'--parallel' '4' '--hang-timeout' '120' '--hold-limit' '1800' '--state-dir' '$S/server-$h' \
+'--' '$VOL'" "${words[*]}" \
 		"the remote shell's words for server $h"
 done
 assert_eq "${LCTL_POOL_HOSTS[1]} ${LCTL_POOL_HOSTS[2]}" "$(printf '%s\n' "${hosts[@]}" | sort | paste -sd' ')" \
@@ -257,6 +264,48 @@ grep -q '^Stopped at the end of the time window' "$FX/fix.out" || fail "the fix 
 jq -e '[.servers[]?.migrated] | add > 0' "$P" >/dev/null || fail "the window ended before the workers placed a file"
 ((ended <= 30000)) || fail "the fix ended $ended ms after it started, the window being 25 s (allowed: 5 s more)"
 (($(workers_left) == 0)) || fail "workers still run after the fix stopped by --max-runtime"
+
+# --- 4c: a held pool (server 3 still has files to place, slowly) --------------------------------
+brick_pid() { # the pid of the last brick in the volume's status
+	lctl_pool_gluster 1 volume status "$VOL" --xml |
+		xmllint --xpath 'string((//node[starts-with(path,"/")])[last()]/pid)' - 2>/dev/null
+}
+rc=0
+"${FX_LAYOUTCTL[@]}" --log-file "$FX/gfapi-held.log" fix --state-dir "$S" --settle 1 --no-task-check \
+	--rsh "$PF_RSH" --remote-cmd "$LAYOUTCTL" --resume --rate 0.5 --hold-limit 6 "$VOL" \
+	>"$FX/held.out" 2>&1 &
+fix=$!
+for ((i = 0; i < 600; i++)); do
+	jq -e '.phase == "place" and ([.servers[]? | select(.state == "placing")] | length) >= 1' "$P" \
+		>/dev/null 2>&1 && break
+	kill -0 "$fix" 2>/dev/null || { cat "$FX/held.out" >&2; fail "the fix ended before its workers placed files"; }
+	sleep 0.1
+done
+bp=$(brick_pid)
+[[ $bp =~ ^[1-9][0-9]*$ ]] || fail "no pid for the last brick of $VOL"
+kill -9 "$bp"
+for ((i = 0; i < 100; i++)); do
+	(($(jq '[.servers[]? | select(.state == "held")] | length' "$P" 2>/dev/null || echo 0) >= 1)) && break
+	kill -0 "$fix" 2>/dev/null || break
+	sleep 0.1
+done
+jq -c '.servers' "$P" >&2 || true
+(($(jq '[.servers[]? | select(.state == "held")] | length' "$P") >= 1)) ||
+	fail "status never showed the servers held: $(jq -c '.servers' "$P")"
+jq -e '[.servers[]? | select(.state == "held") | .held.reason | test("does not answer")] | all' "$P" \
+	>/dev/null || fail "a held server does not say why: $(jq -c '.servers' "$P")"
+wait "$fix" || rc=$?
+cat "$FX/held.out" >&2
+assert_eq 1 "$rc" "exit status of the pool run held past --hold-limit"
+grep -qE '^phase (stopped|data)$' "$S/journal" || fail "journal after the held pool run: $(grep phase "$S/journal")"
+jq -e '[.servers[]? | select(.error // "" | startswith("stopped while held"))] | length >= 1' "$P" \
+	>/dev/null || fail "the servers do not say they stopped while held: $(jq -c '.servers' "$P")"
+(($(workers_left) == 0)) || fail "workers still run after the held pool run"
+lctl_pool_gluster 1 volume start "$VOL" force >/dev/null || fail "volume start force"
+for ((i = 0; i < 100; i++)); do
+	[[ $(brick_pid) =~ ^[1-9][0-9]*$ ]] && break
+	sleep 0.2
+done
 
 # --- 5: resumed to the end -----------------------------------------------------------------------
 for ((i = 0; i < 30; i++)); do

@@ -307,6 +307,18 @@ static void test_codec_roundtrip(void **state)
 	m.pace.set = LCTL_PACE_RATE | LCTL_PACE_BANDWIDTH | LCTL_PACE_MIGRATIONS;
 	m.pace.migrations = 0;
 	assert_int_equal(lctl_pool_msg_format(&m, line, sizeof(line)), -1);
+
+	/* held: seconds, the reason as one word */
+	memset(&m, 0, sizeof(m));
+	m.kind = LCTL_PM_HELD;
+	m.held_seconds = 12;
+	snprintf(m.text, sizeof(m.text), "brick h:/b down");
+	n = lctl_pool_msg_format(&m, line, sizeof(line));
+	assert_string_equal(line, "held 12 brick\\x20h:/b\\x20down\n");
+	assert_int_equal(lctl_pool_msg_parse(line, (size_t)n - 1, &back), 0);
+	assert_int_equal(back.kind, LCTL_PM_HELD);
+	assert_int_equal(back.held_seconds, 12);
+	assert_string_equal(back.text, "brick h:/b down");
 }
 
 /* Issue 24, item 8: what is not exactly a message is an error, never read another way. */
@@ -348,6 +360,10 @@ static void test_codec_rejects(void **state)
 		"pace 1 2 3 4",
 		"pace -1 2 3",
 		"pace 1000000001 0 1", /* more than a million files a second */
+		"held 1",
+		"held -1 x",
+		"held 1 a b",
+		"held x a",
 	};
 	struct lctl_pool_msg m;
 	size_t i;
@@ -699,6 +715,57 @@ static void test_commands_after_go(void **state)
 	lctl_pool_free(p);
 }
 
+/* The state of server 1 once a poll shows @state (or after 5 s). */
+static void poll_until(struct lctl_pool *p, const char *state, struct lctl_server_progress *sp)
+{
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		lctl_pool_poll(p, 100);
+		lctl_pool_progress(p, sp, LCTL_POOL_MAX);
+		if (!strcmp(sp[0].state, state))
+			return;
+	}
+	fail_msg("server1 never %s (%s)", state, sp[0].state);
+}
+
+/*
+ * A worker that holds (issue 26): "held" before each progress line shows the server held, why
+ * and for how long; a progress line alone, placing again; stopped while held, it says so.
+ */
+static void test_held_worker(void **state)
+{
+	const char *const s[] = {
+		"echo 'hello 4 a'; read go; echo 'held 7 brick\\x20h:/b\\x20down'; "
+		"echo 'progress 1 0 0 0 0 0 0 0'; read a; echo 'progress 2 0 0 0 0 0 0 0'; read b; "
+		"echo 'held 9 2\\x20heals\\x20pending'; echo 'progress 2 0 0 0 0 0 0 0'; read c; "
+		"echo 'done 2 0 0 0 0 0 0 0 130'",
+	};
+	struct lctl_server_progress sp[LCTL_POOL_MAX];
+	struct lctl_error err = { 0 };
+	struct lctl_pool *p;
+
+	(void)state;
+	assert_int_equal(start(s, 1, 5000, &p, &err), 0);
+	go(p);
+	poll_until(p, "held", sp);
+	assert_string_equal(sp[0].held, "brick h:/b down");
+	assert_int_equal(sp[0].held_seconds, 7);
+	lctl_pool_send_kind(p, LCTL_PM_PAUSE);
+	poll_until(p, "placing", sp);
+	assert_string_equal(sp[0].held, "");
+	assert_int_equal(sp[0].dirs, 2);
+	lctl_pool_send_kind(p, LCTL_PM_RESUME);
+	poll_until(p, "held", sp);
+	assert_string_equal(sp[0].held, "2 heals pending");
+	lctl_pool_send_kind(p, LCTL_PM_STOP);
+	run_to_end(p);
+	lctl_pool_progress(p, sp, LCTL_POOL_MAX);
+	assert_string_equal(sp[0].state, "stopped");
+	assert_string_equal(sp[0].error, "stopped while held: 2 heals pending");
+	lctl_pool_free(p);
+}
+
 /* A remote shell named without a '/' is looked up in the system's directories, not in PATH. */
 static void test_no_path_lookup(void **state)
 {
@@ -845,6 +912,7 @@ int main(void)
 		cmocka_unit_test(test_garbage_is_lost),
 		cmocka_unit_test(test_silent_is_lost),
 		cmocka_unit_test(test_commands_after_go),
+		cmocka_unit_test(test_held_worker),
 		cmocka_unit_test(test_no_path_lookup),
 		cmocka_unit_test(test_stderr_escaped),
 		cmocka_unit_test(test_worker_environment),
