@@ -863,6 +863,37 @@ void named_log_close(struct fix_cli *fc)
 	fc->log_fd = -1;
 }
 
+/*
+ * The listed files (--retry-failed, --files-from), directory by directory: one run of the fix
+ * for each, its scope the directory alone and only its listed names placed. Each run takes the
+ * locks, so another run holding them refuses the first. Stops at the first run that could not
+ * run or was interrupted, or that ended its time window.
+ */
+static int fix_listed(struct fix_cli *fc, struct lctl_volume *vol, double t0)
+{
+	struct listed_dirs ld;
+	int ret = listed_open(fc, &ld), worst = EXIT_CLEAN;
+
+	if (ret)
+		return ret;
+	while ((ret = listed_next(&ld, &fc->o)) > 0) {
+		verbose(1, "%zu listed files in '%s'", ld.cur.n, ld.dir);
+		ret = fix_run(fc, vol, NULL, t0);
+		worst = exit_worse(worst, ret);
+		if (ret == EXIT_CANTRUN || ret == EXIT_INTERRUPTED || ret == EXIT_USAGE ||
+		    ret == EXIT_WINDOW || interrupted)
+			break;
+	}
+	if (ret < 0)
+		worst = exit_worse(worst, EXIT_CANTRUN);
+	if (!ld.l.n)
+		verbose(0, "no files to move: %s",
+			fc->retry_failed ? "no failed file in the outcome log"
+					 : "the list is empty");
+	listed_close(&ld, &fc->o);
+	return worst;
+}
+
 int cmd_fix(const struct cmd *cmd, int argc, char **argv)
 {
 	struct fix_cli fc = fc_args;

@@ -158,9 +158,28 @@ int fix_run(struct fix_cli *fc, struct lctl_volume *vol, struct dash *dash, doub
 struct json_object *fix_dir_json(const struct lctl_repair_report *rr);
 struct json_object *fix_summary_json(struct lctl_volume *vol, const struct lctl_fix_summary *s,
 				     double elapsed, bool dry, const char *resume_cmd);
-/* fix --retry-failed, --files-from (fixlisted.c): the listed files, one run per directory.
- * Return: the worst exit status of the runs. */
-int fix_listed(struct fix_cli *fc, struct lctl_volume *vol, double t0);
+/*
+ * fix --retry-failed, --files-from (fixlisted.c): the listed files, one run per directory.
+ * listed_open() reads the list (EXIT_CLEAN, or the exit status, said); listed_next() sets
+ * @o's scope and names for the next directory: 1, 0 when there is none left, -1 out of
+ * memory; listed_close() frees it and clears @o's. exit_worse(): the worse of two runs' exit
+ * statuses (interrupted, could not run, usage, problems, window, clean).
+ */
+struct listed_dir {
+	const char *dir;
+	char **names; /* sorted */
+	size_t n;
+};
+struct listed_dirs {
+	struct lctl_path_list l; /* sorted by directory, then name */
+	size_t next, dirs;
+	char dir[4096];
+	struct listed_dir cur;
+};
+int listed_open(const struct fix_cli *fc, struct listed_dirs *ld);
+int listed_next(struct listed_dirs *ld, struct lctl_fix_opts *o);
+void listed_close(struct listed_dirs *ld, struct lctl_fix_opts *o);
+int exit_worse(int a, int b);
 /*
  * Before a run (fixmetrics.c): the settle period from the client caches when --settle was not
  * given (a shorter one given is warned about), and the first --metrics-file write.

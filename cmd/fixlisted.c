@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fix --retry-failed and --files-from: the listed files moved directory by directory, no walk
- * (one fix run of cmd-fix.c's fix_run() for each directory, lctl_fix_opts.wanted saying which
- * of its names).
+ * fix --retry-failed and --files-from: the listed files, read (from the outcome log, or the
+ * list given), sorted and handed out directory by directory, each as the scope and the names
+ * of one fix run (lctl_fix_opts.path and wanted); cmd-fix.c runs them.
  */
 #include "cli.h"
 #include "fixcli.h"
@@ -15,13 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* One directory's listed names (sorted), for lctl_fix_opts.wanted. */
-struct wanted_dir {
-	const char *dir;
-	char **names;
-	size_t n;
-};
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -45,7 +38,7 @@ static int cmp_dir_name(const void *a, const void *b)
 
 static bool wanted_name(void *arg, const char *dir, const char *name)
 {
-	const struct wanted_dir *w = arg;
+	const struct listed_dir *w = arg;
 
 	return !strcmp(dir, w->dir) &&
 	       bsearch(&name, w->names, w->n, sizeof(*w->names), cmp_str) != NULL;
@@ -137,8 +130,72 @@ static int read_failed(const struct fix_cli *fc, struct lctl_path_list *l)
 	return EXIT_CLEAN;
 }
 
-/* The worse of two exit statuses of the runs: interrupted, could not run, problems, clean. */
-static int worse(int a, int b)
+int listed_open(const struct fix_cli *fc, struct listed_dirs *ld)
+{
+	int ret;
+
+	memset(ld, 0, sizeof(*ld));
+	ret = fc->retry_failed ? read_failed(fc, &ld->l) : read_files_from(fc, &ld->l);
+	if (ret) {
+		lctl_path_list_free(&ld->l);
+		return ret;
+	}
+	/* each directory's names together */
+	if (ld->l.n)
+		qsort(ld->l.v, ld->l.n, sizeof(*ld->l.v), cmp_dir_name);
+	return EXIT_CLEAN;
+}
+
+int listed_next(struct listed_dirs *ld, struct lctl_fix_opts *o)
+{
+	struct listed_dir *w = &ld->cur;
+	const struct lctl_path_list *l = &ld->l;
+	size_t i = ld->next, j, k, dlen;
+
+	free(w->names);
+	w->names = NULL;
+	w->n = 0;
+	o->path = NULL;
+	o->wanted = NULL;
+	o->wanted_arg = NULL;
+	if (i >= l->n)
+		return 0;
+	/* the names (after the last '/'), this directory's run of them */
+	dlen = (size_t)(strrchr(l->v[i], '/') - l->v[i]);
+	snprintf(ld->dir, sizeof(ld->dir), "%.*s", (int)(dlen ? dlen : 1), l->v[i]);
+	for (j = i; j < l->n; j++) {
+		const char *s = strrchr(l->v[j], '/');
+
+		if ((size_t)(s - l->v[j]) != dlen || strncmp(l->v[j], l->v[i], dlen))
+			break;
+	}
+	w->dir = ld->dir;
+	w->names = calloc(j - i, sizeof(*w->names));
+	if (!w->names)
+		return -1;
+	for (k = i; k < j; k++)
+		if (!w->n || strcmp(w->names[w->n - 1], strrchr(l->v[k], '/') + 1))
+			w->names[w->n++] = strrchr(l->v[k], '/') + 1;
+	qsort(w->names, w->n, sizeof(*w->names), cmp_str);
+	ld->next = j;
+	ld->dirs++;
+	o->path = ld->dir;
+	o->wanted = wanted_name;
+	o->wanted_arg = w;
+	return 1;
+}
+
+void listed_close(struct listed_dirs *ld, struct lctl_fix_opts *o)
+{
+	free(ld->cur.names);
+	ld->cur.names = NULL;
+	lctl_path_list_free(&ld->l);
+	o->path = NULL;
+	o->wanted = NULL;
+	o->wanted_arg = NULL;
+}
+
+int exit_worse(int a, int b)
 {
 	static const int order[] = { EXIT_CLEAN, EXIT_WINDOW,  EXIT_PROBLEMS,
 				     EXIT_USAGE, EXIT_CANTRUN, EXIT_INTERRUPTED };
@@ -151,69 +208,4 @@ static int worse(int a, int b)
 			ib = i;
 	}
 	return ia >= ib ? a : b;
-}
-
-/*
- * The listed files, directory by directory (sorted, so each directory's names are together):
- * one run of the fix for each, its scope the directory alone and only its listed names
- * placed (lctl_fix_opts.wanted). Each run takes the locks, so another run holding them
- * refuses the first. Stops at the first run that could not run or was interrupted.
- */
-int fix_listed(struct fix_cli *fc, struct lctl_volume *vol, double t0)
-{
-	struct lctl_path_list l = { 0 };
-	char dir[4096];
-	size_t i, j, k, dirs = 0;
-	int ret = fc->retry_failed ? read_failed(fc, &l) : read_files_from(fc, &l);
-	int worst = EXIT_CLEAN;
-
-	if (ret) {
-		lctl_path_list_free(&l);
-		return ret;
-	}
-	if (l.n)
-		qsort(l.v, l.n, sizeof(*l.v), cmp_dir_name);
-	/* the names (after the last '/'), each directory's run of them */
-	for (i = 0; i < l.n; i = j) {
-		char *slash = strrchr(l.v[i], '/');
-		size_t dlen = (size_t)(slash - l.v[i]);
-		struct wanted_dir w;
-
-		snprintf(dir, sizeof(dir), "%.*s", (int)(dlen ? dlen : 1), l.v[i]);
-		for (j = i; j < l.n; j++) {
-			char *s = strrchr(l.v[j], '/');
-
-			if ((size_t)(s - l.v[j]) != dlen || strncmp(l.v[j], l.v[i], dlen))
-				break;
-		}
-		w = (struct wanted_dir){ dir, NULL, 0 };
-		w.names = calloc(j - i, sizeof(*w.names));
-		if (!w.names) {
-			ret = EXIT_CANTRUN;
-			break;
-		}
-		for (k = i; k < j; k++)
-			if (!w.n || strcmp(w.names[w.n - 1], strrchr(l.v[k], '/') + 1))
-				w.names[w.n++] = strrchr(l.v[k], '/') + 1;
-		qsort(w.names, w.n, sizeof(*w.names), cmp_str);
-		fc->o.path = dir;
-		fc->o.wanted = wanted_name;
-		fc->o.wanted_arg = &w;
-		dirs++;
-		verbose(1, "%zu listed files in '%s'", w.n, dir);
-		ret = fix_run(fc, vol, NULL, t0);
-		free(w.names);
-		worst = worse(worst, ret);
-		if (ret == EXIT_CANTRUN || ret == EXIT_INTERRUPTED || ret == EXIT_USAGE ||
-		    ret == EXIT_WINDOW || interrupted)
-			break;
-	}
-	fc->o.path = NULL;
-	fc->o.wanted = NULL;
-	if (!l.n)
-		verbose(0, "no files to move: %s",
-			fc->retry_failed ? "no failed file in the outcome log"
-					 : "the list is empty");
-	lctl_path_list_free(&l);
-	return worse(worst, ret);
 }

@@ -46,34 +46,6 @@ static bool internal_name(const char *name)
 	return !strcmp(name, ".glusterfs");
 }
 
-uint64_t lctl_min_free_bytes(const char *opt, uint64_t size)
-{
-	static const char *const units[] = { "KB", "MB", "GB", "TB", "PB" };
-	char *end;
-	double v;
-	int i, n = -1;
-
-	if (!opt)
-		opt = "10%";
-	errno = 0;
-	v = strtod(opt, &end);
-	if (errno || end == opt || !(v >= 0) || isspace((unsigned char)*opt))
-		return size / 10;
-	if (*end && strcmp(end, "%")) {
-		for (i = 0; i < 5 && n < 0; i++)
-			if (!strcasecmp(end, units[i]))
-				n = i;
-		if (n < 0)
-			return size / 10;
-		for (i = 0; i <= n; i++)
-			v *= 1024;
-	}
-	/* dht_init/dht_reconfigure: disk_unit 'p' when min_free_disk < 100, else bytes */
-	if (v < 100)
-		return (uint64_t)((double)size * v / 100);
-	return v >= (double)UINT64_MAX ? UINT64_MAX : (uint64_t)v;
-}
-
 static void note_left(struct lctl_drain_left *out, const char *where, const char *path,
 		      uint64_t size, bool brick)
 {

@@ -8,6 +8,8 @@
  * data phase repaired every one of them.
  *
  * The summary is the consumer thread's (lctl_fix_next() and its caller): no lock of its own.
+ * Here too: lctl_fix_summary() and lctl_fix_progress(), the run's summary and its live counts
+ * as the caller reads them.
  */
 #include "fixrun.h"
 
@@ -282,4 +284,86 @@ void fix_summary_add(struct lctl_fix *f, struct lctl_repair_report *rr)
 	}
 	moves_add(&f->sum, rr);
 	skips_add(&f->sum, rr);
+}
+
+/* ---- what the run says of itself: its summary, its live progress ----------------------- */
+
+const struct lctl_fix_summary *lctl_fix_summary(struct lctl_fix *f)
+{
+	f->sum.stopped = atomic_load(&f->stop);
+	f->sum.held_out = atomic_load(&f->held_out);
+	f->sum.deadline_hit = atomic_load(&f->deadline_hit);
+	f->sum.mode = f->opts.mode;
+	f->sum.two_phase = f->two_phase;
+	f->sum.data_ran = f->data_started;
+	f->sum.clean_at = f->clean_at;
+	f->sum.clean_since = f->two_phase ? f->j.clean_since : 0;
+	f->sum.refused = f->refused;
+	fix_time_taken(f);
+	return &f->sum;
+}
+
+void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p)
+{
+	struct lctl_crawl_stats st;
+	unsigned i;
+
+	memset(&st, 0, sizeof(st));
+	if (f->crawl)
+		lctl_crawl_stats(f->crawl, &st);
+	memset(p, 0, sizeof(*p));
+	p->dirs_seen = f->base_seen + st.dirs_seen;
+	p->dirs_done = f->base_done + st.dirs_done;
+	p->files = atomic_load(&f->files);
+	p->bytes = atomic_load(&f->bytes);
+	p->dirs_not_clean = atomic_load(&f->not_clean);
+	for (i = 0; i < LCTL_FILE_ACTION_COUNT && i < 5; i++)
+		p->file_actions[i] = atomic_load(&f->live[i]);
+	p->bytes_moved = atomic_load(&f->live_bytes);
+	p->plan_files = atomic_load(&f->plan_files);
+	p->plan_bytes = atomic_load(&f->plan_bytes);
+	p->plan_dirs = atomic_load(&f->plan_dirs);
+	p->depth = st.depth;
+	p->deadline = f->opts.deadline;
+	p->workers = st.nworkers;
+	p->active_workers = st.active_workers;
+	p->paused = atomic_load(&f->paused);
+	pthread_mutex_lock(&f->tlock);
+	p->rate_limit = f->opts.files_per_sec;
+	p->bandwidth_limit = f->opts.bytes_per_sec;
+	p->migrations = f->opts.migrations ? f->opts.migrations : 1;
+	pthread_mutex_unlock(&f->tlock);
+	if (atomic_load(&f->held)) {
+		pthread_mutex_lock(&f->hold_lock);
+		p->held = true;
+		p->held_seconds = lctl_mono_seconds() - f->held_since;
+		snprintf(p->held_why, sizeof(p->held_why), "%s", f->held_why);
+		pthread_mutex_unlock(&f->hold_lock);
+	}
+	p->elapsed =
+		lctl_mono_seconds() - ((double)f->start.tv_sec + (double)f->start.tv_nsec / 1e9);
+	for (i = 0; i < st.nworkers && i < 64; i++)
+		snprintf(p->worker_state[i], sizeof(p->worker_state[i]), "%s", st.worker_state[i]);
+	p->phase = f->phase;
+	/* the settle period: its length when this run has one, and what is left of it */
+	if (!f->opts.dry_run && !f->opts.place_only && !f->dirty_done) {
+		p->settle_seconds = f->opts.settle_ms / 1000.0;
+		if (f->stage == FIX_HELLO || f->stage == FIX_LAYOUT)
+			p->settle_left = p->settle_seconds;
+		else if (f->stage == FIX_SETTLE && f->settle_end > lctl_mono_seconds())
+			p->settle_left = f->settle_end - lctl_mono_seconds();
+	}
+	p->two_phase = f->two_phase;
+	p->dirs_clean = f->sum.dir_outcome[LCTL_DIR_WAS_CLEAN] +
+			f->sum.dir_outcome[LCTL_DIR_FIXED] +
+			f->sum.dir_outcome[LCTL_DIR_LEFT_ALONE];
+	p->clean_at = f->clean_at;
+	p->clean_since = f->j.clean_since;
+	p->data_placed = f->sum.data_placed;
+	if (f->pool) {
+		uint64_t names[LCTL_FILE_ACTION_COUNT] = { 0 };
+
+		p->nservers = (unsigned)lctl_pool_progress(f->pool, p->servers, LCTL_POOL_MAX);
+		fix_pool_totals(f, p->file_actions, names, &p->bytes_moved);
+	}
 }

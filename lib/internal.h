@@ -93,6 +93,9 @@ glfs_t *lctl_volume_fs(const struct lctl_volume *vol);
  * directory) rather than a revalidation. Return: 0 done (or not known); -1 not possible here.
  */
 int lctl_volume_forget(struct lctl_volume *vol, const char *dir, const char *name);
+/* The volume's own bytes on each subvolume, [nsubvols] (owned from now on; space.c), as
+ * lctl_volume_measure_usage() measured them. */
+void lctl_volume_set_usage(struct lctl_volume *vol, uint64_t *usage);
 /* Whether the folder @path on this host carries the volume's id (glusterd's record of it). */
 bool lctl_volume_brick_is_ours(const struct lctl_volume *vol, const char *path);
 

@@ -60,12 +60,12 @@ static const unsigned kind_args[] = {
 };
 
 /* An optional string word: "-" for none; one of ours is never "-" itself. */
-static void opt_word(char *out, const char *s)
+static void opt_word(char *dst, const char *s)
 {
 	if (s[0])
-		lctl_escape_word_to(out, s);
+		lctl_escape_word_to(dst, s);
 	else
-		strcpy(out, "-");
+		strcpy(dst, "-");
 }
 
 /* An outcome line: "-1" when a field is out of range (lctl_pool_msg_format()). */

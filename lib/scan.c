@@ -274,3 +274,44 @@ void lctl_scan_free(struct lctl_scan *s)
 	lctl_inspector_release(&s->in);
 	free(s);
 }
+
+/*
+ * The volume's own bytes on each subvolume, for the even-usage planner: what the layouts
+ * place, as against what else its bricks' filesystems hold. A scan of the whole volume (the
+ * files by the subvolume their data is on); kept in @vol for the walks that plan after it.
+ */
+int lctl_volume_measure_usage(struct lctl_volume *vol, unsigned parallel,
+			      const volatile sig_atomic_t *stop, struct lctl_error *err)
+{
+	struct lctl_scan_opts so = { 0 };
+	struct lctl_scan *scan = NULL;
+	const struct lctl_scan_summary *sum;
+	size_t n = lctl_volume_nsubvols(vol);
+	bool fin = false;
+	uint64_t *u;
+	int ret;
+
+	so.parallel = parallel;
+	so.planner = LCTL_PLANNER_GLUSTER;
+	so.max_depth = -1;
+	ret = lctl_scan_start(vol, &so, &scan, err);
+	if (ret)
+		return ret;
+	while (!fin && !(stop && *stop))
+		lctl_dir_report_free(lctl_scan_next(scan, 200, &fin));
+	if (!fin) {
+		lctl_scan_free(scan);
+		return lctl_seterr(err, LCTL_ECANCELED, 0, "stopped while measuring the volume");
+	}
+	sum = lctl_scan_summary(scan);
+	u = calloc(n ? n : 1, sizeof(*u));
+	if (!u) {
+		lctl_scan_free(scan);
+		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
+	}
+	if (sum->nsubvols == n)
+		memcpy(u, sum->subvol_bytes, n * sizeof(*u));
+	lctl_scan_free(scan);
+	lctl_volume_set_usage(vol, u);
+	return 0;
+}

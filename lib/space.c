@@ -11,8 +11,40 @@
 #include "internal.h"
 #include "volumeimpl.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+/* DHT's cluster.min-free-disk as it reads it (lctl/drain.h). */
+uint64_t lctl_min_free_bytes(const char *opt, uint64_t size)
+{
+	static const char *const units[] = { "KB", "MB", "GB", "TB", "PB" };
+	char *end;
+	double v;
+	int i, n = -1;
+
+	if (!opt)
+		opt = "10%";
+	errno = 0;
+	v = strtod(opt, &end);
+	if (errno || end == opt || !(v >= 0) || isspace((unsigned char)*opt))
+		return size / 10;
+	if (*end && strcmp(end, "%")) {
+		for (i = 0; i < 5 && n < 0; i++)
+			if (!strcasecmp(end, units[i]))
+				n = i;
+		if (n < 0)
+			return size / 10;
+		for (i = 0; i <= n; i++)
+			v *= 1024;
+	}
+	/* dht_init/dht_reconfigure: disk_unit 'p' when min_free_disk < 100, else bytes */
+	if (v < 100)
+		return (uint64_t)((double)size * v / 100);
+	return v >= (double)UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
 
 void lctl_fill_project(const struct lctl_volume *vol, const uint64_t *move_files,
 		       const uint64_t *move_bytes, struct lctl_fill *out)
@@ -70,46 +102,10 @@ void lctl_fill_project(const struct lctl_volume *vol, const uint64_t *move_files
 	}
 }
 
-/*
- * The volume's own bytes on each subvolume, for the even-usage planner: what the layouts
- * place, as against what else its bricks' filesystems hold. A scan of the whole volume (the
- * files by the subvolume their data is on); kept in @vol for the walks that plan after it.
- */
-int lctl_volume_measure_usage(struct lctl_volume *vol, unsigned parallel,
-			      const volatile sig_atomic_t *stop, struct lctl_error *err)
+void lctl_volume_set_usage(struct lctl_volume *vol, uint64_t *usage)
 {
-	struct lctl_scan_opts so = { 0 };
-	struct lctl_scan *scan = NULL;
-	const struct lctl_scan_summary *sum;
-	size_t n = lctl_volume_nsubvols(vol);
-	bool fin = false;
-	uint64_t *u;
-	int ret;
-
-	so.parallel = parallel;
-	so.planner = LCTL_PLANNER_GLUSTER;
-	so.max_depth = -1;
-	ret = lctl_scan_start(vol, &so, &scan, err);
-	if (ret)
-		return ret;
-	while (!fin && !(stop && *stop))
-		lctl_dir_report_free(lctl_scan_next(scan, 200, &fin));
-	if (!fin) {
-		lctl_scan_free(scan);
-		return lctl_seterr(err, LCTL_ECANCELED, 0, "stopped while measuring the volume");
-	}
-	sum = lctl_scan_summary(scan);
-	u = calloc(n ? n : 1, sizeof(*u));
-	if (!u) {
-		lctl_scan_free(scan);
-		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
-	}
-	if (sum->nsubvols == n)
-		memcpy(u, sum->subvol_bytes, n * sizeof(*u));
-	lctl_scan_free(scan);
 	free(vol->usage);
-	vol->usage = u;
-	return 0;
+	vol->usage = usage;
 }
 
 const uint64_t *lctl_volume_usage(const struct lctl_volume *vol)
