@@ -212,6 +212,33 @@ static int wait_for_go(struct lctl_pool_reader *rd, struct lctl_pool_msg *m,
 	}
 }
 
+/*
+ * The commands the starting host sent meanwhile: pause, resume, pace, stop. End of file stops
+ * us; so does anything else (a second go, a line that is no message): the link cannot be
+ * trusted any more. Return: whether the run was stopped.
+ */
+static bool take_commands(struct lctl_pool_reader *rd, struct lctl_fix *fix)
+{
+	struct lctl_pool_msg m;
+	int ret;
+
+	while ((ret = next_msg(rd, &m, 0)) != 0) {
+		if (ret == 1 && (m.kind == LCTL_PM_PAUSE || m.kind == LCTL_PM_RESUME)) {
+			lctl_fix_pause(fix, m.kind == LCTL_PM_PAUSE);
+			continue;
+		}
+		if (ret == 1 && m.kind == LCTL_PM_PACE) {
+			lctl_fix_set_pace(fix, &m.pace);
+			continue;
+		}
+		if (ret == -2 || (ret == 1 && m.kind != LCTL_PM_STOP))
+			warning("protocol error from the starting host: stopping");
+		lctl_fix_cancel(fix);
+		return true;
+	}
+	return false;
+}
+
 int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 {
 	struct lctl_fix_opts o = { .mode = LCTL_FIX_MIGRATE, .place_only = true };
@@ -315,25 +342,8 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 					log_path);
 			lctl_repair_report_free(rr);
 		}
-		/*
-		 * A command from the starting host: pause, resume, stop. End of file stops us; so
-		 * does anything else (a second go, a line that is no message): the link cannot be
-		 * trusted any more.
-		 */
-		while (!stopped && (ret = next_msg(rd, &m, 0)) != 0) {
-			if (ret == 1 && (m.kind == LCTL_PM_PAUSE || m.kind == LCTL_PM_RESUME)) {
-				lctl_fix_pause(fix, m.kind == LCTL_PM_PAUSE);
-				continue;
-			}
-			if (ret == 1 && m.kind == LCTL_PM_PACE) {
-				lctl_fix_set_pace(fix, &m.pace);
-				continue;
-			}
-			if (ret == -2 || (ret == 1 && m.kind != LCTL_PM_STOP))
-				warning("protocol error from the starting host: stopping");
-			stopped = true;
-			lctl_fix_cancel(fix);
-		}
+		if (!stopped)
+			stopped = take_commands(rd, fix);
 		if (interrupted && !stopped) {
 			stopped = true;
 			lctl_fix_cancel(fix);

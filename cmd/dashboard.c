@@ -179,18 +179,6 @@ void dash_close(struct dash *d)
 	notes_flush();
 }
 
-static void fmt_duration(double s, char *buf, size_t n)
-{
-	long t = s < 0 ? 0 : (long)(s + 0.5);
-
-	if (t >= 3600)
-		snprintf(buf, n, "%ldh%02ldm%02lds", t / 3600, t / 60 % 60, t % 60);
-	else if (t >= 60)
-		snprintf(buf, n, "%ldm%02lds", t / 60, t % 60);
-	else
-		snprintf(buf, n, "%lds", t);
-}
-
 static void bar(int y, int x, int width, double frac, int pair)
 {
 	int fill, i;
@@ -241,8 +229,8 @@ static int draw_clean_first(struct json_object *st, int y)
 	if (json_object_object_get_ex(st, "clean_first", &a) && a) {
 		if (js_int(st, "clean_first.all_clean") &&
 		    js_double(st, "clean_first.clean_after_seconds") > 0) {
-			fmt_duration(js_double(st, "clean_first.clean_after_seconds"), b2,
-				     sizeof(b2));
+			human_duration(js_double(st, "clean_first.clean_after_seconds"), b2,
+				       sizeof(b2));
 			mvprintw(y++, 0,
 				 "Clean first every directory clean after %s   data placed in %lld dirs",
 				 b2, (long long)js_int(st, "clean_first.data_directories_placed"));
@@ -382,7 +370,7 @@ static int draw_moves(struct json_object *st, int y, int cols)
 	bar(y++, 62, cols - 62, total > 0 ? moved / total : 0, 1);
 	if (!json_object_object_get_ex(st, "window", &a) || !a)
 		return y;
-	fmt_duration(js_double(st, "window.seconds_left"), b4, sizeof(b4));
+	human_duration(js_double(st, "window.seconds_left"), b4, sizeof(b4));
 	if (js_int(st, "window.done_in_window"))
 		mvprintw(y++, 0, "Window      ends in %s: all done before it", b4);
 	else
@@ -453,9 +441,9 @@ void dash_draw(struct dash *d, struct json_object *st)
 		 js_int(st, "dry_run") ? " (dry run)" : "", out_esc(js_str(st, "path")),
 		 out_esc(js_str(st, "mode")), out_esc(js_str(st, "layout")));
 	attroff(A_BOLD);
-	fmt_duration(js_double(st, "elapsed"), b1, sizeof(b1));
+	human_duration(js_double(st, "elapsed"), b1, sizeof(b1));
 	if (json_object_object_get_ex(st, "eta_seconds", &a) && a)
-		fmt_duration(json_object_get_double(a), b2, sizeof(b2));
+		human_duration(json_object_get_double(a), b2, sizeof(b2));
 	else
 		snprintf(b2, sizeof(b2), "-");
 	mvprintw(y++, 0, "state %-9s phase %-6s elapsed %-10s ETA %-10s pid %lld on %s",
