@@ -60,7 +60,7 @@ static const unsigned kind_args[] = {
 };
 
 /* An optional string word: "-" for none; one of ours is never "-" itself. */
-static void opt_word(char *dst, const char *s)
+static void word_or_none(char *dst, const char *s)
 {
 	if (s[0])
 		lctl_escape_word_to(dst, s);
@@ -85,9 +85,9 @@ static int format_outcome(const struct lctl_pool_msg *m, char *buf, size_t size)
 	    !strcmp(o->from, "-") || !strcmp(o->to, "-"))
 		return -1;
 	lctl_escape_word_to(path, m->text);
-	opt_word(reason, o->reason);
-	opt_word(from, o->from);
-	opt_word(to, o->to);
+	word_or_none(reason, o->reason);
+	word_or_none(from, o->from);
+	word_or_none(to, o->to);
 	return snprintf(buf, size, "outcome %llu %s %s %s %u %s %s %llu\n",
 			(unsigned long long)o->time, path, action, reason, o->err, from, to,
 			(unsigned long long)o->size);
@@ -189,7 +189,7 @@ static int string(char *w, char *out, size_t size)
 }
 
 /* an optional escaped word: "-" none ("") */
-static int opt_string(char *w, char *out, size_t size)
+static int string_or_none(char *w, char *out, size_t size)
 {
 	if (!strcmp(w, "-")) {
 		out[0] = '\0';
@@ -205,9 +205,9 @@ static int parse_outcome(char **w, struct lctl_pool_msg *m)
 	int a;
 
 	if (number(w[1], &t) || string(w[2], m->text, sizeof(m->text)) || m->text[0] != '/' ||
-	    opt_string(w[4], o->reason, sizeof(o->reason)) || number(w[5], &e) || e > 4095 ||
-	    opt_string(w[6], o->from, sizeof(o->from)) || opt_string(w[7], o->to, sizeof(o->to)) ||
-	    number(w[8], &sz))
+	    string_or_none(w[4], o->reason, sizeof(o->reason)) || number(w[5], &e) || e > 4095 ||
+	    string_or_none(w[6], o->from, sizeof(o->from)) ||
+	    string_or_none(w[7], o->to, sizeof(o->to)) || number(w[8], &sz))
 		return -1;
 	for (a = 0; a < LCTL_FILE_ACTION_COUNT; a++)
 		if (!strcmp(w[3], lctl_file_action_name(a)))
