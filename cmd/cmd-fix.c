@@ -8,7 +8,7 @@
 #include "argvalues.h"
 #include "progress.h"
 #include "textview.h"
-#include "status.h"
+#include "statusview.h"
 
 #include <ctype.h>
 #include <errno.h>

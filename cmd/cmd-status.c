@@ -10,7 +10,7 @@
 #include "argvalues.h"
 #include "progress.h"
 #include "textview.h"
-#include "status.h"
+#include "statusview.h"
 
 #include <errno.h>
 #include <signal.h>

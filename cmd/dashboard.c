@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The full-screen dashboard (htop-style): draws status objects (status.h) only, so the same
+ * The full-screen dashboard (htop-style): draws status objects (statusview.h) only, so the same
  * code serves `fix --dashboard` (objects built in this process) and `layoutctl top` (objects
  * read from a running job's state directory). Only the caller's thread calls curses.
  *

@@ -3,7 +3,7 @@
 #ifndef LCTL_DASHBOARD_H
 #define LCTL_DASHBOARD_H
 
-#include "status.h"
+#include "statusview.h"
 
 struct dash;
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests: the one line of text a status renders to (cmd/status.c: the dashboard's and
+ * Unit tests: the one line of text a status renders to (cmd/statusview.c: the dashboard's and
  * `status`'s "Now:" line), for every phase of a fix from its first second (issue 16), from
  * the object built in this process and from the same object read back from the file; and the
  * dashboard's row of a pool server, rendered by the template `status` and fix print it with.
@@ -18,7 +18,7 @@
 #include "cli.h"
 #include "output.h"
 #include "progress.h"
-#include "status.h"
+#include "statusview.h"
 #include "tmpdir.h"
 
 /* cmd/progress.c reads the global options; the defaults of layoutctl.c are not linked here */

@@ -7,8 +7,8 @@
  * lctl_status_read(), lctl_control_send(), lctl_control_take()); the dashboard, `status` and
  * `top` draw such objects, whether they come from this process or from the file.
  */
-#ifndef LCTL_STATUS_H
-#define LCTL_STATUS_H
+#ifndef LCTL_STATUSVIEW_H
+#define LCTL_STATUSVIEW_H
 
 #include "layoutctl.h"
 

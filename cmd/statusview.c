@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "status.h"
+#include "statusview.h"
 #include "cli.h"
 #include "output.h"
 #include "progress.h"
