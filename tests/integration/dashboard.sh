@@ -27,14 +27,18 @@ ls -R "$mnt" >/dev/null
 work=$(mktemp -d)
 state=$work/state
 sess=lctl$$
-lctl_on_exit tmux kill-session -t "$sess"
+# a tmux server of the test's own; a new session is made before the old one is killed: the
+# last session's end makes the server exit, and a new-session meanwhile fails ("server exited
+# unexpectedly", seen in CI)
+tm() { tmux -L "lctl$$" "$@"; }
+lctl_on_exit tmux -L "lctl$$" kill-server
 lctl_on_exit rm -rf "$work"
-screen() { tmux capture-pane -t "$sess" -p; }
+screen() { tm capture-pane -t "$sess" -p; }
 status_phase() { "$LAYOUTCTL" --format json status --state-dir "$state" "$VOL" 2>/dev/null | jq -r .status.phase; }
 settle_left() { screen | sed -n 's/^Settle *\([0-9][0-9]*\) s left of .*/\1/p' | head -1; }
 
 t0=$(date +%s%N)
-tmux new-session -d -s "$sess" -x 150 -y 45 \
+tm new-session -d -s "$sess" -x 150 -y 45 \
 	"'$LAYOUTCTL' fix --dashboard --rate 10 --settle 8 --no-task-check --state-dir '$state' '$VOL'; echo EXIT=\$? >'$work/exit'; stty -a >'$work/stty'; sleep 60"
 # seconds since the layoutctl process started (/proc/PID/stat field 22, clock ticks after boot)
 age() { awk -v hz="$(getconf CLK_TCK)" 'NR == 1 { up = $1; next } { printf "%.2f", up - $22 / hz }' /proc/uptime "/proc/$1/stat"; }
@@ -106,7 +110,7 @@ json=$("$LAYOUTCTL" --format json status --state-dir "$state" "$VOL")
 [ "$(jq .status.files.migrated <<<"$json")" -gt 0 ] || fail "status has no migrated count"
 
 # p pauses: the counter stops
-tmux send-keys -t "$sess" p
+tm send-keys -t "$sess" p
 wait_for "PAUSED" 5
 sleep 2
 p1=$(field migrated)
@@ -115,7 +119,7 @@ p2=$(field migrated)
 [ "$p1" = "$p2" ] || fail "progress while paused ($p1 -> $p2)"
 screen | grep >/dev/null -c "state paused" || fail "state not paused"
 # r resumes
-tmux send-keys -t "$sess" r
+tm send-keys -t "$sess" r
 sleep 3
 r1=$(field migrated)
 [ "$r1" -gt "$p2" ] || fail "no progress after resume ($p2 -> $r1)"
@@ -132,31 +136,31 @@ wait_rate() { # wait_rate VALUE KEY: status says the rate VALUE within 5 s of KE
 	screen >&2
 	fail "status says rate $r after $2 (want $1)"
 }
-tmux send-keys -t "$sess" '<'
+tm send-keys -t "$sess" '<'
 wait_rate 5 '<'
 wait_for "rate 5 files/s" 5
-tmux send-keys -t "$sess" '>'
+tm send-keys -t "$sess" '>'
 wait_rate 10 '>'
 wait_for "rate 10 files/s" 5
 # 0: no limit (paused meanwhile, so that the run does not end at once); `layoutctl set` then
 # gives the limit back through the same control word
-tmux send-keys -t "$sess" p
+tm send-keys -t "$sess" p
 wait_for "PAUSED" 5
-tmux send-keys -t "$sess" 0
+tm send-keys -t "$sess" 0
 wait_rate 0 0
 wait_for "rate no limit" 5
 run_check "$LAYOUTCTL" set --state-dir "$state" "$VOL" rate=10
 wait_rate 10 "set rate=10"
-tmux send-keys -t "$sess" r
+tm send-keys -t "$sess" r
 # resize: redrawn, no garbage (every line fits, the header is on the first line)
-tmux resize-window -t "$sess" -x 100 -y 30 2>/dev/null || tmux resize-pane -t "$sess" -x 100 -y 30
+tm resize-window -t "$sess" -x 100 -y 30 2>/dev/null || tm resize-pane -t "$sess" -x 100 -y 30
 sleep 2
 [ "$(screen | head -1 | cut -c1-13)" = "layoutctl fix" ] || { screen >&2; fail "header not redrawn after resize"; }
 [ "$(screen | awk 'length > 100' | wc -l)" = 0 ] || fail "lines wider than the window after resize"
 screen | grep >/dev/null -cF "q stop" || fail "key line lost after resize"
 
 # q: graceful, resumable stop
-tmux send-keys -t "$sess" q
+tm send-keys -t "$sess" q
 for ((i = 0; i < 50; i++)); do [ -s "$work/exit" ] && break; sleep 0.2; done
 [ -s "$work/exit" ] || fail "fix did not end after q"
 grep -q '^EXIT=1$' "$work/exit" || fail "exit after q: $(cat "$work/exit") (want 1: stopped, resumable)"
@@ -186,9 +190,11 @@ q_in() { # q_in PHASE FIX-ARGS...: a dashboard run, q once status says PHASE, ti
 	local phase=$1 ph pid t1 t2 i st
 	shift
 	rm -f "$work/exit"
-	tmux kill-session -t "$sess" 2>/dev/null || true
-	tmux new-session -d -s "$sess" -x 150 -y 45 \
+	local old=$sess
+	sess=lctl$$-$phase
+	tm new-session -d -s "$sess" -x 150 -y 45 \
 		"'$LAYOUTCTL' fix --dashboard --no-task-check --state-dir '$state' $* '$VOL'; echo EXIT=\$? >'$work/exit'; sleep 60"
+	tm kill-session -t "$old" 2>/dev/null || true
 	pid=
 	for ((i = 0; i < 1200; i++)); do
 		[[ -n $pid ]] || pid=$(pgrep -n -f -- "fix --dashboard --no-task-check --state-dir $state") || pid=
@@ -199,7 +205,7 @@ q_in() { # q_in PHASE FIX-ARGS...: a dashboard run, q once status says PHASE, ti
 	done
 	[[ $ph == "$phase" ]] || { screen >&2; fail "status never said phase $phase (last: $ph)"; }
 	t1=$(date +%s%N)
-	tmux send-keys -t "$sess" q
+	tm send-keys -t "$sess" q
 	while kill -0 "$pid" 2>/dev/null; do
 		(($(date +%s%N) - t1 < 30000000000)) || fail "layoutctl still runs 30 s after q in its $phase phase"
 		sleep 0.02
