@@ -171,7 +171,7 @@ struct listed_dir {
 	size_t n;
 };
 struct listed_dirs {
-	struct lctl_path_list l; /* sorted by directory, then name */
+	struct lctl_strv l; /* sorted by directory, then name */
 	size_t next, dirs;
 	char dir[4096];
 	struct listed_dir cur;

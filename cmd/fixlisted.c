@@ -16,11 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Absolute paths by directory, then name: each directory's names together ("/a/b/x/y"
  * sorts between "/a/b/w" and "/a/b/z" by bytes alone). */
 static int cmp_dir_name(const void *a, const void *b)
@@ -41,7 +36,7 @@ static bool wanted_name(void *arg, const char *dir, const char *name)
 	const struct listed_dir *w = arg;
 
 	return !strcmp(dir, w->dir) &&
-	       bsearch(&name, w->names, w->n, sizeof(*w->names), cmp_str) != NULL;
+	       bsearch(&name, w->names, w->n, sizeof(*w->names), lctl_cmp_strp) != NULL;
 }
 
 /*
@@ -49,7 +44,7 @@ static bool wanted_name(void *arg, const char *dir, const char *name)
  * allowed; a newline or, with --null, a NUL ends each; empty ones skipped) into @l, each
  * absolute. A path with an empty, "." or ".." component is refused, naming it (escaped).
  */
-static int read_files_from(const struct fix_cli *fc, struct lctl_path_list *l)
+static int read_files_from(const struct fix_cli *fc, struct lctl_strv *l)
 {
 	FILE *f = strcmp(fc->files_from, "-") ? fopen(fc->files_from, "re") : stdin;
 	char *line = NULL, *abs = NULL;
@@ -83,7 +78,7 @@ static int read_files_from(const struct fix_cli *fc, struct lctl_path_list *l)
 			      "or '..' components",
 			      fc->files_from, lineno, line);
 			ret = EXIT_USAGE;
-		} else if (lctl_path_list_add(l, abs)) {
+		} else if (lctl_strv_add(l, abs)) {
 			ret = EXIT_CANTRUN;
 		}
 		free(abs);
@@ -99,7 +94,7 @@ static int read_files_from(const struct fix_cli *fc, struct lctl_path_list *l)
 }
 
 /* --retry-failed: the failed files of the outcome log (--log, or STATE_DIR's) into @l. */
-static int read_failed(const struct fix_cli *fc, struct lctl_path_list *l)
+static int read_failed(const struct fix_cli *fc, struct lctl_strv *l)
 {
 	struct lctl_error err = { 0 };
 	size_t bad = 0;
@@ -137,7 +132,7 @@ int listed_open(const struct fix_cli *fc, struct listed_dirs *ld)
 	memset(ld, 0, sizeof(*ld));
 	ret = fc->retry_failed ? read_failed(fc, &ld->l) : read_files_from(fc, &ld->l);
 	if (ret) {
-		lctl_path_list_free(&ld->l);
+		lctl_strv_free(&ld->l);
 		return ret;
 	}
 	/* each directory's names together */
@@ -149,7 +144,7 @@ int listed_open(const struct fix_cli *fc, struct listed_dirs *ld)
 int listed_next(struct listed_dirs *ld, struct lctl_fix_opts *o)
 {
 	struct listed_dir *w = &ld->cur;
-	const struct lctl_path_list *l = &ld->l;
+	const struct lctl_strv *l = &ld->l;
 	size_t i = ld->next, j, k, dlen;
 
 	free(w->names);
@@ -176,7 +171,7 @@ int listed_next(struct listed_dirs *ld, struct lctl_fix_opts *o)
 	for (k = i; k < j; k++)
 		if (!w->n || strcmp(w->names[w->n - 1], strrchr(l->v[k], '/') + 1))
 			w->names[w->n++] = strrchr(l->v[k], '/') + 1;
-	qsort(w->names, w->n, sizeof(*w->names), cmp_str);
+	qsort(w->names, w->n, sizeof(*w->names), lctl_cmp_strp);
 	ld->next = j;
 	ld->dirs++;
 	o->path = ld->dir;
@@ -189,7 +184,7 @@ void listed_close(struct listed_dirs *ld, struct lctl_fix_opts *o)
 {
 	free(ld->cur.names);
 	ld->cur.names = NULL;
-	lctl_path_list_free(&ld->l);
+	lctl_strv_free(&ld->l);
 	o->path = NULL;
 	o->wanted = NULL;
 	o->wanted_arg = NULL;

@@ -47,32 +47,18 @@ bool fix_should_stop(void *arg)
  * the new layout while nothing has moved yet (as GlusterFS's fix-layout before migration).
  */
 struct names {
-	char **v;
-	size_t n, cap;
+	struct lctl_strv l;
 	bool nomem;
 };
 
 static int keep_child(void *arg, const char *name)
 {
 	struct names *ns = arg;
+	int ret = lctl_strv_add(&ns->l, name);
 
-	if (ns->n == ns->cap) {
-		size_t cap = ns->cap ? ns->cap * 2 : 16;
-		char **v = realloc(ns->v, cap * sizeof(*v));
-
-		if (!v)
-			goto nomem;
-		ns->v = v;
-		ns->cap = cap;
-	}
-	ns->v[ns->n] = strdup(name);
-	if (!ns->v[ns->n])
-		goto nomem;
-	ns->n++;
-	return 0;
-nomem:
-	ns->nomem = true;
-	return -LCTL_ENOMEM;
+	if (ret)
+		ns->nomem = true;
+	return ret;
 }
 
 /*
@@ -97,11 +83,9 @@ static void *dirty_visit(void *arg, struct lctl_crawl_worker *w, const char *pat
 	if (lctl_repair_layout(&f->rc, path, depth, &ch, &ok) || !ok || ns.nomem)
 		atomic_fetch_add(&f->not_clean, 1);
 	/* a run of listed files: their directory alone */
-	for (i = 0; i < ns.n && !f->opts.wanted; i++) {
-		lctl_crawl_push_child(&pc, ns.v[i]);
-		free(ns.v[i]);
-	}
-	free(ns.v);
+	for (i = 0; i < ns.l.n && !f->opts.wanted; i++)
+		lctl_crawl_push_child(&pc, ns.l.v[i]);
+	lctl_strv_free(&ns.l);
 	return NULL;
 }
 

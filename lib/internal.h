@@ -45,9 +45,6 @@ struct dirent;
 struct stat;
 int lctl_dir_next(glfs_fd_t *fd, struct stat *st, struct dirent *de);
 
-/* qsort()/bsearch() comparison of two char * (an array of strings, by strcmp()) */
-int lctl_cmp_strp(const void *a, const void *b);
-
 /* "dir/name" (or "/name" under the root) into buf; -1 if it does not fit. */
 int lctl_path_join_to(char *buf, size_t n, const char *dir, const char *name);
 /* The same, newly allocated (the caller frees it); NULL without memory. */

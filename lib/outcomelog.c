@@ -81,20 +81,10 @@ static char *line_of(const char *path, int action, const char *reason, int e, co
 	return buf;
 }
 
-/* @dir/@name, or NULL without memory */
-static char *join(const char *dir, const char *name)
-{
-	char *path;
-
-	if (asprintf(&path, "%s/%s", strcmp(dir, "/") ? dir : "", name) < 0)
-		return NULL;
-	return path;
-}
-
 char *lctl_outcome_line(const char *dir, const struct lctl_file_outcome *o, const char *from,
 			const char *to, time_t t)
 {
-	char *path = join(dir, o->name), *buf;
+	char *path = lctl_path_join(dir, o->name), *buf;
 
 	if (!path)
 		return NULL;
@@ -157,7 +147,7 @@ size_t lctl_outcome_msgs(const struct lctl_volume *vol, const struct lctl_repair
 	for (i = 0; i < rr->nfiles; i++) {
 		const struct lctl_file_outcome *o = &rr->files[i];
 		struct lctl_pool_outcome *po = &m->outcome;
-		char *path = join(rr->path, o->name);
+		char *path = lctl_path_join(rr->path, o->name);
 
 		memset(m, 0, sizeof(*m));
 		m->kind = LCTL_PM_OUTCOME;
@@ -199,32 +189,14 @@ int lctl_outcome_log_append_msg(int fd, const struct lctl_pool_msg *m, const cha
 	return ret;
 }
 
-void lctl_path_list_free(struct lctl_path_list *l)
-{
-	while (l->n)
-		free(l->v[--l->n]);
-	free(l->v);
-	*l = (struct lctl_path_list){ 0 };
-}
-
-/* An absolute path without empty, "." or ".." components (but the root's one slash). */
+/*
+ * A file's path: a path inside the volume as every entry point takes it
+ * (lctl_volume_path_check(): absolute, no "." or ".." component), and no empty component
+ * either (so not the root, no "//", no trailing '/'): its directory and its name, exactly.
+ */
 bool lctl_path_plain(const char *p)
 {
-	const char *c = p;
-
-	if (p[0] != '/' || !p[1])
-		return false;
-	while (*c == '/') {
-		const char *e = strchr(c + 1, '/');
-		size_t n = e ? (size_t)(e - c - 1) : strlen(c + 1);
-
-		if (!n || (n == 1 && c[1] == '.') || (n == 2 && c[1] == '.' && c[2] == '.'))
-			return false;
-		if (!e)
-			return true;
-		c = e;
-	}
-	return false;
+	return !lctl_volume_path_check(p) && p[1] && !strstr(p, "//") && p[strlen(p) - 1] != '/';
 }
 
 /* The latest outcome of each path: open addressing on the path, the failed ones listed. */
@@ -286,29 +258,7 @@ static int latest_set(struct latest *l, char *path, bool failed)
 	return 0;
 }
 
-int lctl_path_list_add(struct lctl_path_list *l, const char *s)
-{
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-		char **v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return -LCTL_ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
-	if (!(l->v[l->n] = strdup(s)))
-		return -LCTL_ENOMEM;
-	l->n++;
-	return 0;
-}
-
-static int cmp_path(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-int lctl_outcome_failed(int fd, struct lctl_path_list *out, size_t *bad, struct lctl_error *err)
+int lctl_outcome_failed(int fd, struct lctl_strv *out, size_t *bad, struct lctl_error *err)
 {
 	struct latest l = { 0 };
 	FILE *f;
@@ -317,7 +267,7 @@ int lctl_outcome_failed(int fd, struct lctl_path_list *out, size_t *bad, struct 
 	ssize_t len;
 	int ret = 0, dfd = dup(fd);
 
-	*out = (struct lctl_path_list){ 0 };
+	*out = (struct lctl_strv){ 0 };
 	*bad = 0;
 	if (dfd < 0 || !(f = fdopen(dfd, "r"))) {
 		int e = errno;
@@ -363,16 +313,16 @@ int lctl_outcome_failed(int fd, struct lctl_path_list *out, size_t *bad, struct 
 	/* the failed ones, sorted below */
 	for (i = 0; !ret && i < l.cap; i++)
 		if (l.path && l.path[i] && l.failed[i])
-			ret = lctl_path_list_add(out, l.path[i]);
+			ret = lctl_strv_add(out, l.path[i]);
 	for (i = 0; i < l.cap; i++)
 		free(l.path[i]);
 	free(l.path);
 	free(l.failed);
 	if (ret) {
-		lctl_path_list_free(out);
+		lctl_strv_free(out);
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
 	}
 	if (out->n)
-		qsort(out->v, out->n, sizeof(*out->v), cmp_path);
+		qsort(out->v, out->n, sizeof(*out->v), lctl_cmp_strp);
 	return 0;
 }

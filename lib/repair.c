@@ -397,45 +397,19 @@ int repair_unstamp(struct lctl_repair_ctx *rc, const char *path, const struct lc
 	return one ? 0 : first;
 }
 
-/* Subdirectory names seen by an inspection. */
-struct names {
-	char **v;
-	size_t n, cap;
-};
-
+/* A subdirectory name seen by an inspection, kept in its struct lctl_strv. */
 static int collect_name(void *arg, const char *name)
 {
-	struct names *ns = arg;
-
-	if (ns->n == ns->cap) {
-		size_t cap = ns->cap ? ns->cap * 2 : 16;
-		char **v = realloc(ns->v, cap * sizeof(*v));
-
-		if (!v)
-			return -LCTL_ENOMEM;
-		ns->v = v;
-		ns->cap = cap;
-	}
-	ns->v[ns->n] = strdup(name);
-	if (!ns->v[ns->n])
-		return -LCTL_ENOMEM;
-	ns->n++;
-	return 0;
-}
-
-static void names_clear(struct names *ns)
-{
-	while (ns->n)
-		free(ns->v[--ns->n]);
+	return lctl_strv_add(arg, name);
 }
 
 /* An inspection that also collects the subdirectory names into @ns (emptied first). */
 static int inspect_names(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
-			 struct names *ns, struct lctl_dir_report **out)
+			 struct lctl_strv *ns, struct lctl_dir_report **out)
 {
 	struct lctl_inspect_children ch = { collect_name, ns };
 
-	names_clear(ns);
+	lctl_strv_free(ns);
 	return lctl_inspect(rc->in, path, depth, &ch, out);
 }
 
@@ -450,8 +424,8 @@ static int inspect_names(struct lctl_repair_ctx *rc, const char *path, unsigned 
  * Return: 0 all there (*@dirtied: we wrote commit 1 to heal one); 1 not (reason set).
  */
 static int ensure_subdirs(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
-			  const char *path, const struct lctl_dir_report *v, const struct names *ns,
-			  bool *dirtied)
+			  const char *path, const struct lctl_dir_report *v,
+			  const struct lctl_strv *ns, bool *dirtied)
 {
 	glfs_t *dht = lctl_volume_fs(rc->in->vol);
 	size_t k, i, n = v->nsubvols;
@@ -620,7 +594,7 @@ struct dir_repair {
 	unsigned depth;
 	struct lctl_dir_report *r; /* the inspection placed from: the report's plan at the end */
 	struct lctl_dir_report *v; /* the last verify */
-	struct names ns;	   /* the subdirectories the last verify saw */
+	struct lctl_strv ns;	   /* the subdirectories the last verify saw */
 	bool dirtied;		   /* commit 1 written to heal a subdirectory (ensure_subdirs()) */
 };
 
@@ -900,8 +874,7 @@ static int repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned dep
 	if (ret == STEP_ON)
 		ret = stamp_dir(&d);
 	d.rr->plan = d.r;
-	names_clear(&d.ns);
-	free(d.ns.v);
+	lctl_strv_free(&d.ns);
 	lctl_dir_report_free(d.v);
 	if (ret < 0) {
 		lctl_repair_report_free(d.rr);

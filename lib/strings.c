@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Small string helpers of the library: the growing buffer (struct lbuf, internal.h), the
- * comparison of string pointers, and volume paths joined from a directory and a name.
+ * string vector (struct lctl_strv) and the comparison of string pointers, and volume paths
+ * joined from a directory and a name.
  */
 #include "internal.h"
 
@@ -15,6 +16,31 @@ static char lbuf_empty[1];
 int lctl_cmp_strp(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int lctl_strv_add(struct lctl_strv *l, const char *s)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		char **v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -LCTL_ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	if (!(l->v[l->n] = strdup(s)))
+		return -LCTL_ENOMEM;
+	l->n++;
+	return 0;
+}
+
+void lctl_strv_free(struct lctl_strv *l)
+{
+	while (l->n)
+		free(l->v[--l->n]);
+	free(l->v);
+	*l = (struct lctl_strv){ 0 };
 }
 
 void lbuf_init(struct lbuf *b)

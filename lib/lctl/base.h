@@ -103,6 +103,21 @@ size_t lctl_escape_word_to(char *out, const char *s);
  */
 bool lctl_unescape_word(char *s);
 
+/*
+ * A growing array of strings, each a copy (raw bytes; the failed files of an outcome log, a
+ * directory's subdirectory names). { 0 } is empty.
+ */
+struct lctl_strv {
+	char **v;
+	size_t n, cap;
+};
+/** lctl_strv_add() - a copy of @s at the end of @l. Return: 0 or -LCTL_ENOMEM. */
+int lctl_strv_add(struct lctl_strv *l, const char *s);
+/** lctl_strv_free() - free every string and the array; @l is empty again. */
+void lctl_strv_free(struct lctl_strv *l);
+/** lctl_cmp_strp() - qsort()/bsearch() comparison of two char * (by strcmp()). */
+int lctl_cmp_strp(const void *a, const void *b);
+
 struct json_object;
 /**
  * lctl_json_escape_tree() - escape every string value below @j in place (keys are ours, never

@@ -55,24 +55,16 @@ size_t lctl_outcome_msgs(const struct lctl_volume *vol, const struct lctl_repair
  */
 int lctl_outcome_log_append_msg(int fd, const struct lctl_pool_msg *m, const char *server);
 
-/* The failed files of the last runs, as lctl_outcome_failed() reads them from a log. */
-struct lctl_path_list {
-	char **v; /* raw paths, absolute in the volume */
-	size_t n, cap;
-};
-void lctl_path_list_free(struct lctl_path_list *l);
-/**
- * lctl_outcome_failed() - the files whose latest outcome in the log @fd (read from its
- * start) is "failed", sorted by path (their raw bytes, the log's escapes undone): a file that failed and then moved, or was
- * skipped, is not one. Lines that are not an outcome (torn, not JSON, a path that is not
- * absolute, has an empty, "." or ".." component, or is 4096 bytes or longer) are counted in
- * *@bad and left.
- * Return: 0 and @out, or a negative LCTL_E* with a message.
- */
-/* lctl_path_list_add() - a copy of @s at the end of @l. Return: 0 or -LCTL_ENOMEM. */
-int lctl_path_list_add(struct lctl_path_list *l, const char *s);
 /** lctl_path_plain() - @p is absolute, without empty, "." or ".." components. */
 bool lctl_path_plain(const char *p);
-int lctl_outcome_failed(int fd, struct lctl_path_list *out, size_t *bad, struct lctl_error *err);
+/**
+ * lctl_outcome_failed() - the files whose latest outcome in the log @fd (read from its
+ * start) is "failed", sorted by path (their raw bytes, the log's escapes undone): a file that
+ * failed and then moved, or was skipped, is not one. Lines that are not an outcome (torn, not
+ * JSON, a path that is not absolute, has an empty, "." or ".." component, or is 4096 bytes or
+ * longer) are counted in *@bad and left.
+ * Return: 0 and @out, or a negative LCTL_E* with a message.
+ */
+int lctl_outcome_failed(int fd, struct lctl_strv *out, size_t *bad, struct lctl_error *err);
 
 #endif /* LAYOUTCTL_OUTCOMELOG_H */

@@ -180,7 +180,7 @@ static void test_failed_of_log(void **state)
 		"{\"time\":8,\"path\":\"/e/c\",\"outcome\":\"failed\"}\n"
 		"{\"time\":9,\"path\":\"/e/c\",\"outcome\":\"failed\"}\n"
 		"{\"time\":10,\"path\":\"/torn\",\"outcome\":\"fai";
-	struct lctl_path_list l;
+	struct lctl_strv l;
 	struct lctl_error err = { 0 };
 	char name[] = "/tmp/lctl-outcomes-XXXXXX";
 	size_t bad = 0;
@@ -196,7 +196,7 @@ static void test_failed_of_log(void **state)
 	assert_string_equal(l.v[1], "/d/nl\nname");
 	assert_string_equal(l.v[2], "/e/c");
 	assert_int_equal(bad, 4);
-	lctl_path_list_free(&l);
+	lctl_strv_free(&l);
 	close(fd);
 
 	assert_true(lctl_path_plain("/a/b"));
