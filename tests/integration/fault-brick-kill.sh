@@ -102,7 +102,7 @@ hs_restart_bricks "$VOL"
 h=$(hs_journal commit)
 hs_lctl "$FX/scan3.json" "$FX/scan3.err" --json scan --all "$VOL"
 hs_json_ok "$FX/scan3.json"
-hs_stamped_are_clean "$FX/scan3.json" "$h"
+hs_stamped_are_clean "$FX/scan3.json" "$h" "$VOL"
 
 # --- resume: everything clean, nothing lost --------------------------------------------------
 lctl_umount "$MP"

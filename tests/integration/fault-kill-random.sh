@@ -50,7 +50,7 @@ for round in 1 2 3 4 5; do
 	if [[ -n $(hs_journal commit) ]]; then
 		hs_lctl "$FX/scan.json" "$FX/scan.err" --json scan --all "$VOL"
 		hs_json_ok "$FX/scan.json"
-		hs_stamped_are_clean "$FX/scan.json" "$(hs_journal commit)"
+		hs_stamped_are_clean "$FX/scan.json" "$(hs_journal commit)" "$VOL"
 	fi
 done
 if [[ $(hs_journal phase) != "done" ]]; then

@@ -58,7 +58,7 @@ hs_restart_bricks "$VOL"
 h=$(hs_journal commit)
 hs_lctl "$FX/scan.json" "$FX/scan.err" --json scan --all "$VOL"
 hs_json_ok "$FX/scan.json"
-hs_stamped_are_clean "$FX/scan.json" "$h"
+hs_stamped_are_clean "$FX/scan.json" "$h" "$VOL"
 
 hs_lctl "$FX/fix2.out" "$FX/fix2.err" fix --state-dir "$S" --resume --settle 1 --parallel 2 "$VOL"
 cat "$FX/fix2.out" "$FX/fix2.err" >&2

@@ -291,20 +291,25 @@ soft_end() {
 	fail "${#HS_SOFT[@]} failure(s) above"
 }
 
-# hs_stamped_are_clean SCANJSON H: in a `scan --all --json` taken with every brick up, every
-# directory whose layout carries H on every subvolume (neither unstamped nor commit-mixed) is
-# clean: nothing was stamped that was not verified. But for what a kill in the data phase of a
-# clean-first run leaves, which moves a linked file with its directory stamped (design.md,
-# "Clean first"), each state with the file found by a lookup by name on its hashed subvolume
-# (the fresh-lookup checker of the tests that kill proves it), and finished by the next run:
+# hs_stamped_are_clean SCANJSON H VOL: in a `scan --all --json` taken with every brick up,
+# every directory whose layout carries H on every subvolume (neither unstamped nor
+# commit-mixed) is clean: nothing was stamped that was not verified. But for what a kill in the
+# data phase of a clean-first run leaves, which moves a linked file with its directory stamped
+# (design.md, "Clean first"), each state with the file found by a lookup by name on its hashed
+# subvolume (the fresh-lookup checker of the tests that kill proves it), and finished by the
+# next run:
 #   - migration-leftover away from the hashed subvolume: killed during the copy, the source
-#     marked on its cached subvolume, the hashed one holding the linkto or the finished copy;
+#     marked on its cached subvolume, the hashed one holding the linkto being written;
+#   - migration-leftover with two data copies (no cached subvolume): killed after the copy
+#     took its real mode on the hashed subvolume and before DHT made the source a linkto;
+#     `explain` must show data on the hashed subvolume and the marked source on one other;
 #   - stale-linkto with the data on its hashed subvolume: killed after DHT made the source a
 #     linkto and before it unlinked it;
 #   - orphan-linkto: a linkto without data anywhere.
-# (lib/repairsteps.c lctl_repair_clean_place() and repair.c repair_harmless_leftover() say the same.)
+# (lib/repairsteps.c lctl_repair_clean_place() and repair.c repair_harmless_leftover() say
+# which of these the next run tidies in place, and which with the directory dirty.)
 hs_stamped_are_clean() {
-	local bad n
+	local bad n two p
 	bad=$(jq -c --argjson h "$2" '[.directories[] | select(.commit == $h and
 		(.problems | index("unstamped") or index("commit-mixed") | not)) |
 		select(.clean == false) |
@@ -314,12 +319,24 @@ hs_stamped_are_clean() {
 			 | length) == 0 and
 			([.entries[] | select(
 				(.state == "migration-leftover" and
-				 (.cached == null or .hashed == null or .cached == .hashed)) or
+				 (.hashed == null or .cached == .hashed)) or
 				(.state == "stale-linkto" and (.cached == null or .cached != .hashed)))]
 			 | length) == 0)
 			| not) |
 		{path, problems, entry_counts, entries: [.entries[] | select(.state != "linked" and .state != "placed")]}]' "$1")
 	[[ $bad == '[]' ]] || fail "directories stamped with $2 that are not clean: $bad"
+	two=$(jq -r --argjson h "$2" '.directories[] | select(.commit == $h and .clean == false) |
+		.path as $d | .entries[] | select(.state == "migration-leftover" and .cached == null) |
+		($d | rtrimstr("/")) + "/" + .name' "$1")
+	while IFS= read -r p; do
+		[[ -n $p ]] || continue
+		hs_lctl "$FX/explain.json" "$FX/explain.err" --json explain "$3" "$p"
+		jq -e '.explain | [.subvolumes[] | select(.hashed)][0].entry.kind == "data" and
+			[.subvolumes[] | select(.hashed | not) | .entry.kind |
+			 select(. != "absent")] == ["migrating"]' \
+			"$FX/explain.json" >/dev/null ||
+			fail "stamped, $p has two data copies and not its data on its hashed subvolume: $(jq -c '[.explain.subvolumes[]? | {name, hashed, kind: .entry.kind}]' "$FX/explain.json")"
+	done <<<"$two"
 	n=$(jq --argjson h "$2" '[.directories[] | select(.commit == $h and .clean)] | length' "$1")
 	echo "directories stamped with $2 and clean: $n" >&2
 }
