@@ -38,3 +38,97 @@ build_kind() {
 		printf 'plain build'
 	fi
 }
+
+# What bench/scale.sh and bench/pool.sh share besides (LAYOUTCTL the binary to time):
+#	bench_populate [-s SERVER] VOL FILES DIRS	bench/populate (a gfapi client; the tree of
+#					FILES files of 0-4 KiB in DIRS directories, seed
+#					BENCH_SEED, default 42); its files/s in POP_RATE
+#	bench_rebalance VOL LIMIT	`gluster volume rebalance VOL start`, from the CLI call until
+#					the status says completed, or LIMIT seconds (then stopped):
+#					RB_SECS, RB_DONE (completed, failed: ..., stopped after ...),
+#					RB_FILES, RB_BYTES, RB_RSS_KIB (peak VmHWM of its process,
+#					sampled every second)
+#	bench_fix KEY VOL ARGS...	`layoutctl --json fix --parallel 4 ARGS VOL` under
+#					/usr/bin/time: its JSON in $T/KEY.json; FX_SECS (wall),
+#					FX_CLEAN (every directory clean, from the command's start),
+#					FX_FILES (migrated), FX_RSS_KIB (max RSS), FX_RC
+BENCH_POPULATE=${BENCH_POPULATE:-$LCTL_BUILDDIR/bench/populate}
+# shellcheck disable=SC2034 # its results are read by the scripts that source this file
+bench_populate() {
+	local out server=()
+	[[ $1 != -s ]] || { server=(-s "$2"); shift 2; }
+	[[ -x $BENCH_POPULATE ]] || fail "no $BENCH_POPULATE (make first)"
+	out=$("$BENCH_POPULATE" "${server[@]}" -S "${BENCH_SEED:-42}" "$@") || fail "populate $* failed: $out"
+	printf 'bench: %s: %s\n' "$1" "$out" >&2
+	POP_RATE=$(sed -n 's/.* \([0-9]*\) files\/s$/\1/p' <<<"$out")
+}
+
+# shellcheck disable=SC2034 # its results are read by the scripts that source this file
+bench_rebalance() {
+	local vol=$1 limit=$2 t0 xml st pids pid v kib gone=0 line
+	RB_RSS_KIB=0 RB_DONE='' RB_FILES=0 RB_BYTES=0
+	_lctl_task_log_mark "$vol"
+	t0=$(now)
+	lctl_gluster volume rebalance "$vol" start >/dev/null || fail "cannot start the rebalance of $vol"
+	while :; do
+		pids=$(_lctl_rebalance_pids "$vol") || pids=
+		kib=0
+		for pid in $pids; do
+			v=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status" 2>/dev/null) || v=0
+			kib=$((kib + ${v:-0}))
+		done
+		((kib <= RB_RSS_KIB)) || RB_RSS_KIB=$kib
+		xml=$(lctl_gluster volume rebalance "$vol" status --xml 2>/dev/null) || xml=
+		st=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/status)
+		case $st in
+		3) RB_DONE=completed; break ;;
+		2 | 4 | 6 | 8) RB_DONE="failed: $(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/statusStr)"; break ;;
+		esac
+		if [[ -n $pids ]]; then
+			gone=0
+		elif [[ $gone == 0 ]]; then
+			gone=$(now)
+		elif (($(since "$gone" | cut -d. -f1) > 10)); then
+			# glusterd lost the end of the run (harness.sh, _lctl_wait_task): its log's word
+			line=$(tail -c +$((_LCTL_TASK_LOG_OFFSET + 1)) "$LCTL_GLUSTER_LOGDIR/$vol-rebalance.log" 2>/dev/null |
+				grep 'Rebalance is completed' | tail -n 1) || line=
+			[[ -n $line ]] || fail "the rebalance process of $vol ended, but glusterd says status '$st'"
+			RB_DONE="completed (glusterd lost the end: the log's time)"
+			RB_SECS=$(sed -n 's/.*Time taken is \([0-9.]*\) secs.*/\1/p' <<<"$line")
+			break
+		fi
+		if (($(since "$t0" | cut -d. -f1) >= limit)); then
+			lctl_gluster volume rebalance "$vol" stop >/dev/null || true
+			RB_DONE="stopped after $limit s"
+			break
+		fi
+		sleep 1
+	done
+	[[ $RB_DONE == *"log's time"* ]] || RB_SECS=$(since "$t0")
+	xml=$(lctl_gluster volume rebalance "$vol" status --xml 2>/dev/null) || xml=
+	RB_FILES=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/files)
+	RB_BYTES=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/size)
+}
+
+# shellcheck disable=SC2034 # its results are read by the scripts that source this file
+bench_fix() {
+	local k=$1 vol=$2 t0 run clean
+	shift 2
+	FX_RC=0
+	t0=$(now)
+	/usr/bin/time -f '%M' -o "$T/$k.rss" "$LAYOUTCTL" --json fix --state-dir "$T/state-$k" \
+		--parallel 4 "$@" "$vol" >"$T/$k.json" 2>"$T/$k.err" || FX_RC=$?
+	FX_SECS=$(since "$t0")
+	FX_RSS_KIB=$(tail -n 1 "$T/$k.rss")
+	FX_FILES=$(jq '.summary.file_outcomes.migrated // 0' "$T/$k.json" 2>/dev/null) || FX_FILES='?'
+	# clean_after_seconds counts from the job's start (after the volume is open): from the
+	# command's start, as the rebalance is timed, it is the wall time less the rest of the run
+	run=$(jq '.summary.seconds' "$T/$k.json" 2>/dev/null) || run=
+	clean=$(jq '.summary.clean_first.clean_after_seconds' "$T/$k.json" 2>/dev/null) || clean=
+	if [[ $clean =~ ^[0-9.]+$ && $run =~ ^[0-9.]+$ ]]; then
+		FX_CLEAN=$(awk -v w="$FX_SECS" -v r="$run" -v s="$clean" 'BEGIN { printf "%.1f", w - (r - s) }')
+	else
+		FX_CLEAN=-
+	fi
+	((FX_RC == 0)) || printf 'bench: layoutctl fix of %s exited %s: %s\n' "$vol" "$FX_RC" "$(tail -n 3 "$T/$k.err")" >&2
+}
