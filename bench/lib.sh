@@ -43,6 +43,8 @@ build_kind() {
 #	bench_populate [-s SERVER] VOL FILES DIRS	bench/populate (a gfapi client; the tree of
 #					FILES files of 0-4 KiB in DIRS directories, seed
 #					BENCH_SEED, default 42); its files/s in POP_RATE
+#	bench_clone VOL NAMEVAR		a second volume holding VOL's tree, copied brick-wise
+#					(below); its name -> $NAMEVAR
 #	bench_rebalance VOL LIMIT	`gluster volume rebalance VOL start`, from the CLI call until
 #					the status says completed, or LIMIT seconds (then stopped):
 #					RB_SECS, RB_DONE (completed, failed: ..., stopped after ...),
@@ -61,6 +63,40 @@ bench_populate() {
 	out=$("$BENCH_POPULATE" "${server[@]}" -S "${BENCH_SEED:-42}" "$@") || fail "populate $* failed: $out"
 	printf 'bench: %s: %s\n' "$1" "$out" >&2
 	POP_RATE=$(sed -n 's/.* \([0-9]*\) files\/s$/\1/p' <<<"$out")
+}
+
+# bench_clone: VOL is stopped and its brick folders copied with one `cp -a` (which keeps the
+# gfids, every other xattr and the hard links of .glusterfs), into a folder of a volume the
+# harness owns (torn down at exit like the others). glusterd refuses a brick that was part of a
+# volume: the copies' roots lose their volume-id and gfid (the brick process sets the root's
+# gfid again). The new volume is created on the copies with force and started, then VOL again.
+# About 4 times the files/s of bench/populate (docs/benchmarks.md, issue 27).
+bench_clone() {
+	local src=$1 name root bricks=() b args=()
+	lctl_vol_bricks "$src" bricks
+	lctl_gluster volume stop "$src" >/dev/null || fail "cannot stop $src to copy its bricks"
+	_lctl_prepare
+	# a name claimed as lctl_vol_create claims one (harness.sh): the state file first
+	while :; do
+		_LCTL_SEQ=$((_LCTL_SEQ + 1))
+		name=$LCTL_PREFIX$$_$_LCTL_SEQ
+		(set -C && : >"$LCTL_STATE_DIR/$name") 2>/dev/null && break
+	done
+	_lctl_state_write "$name" ""
+	root=$(mktemp -d "$_LCTL_BASE/$name.XXXXXX") || fail "cannot create a temp folder"
+	_lctl_state_write "$name" "$root"
+	cp -a -- "${bricks[@]}" "$root/" || fail "cannot copy the bricks of $src"
+	for b in "${bricks[@]}"; do
+		setfattr -x trusted.glusterfs.volume-id "$root/${b##*/}" || fail "cannot clear the volume-id of the copy of $b"
+		setfattr -x trusted.gfid "$root/${b##*/}" || fail "cannot clear the gfid of the copy of $b"
+		args+=("$LCTL_HOST:$root/${b##*/}")
+	done
+	lctl_gluster volume create "$name" "${args[@]}" force >/dev/null || fail "cannot create $name on the copies of $src"
+	lctl_gluster volume start "$name" >/dev/null || fail "cannot start $name"
+	lctl_wait_bricks_online "$name"
+	lctl_gluster volume start "$src" >/dev/null || fail "cannot start $src again"
+	lctl_wait_bricks_online "$src"
+	printf -v "$2" '%s' "$name"
 }
 
 # shellcheck disable=SC2034 # its results are read by the scripts that source this file

@@ -6,8 +6,9 @@
 #
 # The cases (every size times LCTL_BENCH_SCALE, default 1: the full sizes; 0.01 proves the
 # script in minutes; each at least 1):
-#   populate  the tree of "tree" made three ways on fresh 4-brick volumes: bench/populate through
-#             gfapi (the way this script makes its trees), the same program writing the same
+#   populate  the tree of "tree" made on fresh 4-brick volumes: bench/populate through gfapi
+#             (the way this script makes its trees), then copied brick-wise (bench_clone), the
+#             same program writing the same
 #             tree through a FUSE mount (-m), and tests/integration/tools/fixtree.py through a
 #             FUSE mount (bench/fix.sh's way; its own tree: 0 to 3 MiB, so its bytes differ):
 #             files/s of each;
@@ -19,9 +20,10 @@
 #             fan-out score (lookup_optimize_coverage: LOOKUPs per miss by file) after the run;
 #   bigdir    one directory of 1,000,000 entries, 4 -> 6 bricks; the rebalance is stopped after
 #             LCTL_BENCH_LIMIT seconds (default 4 hours times the scale, at least 10 minutes).
-# For tree, wide and bigdir: two volumes get the same tree (bench/populate, seed BENCH_SEED, 42;
-# through gfapi, 8 threads on 2 clients), one after the other, so one tree is on disk at a time.
-# Each is grown, scanned (`layoutctl scan`, timed: what a miss costs before the run), then
+# For tree, wide and bigdir: the tree is made once (bench/populate, seed BENCH_SEED, 42; through
+# gfapi, 8 threads on 2 clients) and copied brick-wise into a second volume (bench/lib.sh,
+# bench_clone: cp -a of the stopped volume's bricks, a new volume created on the copies with
+# force; about 4 times the files/s of populate). Each volume is grown, scanned (`layoutctl scan`, timed: what a miss costs before the run), then
 #   G: `gluster volume rebalance VOL start`, from the CLI call until its status says completed
 #      (time to clean = time to placed: it stamps the root last), max RSS the peak VmHWM of its
 #      process (sampled every second);
@@ -83,10 +85,15 @@ scan_row() {
 # one_case NAME BRICKS ADD FILES DIRS: the rebalance and layoutctl on the same tree
 declare -A R
 one_case() {
-	local name=$1 bricks=$2 add=$3 nfiles=$4 dirs=$5 k vol
+	local name=$1 nbricks=$2 add=$3 nfiles=$4 dirs=$5 k vol vol_g vol_c t0
+	lctl_vol_create dist "$nbricks" vol_g
+	bench_populate "$vol_g" "$nfiles" "$dirs"
+	t0=$(now)
+	bench_clone "$vol_g" vol_c
+	note "$name: the tree copied brick-wise in $(since "$t0") s"
 	for k in G C; do
-		lctl_vol_create dist "$bricks" vol
-		bench_populate "$vol" "$nfiles" "$dirs"
+		vol=$vol_g
+		[[ $k == G ]] || vol=$vol_c
 		lctl_vol_add_bricks "$vol" "$add"
 		scan_row "$name-$k-before" "$vol"
 		R[$k,scan]="$SCAN_SECS s, $(mib "$SCAN_RSS_KIB"), $(per_file "$SCAN_SECS" "$nfiles")/file, score $SCAN_FAN"
@@ -117,11 +124,16 @@ one_case() {
 
 POP=()
 populate_case() {
-	local vol mp t0 secs
+	local vol vol2 mp t0 secs
 	lctl_vol_create dist 4 vol
 	bench_populate "$vol" "$TREE_FILES" "$TREE_DIRS"
 	POP+=("| \`bench/populate\` (gfapi, 8 threads, 2 clients) | $TREE_FILES | $POP_RATE |")
+	t0=$(now)
+	bench_clone "$vol" vol2
+	secs=$(since "$t0")
+	POP+=("| copied brick-wise (\`bench_clone\`: volume stop, cp -a, volume create force, start) | $TREE_FILES | $(awk -v n="$TREE_FILES" -v s="$secs" 'BEGIN { printf "%.0f", n / s }') |")
 	lctl_vol_destroy "$vol"
+	lctl_vol_destroy "$vol2"
 	lctl_vol_create dist 4 vol
 	mp=$(lctl_mount "$vol")
 	t0=$(now)
