@@ -59,6 +59,7 @@ LAYOUTCTL=$T/layoutctl
 . "$BENCH_SRC/tests/integration/tools/fix-lib.sh"
 fx_init
 command -v jq >/dev/null || { echo "bench/scale.sh: jq is needed" >&2; exit 1; }
+[[ -x /usr/bin/time ]] || { echo "bench/scale.sh: /usr/bin/time is needed (apt-get install time)" >&2; exit 1; }
 note() { printf 'bench: %s\n' "$*" >&2; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 mib() { awk -v k="$1" 'BEGIN { printf "%.0f MiB", k / 1024 }'; }
