@@ -46,14 +46,16 @@ build_kind() {
 #	bench_clone VOL NAMEVAR		a second volume holding VOL's tree, copied brick-wise
 #					(below); its name -> $NAMEVAR
 #	bench_rebalance VOL LIMIT	`gluster volume rebalance VOL start`, from the CLI call until
-#					the status says completed, or LIMIT seconds (then stopped):
-#					RB_SECS, RB_DONE (completed, failed: ..., stopped after ...),
-#					RB_FILES, RB_BYTES, RB_RSS_KIB (peak VmHWM of its process,
-#					sampled every second)
+#					the status says completed (polled every 0.2 s), or LIMIT
+#					seconds (then stopped): RB_SECS, RB_DONE (completed, completed
+#					(glusterd lost the end: ...), failed: ..., stopped after ...),
+#					RB_FILES, RB_BYTES, RB_SKIPPED, RB_FAILURES, RB_RSS_KIB (peak
+#					VmHWM of its process, sampled at each poll)
 #	bench_fix KEY VOL ARGS...	`layoutctl --json fix --parallel 4 ARGS VOL` under
 #					/usr/bin/time: its JSON in $T/KEY.json; FX_SECS (wall),
 #					FX_CLEAN (every directory clean, from the command's start),
-#					FX_FILES (migrated), FX_RSS_KIB (max RSS), FX_RC
+#					FX_FILES (migrated), FX_RSS_KIB (max RSS), FX_CPU and
+#					FX_STOLEN (cpu_since, stolen_since over the run), FX_RC
 BENCH_POPULATE=${BENCH_POPULATE:-$LCTL_BUILDDIR/bench/populate}
 # shellcheck disable=SC2034 # its results are read by the scripts that source this file
 bench_populate() {
@@ -102,7 +104,7 @@ bench_clone() {
 # shellcheck disable=SC2034 # its results are read by the scripts that source this file
 bench_rebalance() {
 	local vol=$1 limit=$2 t0 xml st pids pid v kib gone=0 line
-	RB_RSS_KIB=0 RB_DONE='' RB_FILES=0 RB_BYTES=0
+	RB_RSS_KIB=0 RB_DONE='' RB_FILES=0 RB_BYTES=0 RB_SKIPPED=0 RB_FAILURES=0
 	_lctl_task_log_mark "$vol"
 	t0=$(now)
 	lctl_gluster volume rebalance "$vol" start >/dev/null || fail "cannot start the rebalance of $vol"
@@ -129,8 +131,16 @@ bench_rebalance() {
 			line=$(tail -c +$((_LCTL_TASK_LOG_OFFSET + 1)) "$LCTL_GLUSTER_LOGDIR/$vol-rebalance.log" 2>/dev/null |
 				grep 'Rebalance is completed' | tail -n 1) || line=
 			[[ -n $line ]] || fail "the rebalance process of $vol ended, but glusterd says status '$st'"
-			RB_DONE="completed (glusterd lost the end: the log's time)"
 			RB_SECS=$(sed -n 's/.*Time taken is \([0-9.]*\) secs.*/\1/p' <<<"$line")
+			if [[ $RB_SECS =~ ^[0-9.]+$ ]]; then
+				# whole seconds, without the CLI: in GlusterFS's favour
+				RB_DONE="completed (glusterd lost the end: its log's time taken, $RB_SECS s)"
+				RB_SECS=$(awk -v s="$RB_SECS" 'BEGIN { printf "%.1f", s }')
+			else
+				RB_DONE="completed (glusterd lost the end: the time includes up to 10 s of waiting)"
+				RB_SECS=$(since "$t0")
+			fi
+			RB_FAILURES=$(sed -n 's/.*failures: \([0-9]*\).*/\1/p' <<<"$line")
 			break
 		fi
 		if (($(since "$t0" | cut -d. -f1) >= limit)); then
@@ -138,23 +148,26 @@ bench_rebalance() {
 			RB_DONE="stopped after $limit s"
 			break
 		fi
-		sleep 1
+		sleep 0.2
 	done
-	[[ $RB_DONE == *"log's time"* ]] || RB_SECS=$(since "$t0")
+	[[ $RB_DONE == "completed (glusterd lost"* ]] || RB_SECS=$(since "$t0")
 	xml=$(lctl_gluster volume rebalance "$vol" status --xml 2>/dev/null) || xml=
 	RB_FILES=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/files)
 	RB_BYTES=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/size)
+	RB_SKIPPED=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/skipped)
+	[[ $RB_DONE == "completed (glusterd lost"* ]] ||
+		RB_FAILURES=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/failures)
 }
 
 # shellcheck disable=SC2034 # its results are read by the scripts that source this file
 bench_fix() {
-	local k=$1 vol=$2 t0 run clean
+	local k=$1 vol=$2 t0 c0 s0 run clean
 	shift 2
 	FX_RC=0
-	t0=$(now)
+	t0=$(now) c0=$(cpu_busy) s0=$(cpu_stolen)
 	/usr/bin/time -f '%M' -o "$T/$k.rss" "$LAYOUTCTL" --json fix --state-dir "$T/state-$k" \
 		--parallel 4 "$@" "$vol" >"$T/$k.json" 2>"$T/$k.err" || FX_RC=$?
-	FX_SECS=$(since "$t0")
+	FX_SECS=$(since "$t0") FX_CPU=$(cpu_since "$c0") FX_STOLEN=$(stolen_since "$s0")
 	FX_RSS_KIB=$(tail -n 1 "$T/$k.rss")
 	FX_FILES=$(jq '.summary.file_outcomes.migrated // 0' "$T/$k.json" 2>/dev/null) || FX_FILES='?'
 	# clean_after_seconds counts from the job's start (after the volume is open): from the

@@ -26,7 +26,7 @@
 # force; about 4 times the files/s of populate). Each volume is grown, scanned (`layoutctl scan`, timed: what a miss costs before the run), then
 #   G: `gluster volume rebalance VOL start`, from the CLI call until its status says completed
 #      (time to clean = time to placed: it stamps the root last), max RSS the peak VmHWM of its
-#      process (sampled every second);
+#      process (sampled at each poll of the status, every 0.2 s);
 #   C: `layoutctl fix --parallel 4` (clean-first): time to clean from its summary (counted from
 #      the command's start), time to placed its wall time, max RSS from /usr/bin/time.
 # Afterwards each volume is scanned again (exit 0 required of layoutctl's; the rebalance's
