@@ -118,6 +118,11 @@ bench_rebalance() {
 		((kib <= RB_RSS_KIB)) || RB_RSS_KIB=$kib
 		xml=$(lctl_gluster volume rebalance "$vol" status --xml 2>/dev/null) || xml=
 		st=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/status)
+		# what it moved so far (a stopped rebalance's status may no longer say)
+		v=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/files)
+		[[ -z $v ]] || RB_FILES=$v
+		v=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/size)
+		[[ -z $v ]] || RB_BYTES=$v
 		case $st in
 		3) RB_DONE=completed; break ;;
 		2 | 4 | 6 | 8) RB_DONE="failed: $(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/statusStr)"; break ;;
@@ -152,8 +157,10 @@ bench_rebalance() {
 	done
 	[[ $RB_DONE == "completed (glusterd lost"* ]] || RB_SECS=$(since "$t0")
 	xml=$(lctl_gluster volume rebalance "$vol" status --xml 2>/dev/null) || xml=
-	RB_FILES=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/files)
-	RB_BYTES=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/size)
+	v=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/files)
+	[[ -z $v ]] || RB_FILES=$v
+	v=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/size)
+	[[ -z $v ]] || RB_BYTES=$v
 	RB_SKIPPED=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/skipped)
 	[[ $RB_DONE == "completed (glusterd lost"* ]] ||
 		RB_FAILURES=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/failures)
