@@ -40,46 +40,29 @@ done
 planned_gl=$("$LAYOUTCTL" --json fix -n "${V[L]}" | jq '[.summary.plan[].bytes] | add')
 planned_mm=$("$LAYOUTCTL" --json fix -n --layout min-move "${V[M]}" | jq '[.summary.plan[].bytes] | add')
 
-# GlusterFS: from the CLI call until `rebalance status` says completed
-t0=$(now) c0=$(cpu_busy) s0=$(cpu_stolen)
-lctl_rebalance "${V[G]}"
-gl_s=$(since "$t0") gl_cpu=$(cpu_since "$c0") gl_st=$(stolen_since "$s0")
-gl_note=
-if [[ -n $_LCTL_TASK_FROM_LOG ]]; then
-	# glusterd lost the end of the run, and the wait gave it 10 s more: take the rebalance
-	# process's own time instead (whole seconds, without the CLI: in GlusterFS's favour)
-	taken=$(tail -c +$((_LCTL_TASK_LOG_OFFSET + 1)) "$LCTL_GLUSTER_LOGDIR/${V[G]}-rebalance.log" |
-		sed -n 's/.*Rebalance is completed\. Time taken is \([0-9.]*\) secs.*/\1/p' | tail -n 1)
-	if [[ $taken =~ ^[0-9.]+$ ]]; then
-		gl_note=" (glusterd lost the end of the rebalance; its log's time taken, $taken s, used instead of $gl_s s)"
-		gl_s=$(awk -v s="$taken" 'BEGIN { printf "%.1f", s }')
-	else
-		gl_note=" (glusterd lost the end of the rebalance: its time includes up to 10 s of waiting)"
-	fi
-fi
-xml=$(lctl_gluster volume rebalance "${V[G]}" status --xml)
-gl_files=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/files)
-gl_bytes=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/size)
-gl_skipped=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/skipped)
+# GlusterFS: from the CLI call until `rebalance status` says completed (bench/lib.sh)
+c0=$(cpu_busy) s0=$(cpu_stolen)
+bench_rebalance "${V[G]}" "$LCTL_REBALANCE_TIMEOUT"
+gl_cpu=$(cpu_since "$c0") gl_st=$(stolen_since "$s0")
+[[ $RB_DONE == completed* ]] || fail "the rebalance of ${V[G]}: $RB_DONE"
+((${RB_FAILURES:-0} == 0)) || fail "the rebalance of ${V[G]} completed with $RB_FAILURES failures"
+gl_s=$RB_SECS gl_files=$RB_FILES gl_bytes=$RB_BYTES gl_skipped=$RB_SKIPPED gl_note=
+[[ $RB_DONE == completed ]] || gl_note=" (${RB_DONE#completed (})"
 expect_exit 0 "$LAYOUTCTL" scan "${V[G]}" >/dev/null
 
-declare -A CPU
-declare -A ST
-run_fix() { # KEY ARGS...: wall seconds on stdout, CPU and stolen seconds in $T/KEY.cpu, .st
-	local k=$1 t0 c0 s0
+declare -A CPU ST WALL
+run_fix() { # KEY ARGS...: bench_fix (bench/lib.sh); wall, CPU and stolen seconds in WALL, CPU, ST
+	local k=$1
 	shift
-	t0=$(now) c0=$(cpu_busy) s0=$(cpu_stolen)
-	"$LAYOUTCTL" --json fix --state-dir "$T/state-$k" --parallel 4 "$@" "${V[$k]}" >"$T/$k.json"
-	since "$t0"
-	echo
-	cpu_since "$c0" >"$T/$k.cpu"
-	stolen_since "$s0" >"$T/$k.st"
+	bench_fix "$k" "${V[$k]}" "$@"
+	((FX_RC == 0)) || fail "layoutctl fix of ${V[$k]} exited $FX_RC"
+	WALL[$k]=$FX_SECS CPU[$k]=$FX_CPU ST[$k]=$FX_STOLEN
 }
-c_s=$(run_fix C)
-l_s=$(run_fix L --mode migrate)
-m_s=$(run_fix M --layout min-move)
-k_s=$(run_fix K --mode linkto)
-for k in C L M K; do CPU[$k]=$(<"$T/$k.cpu") ST[$k]=$(<"$T/$k.st"); done
+run_fix C
+run_fix L --mode migrate
+run_fix M --layout min-move
+run_fix K --mode linkto
+c_s=${WALL[C]} l_s=${WALL[L]} m_s=${WALL[M]} k_s=${WALL[K]}
 for k in C L M K; do
 	expect_exit 0 "$LAYOUTCTL" scan "${V[$k]}" >/dev/null
 done

@@ -38,3 +38,153 @@ build_kind() {
 		printf 'plain build'
 	fi
 }
+
+# What bench/scale.sh and bench/pool.sh share besides (LAYOUTCTL the binary to time):
+#	bench_populate [-s SERVER] VOL FILES DIRS	bench/populate (a gfapi client; the tree of
+#					FILES files of 0-4 KiB in DIRS directories, seed
+#					BENCH_SEED, default 42); its files/s in POP_RATE
+#	bench_clone VOL NAMEVAR		a second volume holding VOL's tree, copied brick-wise
+#					(below); its name -> $NAMEVAR
+#	bench_rebalance VOL LIMIT	`gluster volume rebalance VOL start`, from the CLI call until
+#					the status says completed (polled every 0.2 s), or LIMIT
+#					seconds (then stopped): RB_SECS, RB_DONE (completed, completed
+#					(glusterd lost the end: ...), failed: ..., stopped after ...),
+#					RB_FILES, RB_BYTES, RB_SKIPPED, RB_FAILURES, RB_RSS_KIB (peak
+#					VmHWM of its process, sampled at each poll)
+#	bench_fix KEY VOL ARGS...	`layoutctl --json fix --parallel 4 ARGS VOL` under
+#					/usr/bin/time: its JSON in $T/KEY.json; FX_SECS (wall),
+#					FX_CLEAN (every directory clean, from the command's start),
+#					FX_FILES (migrated), FX_RSS_KIB (max RSS), FX_CPU and
+#					FX_STOLEN (cpu_since, stolen_since over the run), FX_RC
+BENCH_POPULATE=${BENCH_POPULATE:-$LCTL_BUILDDIR/bench/populate}
+# shellcheck disable=SC2034 # its results are read by the scripts that source this file
+bench_populate() {
+	local out server=()
+	[[ $1 != -s ]] || { server=(-s "$2"); shift 2; }
+	[[ -x $BENCH_POPULATE ]] || fail "no $BENCH_POPULATE (make first)"
+	out=$("$BENCH_POPULATE" "${server[@]}" -S "${BENCH_SEED:-42}" "$@") || fail "populate $* failed: $out"
+	printf 'bench: %s: %s\n' "$1" "$out" >&2
+	POP_RATE=$(sed -n 's/.* \([0-9]*\) files\/s$/\1/p' <<<"$out")
+}
+
+# bench_clone: VOL is stopped and its brick folders copied with one `cp -a` (which keeps the
+# gfids, every other xattr and the hard links of .glusterfs), into a folder of a volume the
+# harness owns (torn down at exit like the others). glusterd refuses a brick that was part of a
+# volume: the copies' roots lose their volume-id and gfid (the brick process sets the root's
+# gfid again). The new volume is created on the copies with force and started, then VOL again.
+# About 4 times the files/s of bench/populate (docs/benchmarks.md, issue 27).
+bench_clone() {
+	local src=$1 name root bricks=() b args=()
+	lctl_vol_bricks "$src" bricks
+	lctl_gluster volume stop "$src" >/dev/null || fail "cannot stop $src to copy its bricks"
+	_lctl_prepare
+	# a name claimed as lctl_vol_create claims one (harness.sh): the state file first
+	while :; do
+		_LCTL_SEQ=$((_LCTL_SEQ + 1))
+		name=$LCTL_PREFIX$$_$_LCTL_SEQ
+		(set -C && : >"$LCTL_STATE_DIR/$name") 2>/dev/null && break
+	done
+	_lctl_state_write "$name" ""
+	root=$(mktemp -d "$_LCTL_BASE/$name.XXXXXX") || fail "cannot create a temp folder"
+	_lctl_state_write "$name" "$root"
+	cp -a -- "${bricks[@]}" "$root/" || fail "cannot copy the bricks of $src"
+	for b in "${bricks[@]}"; do
+		setfattr -x trusted.glusterfs.volume-id "$root/${b##*/}" || fail "cannot clear the volume-id of the copy of $b"
+		setfattr -x trusted.gfid "$root/${b##*/}" || fail "cannot clear the gfid of the copy of $b"
+		args+=("$LCTL_HOST:$root/${b##*/}")
+	done
+	lctl_gluster volume create "$name" "${args[@]}" force >/dev/null || fail "cannot create $name on the copies of $src"
+	lctl_gluster volume start "$name" >/dev/null || fail "cannot start $name"
+	lctl_wait_bricks_online "$name"
+	lctl_gluster volume start "$src" >/dev/null || fail "cannot start $src again"
+	lctl_wait_bricks_online "$src"
+	printf -v "$2" '%s' "$name"
+}
+
+# shellcheck disable=SC2034 # its results are read by the scripts that source this file
+bench_rebalance() {
+	local vol=$1 limit=$2 t0 xml st pids pid v kib gone=0 line
+	RB_RSS_KIB=0 RB_DONE='' RB_FILES=0 RB_BYTES=0 RB_SKIPPED=0 RB_FAILURES=0
+	_lctl_task_log_mark "$vol"
+	t0=$(now)
+	lctl_gluster volume rebalance "$vol" start >/dev/null || fail "cannot start the rebalance of $vol"
+	while :; do
+		pids=$(_lctl_rebalance_pids "$vol") || pids=
+		kib=0
+		for pid in $pids; do
+			v=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status" 2>/dev/null) || v=0
+			kib=$((kib + ${v:-0}))
+		done
+		((kib <= RB_RSS_KIB)) || RB_RSS_KIB=$kib
+		xml=$(lctl_gluster volume rebalance "$vol" status --xml 2>/dev/null) || xml=
+		st=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/status)
+		# what it moved so far (a stopped rebalance's status may no longer say)
+		v=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/files)
+		[[ -z $v ]] || RB_FILES=$v
+		v=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/size)
+		[[ -z $v ]] || RB_BYTES=$v
+		case $st in
+		3) RB_DONE=completed; break ;;
+		2 | 4 | 6 | 8) RB_DONE="failed: $(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/statusStr)"; break ;;
+		esac
+		if [[ -n $pids ]]; then
+			gone=0
+		elif [[ $gone == 0 ]]; then
+			gone=$(now)
+		elif (($(since "$gone" | cut -d. -f1) > 10)); then
+			# glusterd lost the end of the run (harness.sh, _lctl_wait_task): its log's word
+			line=$(tail -c +$((_LCTL_TASK_LOG_OFFSET + 1)) "$LCTL_GLUSTER_LOGDIR/$vol-rebalance.log" 2>/dev/null |
+				grep 'Rebalance is completed' | tail -n 1) || line=
+			[[ -n $line ]] || fail "the rebalance process of $vol ended, but glusterd says status '$st'"
+			RB_SECS=$(sed -n 's/.*Time taken is \([0-9.]*\) secs.*/\1/p' <<<"$line")
+			if [[ $RB_SECS =~ ^[0-9.]+$ ]]; then
+				# whole seconds, without the CLI: in GlusterFS's favour
+				RB_DONE="completed (glusterd lost the end: its log's time taken, $RB_SECS s)"
+				RB_SECS=$(awk -v s="$RB_SECS" 'BEGIN { printf "%.1f", s }')
+			else
+				RB_DONE="completed (glusterd lost the end: the time includes up to 10 s of waiting)"
+				RB_SECS=$(since "$t0")
+			fi
+			RB_FAILURES=$(sed -n 's/.*failures: \([0-9]*\).*/\1/p' <<<"$line")
+			break
+		fi
+		if (($(since "$t0" | cut -d. -f1) >= limit)); then
+			lctl_gluster volume rebalance "$vol" stop >/dev/null || true
+			RB_DONE="stopped after $limit s"
+			break
+		fi
+		sleep 0.2
+	done
+	[[ $RB_DONE == "completed (glusterd lost"* ]] || RB_SECS=$(since "$t0")
+	xml=$(lctl_gluster volume rebalance "$vol" status --xml 2>/dev/null) || xml=
+	v=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/files)
+	[[ -z $v ]] || RB_FILES=$v
+	v=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/size)
+	[[ -z $v ]] || RB_BYTES=$v
+	RB_SKIPPED=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/skipped)
+	[[ $RB_DONE == "completed (glusterd lost"* ]] ||
+		RB_FAILURES=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/failures)
+}
+
+# shellcheck disable=SC2034 # its results are read by the scripts that source this file
+bench_fix() {
+	local k=$1 vol=$2 t0 c0 s0 run clean
+	shift 2
+	FX_RC=0
+	t0=$(now) c0=$(cpu_busy) s0=$(cpu_stolen)
+	/usr/bin/time -f '%M' -o "$T/$k.rss" "$LAYOUTCTL" --json fix --state-dir "$T/state-$k" \
+		--parallel 4 "$@" "$vol" >"$T/$k.json" 2>"$T/$k.err" || FX_RC=$?
+	FX_SECS=$(since "$t0") FX_CPU=$(cpu_since "$c0") FX_STOLEN=$(stolen_since "$s0")
+	FX_RSS_KIB=$(tail -n 1 "$T/$k.rss")
+	FX_FILES=$(jq '.summary.file_outcomes.migrated // 0' "$T/$k.json" 2>/dev/null) || FX_FILES='?'
+	# clean_after_seconds counts from the job's start (after the volume is open): from the
+	# command's start, as the rebalance is timed, it is the wall time less the rest of the run
+	run=$(jq '.summary.seconds' "$T/$k.json" 2>/dev/null) || run=
+	clean=$(jq '.summary.clean_first.clean_after_seconds' "$T/$k.json" 2>/dev/null) || clean=
+	if [[ $clean =~ ^[0-9.]+$ && $run =~ ^[0-9.]+$ ]]; then
+		FX_CLEAN=$(awk -v w="$FX_SECS" -v r="$run" -v s="$clean" 'BEGIN { printf "%.1f", w - (r - s) }')
+	else
+		FX_CLEAN=-
+	fi
+	((FX_RC == 0)) || printf 'bench: layoutctl fix of %s exited %s: %s\n' "$vol" "$FX_RC" "$(tail -n 3 "$T/$k.err")" >&2
+}

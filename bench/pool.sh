@@ -2,7 +2,8 @@
 # bench/pool.sh: a fix spread over the pool against a fix from one host and against GlusterFS's
 # own rebalance, on three servers whose links, not the 2 CPUs, are the limit.
 #
-#   sudo bench/pool.sh [FILES [DIRS [RATE]]]     (defaults 1500 files in 20 directories, 200mbit)
+#   sudo [BENCH_SERVERS=6] bench/pool.sh [FILES [DIRS [RATE]]]
+#                                        (defaults 1500 files in 20 directories, 200mbit)
 #
 # A split pool of 3 servers (tests/integration/pool.sh with LCTL_POOL_SPLIT=1: each server in a
 # network namespace of its own, 10.211.0.I on a veth to a bridge). For each of six contenders a
@@ -29,6 +30,19 @@
 # and bytes on its bricks as it was given (no file lost or doubled). Then the volume goes, so
 # only one tree is on disk at a time.
 #
+# BENCH_SERVERS=6: the pool at six servers (issue 27). A split pool of 6 servers, and four
+# contenders on the same tree, each volume of 6 bricks grown to 9 (the new ones on servers 1, 2
+# and 3):
+#   spread3  `layoutctl fix` on a volume whose 9 bricks are on servers 1-3 only (b1-b6 on
+#            1 2 3 1 2 3): 3 workers, 3 capped links;
+#   spread6  `layoutctl fix` with the 6 bricks on servers 1-6: 6 workers, 6 capped links;
+#   daemon3, daemon6  `gluster volume rebalance VOL start` on the same two volumes.
+# Servers 4-6 are idle in the runs on 3. The two shapes do not move the same files: GlusterFS's
+# layout (the daemon's, and layoutctl's default, which reproduces it) moved twice the files on
+# the 6-server shape in the proof (docs/benchmarks.md). So the ratios: the spread fix's
+# throughput (bytes moved per second of wall time) on 6 servers against 3 (target at least
+# 1.7x), and daemon / spread in wall time on each shape (same plan; target above 1x).
+#
 # The tree: DIRS directories, FILES files spread over them round robin, sizes uniform from
 # BENCH_MIN_KIB to BENCH_MAX_KIB (default 512 to 4096: 0.5 to 4 MiB, 3.5 GB at 1,500 files),
 # content a seeded random block shifted per file; seed BENCH_SEED (42). Written
@@ -52,6 +66,8 @@ RATE=${3:-200mbit}
 MIN_KIB=${BENCH_MIN_KIB:-512}
 MAX_KIB=${BENCH_MAX_KIB:-4096}
 SEED=${BENCH_SEED:-42}
+SERVERS=${BENCH_SERVERS:-3}
+[[ $SERVERS == [36] ]] || { echo "bench/pool.sh: BENCH_SERVERS must be 3 or 6, not '$SERVERS'" >&2; exit 2; }
 for v in FILES DIRS MIN_KIB MAX_KIB SEED; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "bench/pool.sh: $v must be a positive number, not '${!v}'" >&2; exit 2; }
 done
@@ -168,7 +184,7 @@ cg_cpu() { # CPU seconds of this cgroup so far
 }
 
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
-LCTL_POOL_SPLIT=1 lctl_pool_start 3
+LCTL_POOL_SPLIT=1 lctl_pool_start "$SERVERS"
 lctl_pool_rsh_env # LCTL_POOL_GLUSTERD_DIRS and LCTL_POOL_RSH_NETNS, for local-rsh
 RSH=$LCTL_POOL_RSH # local-rsh with them written in: layoutctl passes a remote shell neither
 GD1=$LCTL_POOL_DIR/node1/wd
@@ -194,7 +210,7 @@ data_on_bricks() {
 	done | awk '{ n++; s += $1 } END { printf "%.0f %.0f\n", n, s }'
 }
 
-tx() { local i; for i in 1 2 3; do lctl_pool_tx_bytes "$i"; done | paste -sd' '; }
+tx() { local i; for ((i = 1; i <= SERVERS; i++)); do lctl_pool_tx_bytes "$i"; done | paste -sd' '; }
 sent() { # K I: bytes server I sent during run K
 	local a b
 	read -ra a <<<"${TX0[$1]}"
@@ -202,19 +218,34 @@ sent() { # K I: bytes server I sent during run K
 	echo $((b[$2 - 1] - a[$2 - 1]))
 }
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
-cap() { local i; for i in 1 2 3; do lctl_pool_cap_egress "$i" "$1"; done; }
+sent_all() { # K SEP: MB each server sent during run K, joined by SEP
+	local i out=''
+	for ((i = 1; i <= SERVERS; i++)); do out+="${out:+$2}$(mb "$(sent "$1" "$i")")"; done
+	printf '%s\n' "$out"
+}
+cap() { local i; for ((i = 1; i <= SERVERS; i++)); do lctl_pool_cap_egress "$i" "$1"; done; }
 
 declare -A WALL CPU PCPU ST FILESM BYTESM TX0 TX1 RC CHECK
 bad=0
 # per contender K: the per-server rows "node files bytes seconds" (one a line) in $T/K.servers
 RUNS=(single spread minmove single2 spread2 daemon)
+# the volume's bricks' servers, and the added bricks'
+VOL_NODES=(1 2 3) ADD_NODES=(1 2)
+if ((SERVERS == 6)); then
+	RUNS=(spread3 spread6 daemon3 daemon6)
+	ADD_NODES=(1 2 3)
+fi
 for k in "${RUNS[@]}"; do
-	lctl_pool_vol_create V dist 1 2 3
+	case $k in
+	*3) VOL_NODES=(1 2 3 1 2 3) ;;
+	*6) VOL_NODES=(1 2 3 4 5 6) ;;
+	esac
+	lctl_pool_vol_create V dist "${VOL_NODES[@]}"
 	t0=$(now)
 	lctl_pool_with_mount "$V" populate
 	sync
 	note "$V: $FILES files written in $(since "$t0") s"
-	lctl_pool_add_bricks "$V" 1 2
+	lctl_pool_add_bricks "$V" "${ADD_NODES[@]}"
 	read -r nf nb < <(data_on_bricks)
 	[[ "$nf $nb" == "$FILES $TREE_BYTES" ]] || { echo "bench/pool.sh: the bricks hold $nf files, $nb bytes, not $FILES, $TREE_BYTES" >&2; exit 1; }
 	cap "$RATE"
@@ -222,7 +253,7 @@ for k in "${RUNS[@]}"; do
 	rc=0
 	t0=$(now) c0=$(cpu_busy) s0=$(cpu_stolen) p0=$(cg_cpu)
 	case $k in
-	daemon)
+	daemon*)
 		lctl_pool_gluster 1 volume rebalance "$V" start >/dev/null
 		while :; do
 			xml=$(lctl_pool_gluster 1 volume rebalance "$V" status --xml 2>/dev/null) || xml=
@@ -248,7 +279,7 @@ for k in "${RUNS[@]}"; do
 	TX1[$k]=$(tx)
 	cap off
 	RC[$k]=$rc
-	if [[ $k == daemon ]]; then
+	if [[ $k == daemon* ]]; then
 		FILESM[$k]=$(_lctl_pool_xpath "$xml" /cliOutput/volRebalance/aggregate/files)
 		BYTESM[$k]=$(_lctl_pool_xpath "$xml" /cliOutput/volRebalance/aggregate/size)
 		skipped=$(_lctl_pool_xpath "$xml" /cliOutput/volRebalance/aggregate/skipped)
@@ -283,7 +314,7 @@ for k in "${RUNS[@]}"; do
 			"$T/$k.scan" 2>/dev/null) || problems=
 		CHECK[$k]="scan exit $src${problems:+: $problems}"
 		note "$k: scan exit $src: ${problems:-$(tail -n 5 "$T/$k.scan.err")}"
-		[[ $k == daemon ]] || bad=1
+		[[ $k == daemon* ]] || bad=1
 	fi
 	if [[ "$nf $nb" != "$FILES $TREE_BYTES" ]]; then
 		CHECK[$k]+="; bricks hold $nf files, $nb bytes (given $FILES, $TREE_BYTES)"
@@ -291,9 +322,9 @@ for k in "${RUNS[@]}"; do
 		bad=1
 	fi
 	note "$k: ${WALL[$k]} s, ${FILESM[$k]} files, $(mb "${BYTESM[$k]:-0}") MB moved; sent per server (MB):" \
-		"$(mb "$(sent "$k" 1)") $(mb "$(sent "$k" 2)") $(mb "$(sent "$k" 3)");" \
+		"$(sent_all "$k" ' ');" \
 		"exit ${RC[$k]}; check ${CHECK[$k]}"
-	if [[ -n ${BENCH_KEEP:-} && $k == daemon ]]; then
+	if [[ -n ${BENCH_KEEP:-} && $k == "${RUNS[-1]}" ]]; then
 		note "keeping $V (BENCH_KEEP)"
 	else
 		lctl_pool_vol_destroy "$V"
@@ -311,29 +342,49 @@ declare -A LABEL=(
 	[single2]='`layoutctl fix --single-host --migrations 2`'
 	[spread2]='`layoutctl fix --migrations 2` (a worker per server)'
 	[daemon]='`gluster volume rebalance VOL start` (until completed)'
+	[spread3]='`layoutctl fix` on 3 servers (a worker per server)'
+	[spread6]='`layoutctl fix` on 6 servers (a worker per server)'
+	[daemon3]='`gluster volume rebalance VOL start` on 3 servers (until completed)'
+	[daemon6]='`gluster volume rebalance VOL start` on 6 servers (until completed)'
 )
-r_ss=$(ratio "${WALL[single]}" "${WALL[spread]}")
-r_ds=$(ratio "${WALL[daemon]}" "${WALL[spread]}")
-r_dm=$(ratio "${WALL[daemon]}" "${WALL[minmove]}")
-r_ss2=$(ratio "${WALL[single2]}" "${WALL[spread2]}")
-r_ss21=$(ratio "${WALL[single]}" "${WALL[spread2]}")
-r_ds2=$(ratio "${WALL[daemon]}" "${WALL[spread2]}")
+if ((SERVERS == 3)); then
+	r_ss=$(ratio "${WALL[single]}" "${WALL[spread]}")
+	r_ds=$(ratio "${WALL[daemon]}" "${WALL[spread]}")
+	r_dm=$(ratio "${WALL[daemon]}" "${WALL[minmove]}")
+	r_ss2=$(ratio "${WALL[single2]}" "${WALL[spread2]}")
+	r_ss21=$(ratio "${WALL[single]}" "${WALL[spread2]}")
+	r_ds2=$(ratio "${WALL[daemon]}" "${WALL[spread2]}")
+	TITLE="a fix spread over 3 servers with capped links"
+	SHAPE="3 bricks (one per server) grown to 5 (the new ones on servers 1 and 2)"
+	RATIOS="Wall-time ratios: single-host / spread **${r_ss}x** (target 2x: $(met "$r_ss" 2)); daemon / spread **${r_ds}x** (target: faster, above 1x: $(met "$r_ds" 1 strict)); daemon / min-move **${r_dm}x** (target 1.3x: $(met "$r_dm" 1.3)).
+With \`--migrations 2\`: single-host / spread **${r_ss2}x** (target 2x: $(met "$r_ss2" 2)); single-host with the default / spread **${r_ss21}x**; daemon / spread **${r_ds2}x**."
+else
+	# throughput: bytes moved per second of wall time (the two shapes' plans differ)
+	thr() { awk -v b="${BYTESM[$1]:-0}" -v w="${WALL[$1]}" 'BEGIN { printf "%.2f", b / w / 1e6 }'; }
+	r_66=$(ratio "$(thr spread6)" "$(thr spread3)")
+	r_d3=$(ratio "${WALL[daemon3]}" "${WALL[spread3]}")
+	r_d6=$(ratio "${WALL[daemon6]}" "${WALL[spread6]}")
+	r_dd=$(ratio "$(thr daemon6)" "$(thr daemon3)")
+	TITLE="the pool at six servers against three, with capped links"
+	SHAPE="6 bricks grown to 9 (the new ones on servers 1, 2 and 3): on servers 1-3 (two bricks each, then three) for the runs on 3, on servers 1-6 for the runs on 6"
+	RATIOS="Throughput (bytes moved per second of wall time): spread fix $(thr spread3) MB/s on 3 servers, $(thr spread6) MB/s on 6: 6 / 3 **${r_66}x** (target 1.7x: $(met "$r_66" 1.7)); the daemon $(thr daemon3) MB/s on 3, $(thr daemon6) MB/s on 6 (${r_dd}x).
+Wall-time ratios daemon / spread: on 3 servers **${r_d3}x**, on 6 **${r_d6}x** (target: faster, above 1x: $(met "$r_d3" 1 strict) on 3, $(met "$r_d6" 1 strict) on 6)."
+fi
 
 cat <<EOT
-### Pool: a fix spread over 3 servers with capped links ($(date -u '+%Y-%m-%d'))
+### Pool: $TITLE ($(date -u '+%Y-%m-%d'))
 
-Machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, $(. /etc/os-release; echo "$PRETTY_NAME"), kernel $(uname -r), GlusterFS $(gluster --version | awk 'NR == 1 { print $2 }'); 3 servers as network namespaces of this one machine (bricks on one filesystem), each server's outgoing traffic capped at $RATE ($(mb "$RATE_B") MB/s, tc tbf); load average at the start / end: $LOAD0 / $(cut -d' ' -f1-3 /proc/loadavg).
-Command: \`bench/pool.sh $FILES $DIRS $RATE\`: $FILES files$SCALED in $DIRS directories, $MIN_KIB to $MAX_KIB KiB each, $(mb "$TREE_BYTES") MB per tree (seed $SEED), 3 bricks (one per server) grown to 5 (the new ones on servers 1 and 2), a fresh volume per run.
+Machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, $(. /etc/os-release; echo "$PRETTY_NAME"), kernel $(uname -r), GlusterFS $(gluster --version | awk 'NR == 1 { print $2 }'); $SERVERS servers as network namespaces of this one machine (bricks on one filesystem), each server's outgoing traffic capped at $RATE ($(mb "$RATE_B") MB/s, tc tbf); load average at the start / end: $LOAD0 / $(cut -d' ' -f1-3 /proc/loadavg).
+Command: \`${BENCH_SERVERS:+BENCH_SERVERS=$SERVERS }bench/pool.sh $FILES $DIRS $RATE\`: $FILES files$SCALED in $DIRS directories, $MIN_KIB to $MAX_KIB KiB each, $(mb "$TREE_BYTES") MB per tree (seed $SEED), $SHAPE, a fresh volume per run.
 layoutctl: $BUILD, $COMMIT$DIRTY.
 
-| run | wall time | CPU time: machine (the pool's) | CPU stolen | files moved | bytes moved | sent by server 1 / 2 / 3 | busiest link | exit | check |
+| run | wall time | CPU time: machine (the pool's) | CPU stolen | files moved | bytes moved | sent by server $(seq -s ' / ' 1 "$SERVERS") | busiest link | exit | check |
 |---|---:|---:|---:|---:|---:|---|---:|---|---|
 $(for k in "${RUNS[@]}"; do
-	s1=$(sent "$k" 1) s2=$(sent "$k" 2) s3=$(sent "$k" 3)
-	max=$(printf '%s\n' "$s1" "$s2" "$s3" | sort -n | tail -n 1)
-	printf '| %s | %s s | %s s (%s s) | %s s | %s | %s MB | %s / %s / %s MB | %s %% | %s | %s |\n' "${LABEL[$k]}" \
+	max=$(for ((i = 1; i <= SERVERS; i++)); do sent "$k" "$i"; done | sort -n | tail -n 1)
+	printf '| %s | %s s | %s s (%s s) | %s s | %s | %s MB | %s MB | %s %% | %s | %s |\n' "${LABEL[$k]}" \
 		"${WALL[$k]}" "${CPU[$k]}" "${PCPU[$k]}" "${ST[$k]}" "${FILESM[$k]}" "$(mb "${BYTESM[$k]:-0}")" \
-		"$(mb "$s1")" "$(mb "$s2")" "$(mb "$s3")" \
+		"$(sent_all "$k" ' / ')" \
 		"$(awk -v m="$max" -v w="${WALL[$k]}" -v r="$RATE_B" 'BEGIN { printf "%.0f", 100 * m / (w * r) }')" \
 		"${RC[$k]}" "${CHECK[$k]}"
 done)
@@ -345,15 +396,14 @@ Per server (files and bytes its worker or rebalance process migrated, and for ho
 | run | server | files migrated | bytes migrated | its time | bytes sent |
 |---|---:|---:|---:|---:|---:|
 $(for k in "${RUNS[@]}"; do
-	for i in 1 2 3; do
+	for ((i = 1; i <= SERVERS; i++)); do
 		read -r _ f b s < <(awk -v i="$i" '$1 == i' "$T/$k.servers") || f='' b='' s=''
 		printf '| %s | %s | %s | %s | %s | %s MB |\n' "$k" "$i" "${f:-0}" "$(mb "${b:-0}") MB" \
 			"$( [[ -n $s ]] && awk -v s="$s" 'BEGIN { printf "%.1f s", s }' || echo -)" "$(mb "$(sent "$k" "$i")")"
 	done
 done)
 
-Wall-time ratios: single-host / spread **${r_ss}x** (target 2x: $(met "$r_ss" 2)); daemon / spread **${r_ds}x** (target: faster, above 1x: $(met "$r_ds" 1 strict)); daemon / min-move **${r_dm}x** (target 1.3x: $(met "$r_dm" 1.3)).
-With \`--migrations 2\`: single-host / spread **${r_ss2}x** (target 2x: $(met "$r_ss2" 2)); single-host with the default / spread **${r_ss21}x**; daemon / spread **${r_ds2}x**.
+$RATIOS
 $( ((bad == 0)) || echo "**A correctness check failed: see the check column.**")
 "Check": afterwards every volume must hold the same data files and bytes on its bricks as it was given, and \`layoutctl scan\` must exit 0 (for the daemon's volume, what the scan found is reported, not judged).
 EOT
