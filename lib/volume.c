@@ -475,6 +475,7 @@ void lctl_volume_close(struct lctl_volume *vol, bool fini)
 	free(vol->opts.rsync_hash_regex);
 	free(vol->opts.extra_hash_regex);
 	free(vol->opts.min_free_disk);
+	free(vol->opts.min_free_inodes);
 	free(vol->opts.xattr_name);
 	lctl_volfile_release(&vol->vf);
 	if (vol->volfile)
