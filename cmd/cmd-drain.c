@@ -193,11 +193,12 @@ static void no_room_on(struct lctl_volume *vol, const char *name, const struct l
 		      s->min_free_disk ? s->min_free_disk : "10%");
 	} else {
 		error("cannot drain '%s': the plan moves %llu files to %s, which has only %llu "
-		      "free inodes above cluster.min-free-inodes (5%%)",
+		      "free inodes above cluster.min-free-inodes (%s)",
 		      name, (unsigned long long)f->in_files, sv,
 		      (unsigned long long)(f->inodes_free_now > f->inodes_min_free
 						   ? f->inodes_free_now - f->inodes_min_free
-						   : 0));
+						   : 0),
+		      s->min_free_inodes ? s->min_free_inodes : "5%");
 	}
 }
 

@@ -256,12 +256,14 @@ static const struct out_line fix_summary_lines[] = {
 	{ "plan", NULL, "  {from:-28} -> {to:-28} {files:8} files {bytes|bytes:12}" },
 	{ NULL, "dry_run", "  total {plan_total.files} files, {plan_total.bytes|bytes}" },
 	{ NULL, "dry_run&space",
-	  "Space after the plan (free now -> after, of the subvolume's size):" },
+	  "Space after the plan (free now -> after, of the subvolume's size; inodes the same):" },
 	{ "space", NULL,
 	  "  {subvolume:-28} {known?{free_now|bytes:10} -> {free_after|bytes:10} of "
 	  "{size|bytes}, keeps {min_free|bytes}~size unknown}{crosses_min_free?: below "
 	  "cluster.min-free-disk, about {refused_files} files ({refused_bytes|bytes}) would "
-	  "stay where they are~}" },
+	  "stay where they are~}{inodes_known?; inodes free {inodes_free_now} -> "
+	  "{inodes_free_after}, keeps {inodes_min_free}~}{crosses_min_free_inodes?: below "
+	  "cluster.min-free-inodes, {inodes_refused_files} files would stay where they are~}" },
 	{ NULL, "!dry_run",
 	  "{$command|title} of {$volume.name}{clean_first.data_phase_ran?{directories?: "
 	  "{directories} directories~, data phase: {clean_first.data_directories} "

@@ -294,6 +294,25 @@ struct json_object *out_fill(struct lctl_volume *vol, size_t n, const uint64_t *
 			json_object_object_add(o, "refused_bytes",
 					       json_object_new_int64((int64_t)f[i].refused_bytes));
 		}
+		json_object_object_add(o, "inodes_known",
+				       json_object_new_boolean(f[i].inodes_known));
+		if (f[i].inodes_known) {
+			json_object_object_add(o, "inodes_free_now",
+					       json_object_new_int64(
+						       (int64_t)f[i].inodes_free_now));
+			json_object_object_add(o, "inodes_free_after",
+					       json_object_new_int64(
+						       (int64_t)f[i].inodes_free_after));
+			json_object_object_add(o, "inodes_min_free",
+					       json_object_new_int64(
+						       (int64_t)f[i].inodes_min_free));
+		}
+		json_object_object_add(o, "crosses_min_free_inodes",
+				       json_object_new_boolean(f[i].crosses_inodes));
+		if (f[i].crosses_inodes)
+			json_object_object_add(o, "inodes_refused_files",
+					       json_object_new_int64(
+						       (int64_t)f[i].inodes_refused_files));
 		json_object_array_add(a, o);
 	}
 	free(f);

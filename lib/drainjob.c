@@ -100,6 +100,7 @@ int lctl_drain_space(struct lctl_volume *vol, enum lctl_planner planner, unsigne
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
 	}
 	out->min_free_disk = mfd;
+	out->min_free_inodes = lctl_volume_dht_options(vol)->min_free_inodes;
 	out->bytes = l.bytes;
 	out->entries = l.entries;
 	/* what could not be listed is not counted: the bytes to move would look smaller */

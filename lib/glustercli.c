@@ -286,6 +286,161 @@ int lctl_gluster_tasks_idle(const char *volume, const char **gluster)
 	}
 }
 
+/* The text of child element @name of @node (the first one), or NULL; xmlFree() it. */
+static xmlChar *child_text(xmlNodePtr node, const char *name)
+{
+	xmlNodePtr k;
+
+	for (k = node->children; k; k = k->next)
+		if (k->type == XML_ELEMENT_NODE && !xmlStrcmp(k->name, (const xmlChar *)name))
+			return xmlNodeGetContent(k);
+	return NULL;
+}
+
+/* @s without the white space around it, as a new string (NULL: no memory, or @s NULL). */
+static char *trimmed(const xmlChar *s)
+{
+	const char *b = (const char *)s, *e;
+
+	if (!s)
+		return NULL;
+	while (*b == ' ' || *b == '\t' || *b == '\n')
+		b++;
+	e = b + strlen(b);
+	while (e > b && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'))
+		e--;
+	return strndup(b, (size_t)(e - b));
+}
+
+void lctl_gluster_bricks_free(struct lctl_gluster_brick *bricks, size_t n)
+{
+	size_t i;
+
+	for (i = 0; bricks && i < n; i++) {
+		free(bricks[i].host);
+		free(bricks[i].path);
+	}
+	free(bricks);
+}
+
+int lctl_gluster_bricks_parse(const char *xml, size_t len, const char *volume,
+			      struct lctl_gluster_brick **bricks, size_t *n)
+{
+	xmlXPathContextPtr ctx;
+	xmlDocPtr doc = answer_doc(xml, len, &ctx);
+	xmlXPathObjectPtr vols = NULL;
+	struct lctl_gluster_brick *b = NULL;
+	size_t nb = 0, cap = 0;
+	int ret = LCTL_GLUSTER_NO_ANSWER, i;
+
+	*bricks = NULL;
+	*n = 0;
+	if (!doc)
+		return ret;
+	vols = xmlXPathEvalExpression((const xmlChar *)"/cliOutput/volStatus/volumes/volume", ctx);
+	if (!vols || vols->type != XPATH_NODESET || !vols->nodesetval)
+		goto out;
+	for (i = 0; i < vols->nodesetval->nodeNr; i++) {
+		xmlNodePtr v = vols->nodesetval->nodeTab[i], k;
+		xmlChar *name = child_text(v, "volName");
+		char *tname = trimmed(name);
+		bool ours = tname && !strcmp(tname, volume);
+
+		xmlFree(name);
+		free(tname);
+		if (!ours)
+			continue;
+		ret = LCTL_GLUSTER_OK;
+		for (k = v->children; k; k = k->next) {
+			xmlChar *host, *path, *status;
+			char *th, *tp, *ts;
+
+			if (k->type != XML_ELEMENT_NODE ||
+			    xmlStrcmp(k->name, (const xmlChar *)"node"))
+				continue;
+			if (nb == LCTL_GLUSTER_BRICKS_MAX)
+				break;
+			host = child_text(k, "hostname");
+			path = child_text(k, "path");
+			status = child_text(k, "status");
+			th = trimmed(host);
+			tp = trimmed(path);
+			ts = trimmed(status);
+			xmlFree(host);
+			xmlFree(path);
+			xmlFree(status);
+			/* a brick has an absolute path; the daemons' rows say "localhost" */
+			if (th && tp && ts && tp[0] == '/' && nb == cap) {
+				struct lctl_gluster_brick *nbk;
+
+				cap = cap ? 2 * cap : 16;
+				nbk = realloc(b, cap * sizeof(*b));
+				if (!nbk) {
+					ret = LCTL_GLUSTER_NO_ANSWER;
+					free(th);
+					free(tp);
+					free(ts);
+					goto out;
+				}
+				b = nbk;
+			}
+			if (th && tp && ts && tp[0] == '/') {
+				b[nb++] = (struct lctl_gluster_brick){ th, tp, !strcmp(ts, "1") };
+				th = tp = NULL;
+			}
+			free(th);
+			free(tp);
+			free(ts);
+		}
+		break;
+	}
+out:
+	if (ret == LCTL_GLUSTER_OK) {
+		*bricks = b;
+		*n = nb;
+	} else {
+		lctl_gluster_bricks_free(b, nb);
+	}
+	xmlXPathFreeObject(vols);
+	xmlXPathFreeContext(ctx);
+	xmlFreeDoc(doc);
+	return ret;
+}
+
+int lctl_gluster_bricks(const char *gluster, const char *volume, struct lctl_gluster_brick **bricks,
+			size_t *n)
+{
+	char a0[] = "gluster", a1[] = "--mode=script", a2[] = "volume", a3[] = "status",
+	     a5[] = "--xml", *vol = strdup(volume);
+	char *argv[] = { a0, a1, a2, a3, vol, a5, NULL };
+	char *out = NULL;
+	size_t len = 0;
+	int ret;
+
+	*bricks = NULL;
+	*n = 0;
+	if (!vol)
+		return LCTL_GLUSTER_CANNOT_RUN;
+	ret = run_capture(gluster, argv, &out, &len);
+	free(vol);
+	if (ret)
+		return LCTL_GLUSTER_CANNOT_RUN;
+	ret = lctl_gluster_bricks_parse(out, len, volume, bricks, n);
+	free(out);
+	return ret;
+}
+
+int lctl_gluster_brick_online(const struct lctl_gluster_brick *bricks, size_t n, const char *host,
+			      const char *path)
+{
+	size_t i;
+
+	for (i = 0; host && path && i < n; i++)
+		if (!strcmp(bricks[i].host, host) && !strcmp(bricks[i].path, path))
+			return bricks[i].online;
+	return -1;
+}
+
 /* A decimal op-version of at most 9 digits, white space around it allowed. */
 static bool op_version_read(const xmlChar *s, unsigned *out)
 {

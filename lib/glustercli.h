@@ -21,6 +21,32 @@ int lctl_gluster_tasks_parse(const char *xml, size_t len, bool *running);
 /* Run @gluster (an absolute path) with an argument vector, read and parse its answer. */
 int lctl_gluster_tasks(const char *gluster, const char *volume, bool *running);
 
+/*
+ * The bricks of a volume as glusterd sees them, `volume status VOLUME --xml` (the health probe
+ * asks it for the bricks of a replica or disperse set that have no gfapi graph: a brick down
+ * when the run started, health.c). @host and @path as glusterd writes them (the volfile's
+ * remote-host and remote-subvolume come from the same brick record); @online: status 1.
+ */
+struct lctl_gluster_brick {
+	char *host, *path;
+	bool online;
+};
+#define LCTL_GLUSTER_BRICKS_MAX 65536 /* bricks read from one answer, at most */
+/*
+ * Parse the answer: LCTL_GLUSTER_OK with *@bricks (caller frees, lctl_gluster_bricks_free())
+ * and *@n set, the bricks of the volume named @volume only (the self-heal daemon's and other
+ * services' rows, whose path is not absolute, left out).
+ */
+int lctl_gluster_bricks_parse(const char *xml, size_t len, const char *volume,
+			      struct lctl_gluster_brick **bricks, size_t *n);
+/* Run @gluster (an absolute path, an argument vector) and parse its answer. */
+int lctl_gluster_bricks(const char *gluster, const char *volume, struct lctl_gluster_brick **bricks,
+			size_t *n);
+void lctl_gluster_bricks_free(struct lctl_gluster_brick *bricks, size_t n);
+/* Whether @bricks lists HOST:PATH as online: 1, offline: 0, not listed: -1. */
+int lctl_gluster_brick_online(const struct lctl_gluster_brick *bricks, size_t n, const char *host,
+			      const char *path);
+
 /* @brick reads as HOST:/PATH to the gluster CLI (a volfile's names are checked before use). */
 bool lctl_gluster_brick_ok(const char *brick);
 

@@ -18,10 +18,21 @@
  *     decimal (index.c index_getxattr_wrapper; the self-heal daemon's heal-count asks each
  *     brick the same, afr-self-heald.c afr_shd_get_index_count). That is a readdir of one
  *     folder on the brick: the probe asks at most every BRICK_PROBE_MS.
+ * A brick already down when the volume was opened has no graph (gfapi's init of its
+ * protocol/client fails, and the half-built graph is freed: subgraphs.c): glusterd is asked
+ * instead, `gluster volume status VOLUME --xml` through the gluster CLI (glustercli.c: an
+ * absolute path, an argument vector, no shell), once per brick probe while such a brick is
+ * left. A brick glusterd lists as offline is down; one it lists as online (or that it cannot
+ * tell of) gets its graph built then (lctl_volume_brick_reopen(): once it is built it stays,
+ * and the probe asks it as any other); a graph that cannot be built yet counts the brick down,
+ * and a probe REOPEN_BACKOFF_S later tries again.
+ *
  * AFR marks that index only for a write that did not reach every brick of the set (the
  * in-flight writes of a whole set go to indices/dirty instead), so a non-zero count means a
- * heal is pending; EC also marks in-flight writes there, so a count is taken for a pending heal
- * only when two probes in a row saw one on the same set.
+ * heal is pending, on a replica set from the first probe that sees one (so that a run started
+ * with heals pending holds before its first write, not only once the walk has run long enough
+ * for a second brick probe); EC also marks in-flight writes there, so on a disperse set a count
+ * is taken for a pending heal only when two probes in a row saw one.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -35,9 +46,17 @@
 #include "layoutctl.h"
 #include "internal.h"
 #include "health.h"
+#include "glustercli.h"
 
 #define INDEX_COUNT_KEY "glusterfs.xattrop_index_count"
 #define BRICK_PROBE_MS 3000
+/*
+ * After a brick's graph failed to build, no other is tried for this long: gfapi 10.3's
+ * glfs_fini() of a graph whose init failed leaves about 7 KiB of its own (the primary
+ * translator create_primary() made, its options), so a brick glusterd lists online that
+ * cannot be reached is not tried at every probe.
+ */
+#define REOPEN_BACKOFF_S 10
 
 void lctl_health_init(struct lctl_health *h, struct lctl_volume *vol, unsigned probe_ms)
 {
@@ -85,11 +104,65 @@ static uint64_t brick_pending(glfs_t *fs)
 	return v;
 }
 
+/* glusterd's view of the volume's bricks, asked at most once per probe (see the top). */
+struct glusterd_view {
+	bool asked;
+	int ret; /* LCTL_GLUSTER_*; any other: no CLI here */
+	struct lctl_gluster_brick *bricks;
+	size_t n;
+};
+
+static void glusterd_ask(struct lctl_health *h, struct glusterd_view *g)
+{
+	const char *gluster;
+
+	if (g->asked)
+		return;
+	g->asked = true;
+	gluster = lctl_gluster_find(lctl_gluster_paths);
+	g->ret = gluster ? lctl_gluster_bricks(gluster, lctl_volume_name(h->vol), &g->bricks, &g->n)
+			 : -1;
+	if (g->ret != LCTL_GLUSTER_OK)
+		lctl_log(LCTL_LOG_INFO, "health: cannot ask glusterd for the bricks of %s (%s)",
+			 lctl_volume_name(h->vol),
+			 g->ret == LCTL_GLUSTER_NO_ANSWER ? "no answer" : "cannot run the CLI");
+}
+
+/*
+ * The graph of brick @j of set @i: the one built at the opening, else one built now if
+ * glusterd does not say the brick is offline; NULL (*@offline: glusterd said so) when there is
+ * none to ask.
+ */
+static glfs_t *brick_graph(struct lctl_health *h, struct glusterd_view *g, size_t i, size_t j,
+			   bool *offline)
+{
+	const struct lctl_subvol *sv = lctl_volume_subvol(h->vol, i);
+	glfs_t *fs = lctl_volume_brick_fs(h->vol, i, j);
+
+	*offline = false;
+	if (fs || !lctl_volume_brick_reopenable(h->vol, i, j))
+		return fs;
+	glusterd_ask(h, g);
+	if (g->ret == LCTL_GLUSTER_OK &&
+	    !lctl_gluster_brick_online(g->bricks, g->n, sv->bricks[j].host, sv->bricks[j].path)) {
+		*offline = true;
+		return NULL;
+	}
+	if (h->reopen_failed_at && lctl_mono_seconds() - h->reopen_failed_at < REOPEN_BACKOFF_S)
+		return NULL;
+	if (lctl_volume_brick_reopen(h->vol, i, j)) {
+		h->reopen_failed_at = lctl_mono_seconds();
+		return NULL;
+	}
+	return lctl_volume_brick_fs(h->vol, i, j);
+}
+
 /*
  * The bricks of replica or disperse set @i (which answers as a whole): how many are down, and
  * the first of them in @why (when it is still empty); its pending heals in *@pending.
  */
-static size_t probe_set(struct lctl_health *h, size_t i, char *why, size_t size, uint64_t *pending)
+static size_t probe_set(struct lctl_health *h, struct glusterd_view *g, size_t i, char *why,
+			size_t size, uint64_t *pending)
 {
 	const struct lctl_subvol *sv = lctl_volume_subvol(h->vol, i);
 	struct statvfs s;
@@ -97,15 +170,17 @@ static size_t probe_set(struct lctl_health *h, size_t i, char *why, size_t size,
 
 	*pending = 0;
 	for (j = 0; j < sv->nbricks; j++) {
-		glfs_t *fs = lctl_volume_brick_fs(h->vol, i, j);
+		bool offline, reopenable = lctl_volume_brick_reopenable(h->vol, i, j);
+		glfs_t *fs = brick_graph(h, g, i, j, &offline);
 
-		if (!fs)
+		if (!fs && !reopenable)
 			continue; /* no graph of its own: not asked */
-		if (glfs_statvfs(fs, "/", &s)) {
+		if (!fs || glfs_statvfs(fs, "/", &s)) {
 			if (!down++ && !why[0])
-				snprintf(why, size, "brick %s:%s down",
+				snprintf(why, size, "brick %s:%s down%s",
 					 sv->bricks[j].host ? sv->bricks[j].host : "?",
-					 sv->bricks[j].path ? sv->bricks[j].path : "?");
+					 sv->bricks[j].path ? sv->bricks[j].path : "?",
+					 offline ? " (glusterd: offline)" : "");
 			continue;
 		}
 		*pending += brick_pending(fs);
@@ -117,6 +192,7 @@ static void probe(struct lctl_health *h, bool bricks)
 {
 	size_t i, n = lctl_volume_nsubvols(h->vol);
 	char brick_why[sizeof(h->why)] = "", heal_why[sizeof(h->why)] = "";
+	struct glusterd_view g = { 0 };
 	struct statvfs s;
 
 	h->ndown = 0;
@@ -145,15 +221,17 @@ static void probe(struct lctl_health *h, bool bricks)
 		/* a drain's graphs of its leaving bricks are not for this */
 		if (!bricks || sv->kind == LCTL_SUBVOL_BRICK || !lctl_volume_brick_health(h->vol))
 			continue;
-		h->nbricks_down += probe_set(h, i, brick_why, sizeof(brick_why), &pending);
+		h->nbricks_down += probe_set(h, &g, i, brick_why, sizeof(brick_why), &pending);
 		if (!h->pending)
 			continue;
-		/* seen twice in a row: not a write in flight */
-		if (pending && h->pending[i] && !h->nheal_sets++)
+		/* AFR: at once; EC: seen twice in a row, not a write in flight (see the top) */
+		if (pending && (sv->kind == LCTL_SUBVOL_REPLICATE || h->pending[i]) &&
+		    !h->nheal_sets++)
 			snprintf(heal_why, sizeof(heal_why), "%" PRIu64 " heals pending on %s",
 				 pending, sv->name);
 		h->pending[i] = pending;
 	}
+	lctl_gluster_bricks_free(g.bricks, g.n);
 	if (bricks)
 		snprintf(h->set_why, sizeof(h->set_why), "%s", brick_why[0] ? brick_why : heal_why);
 	if (!h->why[0])

@@ -24,9 +24,11 @@ struct lctl_health {
 	/* the bricks of replica and disperse sets, asked less often (health.c) */
 	double bricks_at;    /* monotonic seconds; 0: never */
 	size_t nbricks_down; /* bricks down in sets that answer */
-	size_t nheal_sets;   /* sets with heals pending (two probes in a row) */
+	size_t nheal_sets;   /* sets with heals pending (replica: seen; disperse: twice in a row) */
 	uint64_t *pending;   /* per subvolume: the heals pending at the last probe */
 	char set_why[200];   /* the first brick down, else the first set's heals */
+	/* monotonic seconds: a brick's graph last failed to build (health.c REOPEN_BACKOFF_S) */
+	double reopen_failed_at;
 };
 
 void lctl_health_init(struct lctl_health *h, struct lctl_volume *vol, unsigned probe_ms);

@@ -80,6 +80,16 @@ glfs_t *lctl_volume_subvol_fs(const struct lctl_volume *vol, size_t i);
  * answer through it: every call can fail with ENOTCONN.
  */
 glfs_t *lctl_volume_brick_fs(const struct lctl_volume *vol, size_t i, size_t j);
+/*
+ * Build the graph of brick @j of subvolume @i now, when it could not be built at the opening
+ * (the brick was down: with lctl_open_opts.brick_health, its volfile text was kept for this).
+ * Return: 0 it has one (now or already), -ENOENT none can be built here, else -errno (the
+ * half-built graph freed; it may be tried again). Not thread-safe against itself or
+ * lctl_volume_brick_fs() of the same brick: health.c calls both under its lock.
+ */
+int lctl_volume_brick_reopen(struct lctl_volume *vol, size_t i, size_t j);
+/* Whether lctl_volume_brick_reopen() can build that brick's graph (it has none yet). */
+bool lctl_volume_brick_reopenable(const struct lctl_volume *vol, size_t i, size_t j);
 /* Whether every replica or disperse set's bricks have graphs (lctl_open_opts.brick_health). */
 bool lctl_volume_brick_health(const struct lctl_volume *vol);
 /* The DHT client graph. */

@@ -189,6 +189,32 @@ int lctl_outcome_log_append_msg(int fd, const struct lctl_pool_msg *m, const cha
 	return ret;
 }
 
+int lctl_outcome_log_append_dropped(int fd, const char *server, uint64_t dropped, time_t t)
+{
+	struct json_object *j;
+	char *line;
+	size_t len;
+	int ret = 0;
+
+	if (fd < 0 || !dropped)
+		return 0;
+	j = json_object_new_object();
+	if (!j)
+		return -LCTL_EIO;
+	json_object_object_add(j, "time", json_object_new_int64((int64_t)t));
+	json_object_object_add(j, "server", json_object_new_string(server ? server : ""));
+	json_object_object_add(j, "dropped", json_object_new_int64((int64_t)dropped));
+	line = lctl_json_line(j, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	json_object_put(j);
+	if (!line)
+		return -LCTL_EIO;
+	len = strlen(line);
+	if (write(fd, line, len) != (ssize_t)len)
+		ret = -LCTL_EIO;
+	free(line);
+	return ret;
+}
+
 /*
  * A file's path: a path inside the volume as every entry point takes it
  * (lctl_volume_path_check(): absolute, no "." or ".." component), and no empty component
@@ -286,6 +312,12 @@ int lctl_outcome_failed(int fd, struct lctl_strv *out, size_t *bad, struct lctl_
 		if (!len || line[len - 1] != '\n' || strlen(line) != (size_t)len ||
 		    !(j = json_tokener_parse(line))) {
 			++*bad;
+			continue;
+		}
+		/* a pool worker's outcomes past the cap, counted (lctl_outcome_log_append_dropped()) */
+		if (!json_object_object_get_ex(j, "path", &jp) &&
+		    json_object_object_get_ex(j, "dropped", &jo)) {
+			json_object_put(j);
 			continue;
 		}
 		if (!json_object_object_get_ex(j, "path", &jp) ||

@@ -26,7 +26,9 @@
  *
  * A placing worker sends each file's outcome too ("outcome", between go and its final line):
  * it is appended to the run's one outcome log here (lctl_pool_set_outcome_log()), its line
- * marked with the server's name; the worker's own log on its server keeps its copy.
+ * marked with the server's name; the worker's own log on its server keeps its copy. At most
+ * LCTL_POOL_OUTCOMES_MAX of them per worker and run: the rest are counted, and once the worker
+ * has ended one line of the log (and a warning) says how many were dropped (note_dropped()).
  */
 #include "internal.h"
 #include "pool.h"
@@ -42,6 +44,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* two minutes without a line: no slow worker, a stopped process or a dead link */
@@ -63,7 +66,9 @@ struct worker {
 	struct lctl_pool_reader *rd;
 	enum wstate st;
 	bool hello;
-	bool held_beat; /* a held line came since the last progress line */
+	bool held_beat;		    /* a held line came since the last progress line */
+	uint64_t outcomes, dropped; /* outcome lines logged; past LCTL_POOL_OUTCOMES_MAX, dropped */
+	bool dropped_noted;	    /* the line saying how many were dropped is written */
 	double go_at, heard_at, stop_at;
 	struct lctl_server_progress pg;
 };
@@ -267,6 +272,11 @@ static void handle(struct lctl_pool *p, struct worker *w, const struct lctl_pool
 	case LCTL_PM_OUTCOME:
 		if (w->st != W_PLACING)
 			return lose(w, "protocol error: an outcome before go");
+		if (w->outcomes >= LCTL_POOL_OUTCOMES_MAX) {
+			w->dropped++;
+			return;
+		}
+		w->outcomes++;
 		if (lctl_outcome_log_append_msg(p->outcome_fd, m, pg->name))
 			p->outcome_failed = true;
 		return;
@@ -310,8 +320,31 @@ static void why_ended(struct worker *w)
 	snprintf(w->pg.error, sizeof(w->pg.error), "%s", what);
 }
 
+/* Once worker @w has ended (or the pool goes): the one line saying how many were not logged. */
+static void note_dropped(struct lctl_pool *p, struct worker *w)
+{
+	if (!w->dropped || w->dropped_noted)
+		return;
+	w->dropped_noted = true;
+	lctl_log(LCTL_LOG_WARN,
+		 "server %s: %llu outcomes past the first %d not written to the outcome log here "
+		 "(the worker's own outcome log on that server has them)",
+		 w->pg.name, (unsigned long long)w->dropped, LCTL_POOL_OUTCOMES_MAX);
+	if (lctl_outcome_log_append_dropped(p->outcome_fd, w->pg.name, w->dropped, time(NULL)))
+		p->outcome_failed = true;
+}
+
+static void receive_lines(struct lctl_pool *p, struct worker *w);
+
 /* Read what worker @w sent, and act on each whole line. */
 static void receive(struct lctl_pool *p, struct worker *w)
+{
+	receive_lines(p, w);
+	if (w->st == W_ENDED)
+		note_dropped(p, w);
+}
+
+static void receive_lines(struct lctl_pool *p, struct worker *w)
 {
 	struct lctl_pool_msg m;
 	long n;
@@ -363,6 +396,8 @@ static void liveness(struct lctl_pool *p)
 			else if (w->stop_at > 0 && now - w->stop_at > POOL_STOP_GRACE_S)
 				lose(w, "did not stop within %d s of being told to",
 				     POOL_STOP_GRACE_S);
+			if (w->st == W_ENDED)
+				note_dropped(p, w);
 		}
 	}
 }
@@ -618,6 +653,8 @@ void lctl_pool_free(struct lctl_pool *p)
 
 	if (!p)
 		return;
+	for (i = 0; i < p->n; i++)
+		note_dropped(p, &p->w[i]);
 	/*
 	 * End of file on its stdin stops a worker; one that is moving files may take a while to
 	 * finish the migrations in flight, one that never got "go" has nothing to finish.

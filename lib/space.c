@@ -5,7 +5,7 @@
  * to put more files (dht_check_free_space(): the target must keep min-free-disk free after the
  * file, force or not), and about how much would stay where it is because of that. The numbers
  * are the statfs of each subvolume's root when the volume was opened, and the plan's bytes by
- * source and target; the room of a subvolume is shared by its bricks' filesystem with
+ * source and target (files against free inodes too, above cluster.min-free-inodes); the room of a subvolume is shared by its bricks' filesystem with
  * whatever else lives there, so this is a projection, not a promise.
  */
 #include "internal.h"
@@ -46,11 +46,48 @@ uint64_t lctl_min_free_bytes(const char *opt, uint64_t size)
 	return v >= (double)UINT64_MAX ? UINT64_MAX : (uint64_t)v;
 }
 
+/* DHT's cluster.min-free-inodes as it reads it (lctl/drain.h). */
+uint64_t lctl_min_free_inodes(const char *opt, uint64_t total)
+{
+	char *end;
+	double v;
+
+	if (!opt)
+		opt = "5%";
+	errno = 0;
+	v = strtod(opt, &end);
+	/* gf_string2percent(): a number, then "%" or nothing; the option's range is 0-100 */
+	if (errno || end == opt || isspace((unsigned char)*opt) || (*end && strcmp(end, "%")) ||
+	    !(v >= 0 && v <= 100))
+		v = 5;
+	return (uint64_t)((double)total * v / 100);
+}
+
+void lctl_fill_inodes(struct lctl_fill *f, uint64_t total, uint64_t favail, const char *opt)
+{
+	uint64_t room;
+
+	f->inodes_known = total > 0;
+	f->inodes_free_now = f->inodes_free_after = f->inodes_min_free = 0;
+	f->inodes_refused_files = 0;
+	f->crosses_inodes = false;
+	if (!f->inodes_known)
+		return;
+	f->inodes_free_now = favail;
+	f->inodes_min_free = lctl_min_free_inodes(opt, total);
+	/* what leaves frees its inode only once it has left: the arrivals first, as for bytes */
+	f->inodes_free_after = (favail > f->in_files ? favail - f->in_files : 0) + f->out_files;
+	room = favail > f->inodes_min_free ? favail - f->inodes_min_free : 0;
+	f->crosses_inodes = f->in_files > room;
+	f->inodes_refused_files = f->crosses_inodes ? f->in_files - room : 0;
+}
+
 void lctl_fill_project(const struct lctl_volume *vol, const uint64_t *move_files,
 		       const uint64_t *move_bytes, struct lctl_fill *out)
 {
 	size_t n = lctl_volume_nsubvols(vol), i, k;
 	const char *mfd = lctl_volume_dht_options(vol)->min_free_disk;
+	const char *mfi = lctl_volume_dht_options(vol)->min_free_inodes;
 
 	for (i = 0; i < n; i++) {
 		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
@@ -66,16 +103,7 @@ void lctl_fill_project(const struct lctl_volume *vol, const uint64_t *move_files
 			f->out_files += move_files[i * n + k];
 			f->out_bytes += move_bytes[i * n + k];
 		}
-		/* DHT's min-free-inodes (5 % unless set, a percentage): inodes the same way */
-		f->inodes_known = sv->inodes_total > 0;
-		if (f->inodes_known) {
-			f->inodes_free_now = sv->inodes_free;
-			f->inodes_min_free = sv->inodes_total / 20;
-			f->crosses_inodes = f->in_files >
-					    (f->inodes_free_now > f->inodes_min_free
-						     ? f->inodes_free_now - f->inodes_min_free
-						     : 0);
-		}
+		lctl_fill_inodes(f, sv->inodes_total, sv->inodes_free, mfi);
 		f->size = sv->size_bytes;
 		f->free_now = sv->free_bytes;
 		f->known = sv->size_bytes > 0;

@@ -36,25 +36,22 @@ static void wipe_memfd(int fd)
 }
 
 /*
- * A gfapi graph of @top and everything below it (a subvolume, or one brick's protocol/client),
- * from the parsed client volfile through a memfd that is emptied as soon as gfapi has read it.
- * NULL with *@e set when glfs_init() fails (the graph is leaked: a failed init leaves it half
- * built, and waiting for its teardown is not worth it).
+ * A gfapi graph from volfile @text (a subtree of the client volfile), through a memfd that is
+ * emptied as soon as gfapi has read it. NULL with *@e set when it cannot be built; when
+ * glfs_init() failed (*@init_failed: a brick or subvolume that does not answer), the half-built
+ * graph is torn down with glfs_fini() (gfapi 10 counts the attempt as an init: the graph, its
+ * translators and threads go; it waits for frames in flight, which a graph whose connections
+ * never came up has none of).
  */
-static glfs_t *open_graph(const struct lctl_volume *vol, const struct lctl_xlator *top,
-			  const char *log_file, int log_level, int *e, bool *init_failed)
+static glfs_t *open_graph_text(const struct lctl_volume *vol, const char *text,
+			       const char *log_file, int log_level, int *e, bool *init_failed)
 {
-	char *text = lctl_volfile_subtree(top);
 	char path[64];
 	glfs_t *fs = NULL;
-	int fd = -1;
+	int fd;
 
 	*e = 0;
 	*init_failed = false;
-	if (!text) {
-		*e = ENOMEM;
-		goto out;
-	}
 	fd = memfd_create("lctl-subvol", MFD_CLOEXEC);
 	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
 		*e = errno ? errno : EIO;
@@ -70,6 +67,7 @@ static glfs_t *open_graph(const struct lctl_volume *vol, const struct lctl_xlato
 	if (glfs_set_volfile(fs, path) || glfs_init(fs)) {
 		*e = errno ? errno : ENOTCONN;
 		*init_failed = true;
+		glfs_fini(fs);
 		fs = NULL;
 	}
 	/* gfapi has read its volfile: the credentials in the memfd go now */
@@ -77,9 +75,36 @@ static glfs_t *open_graph(const struct lctl_volume *vol, const struct lctl_xlato
 out:
 	if (fd >= 0)
 		close(fd);
+	return fs;
+}
+
+/* The subtree of the client volfile from @top down, as volfile text (caller zeroes and frees). */
+static char *subtree_text(const struct lctl_xlator *top)
+{
+	return lctl_volfile_subtree(top);
+}
+
+static void text_free(char *text)
+{
 	if (text)
 		explicit_bzero(text, strlen(text));
 	free(text);
+}
+
+/* A gfapi graph of @top and everything below it (a subvolume, or one brick's protocol/client). */
+static glfs_t *open_graph(const struct lctl_volume *vol, const struct lctl_xlator *top,
+			  const char *log_file, int log_level, int *e, bool *init_failed)
+{
+	char *text = subtree_text(top);
+	glfs_t *fs;
+
+	*init_failed = false;
+	if (!text) {
+		*e = ENOMEM;
+		return NULL;
+	}
+	fs = open_graph_text(vol, text, log_file, log_level, e, init_failed);
+	text_free(text);
 	return fs;
 }
 
@@ -155,7 +180,10 @@ struct brick_init {
 /*
  * Open the graph of brick @j of subvolume @i: its protocol/client alone. Kept once gfapi
  * took it, even when the brick does not answer yet: protocol/client reconnects by itself, and
- * whoever reads through it learns then whether the brick answers (drain.c).
+ * whoever reads through it learns then whether the brick answers (drain.c). A brick of a set
+ * the health probe asks whose graph cannot be built (down when the volume was opened: gfapi's
+ * init fails) keeps its volfile text, credentials included, in vol->brick_text until
+ * lctl_volume_brick_reopen() builds it (the rest is scrubbed once the graphs are built).
  */
 static void *brick_init_thread(void *arg)
 {
@@ -164,20 +192,62 @@ static void *brick_init_thread(void *arg)
 	const struct lctl_brick *b = &vol->subvols[bi->i].bricks[bi->j];
 	const struct lctl_xlator *c = find_client(vol->dht->subvols[bi->i], b->xlator, 0);
 	bool init_failed;
+	char *text;
 	glfs_t *fs;
 	int e;
 
-	if (!c)
+	if (!c || !(text = subtree_text(c)))
 		return NULL;
-	fs = open_graph(vol, c, bi->log_file, bi->log_level, &e, &init_failed);
+	fs = open_graph_text(vol, text, bi->log_file, bi->log_level, &e, &init_failed);
 	if (!fs) {
 		lctl_log(LCTL_LOG_INFO, "brick %s:%s: graph init failed: %s", b->host, b->path,
 			 strerror(e));
+		if (vol->brick_health && vol->brick_text && vol->brick_text[bi->i]) {
+			vol->brick_text[bi->i][bi->j] = text;
+			return NULL;
+		}
+		text_free(text);
 		return NULL;
 	}
+	text_free(text);
 	volume_shrink_inode_cache(fs, INODE_LRU_LIMIT);
 	vol->brickfs[bi->i][bi->j] = fs;
 	return NULL;
+}
+
+int lctl_volume_brick_reopen(struct lctl_volume *vol, size_t i, size_t j)
+{
+	const struct lctl_brick *b;
+	bool init_failed;
+	glfs_t *fs;
+	int e;
+
+	if (!vol->brickfs || i >= vol->nsubvols || !vol->brickfs[i] || j >= vol->subvols[i].nbricks)
+		return -ENOENT;
+	if (vol->brickfs[i][j])
+		return 0;
+	if (!vol->brick_text || !vol->brick_text[i] || !vol->brick_text[i][j])
+		return -ENOENT;
+	b = &vol->subvols[i].bricks[j];
+	fs = open_graph_text(vol, vol->brick_text[i][j], vol->log_file, vol->log_level, &e,
+			     &init_failed);
+	if (!fs) {
+		lctl_log(LCTL_LOG_INFO, "brick %s:%s: graph init failed again: %s", b->host,
+			 b->path, strerror(e));
+		return -(e ? e : ENOTCONN);
+	}
+	text_free(vol->brick_text[i][j]);
+	vol->brick_text[i][j] = NULL;
+	volume_shrink_inode_cache(fs, INODE_LRU_LIMIT);
+	vol->brickfs[i][j] = fs;
+	lctl_log(LCTL_LOG_INFO, "brick %s:%s: graph built", b->host, b->path);
+	return 0;
+}
+
+bool lctl_volume_brick_reopenable(const struct lctl_volume *vol, size_t i, size_t j)
+{
+	return vol->brick_text && i < vol->nsubvols && vol->brick_text[i] &&
+	       j < vol->subvols[i].nbricks && vol->brick_text[i][j];
 }
 
 /*
@@ -211,17 +281,30 @@ int volume_open_subvol_graphs(struct lctl_volume *vol, const struct lctl_open_op
 	if (!si)
 		return -LCTL_ENOMEM;
 	vol->brick_health = opts->brick_health;
+	vol->log_level = opts->log_level;
+	if (opts->log_file && !(vol->log_file = strdup(opts->log_file))) {
+		free(si);
+		return -LCTL_ENOMEM;
+	}
 	for (i = 0; i < vol->nsubvols; i++)
 		for (j = 0; j < vol->subvols[i].nbricks; j++)
 			nb += wants_brick_graph(vol, opts, i, j);
 	if (nb) {
 		vol->brickfs = calloc(vol->nsubvols, sizeof(*vol->brickfs));
+		if (opts->brick_health)
+			vol->brick_text = calloc(vol->nsubvols, sizeof(*vol->brick_text));
 		bi = calloc(nb, sizeof(*bi));
-		for (i = 0; vol->brickfs && i < vol->nsubvols; i++)
-			if (vol->subvols[i].nbricks &&
-			    !(vol->brickfs[i] = calloc(vol->subvols[i].nbricks, sizeof(glfs_t *))))
+		for (i = 0; vol->brickfs && i < vol->nsubvols; i++) {
+			if (!vol->subvols[i].nbricks)
+				continue;
+			if (!(vol->brickfs[i] = calloc(vol->subvols[i].nbricks, sizeof(glfs_t *))))
 				break;
-		if (!vol->brickfs || !bi || i < vol->nsubvols) {
+			if (vol->brick_text &&
+			    !(vol->brick_text[i] = calloc(vol->subvols[i].nbricks, sizeof(char *))))
+				break;
+		}
+		if (!vol->brickfs || (opts->brick_health && !vol->brick_text) || !bi ||
+		    i < vol->nsubvols) {
 			free(si);
 			free(bi);
 			return -LCTL_ENOMEM;

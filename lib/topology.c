@@ -53,6 +53,7 @@ static int read_dht_options(struct lctl_volume *vol)
 	    dup_opt(d, "rsync-hash-regex", NULL, &o->rsync_hash_regex) ||
 	    dup_opt(d, "extra-hash-regex", NULL, &o->extra_hash_regex) ||
 	    dup_opt(d, "min-free-disk", "10%", &o->min_free_disk) ||
+	    dup_opt(d, "min-free-inodes", "5%", &o->min_free_inodes) ||
 	    dup_opt(d, "xattr-name", "trusted.glusterfs.dht", &o->xattr_name))
 		return -LCTL_ENOMEM;
 	return 0;

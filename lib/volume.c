@@ -450,6 +450,14 @@ void lctl_volume_close(struct lctl_volume *vol, bool fini)
 				glfs_fini(vol->brickfs[i][j]);
 		if (vol->brickfs)
 			free(vol->brickfs[i]);
+		for (j = 0; vol->brick_text && vol->brick_text[i] && j < sv->nbricks; j++)
+			if (vol->brick_text[i][j]) {
+				explicit_bzero(vol->brick_text[i][j],
+					       strlen(vol->brick_text[i][j]));
+				free(vol->brick_text[i][j]);
+			}
+		if (vol->brick_text)
+			free(vol->brick_text[i]);
 		for (j = 0; j < sv->nbricks; j++) {
 			free(sv->bricks[j].host);
 			free(sv->bricks[j].path);
@@ -471,10 +479,13 @@ void lctl_volume_close(struct lctl_volume *vol, bool fini)
 	free(vol->subvols);
 	free(vol->subfs);
 	free(vol->brickfs);
+	free(vol->brick_text);
+	free(vol->log_file);
 	free(vol->opts.lookup_unhashed);
 	free(vol->opts.rsync_hash_regex);
 	free(vol->opts.extra_hash_regex);
 	free(vol->opts.min_free_disk);
+	free(vol->opts.min_free_inodes);
 	free(vol->opts.xattr_name);
 	lctl_volfile_release(&vol->vf);
 	if (vol->volfile)

@@ -59,24 +59,32 @@ void lctl_drain_left_release(struct lctl_drain_left *l);
 uint64_t lctl_min_free_bytes(const char *opt, uint64_t size);
 
 /**
+ * lctl_min_free_inodes() - the free inodes DHT keeps on a subvolume of @total inodes by the
+ * volume's cluster.min-free-inodes @opt (NULL: the default, "5%"), read as GlusterFS 10.3
+ * reads it (a percent option: a number from 0 to 100, "%" after it or not; DHT compares the
+ * percentage of f_favail in f_files with it). Something else counts as the default. Pure.
+ */
+uint64_t lctl_min_free_inodes(const char *opt, uint64_t total);
+
+/**
  * struct lctl_fill - a subvolume's space before and after a plan's moves (lib/space.c).
  * @size, @free_now: its root's statfs when the volume was opened (@known: there was one).
  * @in_*, @out_*: the plan's files and bytes to it and from it.
  * @free_after: free bytes once every move is done; @min_free: cluster.min-free-disk in bytes.
  * @crosses: the moves to it do not fit above @min_free: DHT's migration will refuse files
  *	once it gets there; @refused_bytes (and about @refused_files) would stay where they are.
+ * The same with inodes (@inodes_known: statfs gave f_files): @inodes_free_now (f_favail),
+ * @inodes_free_after (once every file to it and from it has moved), @inodes_min_free
+ * (cluster.min-free-inodes, lctl_min_free_inodes()); @crosses_inodes: the files to it do not
+ * fit above that, and @inodes_refused_files of them would stay where they are.
  */
 struct lctl_fill {
 	uint64_t size, free_now, free_after, min_free;
 	uint64_t in_files, in_bytes, out_files, out_bytes;
 	uint64_t refused_files, refused_bytes;
 	bool known, crosses;
-	/*
-	 * Inodes, where statfs gave them (@inodes_known): free now, and the free inodes DHT keeps
-	 * (cluster.min-free-inodes, 5 % by default); @crosses_inodes: the files to it do not fit
-	 * above that (dht_check_free_space() refuses them as it refuses bytes).
-	 */
-	uint64_t inodes_free_now, inodes_min_free;
+	/* inodes, above (dht_check_free_space() refuses them as it refuses bytes) */
+	uint64_t inodes_free_now, inodes_free_after, inodes_min_free, inodes_refused_files;
 	bool inodes_known, crosses_inodes;
 };
 
@@ -88,6 +96,13 @@ struct lctl_fill {
  */
 void lctl_fill_project(const struct lctl_volume *vol, const uint64_t *move_files,
 		       const uint64_t *move_bytes, struct lctl_fill *out);
+
+/**
+ * lctl_fill_inodes() - @f's inode fields from its @in_files and @out_files, for a subvolume of
+ * @total inodes (statfs f_files; 0: not known) with @favail free (f_favail), by the volume's
+ * cluster.min-free-inodes @opt (lctl_min_free_inodes()). Pure.
+ */
+void lctl_fill_inodes(struct lctl_fill *f, uint64_t total, uint64_t favail, const char *opt);
 
 /* ---- a drain, from the space check to the fix after the remove-brick (drainjob.c) ---------- */
 
@@ -121,7 +136,7 @@ enum lctl_drain_status {
  *	(lctl_fill_project() of a scan with the drain's planner: min-move gives the leaving
  *	ranges to their neighbours only, so one neighbour can overflow while the sum fits).
  * @over: the first staying subvolume whose arrivals (bytes or inodes) would take it below
- *	cluster.min-free-disk (or cluster.min-free-inodes' default, 5 %), -1 for none.
+ *	cluster.min-free-disk (or cluster.min-free-inodes), -1 for none.
  * @scan_dirs, @scan_errors: directories the projection walked, and those it could not read
  *	(their files are not in @fill, which then says too little; @bytes and @room, from the
  *	leaving subvolumes' own walk, still hold).
@@ -135,6 +150,7 @@ struct lctl_drain_space {
 	ssize_t over;
 	uint64_t scan_dirs, scan_errors;
 	const char *min_free_disk;
+	const char *min_free_inodes; /* the volume's cluster.min-free-inodes as set (NULL: 5%) */
 	int err;
 	char err_path[512];
 	bool fits;

@@ -55,6 +55,14 @@ size_t lctl_outcome_msgs(const struct lctl_volume *vol, const struct lctl_repair
  */
 int lctl_outcome_log_append_msg(int fd, const struct lctl_pool_msg *m, const char *server);
 
+/**
+ * lctl_outcome_log_append_dropped() - append to @fd the one line that says how many outcomes
+ * of pool worker @server the starting host did not log (past LCTL_POOL_OUTCOMES_MAX):
+ * {"time":T,"server":S,"dropped":N}. Nothing when @fd < 0 or @dropped is 0; readers of the log
+ * (lctl_outcome_failed()) pass over it. Return: 0, or -LCTL_EIO.
+ */
+int lctl_outcome_log_append_dropped(int fd, const char *server, uint64_t dropped, time_t t);
+
 /** lctl_path_plain() - @p is absolute, without empty, "." or ".." components. */
 bool lctl_path_plain(const char *p);
 /**

@@ -13,6 +13,14 @@ struct lctl_volume;
 /* ---- a fix spread over the pool (pool.c) -------------------------------------------------- */
 
 #define LCTL_POOL_MAX 32 /* servers in one spread run */
+/*
+ * Outcome lines the starting host appends to the run's outcome log from one worker in one
+ * run, at most: a worker (hostile, or broken) cannot fill the starting host's disk through
+ * it. Past the cap the starting host counts the rest and writes one line saying how many it
+ * dropped (lctl_outcome_log_append_dropped()); the worker's own log on its server has them.
+ * Not on the wire: the protocol is unchanged.
+ */
+#define LCTL_POOL_OUTCOMES_MAX 100000
 
 /* How to start the worker of one server: a command whose stdin/stdout carry the protocol. */
 struct lctl_worker_spec {

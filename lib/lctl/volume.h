@@ -105,6 +105,7 @@ struct lctl_dht_options {
 	char *rsync_hash_regex;	 /* NULL = built-in default; "none" disables */
 	char *extra_hash_regex;	 /* NULL = none */
 	char *min_free_disk;	 /* "10%" default, or a size */
+	char *min_free_inodes;	 /* "5%" default: a percentage (lctl_min_free_inodes()) */
 	bool randomize_by_gfid;	 /* cluster.randomize-hash-range-by-gfid, default off */
 	char *xattr_name;	 /* default "trusted.glusterfs.dht" */
 	unsigned spread;	 /* cluster.subvols-per-directory (lctl_dht_spread()); 0 = all */

@@ -318,6 +318,67 @@ static void test_compat_run(void **state)
 			 LCTL_GLUSTER_NO_ANSWER);
 }
 
+/*
+ * Issue 26: which bricks glusterd says are online (`volume status VOLUME --xml`), for the
+ * health probe's bricks without a graph: the volume's bricks only, the daemons' rows (no
+ * absolute path) left out, white space around the words ignored; glusterd's refusal, a
+ * document of another volume or garbage is no answer. The CLI gets an argument vector.
+ */
+static const char bricks_status[] = HEAD
+	"<opRet>0</opRet><opErrno>0</opErrno><opErrstr/><volStatus><volumes><volume>"
+	"<volName>v</volName><nodeCount>4</nodeCount>"
+	"<node><hostname>srv1</hostname><path>/b/1</path><status>1</status><port>49152</port></node>"
+	"<node><hostname>srv2</hostname><path>/b/2</path><status>0</status><port>N/A</port></node>"
+	"<node><hostname> srv3\n</hostname><path>/b/&lt;3&gt;</path><status> 1 </status></node>"
+	"<node><hostname>Self-heal Daemon</hostname><path>localhost</path><status>1</status></node>"
+	"<node><hostname>srv4</hostname><path>/b/4</path></node>"
+	"<tasks/></volume></volumes></volStatus></cliOutput>";
+
+static void test_bricks(void **state)
+{
+	struct lctl_gluster_brick *b;
+	char body[4096], *args;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(lctl_gluster_bricks_parse(bricks_status, sizeof(bricks_status) - 1, "v",
+						   &b, &n),
+			 LCTL_GLUSTER_OK);
+	assert_int_equal(n, 3);
+	assert_int_equal(lctl_gluster_brick_online(b, n, "srv1", "/b/1"), 1);
+	assert_int_equal(lctl_gluster_brick_online(b, n, "srv2", "/b/2"), 0);
+	assert_int_equal(lctl_gluster_brick_online(b, n, "srv3", "/b/<3>"), 1);
+	assert_int_equal(lctl_gluster_brick_online(b, n, "srv4", "/b/4"), -1);
+	assert_int_equal(lctl_gluster_brick_online(b, n, "srv1", "/b/2"), -1);
+	assert_int_equal(lctl_gluster_brick_online(b, n, NULL, "/b/1"), -1);
+	lctl_gluster_bricks_free(b, n);
+	/* another volume's answer */
+	assert_int_equal(lctl_gluster_bricks_parse(bricks_status, sizeof(bricks_status) - 1, "w",
+						   &b, &n),
+			 LCTL_GLUSTER_NO_ANSWER);
+	assert_null(b);
+	assert_int_equal(n, 0);
+	assert_int_equal(lctl_gluster_bricks_parse(refused, sizeof(refused) - 1, "v", &b, &n),
+			 LCTL_GLUSTER_NO_ANSWER);
+	assert_int_equal(lctl_gluster_bricks_parse("<node>", 6, "v", &b, &n),
+			 LCTL_GLUSTER_NO_ANSWER);
+	/* through the CLI: one argument per word, whatever the name holds */
+	snprintf(body, sizeof(body),
+		 "cd '%s' || exit 1\n"
+		 "for a in \"$0\" \"$@\"; do printf '%%s\\n' \"$a\"; done >args\n"
+		 "printf '%%s' '%s'",
+		 dir, no_tasks);
+	assert_int_equal(lctl_gluster_bricks(fake_gluster(body), "v x;y", &b, &n),
+			 LCTL_GLUSTER_NO_ANSWER); /* the answer names volume v, not "v x;y" */
+	args = slurp("args");
+	assert_non_null(strstr(args, "\n--mode=script\nvolume\nstatus\nv x;y\n--xml\n"));
+	assert_int_equal(lctl_gluster_bricks(fake_gluster(body), "v", &b, &n), LCTL_GLUSTER_OK);
+	assert_int_equal(n, 0);
+	lctl_gluster_bricks_free(b, n);
+	assert_int_equal(lctl_gluster_bricks("/nonexistent/gluster", "v", &b, &n),
+			 LCTL_GLUSTER_CANNOT_RUN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -325,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_answers),	     cmocka_unit_test(test_find),
 		cmocka_unit_test(test_brick_ok),     cmocka_unit_test(test_compat_parse),
 		cmocka_unit_test(test_compat_judge), cmocka_unit_test(test_compat_run),
+		cmocka_unit_test(test_bricks),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -947,6 +947,61 @@ static void test_min_free_bytes(void **state)
 }
 
 /*
+ * cluster.min-free-inodes as DHT reads it (a percentage, 5 % unset), and the inode
+ * projection of a target: files it receives against its free inodes above that.
+ */
+static void test_min_free_inodes(void **state)
+{
+	static const struct {
+		const char *opt;
+		uint64_t total, want;
+	} cases[] = {
+		{ NULL, 1000, 50 },  { "5%", 1000, 50 },    { "10", 1000, 100 },
+		{ "0", 1000, 0 },    { "100", 1000, 1000 }, { "12.5%", 1000, 125 },
+		{ "101", 1000, 50 }, { "-1", 1000, 50 },    { "junk", 1000, 50 },
+		{ "5 %", 1000, 50 }, { "2KB", 1000, 50 },   { "", 1000, 50 },
+	};
+	struct lctl_fill f;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t got = lctl_min_free_inodes(cases[i].opt, cases[i].total);
+
+		if (got != cases[i].want)
+			fail_msg("'%s' of %llu inodes: %llu, not %llu",
+				 cases[i].opt ? cases[i].opt : "(unset)",
+				 (unsigned long long)cases[i].total, (unsigned long long)got,
+				 (unsigned long long)cases[i].want);
+	}
+	/* 1000 inodes, 80 free, 50 kept: room for 30; 40 arriving, 5 leaving */
+	memset(&f, 0, sizeof(f));
+	f.in_files = 40;
+	f.out_files = 5;
+	lctl_fill_inodes(&f, 1000, 80, NULL);
+	assert_true(f.inodes_known);
+	assert_int_equal(f.inodes_free_now, 80);
+	assert_int_equal(f.inodes_min_free, 50);
+	assert_int_equal(f.inodes_free_after, 45);
+	assert_true(f.crosses_inodes);
+	assert_int_equal(f.inodes_refused_files, 10);
+	/* exactly the room: fits */
+	f.in_files = 30;
+	lctl_fill_inodes(&f, 1000, 80, "5%");
+	assert_false(f.crosses_inodes);
+	assert_int_equal(f.inodes_refused_files, 0);
+	/* already below: every arrival stays where it is */
+	lctl_fill_inodes(&f, 1000, 40, "5");
+	assert_true(f.crosses_inodes);
+	assert_int_equal(f.inodes_refused_files, 30);
+	assert_int_equal(f.inodes_free_after, 15);
+	/* no statfs: nothing known, nothing refused */
+	lctl_fill_inodes(&f, 0, 0, NULL);
+	assert_false(f.inodes_known);
+	assert_false(f.crosses_inodes);
+}
+
+/*
  * lctl_plan_dir(), what scan and fix plan a directory with, takes the volume's
  * cluster.subvols-per-directory (issue 28: it planned over every subvolume, and fix spread
  * DHT's 2-subvolume directories over all 3). Vectors from a real 3-brick volume with the
@@ -1196,6 +1251,7 @@ int main(void)
 		cmocka_unit_test(test_minmove_errors),
 		cmocka_unit_test(test_du_chunks),
 		cmocka_unit_test(test_min_free_bytes),
+		cmocka_unit_test(test_min_free_inodes),
 		cmocka_unit_test(test_plan_dir_spread),
 		cmocka_unit_test(test_usage_weights_basic),
 		cmocka_unit_test(test_usage_weights_leaving),

@@ -540,6 +540,65 @@ static void test_outcomes_to_log(void **state)
 }
 
 /*
+ * A worker that floods the starting host with outcomes: the first LCTL_POOL_OUTCOMES_MAX are
+ * logged, the rest counted, and one line says how many were dropped (before the cap, all
+ * 100,007 went into the log, and a worker could fill the starting host's disk). The reader of
+ * the log passes over that line.
+ */
+static void test_outcomes_capped(void **state)
+{
+	char script[256];
+	const char *const s[] = { script };
+	struct lctl_server_progress sp[LCTL_POOL_MAX];
+	struct lctl_error err = { 0 };
+	struct lctl_strv failed;
+	struct lctl_pool *p;
+	char *dir = unit_tmpdir("pool-outcome-cap"), path[4200], *line = NULL, last[256] = "";
+	size_t cap = 0, lines = 0, logged = 0, bad = 99;
+	FILE *f;
+	int fd, i;
+
+	(void)state;
+	assert_non_null(dir);
+	snprintf(script, sizeof(script),
+		 "echo 'hello 4 a'; read go; yes 'outcome 1 /a failed - 5 - - 0' | head -n %d; "
+		 "echo 'done 1 0 0 1 0 0 0 0 1'",
+		 LCTL_POOL_OUTCOMES_MAX + 7);
+	snprintf(path, sizeof(path), "%s/outcomes.jsonl", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(start(s, 1, 5000, &p, &err), 0);
+	lctl_pool_set_outcome_log(p, fd);
+	go(p);
+	for (i = 0; i < 600 && !lctl_pool_poll(p, 100); i++)
+		;
+	assert_true(i < 600);
+	lctl_pool_progress(p, sp, LCTL_POOL_MAX);
+	assert_string_equal(sp[0].state, "failed");
+	assert_false(lctl_pool_outcome_log_failed(p));
+	lctl_pool_free(p);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (getline(&line, &cap, f) > 0) {
+		lines++;
+		logged += strstr(line, "\"path\":\"/a\"") != NULL;
+		snprintf(last, sizeof(last), "%s", line);
+	}
+	free(line);
+	fclose(f);
+	assert_int_equal(logged, LCTL_POOL_OUTCOMES_MAX);
+	assert_int_equal(lines, LCTL_POOL_OUTCOMES_MAX + 1);
+	assert_non_null(strstr(last, "\"server\":\"server1\",\"dropped\":7}"));
+	assert_int_equal(lctl_outcome_failed(fd, &failed, &bad, &err), 0);
+	assert_int_equal(bad, 0);
+	assert_int_equal(failed.n, 1);
+	lctl_strv_free(&failed);
+	close(fd);
+	unit_rm_rf(dir);
+	free(dir);
+}
+
+/*
  * The reader cuts lines at '\n' only: a line too long is an error (before, its tail was read
  * as a line of its own: 1023 x 'A' then a done counted as done), a partial line waits, and the
  * lines after go are read at once (before, a go's fields were read as two stale lines).
@@ -907,6 +966,7 @@ int main(void)
 		cmocka_unit_test(test_codec_rejects),
 		cmocka_unit_test(test_codec_outcome),
 		cmocka_unit_test(test_codec_outcome_rejects),
+		cmocka_unit_test(test_outcomes_capped),
 		cmocka_unit_test(test_outcomes_to_log),
 		cmocka_unit_test(test_reader),
 		cmocka_unit_test(test_garbage_is_lost),
