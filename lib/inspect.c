@@ -47,7 +47,6 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <errno.h>
 #include <limits.h>
@@ -83,78 +82,12 @@ struct sightings {
 	size_t n, cap;
 };
 
-#define NOGFID_BUCKETS 1024
-
-struct nogfid_mark {
-	struct nogfid_mark *next;
-	size_t subvol;
-	char path[];
-};
-
-/*
- * (path, subvolume) pairs not to look up, kept for the whole run: a fix inspects a directory
- * several times, and each time must skip the same subvolumes. A hash table, as a tree copied
- * onto a brick by hand can be large; allocated with the first mark.
- */
-struct lctl_nogfid_marks {
-	pthread_mutex_t lock;
-	struct nogfid_mark **bucket; /* locked; NULL until the first mark */
-};
-
-static size_t nogfid_hash(const char *path, size_t subvol)
-{
-	size_t h = 2166136261u ^ subvol;
-
-	while (*path)
-		h = (h ^ (unsigned char)*path++) * 16777619u;
-	return h % NOGFID_BUCKETS;
-}
-
-/* Remember that @path has no gfid on @subvol (best effort: without memory it is looked up). */
-static void nogfid_mark(struct lctl_inspector *in, const char *path, size_t subvol)
-{
-	struct lctl_nogfid_marks *m = in->nogfid;
-	size_t h = nogfid_hash(path, subvol), len = strlen(path) + 1;
-	struct nogfid_mark *x = NULL;
-
-	pthread_mutex_lock(&m->lock);
-	if (!m->bucket)
-		m->bucket = calloc(NOGFID_BUCKETS, sizeof(*m->bucket));
-	if (m->bucket) {
-		for (x = m->bucket[h]; x; x = x->next)
-			if (x->subvol == subvol && !strcmp(x->path, path))
-				break;
-		if (!x && (x = malloc(sizeof(*x) + len))) {
-			x->subvol = subvol;
-			memcpy(x->path, path, len);
-			x->next = m->bucket[h];
-			m->bucket[h] = x;
-		}
-	}
-	pthread_mutex_unlock(&m->lock);
-}
-
-/* Was @path marked gfid-less on @subvol? */
-static bool nogfid_marked(struct lctl_inspector *in, const char *path, size_t subvol)
-{
-	struct lctl_nogfid_marks *m = in->nogfid;
-	struct nogfid_mark *x = NULL;
-
-	pthread_mutex_lock(&m->lock);
-	if (m->bucket)
-		for (x = m->bucket[nogfid_hash(path, subvol)]; x; x = x->next)
-			if (x->subvol == subvol && !strcmp(x->path, path))
-				break;
-	pthread_mutex_unlock(&m->lock);
-	return x != NULL;
-}
-
 /* Was @dir/@name marked gfid-less on @subvol? */
 static bool nogfid_marked_child(struct lctl_inspector *in, const char *dir, const char *name,
 				size_t subvol)
 {
 	char *p = lctl_path_join(dir, name);
-	bool marked = p && nogfid_marked(in, p, subvol);
+	bool marked = p && lctl_nogfid_marked(in->nogfid, p, subvol);
 
 	free(p);
 	return marked;
@@ -168,21 +101,6 @@ static bool gfid_at(int dfd, const char *name, char gfid[16])
 {
 	return lctl_lgetxattr_at(dfd, name, "trusted.gfid", gfid, 16) == 16 &&
 	       memcmp(gfid, (char[16]){ 0 }, 16);
-}
-
-static void nogfid_release(struct lctl_nogfid_marks *m)
-{
-	struct nogfid_mark *x;
-	size_t b;
-
-	for (b = 0; m->bucket && b < NOGFID_BUCKETS; b++)
-		while ((x = m->bucket[b])) {
-			m->bucket[b] = x->next;
-			free(x);
-		}
-	free(m->bucket);
-	pthread_mutex_destroy(&m->lock);
-	free(m);
 }
 
 static void sightings_release(struct sightings *s)
@@ -461,7 +379,7 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 					ret = -LCTL_ENOMEM;
 					break;
 				}
-				nogfid_mark(in, vpath, i);
+				lctl_nogfid_mark(in->nogfid, vpath, i);
 				free(vpath);
 			}
 		} else if (s.kind == S_LINKTO || s.kind == S_PHASE1) {
@@ -506,7 +424,7 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 		*problems |= LCTL_DIR_UNREADABLE;
 		return 0;
 	}
-	if (nogfid_marked(in, path, i)) {
+	if (lctl_nogfid_marked(in->nogfid, path, i)) {
 		lctl_log(LCTL_LOG_WARN,
 			 "'%s' not read on %s: it or a parent has no gfid there (a lookup would assign one)",
 			 path, sv->name);
@@ -569,7 +487,7 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 		}
 		if (s.kind == S_DIR) {
 			if (child)
-				nogfid_mark(in, child, i);
+				lctl_nogfid_mark(in->nogfid, child, i);
 		} else if (s.kind == S_LINKTO || s.kind == S_PHASE1) {
 			char val[512];
 
@@ -759,7 +677,7 @@ static void mark_below_skipped(struct lctl_inspector *in, const struct lctl_dir_
 	for (k = 0; k < r->nsubvols; k++)
 		if (r->layout[k].err == ESTALE &&
 		    (child || (child = lctl_path_join(r->path, name))))
-			nogfid_mark(in, child, k);
+			lctl_nogfid_mark(in->nogfid, child, k);
 	free(child);
 }
 
@@ -812,7 +730,7 @@ int lctl_inspect_guard_start(struct lctl_inspector *in, const char *path)
 			name[len] = '\0';
 			found = has_entry(fs, dir, name);
 			if (found == 2)
-				nogfid_mark(in, path, i);
+				lctl_nogfid_mark(in->nogfid, path, i);
 			if (found != 1)
 				break; /* marked, absent (a lookup fails harmlessly) or unknown */
 			if (lctl_path_join_to(next, sizeof(next), dir, name))
@@ -948,9 +866,7 @@ int lctl_inspector_init(struct lctl_inspector *in, struct lctl_volume *vol,
 	in->names = calloc(n, sizeof(*in->names));
 	in->active = calloc(n, sizeof(*in->active));
 	in->weights = calloc(n, sizeof(*in->weights));
-	in->nogfid = calloc(1, sizeof(*in->nogfid));
-	if (in->nogfid)
-		pthread_mutex_init(&in->nogfid->lock, NULL);
+	in->nogfid = lctl_nogfid_new();
 	in->probed_at = calloc(n, sizeof(*in->probed_at));
 	in->probed_down = calloc(n, sizeof(*in->probed_down));
 	if (!in->names || !in->active || !in->weights || !in->nogfid || !in->probed_at ||
@@ -981,7 +897,7 @@ void lctl_inspector_release(struct lctl_inspector *in)
 {
 	lctl_munge_release(&in->munge);
 	if (in->nogfid)
-		nogfid_release(in->nogfid);
+		lctl_nogfid_release(in->nogfid);
 	free(in->names);
 	free(in->active);
 	free(in->weights);
