@@ -128,7 +128,10 @@ static struct json_object *f_now(struct out_rctx *c, struct json_object *phase)
 					    "settle.remaining_seconds",
 					    "settle.seconds",
 					    "dry_run",
-					    "mode" };
+					    "mode",
+					    "directory_in_progress.path",
+					    "directory_in_progress.entries_done",
+					    "directory_in_progress.entries_seen" };
 	char line[256];
 	size_t i;
 

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The (path, subvolume) pairs an inspection must not look up: a subdirectory that a listing
- * showed without a gfid there (see inspect.c). Moved out of inspect.c as it was.
+ * showed without a gfid there (see inspect.c), and those a walk that starts below the root
+ * finds on its way down (lctl_inspect_guard_start()). Moved out of inspect.c as they were.
  */
 #include "internal.h"
 #include "inspect.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,4 +100,64 @@ struct lctl_nogfid_marks *lctl_nogfid_new(void)
 	if (m)
 		pthread_mutex_init(&m->lock, NULL);
 	return m;
+}
+
+/* On subvolume @i, is @name in directory @dir (known to have a gfid)? 0 no, 1 yes, 2 yes but
+ * without a gfid, -1 cannot tell. */
+static int has_entry(glfs_t *fs, const char *dir, const char *name)
+{
+	struct dirent de;
+	struct stat st;
+	glfs_fd_t *fd = glfs_opendir(fs, dir);
+	int found = 0, rc;
+
+	if (!fd)
+		return errno == ENOENT ? 0 : -1;
+	while ((rc = lctl_dir_next(fd, &st, &de)) > 0) {
+		if (!strcmp(de.d_name, name)) {
+			found = st.st_ino == (ino_t)-1 ? 2 : 1;
+			break;
+		}
+	}
+	glfs_closedir(fd);
+	/* a listing that failed before the name was seen cannot tell */
+	return rc < 0 ? -1 : found;
+}
+
+int lctl_inspect_guard_start(struct lctl_inspector *in, const char *path)
+{
+	size_t i, n = lctl_volume_nsubvols(in->vol), len;
+	char dir[4096], next[4096], name[NAME_MAX + 1];
+	const char *p, *q;
+	int found;
+
+	for (i = 0; i < n; i++) {
+		glfs_t *fs = lctl_volume_subvol_fs(in->vol, i);
+
+		if (!lctl_volume_subvol(in->vol, i)->up || !fs)
+			continue;
+		dir[0] = '/';
+		dir[1] = '\0';
+		for (p = path; *p; p = q) {
+			while (*p == '/')
+				p++;
+			q = p + strcspn(p, "/");
+			len = (size_t)(q - p);
+			if (!len)
+				break;
+			if (len > NAME_MAX)
+				return -LCTL_EINVAL;
+			memcpy(name, p, len);
+			name[len] = '\0';
+			found = has_entry(fs, dir, name);
+			if (found == 2)
+				lctl_nogfid_mark(in->nogfid, path, i);
+			if (found != 1)
+				break; /* marked, absent (a lookup fails harmlessly) or unknown */
+			if (lctl_path_join_to(next, sizeof(next), dir, name))
+				return -LCTL_EINVAL;
+			memcpy(dir, next, sizeof(dir));
+		}
+	}
+	return 0;
 }
