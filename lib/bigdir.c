@@ -119,8 +119,8 @@ int lctl_bigdir_write(FILE *f, const struct lctl_bigdir_rec *r)
 {
 	struct rec_hdr h = { 0 };
 
-	if (!r->namelen || r->namelen > LCTL_BIGDIR_NAME_MAX ||
-	    memchr(r->name, '\0', r->namelen) || memchr(r->name, '/', r->namelen))
+	if (!r->namelen || r->namelen > LCTL_BIGDIR_NAME_MAX || memchr(r->name, '\0', r->namelen) ||
+	    memchr(r->name, '/', r->namelen))
 		return -EINVAL;
 	h.namelen = (uint32_t)r->namelen;
 	h.subvol = r->subvol;
@@ -212,7 +212,8 @@ static int write_group(struct lctl_bigdir *b, size_t first)
 	}
 	while ((ret = lctl_bigdir_read(b->spill, r)) == 1) {
 		x = lctl_bigdir_bucket_of(r->name, r->namelen, b->seed, b->k);
-		if (x >= first && x - first < b->gn && (ret = lctl_bigdir_write(b->group[x - first], r)))
+		if (x >= first && x - first < b->gn &&
+		    (ret = lctl_bigdir_write(b->group[x - first], r)))
 			goto out;
 	}
 	for (i = 0; !ret && i < b->gn; i++)

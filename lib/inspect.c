@@ -746,8 +746,8 @@ static void mark_below_skipped(struct lctl_inspector *in, const struct lctl_dir_
 }
 
 /* Judge the sightings @s in memory: sorted, each name's group at once. */
-static int judge_listing(struct lctl_inspector *in, struct lctl_dir_report *r,
-			 struct sightings *s, struct lctl_inspect_children *children,
+static int judge_listing(struct lctl_inspector *in, struct lctl_dir_report *r, struct sightings *s,
+			 struct lctl_inspect_children *children,
 			 const struct lctl_layout_entry *planned_le)
 {
 	size_t i, j;
@@ -788,8 +788,8 @@ static int cmp_entry(const void *a, const void *b)
  * as a whole listing is (every sighting of a name is in the same bucket). The entries kept end
  * in the order of a whole listing's; subdirectories are handed on bucket by bucket.
  */
-static int judge_buckets(struct lctl_inspector *in, struct lctl_dir_report *r,
-			 struct sightings *s, struct lctl_inspect_children *children,
+static int judge_buckets(struct lctl_inspector *in, struct lctl_dir_report *r, struct sightings *s,
+			 struct lctl_inspect_children *children,
 			 const struct lctl_layout_entry *planned_le)
 {
 	struct lctl_bigdir_rec *rec = malloc(sizeof(*rec));

@@ -92,7 +92,6 @@ void lctl_nogfid_release(struct lctl_nogfid_marks *m)
 	free(m);
 }
 
-
 struct lctl_nogfid_marks *lctl_nogfid_new(void)
 {
 	struct lctl_nogfid_marks *m = calloc(1, sizeof(*m));

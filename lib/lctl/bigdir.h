@@ -62,9 +62,9 @@ struct lctl_bigdir {
 	FILE *spill; /* every sighting, in listing order */
 	uint64_t n;  /* records written */
 	uint64_t seed;
-	size_t k;    /* buckets, chosen by the first lctl_bigdir_next() */
-	size_t next; /* the bucket lctl_bigdir_next() gives next */
-	size_t gfirst, gn;			/* the buckets written by the last pass */
+	size_t k;			   /* buckets, chosen by the first lctl_bigdir_next() */
+	size_t next;			   /* the bucket lctl_bigdir_next() gives next */
+	size_t gfirst, gn;		   /* the buckets written by the last pass */
 	FILE *group[LCTL_BIGDIR_OPEN_MAX]; /* their files, [gn] */
 };
 
