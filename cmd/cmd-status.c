@@ -241,6 +241,7 @@ static const char *const status_hidden[] = {
 	"status.workers",
 	/* shown by the "Now:" line of a live run, in its phase only */
 	"status.settle",
+	"status.directory_in_progress",
 	"status.step",
 	"status.subvolumes",
 	"status.errors",
