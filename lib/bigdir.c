@@ -19,10 +19,12 @@
  * one name still lands in the same bucket, which is all the merge needs.
  */
 #include "internal.h"
+#include "crawl.h"
 #include "lctl/bigdir.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -38,13 +40,13 @@ struct rec_hdr {
 
 size_t lctl_bigdir_threshold(void)
 {
-	static size_t cached;
+	static _Atomic size_t cached;
 	const char *v;
 	char *end;
 	unsigned long long t;
 
-	if (cached)
-		return cached;
+	if (atomic_load(&cached))
+		return atomic_load(&cached);
 	v = getenv("LCTL_BIGDIR_THRESHOLD");
 	t = LCTL_BIGDIR_DEFAULT_THRESHOLD;
 	if (v && *v) {
@@ -53,8 +55,8 @@ size_t lctl_bigdir_threshold(void)
 		if (errno || *end || t < 2 || t > LCTL_BIGDIR_DEFAULT_THRESHOLD)
 			t = LCTL_BIGDIR_DEFAULT_THRESHOLD;
 	}
-	cached = (size_t)t; /* a benign race: every thread computes the same value */
-	return cached;
+	atomic_store(&cached, (size_t)t); /* every thread computes the same value */
+	return (size_t)t;
 }
 
 size_t lctl_bigdir_bucket_of(const char *name, size_t len, uint64_t seed, size_t k)
@@ -192,6 +194,7 @@ static int write_group(struct lctl_bigdir *b, size_t first)
 {
 	struct lctl_bigdir_rec *r = malloc(sizeof(*r));
 	size_t i, x;
+	uint64_t seen = 0;
 	int ret = 0;
 
 	close_group(b);
@@ -211,6 +214,8 @@ static int write_group(struct lctl_bigdir *b, size_t first)
 		goto out;
 	}
 	while ((ret = lctl_bigdir_read(b->spill, r)) == 1) {
+		if (!(++seen & 4095))
+			lctl_crawl_beat(); /* a pass over a huge spill is no hang */
 		x = lctl_bigdir_bucket_of(r->name, r->namelen, b->seed, b->k);
 		if (x >= first && x - first < b->gn &&
 		    (ret = lctl_bigdir_write(b->group[x - first], r)))

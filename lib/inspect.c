@@ -817,6 +817,8 @@ static int judge_buckets(struct lctl_inspector *in, struct lctl_dir_report *r, s
 				got = -EIO;
 				break;
 			}
+			if (!(s->n & 4095))
+				lctl_crawl_beat();
 			ret = sightings_push(s, &x);
 			if (ret)
 				goto out;
