@@ -813,7 +813,8 @@ static int judge_buckets(struct lctl_inspector *in, struct lctl_dir_report *r, s
 					      .nlink = (nlink_t)rec->nlink,
 					      .ino = rec->ino };
 
-			if (x.kind > S_UNREAD || x.subvol < 0 || (size_t)x.subvol >= r->nsubvols) {
+			if (rec->kind < S_DIR || rec->kind > S_UNREAD || x.subvol < 0 ||
+			    (size_t)x.subvol >= r->nsubvols) {
 				got = -EIO;
 				break;
 			}
