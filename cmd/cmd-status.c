@@ -128,7 +128,10 @@ static struct json_object *f_now(struct out_rctx *c, struct json_object *phase)
 					    "settle.remaining_seconds",
 					    "settle.seconds",
 					    "dry_run",
-					    "mode" };
+					    "mode",
+					    "directory_in_progress.path",
+					    "directory_in_progress.entries_done",
+					    "directory_in_progress.entries_seen" };
 	char line[256];
 	size_t i;
 
@@ -238,6 +241,7 @@ static const char *const status_hidden[] = {
 	"status.workers",
 	/* shown by the "Now:" line of a live run, in its phase only */
 	"status.settle",
+	"status.directory_in_progress",
 	"status.step",
 	"status.subvolumes",
 	"status.errors",

@@ -65,6 +65,15 @@ void status_phase_line(struct json_object *st, char *buf, size_t size)
 	} else {
 		snprintf(buf, size, "Phase       %s", ph);
 	}
+	/* inside a big directory: how far in it (the directory count stands still meanwhile) */
+	if (lctl_status_get(st, "directory_in_progress")) {
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, size - len, "; in %s: %lld of %lld entries",
+			 js_str(st, "directory_in_progress.path"),
+			 (long long)js_int(st, "directory_in_progress.entries_done"),
+			 (long long)js_int(st, "directory_in_progress.entries_seen"));
+	}
 }
 
 int64_t js_int(struct json_object *o, const char *path)

@@ -56,6 +56,8 @@ struct worker {
 	char item[LCTL_WORKER_STATE_LEN];  /* locked: the directory it is in */
 	_Atomic int64_t beat_ms;	   /* last sign of life in an item; 0: in none */
 	uint64_t kids;			   /* subdirectories its item pushed so far */
+	/* inside a big directory: its sightings judged and read so far (lctl_crawl_entries()) */
+	_Atomic uint64_t entries_done, entries_seen;
 };
 
 static unsigned level(unsigned depth)
@@ -76,6 +78,14 @@ void lctl_crawl_beat(void)
 {
 	if (this_worker)
 		atomic_store(&this_worker->beat_ms, beat_now());
+}
+
+void lctl_crawl_entries(uint64_t done, uint64_t seen)
+{
+	if (this_worker) {
+		atomic_store(&this_worker->entries_done, done);
+		atomic_store(&this_worker->entries_seen, seen);
+	}
 }
 
 struct lctl_crawl {
@@ -327,6 +337,7 @@ static void *worker_main(void *arg)
 		atomic_store(&w->beat_ms, beat_now());
 		r = c->cfg.visit(c->cfg.arg, (struct lctl_crawl_worker *)w, it.path, it.depth);
 		atomic_store(&w->beat_ms, 0);
+		lctl_crawl_entries(0, 0);
 		if (r)
 			put_result(c, r);
 		free(it.path);
@@ -511,8 +522,20 @@ void lctl_crawl_stats(struct lctl_crawl *c, struct lctl_crawl_stats *st)
 	st->active_workers = c->active;
 	st->paused = c->paused;
 	st->nworkers = c->nworkers;
-	for (i = 0; i < c->nworkers && i < LCTL_CRAWL_MAX_WORKERS; i++)
-		memcpy(st->worker_state[i], c->workers[i]->state, LCTL_WORKER_STATE_LEN);
+	st->entries_done = st->entries_seen = 0;
+	st->entries_dir[0] = '\0';
+	for (i = 0; i < c->nworkers && i < LCTL_CRAWL_MAX_WORKERS; i++) {
+		struct worker *w = c->workers[i];
+		uint64_t seen = atomic_load(&w->entries_seen);
+
+		memcpy(st->worker_state[i], w->state, LCTL_WORKER_STATE_LEN);
+		/* the biggest directory in progress, if one said where it is */
+		if (seen > st->entries_seen) {
+			st->entries_seen = seen;
+			st->entries_done = atomic_load(&w->entries_done);
+			memcpy(st->entries_dir, w->item, LCTL_WORKER_STATE_LEN);
+		}
+	}
 	pthread_mutex_unlock(&c->lock);
 }
 

@@ -38,6 +38,12 @@ struct lctl_crawl_stats {
 	unsigned active_workers, nworkers;
 	bool paused;
 	char worker_state[LCTL_CRAWL_MAX_WORKERS][LCTL_WORKER_STATE_LEN];
+	/*
+	 * Inside the biggest directory in progress that reports it (lctl_crawl_entries()): its
+	 * sightings judged and read so far, and its path; 0, 0 and "" when none does.
+	 */
+	uint64_t entries_done, entries_seen;
+	char entries_dir[LCTL_WORKER_STATE_LEN];
 };
 
 int lctl_crawl_start(const struct lctl_crawl_cfg *cfg, const char *root, struct lctl_crawl **out,
@@ -70,6 +76,12 @@ void lctl_crawl_stats(struct lctl_crawl *c, struct lctl_crawl_stats *st);
  * no-op on any other thread. A worker that starts an item gives one too.
  */
 void lctl_crawl_beat(void);
+/*
+ * From visit() and below: progress inside the directory of the calling worker's item, a big
+ * one (inspect.c reports every 1024 sightings read and after each bucket): @done of @seen.
+ * Reset when the item ends; no-op on any other thread.
+ */
+void lctl_crawl_entries(uint64_t done, uint64_t seen);
 /*
  * Workers in an item with no sign of life for @limit_ms or longer (a call into GlusterFS that
  * does not return): how many; the directory of one in @path; in *@busy, the workers in an

@@ -91,10 +91,12 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		*deferred = true;
 		goto done;
 	}
-	for (i = 0; i < r->nentries && !repair_stopping(rc); i++)
+	for (i = 0; i < r->nentries && !repair_stopping(rc); i++) {
 		if (r->entries[i].state != LCTL_ENTRY_PLACED &&
 		    lctl_repair_clean_place(&r->entries[i]) == LCTL_PLACE_CLEAN)
 			repair_place_entry(rc, rr, path, &r->entries[i]);
+		repair_entries_progress(i + 1, r->nentries);
+	}
 	t = repair_step_time(rr, LCTL_STEP_MOVES, t);
 	if (repair_stopping(rc)) {
 		repair_set_reason(rr, LCTL_DIR_STOPPED,

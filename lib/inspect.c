@@ -44,10 +44,11 @@
 #include "internal.h"
 #include "crawl.h"
 #include "inspect.h"
+#include "lctl/bigdir.h"
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <pthread.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <errno.h>
 #include <limits.h>
@@ -81,80 +82,19 @@ struct sighting {
 struct sightings {
 	struct sighting *v;
 	size_t n, cap;
+	/* a listing of more than @threshold sightings goes to disk, in buckets (bigdir.c) */
+	size_t threshold;
+	bool spilling;
+	struct lctl_bigdir big;
+	uint64_t seen; /* sightings read, for the progress inside a big directory */
 };
-
-#define NOGFID_BUCKETS 1024
-
-struct nogfid_mark {
-	struct nogfid_mark *next;
-	size_t subvol;
-	char path[];
-};
-
-/*
- * (path, subvolume) pairs not to look up, kept for the whole run: a fix inspects a directory
- * several times, and each time must skip the same subvolumes. A hash table, as a tree copied
- * onto a brick by hand can be large; allocated with the first mark.
- */
-struct lctl_nogfid_marks {
-	pthread_mutex_t lock;
-	struct nogfid_mark **bucket; /* locked; NULL until the first mark */
-};
-
-static size_t nogfid_hash(const char *path, size_t subvol)
-{
-	size_t h = 2166136261u ^ subvol;
-
-	while (*path)
-		h = (h ^ (unsigned char)*path++) * 16777619u;
-	return h % NOGFID_BUCKETS;
-}
-
-/* Remember that @path has no gfid on @subvol (best effort: without memory it is looked up). */
-static void nogfid_mark(struct lctl_inspector *in, const char *path, size_t subvol)
-{
-	struct lctl_nogfid_marks *m = in->nogfid;
-	size_t h = nogfid_hash(path, subvol), len = strlen(path) + 1;
-	struct nogfid_mark *x = NULL;
-
-	pthread_mutex_lock(&m->lock);
-	if (!m->bucket)
-		m->bucket = calloc(NOGFID_BUCKETS, sizeof(*m->bucket));
-	if (m->bucket) {
-		for (x = m->bucket[h]; x; x = x->next)
-			if (x->subvol == subvol && !strcmp(x->path, path))
-				break;
-		if (!x && (x = malloc(sizeof(*x) + len))) {
-			x->subvol = subvol;
-			memcpy(x->path, path, len);
-			x->next = m->bucket[h];
-			m->bucket[h] = x;
-		}
-	}
-	pthread_mutex_unlock(&m->lock);
-}
-
-/* Was @path marked gfid-less on @subvol? */
-static bool nogfid_marked(struct lctl_inspector *in, const char *path, size_t subvol)
-{
-	struct lctl_nogfid_marks *m = in->nogfid;
-	struct nogfid_mark *x = NULL;
-
-	pthread_mutex_lock(&m->lock);
-	if (m->bucket)
-		for (x = m->bucket[nogfid_hash(path, subvol)]; x; x = x->next)
-			if (x->subvol == subvol && !strcmp(x->path, path))
-				break;
-	pthread_mutex_unlock(&m->lock);
-	return x != NULL;
-}
 
 /* Was @dir/@name marked gfid-less on @subvol? */
 static bool nogfid_marked_child(struct lctl_inspector *in, const char *dir, const char *name,
 				size_t subvol)
 {
 	char *p = lctl_path_join(dir, name);
-	bool marked = p && nogfid_marked(in, p, subvol);
+	bool marked = p && lctl_nogfid_marked(in->nogfid, p, subvol);
 
 	free(p);
 	return marked;
@@ -170,21 +110,6 @@ static bool gfid_at(int dfd, const char *name, char gfid[16])
 	       memcmp(gfid, (char[16]){ 0 }, 16);
 }
 
-static void nogfid_release(struct lctl_nogfid_marks *m)
-{
-	struct nogfid_mark *x;
-	size_t b;
-
-	for (b = 0; m->bucket && b < NOGFID_BUCKETS; b++)
-		while ((x = m->bucket[b])) {
-			m->bucket[b] = x->next;
-			free(x);
-		}
-	free(m->bucket);
-	pthread_mutex_destroy(&m->lock);
-	free(m);
-}
-
 static void sightings_release(struct sightings *s)
 {
 	size_t i;
@@ -196,9 +121,9 @@ static void sightings_release(struct sightings *s)
 	s->n = s->cap = 0;
 }
 
-static int sightings_add(struct sightings *s, const struct sighting *x)
+/* One more sighting in memory. */
+static int sightings_push(struct sightings *s, const struct sighting *x)
 {
-	lctl_crawl_beat(); /* one per name read: a big directory is no hang */
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 256;
 		struct sighting *v = realloc(s->v, cap * sizeof(*v));
@@ -214,6 +139,63 @@ static int sightings_add(struct sightings *s, const struct sighting *x)
 		return -LCTL_ENOMEM;
 	s->n++;
 	return 0;
+}
+
+/* One more sighting on disk. */
+static int sightings_spill(struct sightings *s, const struct sighting *x)
+{
+	struct lctl_bigdir_rec r;
+	int ret;
+
+	r.namelen = strlen(x->name);
+	if (r.namelen > LCTL_BIGDIR_NAME_MAX)
+		return -LCTL_EINVAL;
+	memcpy(r.name, x->name, r.namelen + 1);
+	r.subvol = x->subvol;
+	r.kind = (int32_t)x->kind;
+	r.target = x->target;
+	r.mode = (uint32_t)x->mode;
+	r.size = x->size;
+	r.nlink = (uint64_t)x->nlink;
+	r.ino = x->ino;
+	ret = lctl_bigdir_put(&s->big, &r);
+	return ret == -ENOMEM ? -LCTL_ENOMEM : ret ? -LCTL_EIO : 0;
+}
+
+/* Past the threshold: everything read so far goes to disk, and from now on each sighting. */
+static int sightings_start_spill(struct sightings *s)
+{
+	size_t i;
+	int ret = lctl_bigdir_begin(&s->big);
+
+	if (ret) {
+		lctl_log(LCTL_LOG_WARN, "cannot make a temporary file for a big directory: %s",
+			 strerror(-ret));
+		return -LCTL_EIO;
+	}
+	s->spilling = true;
+	for (i = 0; i < s->n; i++) {
+		ret = sightings_spill(s, &s->v[i]);
+		if (ret)
+			return ret;
+	}
+	sightings_release(s);
+	return 0;
+}
+
+static int sightings_add(struct sightings *s, const struct sighting *x)
+{
+	int ret;
+
+	lctl_crawl_beat(); /* one per name read: a big directory is no hang */
+	if (!(++s->seen & 1023))
+		lctl_crawl_entries(0, s->seen);
+	if (!s->spilling && s->threshold && s->n >= s->threshold) {
+		ret = sightings_start_spill(s);
+		if (ret)
+			return ret;
+	}
+	return s->spilling ? sightings_spill(s, x) : sightings_push(s, x);
 }
 
 static int cmp_sighting(const void *a, const void *b)
@@ -461,7 +443,7 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 					ret = -LCTL_ENOMEM;
 					break;
 				}
-				nogfid_mark(in, vpath, i);
+				lctl_nogfid_mark(in->nogfid, vpath, i);
 				free(vpath);
 			}
 		} else if (s.kind == S_LINKTO || s.kind == S_PHASE1) {
@@ -506,7 +488,7 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 		*problems |= LCTL_DIR_UNREADABLE;
 		return 0;
 	}
-	if (nogfid_marked(in, path, i)) {
+	if (lctl_nogfid_marked(in->nogfid, path, i)) {
 		lctl_log(LCTL_LOG_WARN,
 			 "'%s' not read on %s: it or a parent has no gfid there (a lookup would assign one)",
 			 path, sv->name);
@@ -569,7 +551,7 @@ static int read_subvol(struct lctl_inspector *in, size_t i, const char *path, bo
 		}
 		if (s.kind == S_DIR) {
 			if (child)
-				nogfid_mark(in, child, i);
+				lctl_nogfid_mark(in->nogfid, child, i);
 		} else if (s.kind == S_LINKTO || s.kind == S_PHASE1) {
 			char val[512];
 
@@ -759,68 +741,109 @@ static void mark_below_skipped(struct lctl_inspector *in, const struct lctl_dir_
 	for (k = 0; k < r->nsubvols; k++)
 		if (r->layout[k].err == ESTALE &&
 		    (child || (child = lctl_path_join(r->path, name))))
-			nogfid_mark(in, child, k);
+			lctl_nogfid_mark(in->nogfid, child, k);
 	free(child);
 }
 
-/* On subvolume @i, is @name in directory @dir (known to have a gfid)? 0 no, 1 yes, 2 yes but
- * without a gfid, -1 cannot tell. */
-static int has_entry(glfs_t *fs, const char *dir, const char *name)
+/* Judge the sightings @s in memory: sorted, each name's group at once. */
+static int judge_listing(struct lctl_inspector *in, struct lctl_dir_report *r, struct sightings *s,
+			 struct lctl_inspect_children *children,
+			 const struct lctl_layout_entry *planned_le)
 {
-	struct dirent de;
-	struct stat st;
-	glfs_fd_t *fd = glfs_opendir(fs, dir);
-	int found = 0, rc;
+	size_t i, j;
+	int ret;
 
-	if (!fd)
-		return errno == ENOENT ? 0 : -1;
-	while ((rc = lctl_dir_next(fd, &st, &de)) > 0) {
-		if (!strcmp(de.d_name, name)) {
-			found = st.st_ino == (ino_t)-1 ? 2 : 1;
-			break;
-		}
-	}
-	glfs_closedir(fd);
-	/* a listing that failed before the name was seen cannot tell */
-	return rc < 0 ? -1 : found;
-}
+	if (s->n) /* an empty directory has no array at all: qsort(NULL) is undefined */
+		qsort(s->v, s->n, sizeof(*s->v), cmp_sighting);
+	for (i = 0; i < s->n; i = j) {
+		bool is_dir = false;
 
-int lctl_inspect_guard_start(struct lctl_inspector *in, const char *path)
-{
-	size_t i, n = lctl_volume_nsubvols(in->vol), len;
-	char dir[4096], next[4096], name[NAME_MAX + 1];
-	const char *p, *q;
-	int found;
-
-	for (i = 0; i < n; i++) {
-		glfs_t *fs = lctl_volume_subvol_fs(in->vol, i);
-
-		if (!lctl_volume_subvol(in->vol, i)->up || !fs)
+		for (j = i; j < s->n && !strcmp(s->v[j].name, s->v[i].name); j++)
+			is_dir |= s->v[j].kind == S_DIR;
+		if (is_dir) {
+			r->nsubdirs++;
+			if (children) {
+				mark_below_skipped(in, r, s->v[i].name);
+				ret = children->fn(children->arg, s->v[i].name);
+				if (ret)
+					return ret;
+			}
 			continue;
-		dir[0] = '/';
-		dir[1] = '\0';
-		for (p = path; *p; p = q) {
-			while (*p == '/')
-				p++;
-			q = p + strcspn(p, "/");
-			len = (size_t)(q - p);
-			if (!len)
-				break;
-			if (len > NAME_MAX)
-				return -LCTL_EINVAL;
-			memcpy(name, p, len);
-			name[len] = '\0';
-			found = has_entry(fs, dir, name);
-			if (found == 2)
-				nogfid_mark(in, path, i);
-			if (found != 1)
-				break; /* marked, absent (a lookup fails harmlessly) or unknown */
-			if (lctl_path_join_to(next, sizeof(next), dir, name))
-				return -LCTL_EINVAL;
-			memcpy(dir, next, sizeof(dir));
 		}
+		ret = judge(in, r, &s->v[i], j - i, planned_le);
+		if (ret)
+			return ret;
 	}
 	return 0;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct lctl_entry_report *)a)->name,
+		      ((const struct lctl_entry_report *)b)->name);
+}
+
+/*
+ * Judge a listing spilled to disk (@s->big): bucket by bucket, each loaded, sorted and judged
+ * as a whole listing is (every sighting of a name is in the same bucket). The entries kept end
+ * in the order of a whole listing's; subdirectories are handed on bucket by bucket.
+ */
+static int judge_buckets(struct lctl_inspector *in, struct lctl_dir_report *r, struct sightings *s,
+			 struct lctl_inspect_children *children,
+			 const struct lctl_layout_entry *planned_le)
+{
+	struct lctl_bigdir_rec *rec = malloc(sizeof(*rec));
+	uint64_t done = 0;
+	size_t b;
+	FILE *f;
+	int ret, got = 0;
+
+	if (!rec)
+		return -LCTL_ENOMEM;
+	lctl_log(LCTL_LOG_INFO, "'%s': %" PRIu64 " sightings, judged in %zu buckets", r->path,
+		 s->big.n, lctl_bigdir_nbuckets(s->big.n, lctl_bigdir_threshold()));
+	while ((ret = lctl_bigdir_next(&s->big, lctl_bigdir_threshold(), &f, &b)) == 1) {
+		while ((got = lctl_bigdir_read(f, rec)) == 1) {
+			struct sighting x = { .name = rec->name,
+					      .subvol = rec->subvol,
+					      .kind = (enum sight_kind)rec->kind,
+					      .target = rec->target,
+					      .size = rec->size,
+					      .mode = (mode_t)rec->mode,
+					      .nlink = (nlink_t)rec->nlink,
+					      .ino = rec->ino };
+
+			if (rec->kind < S_DIR || rec->kind > S_UNREAD || x.subvol < 0 ||
+			    (size_t)x.subvol >= r->nsubvols) {
+				got = -EIO;
+				break;
+			}
+			if (!(s->n & 4095))
+				lctl_crawl_beat();
+			ret = sightings_push(s, &x);
+			if (ret)
+				goto out;
+		}
+		if (got < 0)
+			break;
+		done += s->n;
+		ret = judge_listing(in, r, s, children, planned_le);
+		sightings_release(s);
+		lctl_crawl_entries(done, s->seen);
+		if (ret)
+			goto out;
+	}
+	if (got < 0 || ret < 0) {
+		lctl_log(LCTL_LOG_WARN, "cannot read back the listing of '%s' from disk: %s",
+			 r->path, strerror(got < 0 ? -got : -ret));
+		ret = ret == -ENOMEM ? -LCTL_ENOMEM : -LCTL_EIO;
+		goto out;
+	}
+	if (r->nentries > 1)
+		qsort(r->entries, r->nentries, sizeof(*r->entries), cmp_entry);
+out:
+	free(rec);
+	return ret;
 }
 
 int lctl_inspect(struct lctl_inspector *in, const char *path, unsigned depth,
@@ -829,7 +852,7 @@ int lctl_inspect(struct lctl_inspector *in, const char *path, unsigned depth,
 	struct lctl_dir_report *r = calloc(1, sizeof(*r));
 	struct lctl_layout_entry *planned_le = NULL;
 	struct sightings s = { 0 };
-	size_t n = lctl_volume_nsubvols(in->vol), i, j;
+	size_t n = lctl_volume_nsubvols(in->vol), i;
 	int ret = -LCTL_ENOMEM;
 
 	*out = NULL;
@@ -848,6 +871,7 @@ int lctl_inspect(struct lctl_inspector *in, const char *path, unsigned depth,
 	if (!r->path || !r->layout || !r->planned || !r->subvol_files || !r->subvol_bytes ||
 	    !r->move_files || !r->move_bytes || !planned_le)
 		goto fail;
+	s.threshold = lctl_bigdir_threshold();
 	for (i = 0; i < n; i++) {
 		ret = read_subvol(in, i, path, children != NULL, &s, &r->layout[i], &r->problems);
 		if (ret)
@@ -863,129 +887,20 @@ int lctl_inspect(struct lctl_inspector *in, const char *path, unsigned depth,
 		planned_le[i].subvol = (int)i;
 		planned_le[i].r = r->planned[i];
 	}
-	if (s.n) /* an empty directory has no array at all: qsort(NULL) is undefined */
-		qsort(s.v, s.n, sizeof(*s.v), cmp_sighting);
-	for (i = 0; i < s.n; i = j) {
-		bool is_dir = false;
-
-		for (j = i; j < s.n && !strcmp(s.v[j].name, s.v[i].name); j++)
-			is_dir |= s.v[j].kind == S_DIR;
-		if (is_dir) {
-			r->nsubdirs++;
-			if (children) {
-				mark_below_skipped(in, r, s.v[i].name);
-				ret = children->fn(children->arg, s.v[i].name);
-				if (ret)
-					goto fail;
-			}
-			continue;
-		}
-		ret = judge(in, r, &s.v[i], j - i, planned_le);
-		if (ret)
-			goto fail;
-	}
+	s.threshold = 0; /* (no more reading) */
+	ret = s.spilling ? judge_buckets(in, r, &s, children, planned_le)
+			 : judge_listing(in, r, &s, children, planned_le);
+	if (ret)
+		goto fail;
 	sightings_release(&s);
+	lctl_bigdir_end(&s.big);
 	free(planned_le);
 	*out = r;
 	return 0;
 fail:
 	sightings_release(&s);
+	lctl_bigdir_end(&s.big);
 	free(planned_le);
 	lctl_dir_report_free(r);
 	return ret;
-}
-
-/*
- * The even-usage planner's weights: from each subvolume's statvfs and the volume's bytes on it
- * (lctl_volume_measure_usage(), when it was measured; else all it uses counts as other data).
- * False (DHT's weights stay) when a size is unknown.
- */
-static bool usage_weights(struct lctl_inspector *in, struct lctl_volume *vol)
-{
-	const uint64_t *movable = lctl_volume_usage(vol);
-	struct lctl_usage *u = calloc(in->nsubvols ? in->nsubvols : 1, sizeof(*u));
-	size_t i;
-	bool ok;
-
-	if (!u)
-		return false;
-	for (i = 0; i < in->nsubvols; i++) {
-		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
-
-		u[i].size = sv->size_bytes;
-		u[i].free = sv->free_bytes;
-		u[i].movable = movable ? movable[i] : 0;
-	}
-	ok = !lctl_plan_usage_weights(in->nsubvols, in->active, u, in->weights, NULL);
-	free(u);
-	return ok;
-}
-
-int lctl_inspector_init(struct lctl_inspector *in, struct lctl_volume *vol,
-			enum lctl_planner planner, bool all_entries, struct lctl_error *err)
-{
-	const struct lctl_dht_options *o = lctl_volume_dht_options(vol);
-	size_t i, n = lctl_volume_nsubvols(vol);
-	bool weighted = o->weighted_rebalance;
-	int ret;
-
-	memset(in, 0, sizeof(*in));
-	in->vol = vol;
-	in->planner = planner;
-	in->all_entries = all_entries;
-	in->vol_commit = lctl_volume_commit_hash(vol, NULL);
-	in->nsubvols = n;
-	in->spread = o->spread;
-	if ((size_t)snprintf(in->layout_key, sizeof(in->layout_key), "%s", o->xattr_name) >=
-		    sizeof(in->layout_key) ||
-	    (size_t)snprintf(in->linkto_key, sizeof(in->linkto_key), "%s.linkto", o->xattr_name) >=
-		    sizeof(in->linkto_key))
-		return lctl_seterr(err, LCTL_EINVAL, 0, "xattr-name '%s' is too long",
-				   o->xattr_name);
-	ret = lctl_munge_init(&in->munge, o->extra_hash_regex, o->rsync_hash_regex, err);
-	if (ret)
-		return ret;
-	in->names = calloc(n, sizeof(*in->names));
-	in->active = calloc(n, sizeof(*in->active));
-	in->weights = calloc(n, sizeof(*in->weights));
-	in->nogfid = calloc(1, sizeof(*in->nogfid));
-	if (in->nogfid)
-		pthread_mutex_init(&in->nogfid->lock, NULL);
-	in->probed_at = calloc(n, sizeof(*in->probed_at));
-	in->probed_down = calloc(n, sizeof(*in->probed_down));
-	if (!in->names || !in->active || !in->weights || !in->nogfid || !in->probed_at ||
-	    !in->probed_down) {
-		lctl_inspector_release(in);
-		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
-	}
-	for (i = 0; i < n; i++) {
-		const struct lctl_subvol *sv = lctl_volume_subvol(vol, i);
-
-		in->names[i] = sv->name;
-		in->active[i] = sv->up && !sv->decommissioned && !sv->leaving;
-		/* DHT weighs by brick size in MiB; unknown sizes mean equal shares */
-		in->weights[i] = lctl_du_chunks(sv->statfs_blocks, sv->statfs_bsize);
-		if (in->active[i] && !in->weights[i])
-			weighted = false;
-	}
-	if (planner == LCTL_PLANNER_EVEN_USAGE && usage_weights(in, vol))
-		weighted = true;
-	if (!weighted) {
-		free(in->weights);
-		in->weights = NULL;
-	}
-	return 0;
-}
-
-void lctl_inspector_release(struct lctl_inspector *in)
-{
-	lctl_munge_release(&in->munge);
-	if (in->nogfid)
-		nogfid_release(in->nogfid);
-	free(in->names);
-	free(in->active);
-	free(in->weights);
-	free(in->probed_at);
-	free(in->probed_down);
-	memset(in, 0, sizeof(*in));
 }

@@ -56,6 +56,14 @@ struct lctl_inspector {
 	struct lctl_nogfid_marks *nogfid;
 };
 
+/* The run's gfid-less marks (lib/nogfid.c): NULL without memory. */
+struct lctl_nogfid_marks *lctl_nogfid_new(void);
+/* Remember that @path has no gfid on @subvol (best effort: without memory it is looked up). */
+void lctl_nogfid_mark(struct lctl_nogfid_marks *m, const char *path, size_t subvol);
+/* Was @path marked gfid-less on @subvol? */
+bool lctl_nogfid_marked(struct lctl_nogfid_marks *m, const char *path, size_t subvol);
+void lctl_nogfid_release(struct lctl_nogfid_marks *m);
+
 int lctl_inspector_init(struct lctl_inspector *in, struct lctl_volume *vol,
 			enum lctl_planner planner, bool all_entries, struct lctl_error *err);
 void lctl_inspector_release(struct lctl_inspector *in);

@@ -418,6 +418,14 @@ lctl_status_build(const struct lctl_status_info *si, const struct lctl_progress 
 			add(o, lctl_dir_outcome_name(x),
 			    json_object_new_int64((int64_t)sum->dir_outcome[x]));
 	add(j, "directories", o);
+	/* inside a big directory: its counter moves while the directory count cannot */
+	if (p->dir_entries_seen) {
+		o = json_object_new_object();
+		add(o, "path", str(p->dir_entries_path));
+		add(o, "entries_done", json_object_new_int64((int64_t)p->dir_entries_done));
+		add(o, "entries_seen", json_object_new_int64((int64_t)p->dir_entries_seen));
+		add(j, "directory_in_progress", o);
+	}
 	o = json_object_new_object();
 	add(o, "examined", json_object_new_int64((int64_t)examined));
 	/* live counts: they move file by file, not directory by directory */

@@ -720,6 +720,7 @@ static int place_and_verify(struct dir_repair *d)
 			if (round && d->r->entries[i].state == LCTL_ENTRY_MISPLACED)
 				lctl_volume_forget(rc->in->vol, path, d->r->entries[i].name);
 			repair_place_entry(rc, rr, path, &d->r->entries[i]);
+			repair_entries_progress(i + 1, d->r->nentries);
 		}
 		t = repair_step_time(rr, placing, t);
 		if (repair_stopping(rc)) {

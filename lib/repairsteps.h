@@ -6,6 +6,7 @@
 #ifndef LCTL_REPAIRSTEPS_H
 #define LCTL_REPAIRSTEPS_H
 
+#include "crawl.h"
 #include "repairctx.h"
 
 #include <sys/stat.h>
@@ -42,6 +43,16 @@ void repair_log_unsafe(const struct lctl_repair_ctx *rc, const char *path,
 		       const struct lctl_dir_report *v);
 size_t repair_lost_mover(struct lctl_repair_ctx *rc, const char *dir,
 			 const struct lctl_dir_report *v);
+
+/*
+ * Progress inside a big directory while its entries are placed: @done of @n (shown by status
+ * and the dashboard, lctl_crawl_entries(), for a thousand entries or more).
+ */
+static inline void repair_entries_progress(size_t done, size_t n)
+{
+	if (n >= 1024 && (done == n || !(done & 63)))
+		lctl_crawl_entries(done, n);
+}
 
 /* migrate.c: placing entries */
 bool repair_stopping(struct lctl_repair_ctx *rc);

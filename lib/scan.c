@@ -247,6 +247,9 @@ void lctl_scan_progress(struct lctl_scan *s, struct lctl_progress *p)
 		     (double)(now.tv_nsec - s->start.tv_nsec) / 1e9;
 	for (i = 0; i < st.nworkers && i < 64; i++)
 		snprintf(p->worker_state[i], sizeof(p->worker_state[i]), "%s", st.worker_state[i]);
+	p->dir_entries_done = st.entries_done;
+	p->dir_entries_seen = st.entries_seen;
+	snprintf(p->dir_entries_path, sizeof(p->dir_entries_path), "%s", st.entries_dir);
 }
 
 void lctl_scan_cancel(struct lctl_scan *s)

@@ -53,6 +53,13 @@ struct lctl_progress {
 	double elapsed;		   /* seconds */
 	char worker_state[64][96]; /* what each worker is doing */
 	/*
+	 * Inside the biggest directory in progress of a thousand names or more: names read and
+	 * judged so far while it is inspected, entries placed of those to place while a fix
+	 * places them; its path. 0, 0, "": none.
+	 */
+	uint64_t dir_entries_done, dir_entries_seen;
+	char dir_entries_path[96];
+	/*
 	 * fix: preflight (the pool's workers are starting), layout (the layout pass: dirs_*
 	 * count it), settle, place (pool workers), work, top, data
 	 */

@@ -9,6 +9,13 @@
 #     memory stays bounded (max RSS printed; must stay below LCTL_BIGDIR_MAX_RSS_MB, 1024);
 #   - fix --mode linkto of the directory exits 0, within LCTL_BIGDIR_FIX_TIMEOUT (900 s);
 #   - afterwards scan exits 0 and a fresh client finds every file by name with its content.
+# First, the bucketed inspection of a huge directory (issue 27) forced on a small one:
+# LCTL_BIGDIR_THRESHOLD lowered to 500 sightings for a directory of LCTL_BIGDIR_SMALL (3,000)
+# files on a 2 -> 3 brick volume, so its listing is spilled to disk and judged in buckets:
+#   - scan gives the same JSON bucketed as whole (--all: every entry, in the same order);
+#   - fix (clean-first, every phase) with the fresh-lookup checker running: exit 0, no
+#     ENOENT; then the bricks hold every file placed (bricks.py), scan exits 0 both ways, and
+#     a fresh client reads every file with its content.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/hostile-lib.sh"
@@ -20,6 +27,54 @@ MAXRSS=${LCTL_BIGDIR_MAX_RSS_MB:-1024}
 gcc -O2 -pthread -o "$FX/bigdir" "$LCTL_SRCDIR/tests/integration/tools/bigdir.c" \
 	$(pkg-config --cflags --libs glusterfs-api) || _lctl_hard "cannot build tools/bigdir.c"
 command -v /usr/bin/time >/dev/null || skip "/usr/bin/time is not installed"
+
+# --- the bucketed inspection, forced on a small directory ------------------------------------
+NS=${LCTL_BIGDIR_SMALL:-3000}
+lctl_vol_create dist 2 VOLS
+"$FX/bigdir" create "$VOLS" /small "$NS" 4 >&2 || fail "could not create $NS files"
+lctl_vol_add_bricks "$VOLS" 1
+# the same scan JSON whole and in buckets; the timings apart
+bd_scan() {
+	local out=$1
+	shift
+	LCTL_RC=0
+	env "$@" "$LAYOUTCTL" -vv --json scan --all --path /small "$VOLS" >"$out" 2>"$out.err" ||
+		LCTL_RC=$?
+	hs_json_ok "$out"
+	jq -S 'del(.. | .elapsed?, .elapsed_s?, .duration_s?, .seconds?, .started?, .finished?)' \
+		"$out" >"$out.n"
+}
+bd_compare() { # bd_compare STATUS WHEN: scan whole and in buckets, the same JSON
+	bd_scan "$FX/whole.json" LCTL_BIGDIR_THRESHOLD=
+	assert_eq "$1" "$LCTL_RC" "scan of the directory $2, whole"
+	! grep -q 'judged in [0-9]* buckets' "$FX/whole.json.err" || fail "a listing of $NS went to buckets"
+	bd_scan "$FX/buckets.json" LCTL_BIGDIR_THRESHOLD=500
+	assert_eq "$1" "$LCTL_RC" "scan of the directory $2, in buckets"
+	grep -q "'/small': [0-9]* sightings, judged in [0-9]* buckets" "$FX/buckets.json.err" ||
+		fail "the lowered threshold did not make the scan use buckets"
+	assert_eq "$NS" "$(jq .summary.files "$FX/buckets.json")" "files counted in buckets $2"
+	assert_files_equal "$FX/whole.json.n" "$FX/buckets.json.n" "scan JSON whole and in buckets $2"
+}
+bd_compare 1 "grown"
+
+# the fix in buckets, a fresh-lookup checker running: the clean phase first, then the same
+# comparison with names on two subvolumes (data and its linkto), then every phase
+for ((i = 0; i < NS; i++)); do printf 'small/f%d\n' "$i"; done >"$FX/small.list"
+fx_checker_start "$VOLS" "$FX/small.list"
+LCTL_BIGDIR_THRESHOLD=500 fx_fix "$VOLS" -vv --phase clean
+grep -q "judged in [0-9]* buckets" "$FX/fix.out" || fail "the fix did not use buckets"
+assert_eq 0 "$LCTL_RC" "fix --phase clean of the directory in buckets"
+bd_compare 0 "linked"
+(($(jq '.summary.entries.linked' "$FX/buckets.json") > 0)) || fail "no linked entries to compare"
+LCTL_BIGDIR_THRESHOLD=500 fx_fix "$VOLS" -vv
+fx_checker_stop
+grep -q "judged in [0-9]* buckets" "$FX/fix.out" || fail "the fix did not use buckets"
+assert_eq 0 "$LCTL_RC" "fix of the directory in buckets"
+fx_bricks_check "$VOLS"
+expect_exit 0 env LCTL_BIGDIR_THRESHOLD=500 "$LAYOUTCTL" scan --path /small "$VOLS"
+expect_exit 0 "$LAYOUTCTL" scan --path /small "$VOLS"
+"$FX/bigdir" verify "$VOLS" /small "$NS" 4 >&2 || fail "files missing or changed after the fix"
+lctl_vol_destroy "$VOLS"
 
 lctl_vol_create dist 3 VOL
 t=$SECONDS

@@ -94,6 +94,23 @@ static void test_phases(void **state)
 	assert_string_equal(line, "Settle      6 s left of 8 s: clients learn the new layouts "
 				  "before anything moves");
 	json_object_put(st);
+
+	/* inside a big directory: how far in it, also read back from the file */
+	p.phase = "work";
+	p.dir_entries_done = 120000;
+	p.dir_entries_seen = 400000;
+	snprintf(p.dir_entries_path, sizeof(p.dir_entries_path), "/a/big");
+	st = lctl_status_build(&si, &p, NULL, &rt, NULL, NULL);
+	assert_int_equal(js_int(st, "directory_in_progress.entries_seen"), 400000);
+	phase_line(st, dir, line, sizeof(line));
+	assert_string_equal(line, "Linking, verifying, stamping: 3 of 10 directories seen; in "
+				  "/a/big: 120000 of 400000 entries");
+	json_object_put(st);
+	p.dir_entries_done = p.dir_entries_seen = 0;
+	p.dir_entries_path[0] = '\0';
+	st = lctl_status_build(&si, &p, NULL, &rt, NULL, NULL);
+	assert_null(lctl_status_get(st, "directory_in_progress"));
+	json_object_put(st);
 	assert_int_equal(unit_rm_rf(dir), 0);
 	free(dir);
 }
