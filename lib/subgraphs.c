@@ -281,6 +281,7 @@ int volume_open_subvol_graphs(struct lctl_volume *vol, const struct lctl_open_op
 	if (!si)
 		return -LCTL_ENOMEM;
 	vol->brick_health = opts->brick_health;
+	vol->no_glusterd = opts->no_glusterd;
 	vol->log_level = opts->log_level;
 	if (opts->log_file && !(vol->log_file = strdup(opts->log_file))) {
 		free(si);

@@ -33,6 +33,11 @@ struct lctl_open_opts {
 	 */
 	bool brick_health;
 	/*
+	 * With brick_health: never ask glusterd about a brick whose graph cannot be built (a pool
+	 * worker: the host that started the run asks; health.c).
+	 */
+	bool no_glusterd;
+	/*
 	 * Which bricks are this server's ("mine": read directly, migrated from by this host).
 	 * @nodes: the names this server's bricks are listed under (remote-host as in the
 	 * volfile; also matched by address); when none are given, glusterd's own view decides:
