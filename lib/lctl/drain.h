@@ -62,7 +62,8 @@ uint64_t lctl_min_free_bytes(const char *opt, uint64_t size);
  * lctl_min_free_inodes() - the free inodes DHT keeps on a subvolume of @total inodes by the
  * volume's cluster.min-free-inodes @opt (NULL: the default, "5%"), read as GlusterFS 10.3
  * reads it (a percent option: a number from 0 to 100, "%" after it or not; DHT compares the
- * whole percentage of f_ffree in f_files with it: lctl_fill_inodes()). Something else counts as the default. Pure.
+ * whole percentage of f_ffree in f_files with it: lctl_fill_inodes()). Something else counts
+ * as the default. Pure.
  */
 uint64_t lctl_min_free_inodes(const char *opt, uint64_t total);
 
