@@ -91,6 +91,7 @@ enum {
 	OPEN_SUBVOLS = 1,      /* the per-subvolume graphs (needs root) */
 	OPEN_LOCAL_BRICKS = 2, /* read this host's brick folders directly where safe */
 	OPEN_BRICK_HEALTH = 4, /* a graph per brick of each replica or disperse set (the hold) */
+	OPEN_NO_GLUSTERD = 8,  /* the hold never asks glusterd (a pool worker: the starter does) */
 };
 
 int open_volume(const char *name, unsigned flags, struct lctl_volume **out);

@@ -192,8 +192,10 @@ static void no_room_on(struct lctl_volume *vol, const char *name, const struct l
 		      name, in, (unsigned long long)f->in_files, sv, room,
 		      s->min_free_disk ? s->min_free_disk : "10%");
 	} else {
+		/* DHT's migration would move them: layoutctl refuses, DHT's create avoids it */
 		error("cannot drain '%s': the plan moves %llu files to %s, which has only %llu "
-		      "free inodes above cluster.min-free-inodes (%s)",
+		      "free inodes above cluster.min-free-inodes (%s); DHT would create no new "
+		      "file there after (its migration does not check inodes: this check does)",
 		      name, (unsigned long long)f->in_files, sv,
 		      (unsigned long long)(f->inodes_free_now > f->inodes_min_free
 						   ? f->inodes_free_now - f->inodes_min_free

@@ -263,7 +263,8 @@ static const struct out_line fix_summary_lines[] = {
 	  "cluster.min-free-disk, about {refused_files} files ({refused_bytes|bytes}) would "
 	  "stay where they are~}{inodes_known?; inodes free {inodes_free_now} -> "
 	  "{inodes_free_after}, keeps {inodes_min_free}~}{crosses_min_free_inodes?: below "
-	  "cluster.min-free-inodes, {inodes_refused_files} files would stay where they are~}" },
+	  "cluster.min-free-inodes, {inodes_refused_files} files past it (DHT creates new files "
+	  "elsewhere then; its migration does not check inodes)~}" },
 	{ NULL, "!dry_run",
 	  "{$command|title} of {$volume.name}{clean_first.data_phase_ran?{directories?: "
 	  "{directories} directories~, data phase: {clean_first.data_directories} "

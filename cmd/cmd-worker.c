@@ -284,7 +284,7 @@ int cmd_worker(const struct cmd *cmd, int argc, char **argv)
 
 	ret = open_volume(argv[1],
 			  (gfapi_only ? OPEN_SUBVOLS : OPEN_SUBVOLS | OPEN_LOCAL_BRICKS) |
-				  (o.hold_limit_s ? OPEN_BRICK_HEALTH : 0),
+				  (o.hold_limit_s ? OPEN_BRICK_HEALTH | OPEN_NO_GLUSTERD : 0),
 			  &vol);
 	if (ret) {
 		if (log >= 0)

@@ -301,6 +301,7 @@ int open_volume_leaving(const char *name, unsigned flags, const char *const *lea
 		.no_subvol_graphs = !subvol_graphs,
 		.local_bricks = flags & OPEN_LOCAL_BRICKS,
 		.brick_health = flags & OPEN_BRICK_HEALTH,
+		.no_glusterd = flags & OPEN_NO_GLUSTERD,
 		.nodes = gopts.nodes,
 		.nnodes = gopts.nnodes,
 		.glusterd_dir = gopts.glusterd_dir,

@@ -31,6 +31,11 @@
 
 #define ANSWER_MAX (4u << 20) /* a task list is a few KiB */
 #define ANSWER_TIMEOUT_MS 120000
+/*
+ * The health probe's `volume status`: it runs while a fix run holds (health.c), so a glusterd
+ * that does not answer soon costs the hold at most this much.
+ */
+#define BRICKS_TIMEOUT_MS 15000
 
 const char *const lctl_gluster_paths[] = { "/usr/sbin/gluster", "/usr/bin/gluster", NULL };
 
@@ -44,8 +49,12 @@ const char *lctl_gluster_find(const char *const *paths)
 	return NULL;
 }
 
-/* Run @gluster with @argv; its stdout into a NUL-terminated buffer (caller frees). */
-static int run_capture(const char *gluster, char *const argv[], char **out, size_t *len)
+/*
+ * Run @gluster with @argv; its stdout into a NUL-terminated buffer (caller frees). Killed,
+ * -ETIMEDOUT, when it has not finished after @timeout_ms.
+ */
+static int run_capture(const char *gluster, char *const argv[], char **out, size_t *len,
+		       long timeout_ms)
 {
 	/* lib/run.c: no stdin, stderr discarded, an environment of PATH and LC_ALL only */
 	struct lctl_run run = { .argv = argv,
@@ -68,7 +77,7 @@ static int run_capture(const char *gluster, char *const argv[], char **out, size
 	t0 = lctl_mono_seconds();
 	pfd = (struct pollfd){ .fd = run.fd[1], .events = POLLIN };
 	for (;;) {
-		if ((long)(lctl_mono_seconds() - t0) * 1000 > ANSWER_TIMEOUT_MS) {
+		if ((lctl_mono_seconds() - t0) * 1000 > (double)timeout_ms) {
 			ret = -ETIMEDOUT;
 			break;
 		}
@@ -179,7 +188,7 @@ int lctl_gluster_tasks(const char *gluster, const char *volume, bool *running)
 	*running = false;
 	if (!vol)
 		return LCTL_GLUSTER_CANNOT_RUN;
-	ret = run_capture(gluster, argv, &out, &len);
+	ret = run_capture(gluster, argv, &out, &len, ANSWER_TIMEOUT_MS);
 	free(vol);
 	if (ret)
 		return LCTL_GLUSTER_CANNOT_RUN;
@@ -232,7 +241,7 @@ int lctl_gluster_remove_brick(const char *gluster, const char *volume, const cha
 	argv[k++] = af;
 	argv[k++] = ax;
 	argv[k] = NULL;
-	if (run_capture(gluster, argv, &out, &len))
+	if (run_capture(gluster, argv, &out, &len, ANSWER_TIMEOUT_MS))
 		goto out;
 	ret = LCTL_GLUSTER_NO_ANSWER;
 	snprintf(why, whysize, "no answer from glusterd");
@@ -421,7 +430,7 @@ int lctl_gluster_bricks(const char *gluster, const char *volume, struct lctl_glu
 	*n = 0;
 	if (!vol)
 		return LCTL_GLUSTER_CANNOT_RUN;
-	ret = run_capture(gluster, argv, &out, &len);
+	ret = run_capture(gluster, argv, &out, &len, BRICKS_TIMEOUT_MS);
 	free(vol);
 	if (ret)
 		return LCTL_GLUSTER_CANNOT_RUN;
@@ -591,13 +600,13 @@ int lctl_gluster_compat(const char *gluster, const char *volume, struct lctl_com
 	memset(c, 0, sizeof(*c));
 	if (!vol)
 		return LCTL_GLUSTER_CANNOT_RUN;
-	ret = run_capture(gluster, get, &out, &len)
+	ret = run_capture(gluster, get, &out, &len, ANSWER_TIMEOUT_MS)
 		      ? LCTL_GLUSTER_CANNOT_RUN
 		      : lctl_gluster_opversion_parse(out, len, &c->op_version);
 	free(out);
 	out = NULL;
 	if (!ret)
-		ret = run_capture(gluster, status, &out, &len)
+		ret = run_capture(gluster, status, &out, &len, ANSWER_TIMEOUT_MS)
 			      ? LCTL_GLUSTER_CANNOT_RUN
 			      : lctl_gluster_clients_parse(out, len, c);
 	free(out);

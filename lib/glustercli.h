@@ -39,7 +39,7 @@ struct lctl_gluster_brick {
  */
 int lctl_gluster_bricks_parse(const char *xml, size_t len, const char *volume,
 			      struct lctl_gluster_brick **bricks, size_t *n);
-/* Run @gluster (an absolute path, an argument vector) and parse its answer. */
+/* Run @gluster (an absolute path, an argument vector; killed after 15 s) and parse its answer. */
 int lctl_gluster_bricks(const char *gluster, const char *volume, struct lctl_gluster_brick **bricks,
 			size_t *n);
 void lctl_gluster_bricks_free(struct lctl_gluster_brick *bricks, size_t n);

@@ -9,6 +9,14 @@
 #include <stdint.h>
 
 struct lctl_volume;
+struct lctl_gluster_brick;
+
+/* A brick of a replica or disperse set without a graph: when its graph may be tried again. */
+struct lctl_brick_retry {
+	double failed_at;   /* monotonic seconds its graph last failed to build; 0: never */
+	unsigned backoff_s; /* no other try for this long after that (doubles, health.c) */
+	signed char seen;   /* glusterd's last word: 0 none, 1 online, -1 down or not listed */
+};
 
 /*
  * struct lctl_health - the answer of the last probe, shared by a run's workers.
@@ -27,8 +35,21 @@ struct lctl_health {
 	size_t nheal_sets;   /* sets with heals pending (replica: seen; disperse: twice in a row) */
 	uint64_t *pending;   /* per subvolume: the heals pending at the last probe */
 	char set_why[200];   /* the first brick down, else the first set's heals */
-	/* monotonic seconds: a brick's graph last failed to build (health.c REOPEN_BACKOFF_S) */
-	double reopen_failed_at;
+	/* per brick of each set, brick j of subvolume i at retry[brick_base[i] + j] (health.c) */
+	size_t *brick_base;
+	struct lctl_brick_retry *retry;
+	struct lctl_brick_retry retry_one; /* every brick's, when retry could not be allocated */
+	/*
+	 * glusterd's view of the bricks, asked at most every GLUSTERD_ASK_S (health.c), outside
+	 * the lock; only when @ask_glusterd (not a pool worker: the starting host asks).
+	 */
+	bool ask_glusterd;
+	const char *gluster; /* the gluster CLI, an absolute path; NULL: lctl_gluster_find() */
+	bool gd_asking;	     /* a worker asks now */
+	double gd_at;	     /* monotonic seconds of the last answer; 0: never asked */
+	int gd_ret;	     /* LCTL_GLUSTER_*, or -1: no CLI here */
+	struct lctl_gluster_brick *gd_bricks;
+	size_t gd_n;
 };
 
 void lctl_health_init(struct lctl_health *h, struct lctl_volume *vol, unsigned probe_ms);

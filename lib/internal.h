@@ -92,6 +92,8 @@ int lctl_volume_brick_reopen(struct lctl_volume *vol, size_t i, size_t j);
 bool lctl_volume_brick_reopenable(const struct lctl_volume *vol, size_t i, size_t j);
 /* Whether every replica or disperse set's bricks have graphs (lctl_open_opts.brick_health). */
 bool lctl_volume_brick_health(const struct lctl_volume *vol);
+/* Whether the health probe may ask glusterd about bricks without a graph (not no_glusterd). */
+bool lctl_volume_asks_glusterd(const struct lctl_volume *vol);
 /* The DHT client graph. */
 glfs_t *lctl_volume_fs(const struct lctl_volume *vol);
 /*

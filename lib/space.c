@@ -63,9 +63,9 @@ uint64_t lctl_min_free_inodes(const char *opt, uint64_t total)
 	return (uint64_t)((double)total * v / 100);
 }
 
-void lctl_fill_inodes(struct lctl_fill *f, uint64_t total, uint64_t favail, const char *opt)
+void lctl_fill_inodes(struct lctl_fill *f, uint64_t total, uint64_t ffree, const char *opt)
 {
-	uint64_t room;
+	uint64_t room, pct;
 
 	f->inodes_known = total > 0;
 	f->inodes_free_now = f->inodes_free_after = f->inodes_min_free = 0;
@@ -73,11 +73,18 @@ void lctl_fill_inodes(struct lctl_fill *f, uint64_t total, uint64_t favail, cons
 	f->crosses_inodes = false;
 	if (!f->inodes_known)
 		return;
-	f->inodes_free_now = favail;
-	f->inodes_min_free = lctl_min_free_inodes(opt, total);
+	f->inodes_free_now = ffree;
+	/*
+	 * DHT's rule (dht_du_info_cbk(), dht_is_subvol_filled()): f_ffree * 100 / f_files in
+	 * integers, below the option: so the fewest free inodes it counts as enough is the
+	 * option rounded up to a whole percent (read here to a millionth), of @total, rounded up.
+	 */
+	pct = (lctl_min_free_inodes(opt, 100000000) + 999999) / 1000000;
+	f->inodes_min_free = total > UINT64_MAX / 101 ? total / 100 * pct
+						      : (pct * total + 99) / 100;
 	/* what leaves frees its inode only once it has left: the arrivals first, as for bytes */
-	f->inodes_free_after = (favail > f->in_files ? favail - f->in_files : 0) + f->out_files;
-	room = favail > f->inodes_min_free ? favail - f->inodes_min_free : 0;
+	f->inodes_free_after = (ffree > f->in_files ? ffree - f->in_files : 0) + f->out_files;
+	room = ffree > f->inodes_min_free ? ffree - f->inodes_min_free : 0;
 	f->crosses_inodes = f->in_files > room;
 	f->inodes_refused_files = f->crosses_inodes ? f->in_files - room : 0;
 }

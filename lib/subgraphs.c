@@ -145,9 +145,10 @@ static void *subvol_init_thread(void *arg)
 		sv->free_bytes = (uint64_t)st.f_bavail * st.f_frsize;
 		sv->statfs_blocks = st.f_blocks;
 		sv->statfs_bsize = st.f_bsize;
-		sv->free_inodes_pct = st.f_files ? (uint64_t)st.f_favail * 100 / st.f_files : 100;
+		/* as DHT reads them (dht_du_info_cbk()): f_ffree, a whole percent */
+		sv->free_inodes_pct = st.f_files ? (uint64_t)st.f_ffree * 100 / st.f_files : 100;
 		sv->inodes_total = st.f_files;
-		sv->inodes_free = st.f_favail;
+		sv->inodes_free = st.f_ffree;
 	}
 	return NULL;
 }
@@ -281,6 +282,7 @@ int volume_open_subvol_graphs(struct lctl_volume *vol, const struct lctl_open_op
 	if (!si)
 		return -LCTL_ENOMEM;
 	vol->brick_health = opts->brick_health;
+	vol->no_glusterd = opts->no_glusterd;
 	vol->log_level = opts->log_level;
 	if (opts->log_file && !(vol->log_file = strdup(opts->log_file))) {
 		free(si);

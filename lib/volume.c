@@ -592,6 +592,11 @@ bool lctl_volume_brick_health(const struct lctl_volume *vol)
 	return vol->brick_health;
 }
 
+bool lctl_volume_asks_glusterd(const struct lctl_volume *vol)
+{
+	return vol->brick_health && !vol->no_glusterd;
+}
+
 glfs_t *lctl_volume_subvol_fs(const struct lctl_volume *vol, size_t i)
 {
 	return i < vol->nsubvols ? vol->subfs[i] : NULL;

@@ -29,6 +29,7 @@ struct lctl_volume {
 	glfs_t **subfs; /* per-subvolume graphs, NULL where it failed */
 	glfs_t ***brickfs; /* per subvolume: a graph per brick of a leaving set (open_brick_graphs()) */
 	bool brick_health; /* and of every replica or disperse set (lctl_open_opts.brick_health) */
+	bool no_glusterd;  /* lctl_open_opts.no_glusterd */
 	/* with brick_health: the volfile text (credentials included) of each brick whose graph
 	 * could not be built, until lctl_volume_brick_reopen() builds it; zeroed when freed */
 	char ***brick_text;

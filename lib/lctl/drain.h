@@ -62,7 +62,8 @@ uint64_t lctl_min_free_bytes(const char *opt, uint64_t size);
  * lctl_min_free_inodes() - the free inodes DHT keeps on a subvolume of @total inodes by the
  * volume's cluster.min-free-inodes @opt (NULL: the default, "5%"), read as GlusterFS 10.3
  * reads it (a percent option: a number from 0 to 100, "%" after it or not; DHT compares the
- * percentage of f_favail in f_files with it). Something else counts as the default. Pure.
+ * whole percentage of f_ffree in f_files with it: lctl_fill_inodes()). Something else counts
+ * as the default. Pure.
  */
 uint64_t lctl_min_free_inodes(const char *opt, uint64_t total);
 
@@ -73,17 +74,19 @@ uint64_t lctl_min_free_inodes(const char *opt, uint64_t total);
  * @free_after: free bytes once every move is done; @min_free: cluster.min-free-disk in bytes.
  * @crosses: the moves to it do not fit above @min_free: DHT's migration will refuse files
  *	once it gets there; @refused_bytes (and about @refused_files) would stay where they are.
- * The same with inodes (@inodes_known: statfs gave f_files): @inodes_free_now (f_favail),
- * @inodes_free_after (once every file to it and from it has moved), @inodes_min_free
- * (cluster.min-free-inodes, lctl_min_free_inodes()); @crosses_inodes: the files to it do not
- * fit above that, and @inodes_refused_files of them would stay where they are.
+ * The same with inodes (@inodes_known: statfs gave f_files): @inodes_free_now (f_ffree),
+ * @inodes_free_after (once every file to it and from it has moved), @inodes_min_free (the
+ * fewest free inodes DHT counts as above cluster.min-free-inodes: its whole-percent rule);
+ * @crosses_inodes: the files to it do not fit above that, @inodes_refused_files of them past
+ * it. DHT then creates new files elsewhere, but its migration (GlusterFS 10.3
+ * __dht_check_free_space()) checks blocks only: it does not refuse those files.
  */
 struct lctl_fill {
 	uint64_t size, free_now, free_after, min_free;
 	uint64_t in_files, in_bytes, out_files, out_bytes;
 	uint64_t refused_files, refused_bytes;
 	bool known, crosses;
-	/* inodes, above (dht_check_free_space() refuses them as it refuses bytes) */
+	/* inodes, above (DHT's create avoids such a subvolume; its migration does not check) */
 	uint64_t inodes_free_now, inodes_free_after, inodes_min_free, inodes_refused_files;
 	bool inodes_known, crosses_inodes;
 };
@@ -99,10 +102,11 @@ void lctl_fill_project(const struct lctl_volume *vol, const uint64_t *move_files
 
 /**
  * lctl_fill_inodes() - @f's inode fields from its @in_files and @out_files, for a subvolume of
- * @total inodes (statfs f_files; 0: not known) with @favail free (f_favail), by the volume's
- * cluster.min-free-inodes @opt (lctl_min_free_inodes()). Pure.
+ * @total inodes (statfs f_files; 0: not known) with @ffree free (f_ffree, as DHT reads it), by
+ * the volume's cluster.min-free-inodes @opt (lctl_min_free_inodes(), DHT's whole-percent rule).
+ * Pure.
  */
-void lctl_fill_inodes(struct lctl_fill *f, uint64_t total, uint64_t favail, const char *opt);
+void lctl_fill_inodes(struct lctl_fill *f, uint64_t total, uint64_t ffree, const char *opt);
 
 /* ---- a drain, from the space check to the fix after the remove-brick (drainjob.c) ---------- */
 

@@ -33,6 +33,11 @@ struct lctl_open_opts {
 	 */
 	bool brick_health;
 	/*
+	 * With brick_health: never ask glusterd about a brick whose graph cannot be built (a pool
+	 * worker: the host that started the run asks; health.c).
+	 */
+	bool no_glusterd;
+	/*
 	 * Which bricks are this server's ("mine": read directly, migrated from by this host).
 	 * @nodes: the names this server's bricks are listed under (remote-host as in the
 	 * volfile; also matched by address); when none are given, glusterd's own view decides:
@@ -90,9 +95,9 @@ struct lctl_subvol {
 	uint32_t commit;	  /* that value (0 when absent) */
 	uint64_t size_bytes;	  /* statfs f_blocks * f_frsize of its root, 0 if unknown */
 	uint64_t free_bytes;	  /* statfs f_bavail * f_frsize of its root, 0 if unknown */
-	uint64_t free_inodes_pct; /* statfs f_favail / f_files in percent, 100 if unknown */
+	uint64_t free_inodes_pct; /* statfs f_ffree * 100 / f_files (integers), 100 if unknown */
 	uint64_t inodes_total;	  /* statfs f_files, 0 if unknown */
-	uint64_t inodes_free;	  /* statfs f_favail */
+	uint64_t inodes_free;	  /* statfs f_ffree (as DHT reads it) */
 	uint64_t statfs_blocks;	  /* raw f_blocks and f_bsize, for DHT's weights */
 	uint64_t statfs_bsize;
 	char *local_path; /* its brick folder, read directly (open opts local_bricks) */

@@ -96,7 +96,7 @@ hs_kill_brick "$VOL" "$victim"
 fix=$!
 hs_wait_until 60 "$fix" eval '[[ $(st_field .status.state) == held ]]' ||
 	fail "status never said held with a brick down from the start: $(cat "$FX/hold-start.out" "$FX/hold-start.err")"
-assert_contains "$(st_field .status.held.reason)" "$victim down"
+assert_contains "$(st_field .status.held.reason)" "$victim down (glusterd: offline)"
 # held before the first write: nothing moved to the set while its brick is down
 assert_eq "" "$(cd "${B[9]}" && find . -path ./.glusterfs -prune -o -type f -print)" \
 	"files written to the set with a brick down"

@@ -995,6 +995,22 @@ static void test_min_free_inodes(void **state)
 	assert_true(f.crosses_inodes);
 	assert_int_equal(f.inodes_refused_files, 30);
 	assert_int_equal(f.inodes_free_after, 15);
+	/*
+	 * DHT's whole-percent rule (f_ffree * 100 / f_files in integers, below the option):
+	 * 12.5% of 1000 inodes, 126 free reads as 12 %, below already; 130 free is 13 %: one
+	 * arrival fits, not two
+	 */
+	f.in_files = 1;
+	f.out_files = 0;
+	lctl_fill_inodes(&f, 1000, 126, "12.5%");
+	assert_int_equal(f.inodes_min_free, 130);
+	assert_true(f.crosses_inodes);
+	assert_int_equal(f.inodes_refused_files, 1);
+	lctl_fill_inodes(&f, 1000, 131, "12.5%");
+	assert_false(f.crosses_inodes);
+	f.in_files = 2;
+	lctl_fill_inodes(&f, 1000, 131, "12.5%");
+	assert_true(f.crosses_inodes);
 	/* no statfs: nothing known, nothing refused */
 	lctl_fill_inodes(&f, 0, 0, NULL);
 	assert_false(f.inodes_known);
