@@ -6,11 +6,10 @@
 #include "layoutctl.h"
 #include "judge.h"
 #include "verdict.h"
+#include "nogfid.h"
 
 #include <limits.h>
 #include <stdatomic.h>
-
-struct lctl_nogfid_marks;
 
 /* Read-only context shared by all workers of a run (but for the locked marks below). */
 struct lctl_inspector {
@@ -56,14 +55,6 @@ struct lctl_inspector {
 	struct lctl_nogfid_marks *nogfid;
 };
 
-/* The run's gfid-less marks (lib/nogfid.c): NULL without memory. */
-struct lctl_nogfid_marks *lctl_nogfid_new(void);
-/* Remember that @path has no gfid on @subvol (best effort: without memory it is looked up). */
-void lctl_nogfid_mark(struct lctl_nogfid_marks *m, const char *path, size_t subvol);
-/* Was @path marked gfid-less on @subvol? */
-bool lctl_nogfid_marked(struct lctl_nogfid_marks *m, const char *path, size_t subvol);
-void lctl_nogfid_release(struct lctl_nogfid_marks *m);
-
 int lctl_inspector_init(struct lctl_inspector *in, struct lctl_volume *vol,
 			enum lctl_planner planner, bool all_entries, struct lctl_error *err);
 void lctl_inspector_release(struct lctl_inspector *in);
@@ -91,13 +82,6 @@ struct lctl_inspect_children {
 
 int lctl_inspect(struct lctl_inspector *in, const char *path, unsigned depth,
 		 struct lctl_inspect_children *children, struct lctl_dir_report **out);
-
-/*
- * Before a walk that starts below the root at @path: on each subvolume where @path or one of
- * its ancestors has no gfid (found by listing each ancestor there), mark @path not to be read,
- * as a path lookup would assign gfids on the way. 0 or -LCTL_EINVAL (path too long).
- */
-int lctl_inspect_guard_start(struct lctl_inspector *in, const char *path);
 
 /*
  * The longest volume path gfapi can resolve: libglusterfs's inode_path() refuses a path of more

@@ -2,10 +2,10 @@
 /*
  * The (path, subvolume) pairs an inspection must not look up: a subdirectory that a listing
  * showed without a gfid there (see inspect.c), and those a walk that starts below the root
- * finds on its way down (lctl_inspect_guard_start()). Moved out of inspect.c as they were.
+ * finds on its way down (lctl_nogfid_guard_start()).
  */
 #include "internal.h"
-#include "inspect.h"
+#include "nogfid.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -123,17 +123,17 @@ static int has_entry(glfs_t *fs, const char *dir, const char *name)
 	return rc < 0 ? -1 : found;
 }
 
-int lctl_inspect_guard_start(struct lctl_inspector *in, const char *path)
+int lctl_nogfid_guard_start(struct lctl_nogfid_marks *m, struct lctl_volume *vol, const char *path)
 {
-	size_t i, n = lctl_volume_nsubvols(in->vol), len;
+	size_t i, n = lctl_volume_nsubvols(vol), len;
 	char dir[4096], next[4096], name[NAME_MAX + 1];
 	const char *p, *q;
 	int found;
 
 	for (i = 0; i < n; i++) {
-		glfs_t *fs = lctl_volume_subvol_fs(in->vol, i);
+		glfs_t *fs = lctl_volume_subvol_fs(vol, i);
 
-		if (!lctl_volume_subvol(in->vol, i)->up || !fs)
+		if (!lctl_volume_subvol(vol, i)->up || !fs)
 			continue;
 		dir[0] = '/';
 		dir[1] = '\0';
@@ -150,7 +150,7 @@ int lctl_inspect_guard_start(struct lctl_inspector *in, const char *path)
 			name[len] = '\0';
 			found = has_entry(fs, dir, name);
 			if (found == 2)
-				lctl_nogfid_mark(in->nogfid, path, i);
+				lctl_nogfid_mark(m, path, i);
 			if (found != 1)
 				break; /* marked, absent (a lookup fails harmlessly) or unknown */
 			if (lctl_path_join_to(next, sizeof(next), dir, name))

@@ -185,7 +185,7 @@ int lctl_scan_start(struct lctl_volume *vol, const struct lctl_scan_opts *opts,
 	}
 	/* a brick folder read directly: is its brick process still up? asked 4 times a second */
 	s->in.probe_ms = 250;
-	if (strcmp(root, "/") && lctl_inspect_guard_start(&s->in, root)) {
+	if (strcmp(root, "/") && lctl_nogfid_guard_start(s->in.nogfid, s->vol, root)) {
 		ret = lctl_seterr(err, LCTL_EINVAL, 0, "path '%s' is too long", root);
 		goto fail;
 	}
