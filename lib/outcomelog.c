@@ -279,15 +279,17 @@ static int latest_set(struct latest *l, char *path, bool failed)
 /*
  * A line saying how many of a pool worker's outcomes were dropped ({"server":S,"dropped":N,
  * "failed":F}): @server added to @inc when failed ones were (F > 0), or may have been (no
- * "failed": a line of an older layoutctl, whose cap dropped failed outcomes too).
+ * "failed": a line of an older layoutctl, whose cap dropped failed outcomes too). At most
+ * INCOMPLETE_MAX servers (a run has at most LCTL_POOL_MAX; a log holds many runs).
  */
+#define INCOMPLETE_MAX 256
 static int note_incomplete(struct json_object *j, struct lctl_strv *inc)
 {
 	struct json_object *js, *jf;
 	const char *s;
 	size_t i;
 
-	if (!inc || !json_object_object_get_ex(j, "server", &js) ||
+	if (!inc || inc->n >= INCOMPLETE_MAX || !json_object_object_get_ex(j, "server", &js) ||
 	    !json_object_is_type(js, json_type_string))
 		return 0;
 	if (json_object_object_get_ex(j, "failed", &jf) && json_object_get_int64(jf) <= 0)
