@@ -67,14 +67,23 @@ bench_populate() {
 	POP_RATE=$(sed -n 's/.* \([0-9]*\) files\/s$/\1/p' <<<"$out")
 }
 
-# bench_clone: VOL is stopped and its brick folders copied with one `cp -a` (which keeps the
+# A file's trusted.gfid in hex, or nothing (and success: under errexit and pipefail a file
+# without one must reach the caller's message, not end the script without a word).
+_bench_gfid() {
+	{ getfattr --absolute-names -n trusted.gfid -e hex -- "$1" 2>/dev/null || :; } |
+		sed -n 's/^trusted\.gfid=//p'
+}
+
+# bench_clone: VOL is stopped and each brick folder copied with `cp -a` (which keeps the
 # gfids, every other xattr and the hard links of .glusterfs), into a folder of a volume the
 # harness owns (torn down at exit like the others). glusterd refuses a brick that was part of a
 # volume: the copies' roots lose their volume-id and gfid (the brick process sets the root's
-# gfid again). The new volume is created on the copies with force and started, then VOL again.
+# gfid again). Each brick goes to $root/cN, N its index (two bricks named alike stay apart), and
+# one file of each is checked to have kept its gfid. The new volume is created on the copies
+# with force and started, then VOL again.
 # About 4 times the files/s of bench/populate (docs/benchmarks.md, issue 27).
 bench_clone() {
-	local src=$1 name root bricks=() b args=()
+	local src=$1 name root bricks=() b args=() _bc_i _bc_c _bc_f _bc_want _bc_got
 	lctl_vol_bricks "$src" bricks
 	lctl_gluster volume stop "$src" >/dev/null || fail "cannot stop $src to copy its bricks"
 	_lctl_prepare
@@ -87,11 +96,22 @@ bench_clone() {
 	_lctl_state_write "$name" ""
 	root=$(mktemp -d "$_LCTL_BASE/$name.XXXXXX") || fail "cannot create a temp folder"
 	_lctl_state_write "$name" "$root"
-	cp -a -- "${bricks[@]}" "$root/" || fail "cannot copy the bricks of $src"
-	for b in "${bricks[@]}"; do
-		setfattr -x trusted.glusterfs.volume-id "$root/${b##*/}" || fail "cannot clear the volume-id of the copy of $b"
-		setfattr -x trusted.gfid "$root/${b##*/}" || fail "cannot clear the gfid of the copy of $b"
-		args+=("$LCTL_HOST:$root/${b##*/}")
+	# the new locals _bc_-prefixed: NAMEVAR is assigned with printf -v and must not hit one
+	for _bc_i in "${!bricks[@]}"; do
+		b=${bricks[_bc_i]} _bc_c=$root/c$_bc_i
+		cp -a -- "$b" "$_bc_c" || fail "cannot copy the brick $b of $src"
+		# cp -a does not say when it lost an xattr (a file system without trusted.*): a
+		# copy whose files have no gfid is no brick, so one file of each is checked
+		_bc_f=$(find "$b" -path "$b/.glusterfs" -prune -o -type f -print -quit)
+		if [[ -n $_bc_f ]]; then
+			_bc_want=$(_bench_gfid "$_bc_f")
+			_bc_got=$(_bench_gfid "$_bc_c${_bc_f#"$b"}")
+			[[ -n $_bc_want && $_bc_got == "$_bc_want" ]] ||
+				fail "the copy of $_bc_f lost its trusted.gfid (${_bc_want:-none} on the brick, ${_bc_got:-none} in $_bc_c)"
+		fi
+		setfattr -x trusted.glusterfs.volume-id "$_bc_c" || fail "cannot clear the volume-id of the copy of $b"
+		setfattr -x trusted.gfid "$_bc_c" || fail "cannot clear the gfid of the copy of $b"
+		args+=("$LCTL_HOST:$_bc_c")
 	done
 	lctl_gluster volume create "$name" "${args[@]}" force >/dev/null || fail "cannot create $name on the copies of $src"
 	lctl_gluster volume start "$name" >/dev/null || fail "cannot start $name"

@@ -164,6 +164,12 @@ int main(int argc, char **argv)
 	}
 	if (argc - optind != 3)
 		goto usage;
+	/* a file's path is the mount's, then "/dDDDDD/fFFFFFFF": it fits PATH_MAX, or no run */
+	if (mount && strlen(mount) + sizeof("/d99999/f9999999") > PATH_MAX) {
+		fprintf(stderr, "populate: the mount path is longer than %zu bytes\n",
+			(size_t)PATH_MAX - sizeof("/d99999/f9999999"));
+		return 2;
+	}
 	vol = argv[optind];
 	nfiles = number(argv[optind + 1], "FILES", 0, 9999999);
 	ndirs = number(argv[optind + 2], "DIRS", 1, 99999);

@@ -97,7 +97,9 @@ static int read_files_from(const struct fix_cli *fc, struct lctl_strv *l)
 static int read_failed(const struct fix_cli *fc, struct lctl_strv *l)
 {
 	struct lctl_error err = { 0 };
-	size_t bad = 0;
+	struct lctl_strv inc = { 0 };
+	char dir[4400];
+	size_t bad = 0, i;
 	int fd = fc->log_fd, ret;
 	struct stat st;
 
@@ -112,7 +114,7 @@ static int read_failed(const struct fix_cli *fc, struct lctl_strv *l)
 		error("cannot read the outcome log '%s': not a regular file", fc->log_path);
 		return EXIT_CANTRUN;
 	}
-	ret = lctl_outcome_failed(fd, l, &bad, &err);
+	ret = lctl_outcome_failed(fd, l, &bad, &inc, &err);
 	if (fd != fc->log_fd)
 		close(fd);
 	if (ret) {
@@ -122,6 +124,15 @@ static int read_failed(const struct fix_cli *fc, struct lctl_strv *l)
 	if (bad)
 		warning("%zu lines of the outcome log '%s' are no outcome of a file: left out", bad,
 			fc->log_path);
+	/* a pool worker's failed outcomes past the log's budget: that server's own log has them */
+	for (i = 0; i < inc.n; i++) {
+		lctl_worker_state_dir(fc->state_dir, inc.v[i], dir, sizeof(dir));
+		warning("the retry list may be incomplete for server %s: the outcome log '%s' "
+			"says some of its failed outcomes were not written to it; its own outcome "
+			"log on that server, %s/%s, has them",
+			inc.v[i], fc->log_path, dir, LCTL_OUTCOME_LOG);
+	}
+	lctl_strv_free(&inc);
 	return EXIT_CLEAN;
 }
 

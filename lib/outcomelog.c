@@ -168,28 +168,19 @@ size_t lctl_outcome_msgs(const struct lctl_volume *vol, const struct lctl_repair
 	return left;
 }
 
-int lctl_outcome_log_append_msg(int fd, const struct lctl_pool_msg *m, const char *server)
+char *lctl_outcome_msg_line(const struct lctl_pool_msg *m, const char *server)
 {
 	const struct lctl_pool_outcome *o = &m->outcome;
-	char *line;
-	size_t len;
-	int ret = 0;
 
-	if (fd < 0 || m->kind != LCTL_PM_OUTCOME)
-		return 0;
-	line = line_of(m->text, o->action, o->reason[0] ? o->reason : NULL, (int)o->err,
+	if (m->kind != LCTL_PM_OUTCOME)
+		return NULL;
+	return line_of(m->text, o->action, o->reason[0] ? o->reason : NULL, (int)o->err,
 		       o->from[0] ? o->from : NULL, o->to[0] ? o->to : NULL, o->size,
 		       (time_t)o->time, server);
-	if (!line)
-		return -LCTL_EIO;
-	len = strlen(line);
-	if (write(fd, line, len) != (ssize_t)len)
-		ret = -LCTL_EIO;
-	free(line);
-	return ret;
 }
 
-int lctl_outcome_log_append_dropped(int fd, const char *server, uint64_t dropped, time_t t)
+int lctl_outcome_log_append_dropped(int fd, const char *server, uint64_t dropped,
+				    uint64_t dropped_failed, time_t t)
 {
 	struct json_object *j;
 	char *line;
@@ -204,6 +195,7 @@ int lctl_outcome_log_append_dropped(int fd, const char *server, uint64_t dropped
 	json_object_object_add(j, "time", json_object_new_int64((int64_t)t));
 	json_object_object_add(j, "server", json_object_new_string(server ? server : ""));
 	json_object_object_add(j, "dropped", json_object_new_int64((int64_t)dropped));
+	json_object_object_add(j, "failed", json_object_new_int64((int64_t)dropped_failed));
 	line = lctl_json_line(j, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	json_object_put(j);
 	if (!line)
@@ -284,7 +276,33 @@ static int latest_set(struct latest *l, char *path, bool failed)
 	return 0;
 }
 
-int lctl_outcome_failed(int fd, struct lctl_strv *out, size_t *bad, struct lctl_error *err)
+/*
+ * A line saying how many of a pool worker's outcomes were dropped ({"server":S,"dropped":N,
+ * "failed":F}): @server added to @inc when failed ones were (F > 0), or may have been (no
+ * "failed": a line of an older layoutctl, whose cap dropped failed outcomes too). At most
+ * INCOMPLETE_MAX servers (a run has at most LCTL_POOL_MAX; a log holds many runs).
+ */
+#define INCOMPLETE_MAX 256
+static int note_incomplete(struct json_object *j, struct lctl_strv *inc)
+{
+	struct json_object *js, *jf;
+	const char *s;
+	size_t i;
+
+	if (!inc || inc->n >= INCOMPLETE_MAX || !json_object_object_get_ex(j, "server", &js) ||
+	    !json_object_is_type(js, json_type_string))
+		return 0;
+	if (json_object_object_get_ex(j, "failed", &jf) && json_object_get_int64(jf) <= 0)
+		return 0;
+	s = json_object_get_string(js);
+	for (i = 0; i < inc->n; i++)
+		if (!strcmp(inc->v[i], s))
+			return 0;
+	return lctl_strv_add(inc, s);
+}
+
+int lctl_outcome_failed(int fd, struct lctl_strv *out, size_t *bad, struct lctl_strv *incomplete,
+			struct lctl_error *err)
 {
 	struct latest l = { 0 };
 	FILE *f;
@@ -294,6 +312,8 @@ int lctl_outcome_failed(int fd, struct lctl_strv *out, size_t *bad, struct lctl_
 	int ret = 0, dfd = dup(fd);
 
 	*out = (struct lctl_strv){ 0 };
+	if (incomplete)
+		*incomplete = (struct lctl_strv){ 0 };
 	*bad = 0;
 	if (dfd < 0 || !(f = fdopen(dfd, "r"))) {
 		int e = errno;
@@ -314,9 +334,10 @@ int lctl_outcome_failed(int fd, struct lctl_strv *out, size_t *bad, struct lctl_
 			++*bad;
 			continue;
 		}
-		/* a pool worker's outcomes past the cap, counted (lctl_outcome_log_append_dropped()) */
+		/* a pool worker's outcomes past a budget, counted (lctl_outcome_log_append_dropped()) */
 		if (!json_object_object_get_ex(j, "path", &jp) &&
 		    json_object_object_get_ex(j, "dropped", &jo)) {
+			ret = note_incomplete(j, incomplete);
 			json_object_put(j);
 			continue;
 		}
@@ -352,9 +373,13 @@ int lctl_outcome_failed(int fd, struct lctl_strv *out, size_t *bad, struct lctl_
 	free(l.failed);
 	if (ret) {
 		lctl_strv_free(out);
+		if (incomplete)
+			lctl_strv_free(incomplete);
 		return lctl_seterr(err, LCTL_ENOMEM, 0, "out of memory");
 	}
 	if (out->n)
 		qsort(out->v, out->n, sizeof(*out->v), lctl_cmp_strp);
+	if (incomplete && incomplete->n)
+		qsort(incomplete->v, incomplete->n, sizeof(*incomplete->v), lctl_cmp_strp);
 	return 0;
 }

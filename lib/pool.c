@@ -26,9 +26,10 @@
  *
  * A placing worker sends each file's outcome too ("outcome", between go and its final line):
  * it is appended to the run's one outcome log here (lctl_pool_set_outcome_log()), its line
- * marked with the server's name; the worker's own log on its server keeps its copy. At most
- * LCTL_POOL_OUTCOMES_MAX of them per worker and run: the rest are counted, and once the worker
- * has ended one line of the log (and a warning) says how many were dropped (note_dropped()).
+ * marked with the server's name; the worker's own log on its server keeps its copy. Within
+ * budgets of bytes (lctl/pool.h: per worker and per run, the failed lines apart with larger
+ * ones): the lines past them are counted, and once the worker has ended one line of the log
+ * (and a warning) says how many were dropped, and how many of those failed (note_dropped()).
  */
 #include "internal.h"
 #include "pool.h"
@@ -66,9 +67,10 @@ struct worker {
 	struct lctl_pool_reader *rd;
 	enum wstate st;
 	bool hello;
-	bool held_beat;		    /* a held line came since the last progress line */
-	uint64_t outcomes, dropped; /* outcome lines logged; past LCTL_POOL_OUTCOMES_MAX, dropped */
-	bool dropped_noted;	    /* the line saying how many were dropped is written */
+	bool held_beat;			  /* a held line came since the last progress line */
+	uint64_t logged[2];		  /* bytes of outcome lines logged: [1] the failed ones */
+	uint64_t dropped, dropped_failed; /* outcome lines past a budget; failed ones of those */
+	bool dropped_noted;		  /* the line saying how many were dropped is written */
 	double go_at, heard_at, stop_at;
 	struct lctl_server_progress pg;
 };
@@ -81,7 +83,38 @@ struct lctl_pool {
 	double silent_s;
 	int outcome_fd;	     /* the run's outcome log, or -1 */
 	bool outcome_failed; /* a line could not be written */
+	struct lctl_pool_outcome_budget budget;
+	uint64_t logged[2]; /* bytes of outcome lines logged, all workers: [1] the failed ones */
 };
+
+/* Worker @w's outcome @m into the run's log, unless past a budget: then only counted. */
+static void log_outcome(struct lctl_pool *p, struct worker *w, const struct lctl_pool_msg *m)
+{
+	int f = m->outcome.action == LCTL_FILE_FAILED;
+	uint64_t wb = f ? p->budget.worker_failed : p->budget.worker;
+	uint64_t rb = f ? p->budget.run_failed : p->budget.run;
+	char *line;
+	size_t len;
+
+	if (p->outcome_fd < 0)
+		return;
+	line = lctl_outcome_msg_line(m, w->pg.name);
+	if (!line) {
+		p->outcome_failed = true;
+		return;
+	}
+	len = strlen(line);
+	if (w->logged[f] + len > wb || p->logged[f] + len > rb) {
+		w->dropped++;
+		w->dropped_failed += (uint64_t)f;
+	} else {
+		w->logged[f] += len;
+		p->logged[f] += len;
+		if (write(p->outcome_fd, line, len) != (ssize_t)len)
+			p->outcome_failed = true;
+	}
+	free(line);
+}
 
 /* Keep printable ASCII only: a worker's text ends up on a terminal and in JSON. */
 static void printable(char *dst, size_t size, const char *src)
@@ -272,13 +305,7 @@ static void handle(struct lctl_pool *p, struct worker *w, const struct lctl_pool
 	case LCTL_PM_OUTCOME:
 		if (w->st != W_PLACING)
 			return lose(w, "protocol error: an outcome before go");
-		if (w->outcomes >= LCTL_POOL_OUTCOMES_MAX) {
-			w->dropped++;
-			return;
-		}
-		w->outcomes++;
-		if (lctl_outcome_log_append_msg(p->outcome_fd, m, pg->name))
-			p->outcome_failed = true;
+		log_outcome(p, w, m);
 		return;
 	case LCTL_PM_ERROR:
 		printable(pg->error, sizeof(pg->error), m->text);
@@ -327,10 +354,11 @@ static void note_dropped(struct lctl_pool *p, struct worker *w)
 		return;
 	w->dropped_noted = true;
 	lctl_log(LCTL_LOG_WARN,
-		 "server %s: %llu outcomes past the first %d not written to the outcome log here "
-		 "(the worker's own outcome log on that server has them)",
-		 w->pg.name, (unsigned long long)w->dropped, LCTL_POOL_OUTCOMES_MAX);
-	if (lctl_outcome_log_append_dropped(p->outcome_fd, w->pg.name, w->dropped, time(NULL)))
+		 "server %s: %llu outcomes (%llu of them failed) past the outcome log's budget not "
+		 "written to it here (the worker's own outcome log on that server has them)",
+		 w->pg.name, (unsigned long long)w->dropped, (unsigned long long)w->dropped_failed);
+	if (lctl_outcome_log_append_dropped(p->outcome_fd, w->pg.name, w->dropped,
+					    w->dropped_failed, time(NULL)))
 		p->outcome_failed = true;
 }
 
@@ -505,6 +533,10 @@ int lctl_pool_spawn(const struct lctl_worker_spec *specs, size_t n, int timeout_
 	}
 	p->n = n;
 	p->outcome_fd = -1;
+	p->budget = (struct lctl_pool_outcome_budget){ LCTL_POOL_OUTCOME_BYTES,
+						       LCTL_POOL_FAILED_BYTES,
+						       LCTL_POOL_OUTCOME_RUN_BYTES,
+						       LCTL_POOL_FAILED_RUN_BYTES };
 	p->hello_ms = timeout_ms;
 	p->hello_by = lctl_mono_seconds() + timeout_ms / 1000.0;
 	p->silent_s = silent_s && silent_s < POOL_SILENT_MAX_S ? silent_s : POOL_SILENT_MAX_S;
@@ -614,6 +646,11 @@ size_t lctl_pool_progress(const struct lctl_pool *p, struct lctl_server_progress
 void lctl_pool_set_outcome_log(struct lctl_pool *p, int fd)
 {
 	p->outcome_fd = fd;
+}
+
+void lctl_pool_set_outcome_budget(struct lctl_pool *p, const struct lctl_pool_outcome_budget *b)
+{
+	p->budget = *b;
 }
 
 bool lctl_pool_outcome_log_failed(const struct lctl_pool *p)

@@ -48,6 +48,11 @@ bool lctl_pool_poll(struct lctl_pool *p, int timeout_ms);
  */
 void lctl_pool_set_outcome_log(struct lctl_pool *p, int fd);
 bool lctl_pool_outcome_log_failed(const struct lctl_pool *p);
+/**
+ * lctl_pool_set_outcome_budget() - the budgets of the outcome log's lines (lctl/pool.h);
+ * LCTL_POOL_OUTCOME_BYTES and the others unless set (the tests set smaller ones).
+ */
+void lctl_pool_set_outcome_budget(struct lctl_pool *p, const struct lctl_pool_outcome_budget *b);
 /** lctl_pool_server_done() - worker @i (the order of the specs) placed all of its share. */
 bool lctl_pool_server_done(const struct lctl_pool *p, size_t i);
 /** lctl_pool_complete() - every worker said it placed all of its share. */

@@ -60,7 +60,9 @@ uint64_t lctl_min_free_inodes(const char *opt, uint64_t total)
 	if (errno || end == opt || isspace((unsigned char)*opt) || (*end && strcmp(end, "%")) ||
 	    !(v >= 0 && v <= 100))
 		v = 5;
-	return (uint64_t)((double)total * v / 100);
+	/* a count near 2^64 rounds up to 2^64 as a double: no uint64_t holds that */
+	v = (double)total * v / 100;
+	return v >= (double)UINT64_MAX ? UINT64_MAX : (uint64_t)v;
 }
 
 void lctl_fill_inodes(struct lctl_fill *f, uint64_t total, uint64_t ffree, const char *opt)

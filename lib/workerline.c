@@ -131,13 +131,29 @@ static void worker_identity(const struct lctl_pool_topology *topo, size_t si,
 	}
 }
 
+void lctl_worker_state_dir(const char *state_dir, const char *host, char *out, size_t size)
+{
+	size_t i, n;
+	int k;
+
+	if (!size)
+		return;
+	k = snprintf(out, size, "%s/server-", state_dir);
+	n = k < 0 ? 0 : (size_t)k < size ? (size_t)k : size - 1;
+	for (i = 0; host[i] && n + 1 < size; i++)
+		out[n++] =
+			strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-",
+			       host[i])
+				? host[i]
+				: '_';
+	out[n] = '\0';
+}
+
 /* The worker's own arguments (after the command that reaches its server). */
 static void worker_args(const struct lctl_pool_topology *topo, size_t si,
 			const struct lctl_worker_line_opts *o, struct wl_argv *t)
 {
-	const char *host = topo->servers[si].host;
 	char buf[64], dir[4400];
-	size_t i, n;
 
 	worker_identity(topo, si, o, t);
 	wa_add(t, "worker");
@@ -163,14 +179,7 @@ static void worker_args(const struct lctl_pool_topology *topo, size_t si,
 	if (o->hold_limit_s)
 		wa_addf_u(t, "--hold-limit", o->hold_limit_s);
 	/* its own state directory on its server: several workers may share a host in tests */
-	n = (size_t)snprintf(dir, sizeof(dir), "%s/server-", o->state_dir);
-	for (i = 0; host[i] && n + 1 < sizeof(dir); i++)
-		dir[n++] =
-			strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-",
-			       host[i])
-				? host[i]
-				: '_';
-	dir[n] = '\0';
+	lctl_worker_state_dir(o->state_dir, topo->servers[si].host, dir, sizeof(dir));
 	wa_add(t, "--state-dir");
 	wa_add(t, dir);
 	wa_add(t, "--"); /* a volume name may start with '-' */

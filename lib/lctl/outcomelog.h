@@ -49,19 +49,21 @@ int lctl_outcome_log_append(int fd, const struct lctl_volume *vol,
 size_t lctl_outcome_msgs(const struct lctl_volume *vol, const struct lctl_repair_report *rr,
 			 time_t t, void (*say)(const struct lctl_pool_msg *m));
 /**
- * lctl_outcome_log_append_msg() - append the outcome a worker sent (@m, LCTL_PM_OUTCOME) to
- * @fd as the log's line (lctl_outcome_line()'s fields, "server": @server). Nothing when
- * @fd < 0. Return: 0, or -LCTL_EIO.
+ * lctl_outcome_msg_line() - the log's line (lctl_outcome_line()'s fields, "server": @server)
+ * of the outcome a worker sent (@m, LCTL_PM_OUTCOME), '\n' ended; the caller frees it.
+ * Return: the line, or NULL (out of memory, or @m no outcome).
  */
-int lctl_outcome_log_append_msg(int fd, const struct lctl_pool_msg *m, const char *server);
+char *lctl_outcome_msg_line(const struct lctl_pool_msg *m, const char *server);
 
 /**
  * lctl_outcome_log_append_dropped() - append to @fd the one line that says how many outcomes
- * of pool worker @server the starting host did not log (past LCTL_POOL_OUTCOMES_MAX):
- * {"time":T,"server":S,"dropped":N}. Nothing when @fd < 0 or @dropped is 0; readers of the log
- * (lctl_outcome_failed()) pass over it. Return: 0, or -LCTL_EIO.
+ * of pool worker @server the starting host did not log (past a budget, lctl/pool.h), and how
+ * many of those failed: {"time":T,"server":S,"dropped":N,"failed":F}. Nothing when @fd < 0 or
+ * @dropped is 0. lctl_outcome_failed() names the servers whose failed ones were dropped.
+ * Return: 0, or -LCTL_EIO.
  */
-int lctl_outcome_log_append_dropped(int fd, const char *server, uint64_t dropped, time_t t);
+int lctl_outcome_log_append_dropped(int fd, const char *server, uint64_t dropped,
+				    uint64_t dropped_failed, time_t t);
 
 /** lctl_path_plain() - @p is absolute, without empty, "." or ".." components. */
 bool lctl_path_plain(const char *p);
@@ -70,9 +72,13 @@ bool lctl_path_plain(const char *p);
  * start) is "failed", sorted by path (their raw bytes, the log's escapes undone): a file that
  * failed and then moved, or was skipped, is not one. Lines that are not an outcome (torn, not
  * JSON, a path that is not absolute, has an empty, "." or ".." component, or is 4096 bytes or
- * longer) are counted in *@bad and left.
- * Return: 0 and @out, or a negative LCTL_E* with a message.
+ * longer) are counted in *@bad and left. @incomplete (may be NULL): the servers, sorted, once
+ * each, of the lines saying a pool worker's failed outcomes were dropped (or, lines of an
+ * older layoutctl, some outcomes, which could be failed ones): their failed files may be
+ * missing from @out (the worker's own log on that server has them).
+ * Return: 0 and @out (and @incomplete), or a negative LCTL_E* with a message.
  */
-int lctl_outcome_failed(int fd, struct lctl_strv *out, size_t *bad, struct lctl_error *err);
+int lctl_outcome_failed(int fd, struct lctl_strv *out, size_t *bad, struct lctl_strv *incomplete,
+			struct lctl_error *err);
 
 #endif /* LAYOUTCTL_OUTCOMELOG_H */

@@ -14,13 +14,24 @@ struct lctl_volume;
 
 #define LCTL_POOL_MAX 32 /* servers in one spread run */
 /*
- * Outcome lines the starting host appends to the run's outcome log from one worker in one
- * run, at most: a worker (hostile, or broken) cannot fill the starting host's disk through
- * it. Past the cap the starting host counts the rest and writes one line saying how many it
- * dropped (lctl_outcome_log_append_dropped()); the worker's own log on its server has them.
- * Not on the wire: the protocol is unchanged.
+ * Bytes of outcome lines the starting host appends to the run's outcome log, at most: a
+ * worker (hostile, or broken) cannot fill the starting host's disk through it. Counted in
+ * bytes (a line may be some 16.5 KiB), per worker and per run, the failed outcomes apart
+ * with a larger budget of their own (they are what fix --retry-failed reads: other lines
+ * never crowd them out). Past a budget the starting host counts the lines it drops and, once
+ * the worker has ended, writes one line saying how many (lctl_outcome_log_append_dropped());
+ * the worker's own log on its server has them. Not on the wire: the protocol is unchanged.
  */
-#define LCTL_POOL_OUTCOMES_MAX 100000
+#define LCTL_POOL_OUTCOME_BYTES (64ULL << 20)	   /* one worker's lines but failed ones */
+#define LCTL_POOL_FAILED_BYTES (256ULL << 20)	   /* one worker's failed lines */
+#define LCTL_POOL_OUTCOME_RUN_BYTES (512ULL << 20) /* all workers' lines but failed ones */
+#define LCTL_POOL_FAILED_RUN_BYTES (2048ULL << 20) /* all workers' failed lines */
+
+/* The budgets of the run's outcome log (lctl_pool_set_outcome_budget()), in bytes. */
+struct lctl_pool_outcome_budget {
+	uint64_t worker, worker_failed; /* per worker: other lines, failed ones */
+	uint64_t run, run_failed;	/* all workers together */
+};
 
 /* How to start the worker of one server: a command whose stdin/stdout carry the protocol. */
 struct lctl_worker_spec {
@@ -31,6 +42,14 @@ struct lctl_worker_spec {
 };
 
 /* ---- the command line that starts each server's worker (workerline.c) ------------------- */
+
+/**
+ * lctl_worker_state_dir() - the state directory on server @host of the worker of a run whose
+ * state directory is @state_dir: @state_dir/server-HOST, HOST's bytes other than letters,
+ * digits, '.' and '-' made '_' (its outcome log is LCTL_OUTCOME_LOG in it). Into @out
+ * (@size bytes, cut to fit).
+ */
+void lctl_worker_state_dir(const char *state_dir, const char *host, char *out, size_t size);
 
 /* What the workers are told, besides what the volume's topology says. */
 struct lctl_worker_line_opts {

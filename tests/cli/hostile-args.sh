@@ -99,4 +99,15 @@ done
 refused worker --parallel 0 v
 refused worker --bandwidth -1 v
 refused worker --state-dir relative v
+
+# bench/populate (when built): a mount path longer than a file's path may be is refused in one
+# line (before, one of 4100 '/' passed mkdir as "/" and each thread wrote past its path buffer)
+if [[ -x ${LCTL_BUILDDIR:-}/bench/populate ]]; then
+	rc=0
+	"$LCTL_BUILDDIR/bench/populate" -t 1 -m "$(printf '/%.0s' $(seq 1 4100))" v 1 1 >"$T/out" 2>"$T/err" || rc=$?
+	_lctl_san_check "bench/populate -m (4100 bytes)"
+	((rc == 2)) || { cat "$T/err" >&2; fail "populate with a 4100-byte mount path: exit $rc, want 2"; }
+	[[ $(wc -l <"$T/err") == 1 && $(cat "$T/err") == "populate: the mount path is longer than"* ]] ||
+		fail "populate: not the one-line refusal: $(head -c 300 "$T/err")"
+fi
 exit 0

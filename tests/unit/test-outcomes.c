@@ -180,9 +180,16 @@ static void test_failed_of_log(void **state)
 		"{\"time\":8,\"path\":\"/e/c\",\"outcome\":\"failed\"}\n"
 		"{\"time\":9,\"path\":\"/e/c\",\"outcome\":\"failed\"}\n"
 		"{\"time\":10,\"path\":\"/torn\",\"outcome\":\"fai";
-	struct lctl_strv l;
+	/* lines saying how many of a pool worker's outcomes were dropped, and how many failed */
+	static const char dropped[] =
+		"{\"time\":1,\"server\":\"s1\",\"dropped\":5,\"failed\":0}\n"
+		"{\"time\":1,\"server\":\"s3\",\"dropped\":5,\"failed\":2}\n"
+		"{\"time\":1,\"server\":\"s2\",\"dropped\":7}\n"
+		"{\"time\":2,\"server\":\"s3\",\"dropped\":1,\"failed\":1}\n"
+		"{\"time\":3,\"path\":\"/d/x\",\"outcome\":\"failed\",\"server\":\"s1\"}\n";
+	struct lctl_strv l, inc;
 	struct lctl_error err = { 0 };
-	char name[] = "/tmp/lctl-outcomes-XXXXXX";
+	char name[] = "/tmp/lctl-outcomes-XXXXXX", name2[] = "/tmp/lctl-outcomes-XXXXXX";
 	size_t bad = 0;
 	int fd = mkstemp(name);
 
@@ -190,12 +197,27 @@ static void test_failed_of_log(void **state)
 	assert_true(fd >= 0);
 	unlink(name);
 	assert_int_equal(write(fd, log, sizeof(log) - 1), (ssize_t)sizeof(log) - 1);
-	assert_int_equal(lctl_outcome_failed(fd, &l, &bad, &err), 0);
+	assert_int_equal(lctl_outcome_failed(fd, &l, &bad, NULL, &err), 0);
 	assert_int_equal(l.n, 3);
 	assert_string_equal(l.v[0], "/d/b");
 	assert_string_equal(l.v[1], "/d/nl\nname");
 	assert_string_equal(l.v[2], "/e/c");
 	assert_int_equal(bad, 4);
+	lctl_strv_free(&l);
+	close(fd);
+
+	/* a pool worker's dropped outcomes: the servers whose failed ones may be missing, once */
+	fd = mkstemp(name2);
+	assert_true(fd >= 0);
+	unlink(name2);
+	assert_int_equal(write(fd, dropped, sizeof(dropped) - 1), (ssize_t)sizeof(dropped) - 1);
+	assert_int_equal(lctl_outcome_failed(fd, &l, &bad, &inc, &err), 0);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(bad, 0);
+	assert_int_equal(inc.n, 2);
+	assert_string_equal(inc.v[0], "s2"); /* no "failed": an older layoutctl's, any may have */
+	assert_string_equal(inc.v[1], "s3");
+	lctl_strv_free(&inc);
 	lctl_strv_free(&l);
 	close(fd);
 

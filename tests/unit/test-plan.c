@@ -929,7 +929,7 @@ static void test_min_free_bytes(void **state)
 		{ "99.5", 1000, 995 },	  { "0", 1000, 0 },	   { "100%", 1000, 100 },
 		{ "100", 1000, 100 },	  { "2KB", 1000, 2048 },   { "1mb", 10, 1048576 },
 		{ "5GB", 1, 5ULL << 30 }, { "0.5KB", 10000, 512 }, { "junk", 1000, 100 },
-		{ "10 %", 1000, 100 },	  { "-5%", 1000, 100 },	   { "7XB", 1000, 100 },
+		{ "12 %", 1000, 100 },	  { "-5%", 1000, 100 },	   { "7XB", 1000, 100 },
 		{ "1PB", 1, 1ULL << 50 }, { "", 1000, 100 },
 	};
 	size_t i;
@@ -959,7 +959,7 @@ static void test_min_free_inodes(void **state)
 		{ NULL, 1000, 50 },  { "5%", 1000, 50 },    { "10", 1000, 100 },
 		{ "0", 1000, 0 },    { "100", 1000, 1000 }, { "12.5%", 1000, 125 },
 		{ "101", 1000, 50 }, { "-1", 1000, 50 },    { "junk", 1000, 50 },
-		{ "5 %", 1000, 50 }, { "2KB", 1000, 50 },   { "", 1000, 50 },
+		{ "7 %", 1000, 50 }, { "7KB", 1000, 50 },   { "", 1000, 50 },
 	};
 	struct lctl_fill f;
 	size_t i;
@@ -974,6 +974,9 @@ static void test_min_free_inodes(void **state)
 				 (unsigned long long)cases[i].total, (unsigned long long)got,
 				 (unsigned long long)cases[i].want);
 	}
+	/* the largest count: the whole of it, not a conversion past UINT64_MAX (0 on x86-64) */
+	assert_true(lctl_min_free_inodes("100", UINT64_MAX) == UINT64_MAX);
+	assert_true(lctl_min_free_inodes("99.9999%", UINT64_MAX) > UINT64_MAX / 2);
 	/* 1000 inodes, 80 free, 50 kept: room for 30; 40 arriving, 5 leaving */
 	memset(&f, 0, sizeof(f));
 	f.in_files = 40;

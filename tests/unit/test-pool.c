@@ -539,36 +539,60 @@ static void test_outcomes_to_log(void **state)
 	free(dir);
 }
 
-/*
- * A worker that floods the starting host with outcomes: the first LCTL_POOL_OUTCOMES_MAX are
- * logged, the rest counted, and one line says how many were dropped (before the cap, all
- * 100,007 went into the log, and a worker could fill the starting host's disk). The reader of
- * the log passes over that line.
- */
-static void test_outcomes_capped(void **state)
+/* What a run's outcome log holds, per server (server1, server2) and failed or not. */
+struct tally {
+	uint64_t bytes[2][2], lines[2][2]; /* [server][failed] */
+	unsigned long long dropped[2], dropped_failed[2];
+	size_t other; /* lines of no server1 or server2 */
+};
+
+static void tally_log(const char *path, struct tally *t)
 {
-	char script[256];
-	const char *const s[] = { script };
+	char *line = NULL, *at;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f = fopen(path, "r");
+	int s, fl;
+
+	memset(t, 0, sizeof(*t));
+	assert_non_null(f);
+	while ((len = getline(&line, &cap, f)) > 0) {
+		s = strstr(line, "\"server\":\"server1\"")   ? 0
+		    : strstr(line, "\"server\":\"server2\"") ? 1
+							     : -1;
+		if (s < 0) {
+			t->other++;
+		} else if ((at = strstr(line, "\"dropped\":")) && !strstr(line, "\"path\":")) {
+			t->dropped[s] += strtoull(at + 10, NULL, 10);
+			/* without "failed" (an older layoutctl): any of them may have failed */
+			at = strstr(line, "\"failed\":") ? strstr(line, "\"failed\":") + 9
+							 : at + 10;
+			t->dropped_failed[s] += strtoull(at, NULL, 10);
+		} else {
+			fl = strstr(line, "\"outcome\":\"failed\"") != NULL;
+			t->bytes[s][fl] += (uint64_t)len;
+			t->lines[s][fl]++;
+		}
+	}
+	free(line);
+	fclose(f);
+}
+
+/* Run the workers of @s (@n of them) to their end, their outcomes into @path. */
+static void run_outcomes(const char *const *s, size_t n, const char *path,
+			 const struct lctl_pool_outcome_budget *b)
+{
 	struct lctl_server_progress sp[LCTL_POOL_MAX];
 	struct lctl_error err = { 0 };
-	struct lctl_strv failed;
 	struct lctl_pool *p;
-	char *dir = unit_tmpdir("pool-outcome-cap"), path[4200], *line = NULL, last[256] = "";
-	size_t cap = 0, lines = 0, logged = 0, bad = 99;
-	FILE *f;
 	int fd, i;
 
-	(void)state;
-	assert_non_null(dir);
-	snprintf(script, sizeof(script),
-		 "echo 'hello 4 a'; read go; yes 'outcome 1 /a failed - 5 - - 0' | head -n %d; "
-		 "echo 'done 1 0 0 1 0 0 0 0 1'",
-		 LCTL_POOL_OUTCOMES_MAX + 7);
-	snprintf(path, sizeof(path), "%s/outcomes.jsonl", dir);
 	fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
 	assert_true(fd >= 0);
-	assert_int_equal(start(s, 1, 5000, &p, &err), 0);
+	assert_int_equal(start(s, n, 5000, &p, &err), 0);
 	lctl_pool_set_outcome_log(p, fd);
+	if (b)
+		lctl_pool_set_outcome_budget(p, b);
 	go(p);
 	for (i = 0; i < 600 && !lctl_pool_poll(p, 100); i++)
 		;
@@ -577,23 +601,135 @@ static void test_outcomes_capped(void **state)
 	assert_string_equal(sp[0].state, "failed");
 	assert_false(lctl_pool_outcome_log_failed(p));
 	lctl_pool_free(p);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	while (getline(&line, &cap, f) > 0) {
-		lines++;
-		logged += strstr(line, "\"path\":\"/a\"") != NULL;
-		snprintf(last, sizeof(last), "%s", line);
-	}
-	free(line);
-	fclose(f);
-	assert_int_equal(logged, LCTL_POOL_OUTCOMES_MAX);
-	assert_int_equal(lines, LCTL_POOL_OUTCOMES_MAX + 1);
-	assert_non_null(strstr(last, "\"server\":\"server1\",\"dropped\":7}"));
-	assert_int_equal(lctl_outcome_failed(fd, &failed, &bad, &err), 0);
+	close(fd);
+}
+
+/* The failed files of the log at @path (lctl_outcome_failed()), and the servers it names. */
+static size_t retried(const char *path, struct lctl_strv *inc)
+{
+	struct lctl_error err = { 0 };
+	struct lctl_strv failed;
+	size_t bad = 99, n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	assert_true(fd >= 0);
+	assert_int_equal(lctl_outcome_failed(fd, &failed, &bad, inc, &err), 0);
 	assert_int_equal(bad, 0);
-	assert_int_equal(failed.n, 1);
+	n = failed.n;
 	lctl_strv_free(&failed);
 	close(fd);
+	return n;
+}
+
+/*
+ * Failed outcomes are what fix --retry-failed reads: a worker's are all logged, however many
+ * (before, the first 100,000 lines per worker were, failed or not: 100,007 distinct failed
+ * files sent, 100,000 logged and retried, and only a "dropped" line said so).
+ */
+static void test_outcomes_failed_kept(void **state)
+{
+	const char *const s[] = {
+		"echo 'hello 4 a'; read go; awk 'BEGIN { for (i = 0; i < 100007; i++) "
+		"printf \"outcome 1 /d/f%d failed - 5 - - 0\\n\", i }'; "
+		"echo 'done 1 0 0 100007 0 0 0 0 1'",
+	};
+	char *dir = unit_tmpdir("pool-outcome-failed"), path[4200];
+	struct lctl_strv inc;
+	struct tally t;
+
+	(void)state;
+	assert_non_null(dir);
+	snprintf(path, sizeof(path), "%s/outcomes.jsonl", dir);
+	run_outcomes(s, 1, path, NULL);
+	tally_log(path, &t);
+	assert_int_equal(t.lines[0][1], 100007);
+	assert_int_equal(t.lines[0][0] + t.other + t.dropped[0], 0);
+	assert_int_equal(retried(path, &inc), 100007);
+	assert_int_equal(inc.n, 0);
+	lctl_strv_free(&inc);
+	unit_rm_rf(dir);
+	free(dir);
+}
+
+/*
+ * The log's budget is bytes, not lines: a worker sending lines as long as they get (a path of
+ * 4000 control bytes, some 20 KB once escaped) has at most LCTL_POOL_OUTCOME_BYTES of them
+ * logged, the rest counted, and its failed outcome after them still logged (before, all 4000
+ * lines went in, some 80 MB: 100,000 of them would have been 2 GB). The one line saying how
+ * many were dropped says none failed, so the retry list is whole.
+ */
+static void test_outcomes_bytes(void **state)
+{
+	const char *const s[] = {
+		"echo 'hello 4 a'; read go; awk 'BEGIN { p = \"/d/\"; for (j = 0; j < 4000; j++) "
+		"p = p \"\\\\x01\"; for (i = 0; i < 4000; i++) print \"outcome 1 \" p i "
+		"\" migrated - 0 - - 9\"; print \"outcome 1 /d/last failed - 5 - - 0\" }'; "
+		"echo 'done 1 0 0 1 0 0 0 0 1'",
+	};
+	char *dir = unit_tmpdir("pool-outcome-bytes"), path[4200];
+	struct lctl_strv inc;
+	struct tally t;
+
+	(void)state;
+	assert_non_null(dir);
+	snprintf(path, sizeof(path), "%s/outcomes.jsonl", dir);
+	run_outcomes(s, 1, path, NULL);
+	tally_log(path, &t);
+	assert_true(t.bytes[0][0] <= LCTL_POOL_OUTCOME_BYTES);
+	assert_true(t.bytes[0][0] >
+		    LCTL_POOL_OUTCOME_BYTES - 32768); /* filled, not stopped early */
+	assert_true(t.dropped[0] > 0);
+	assert_int_equal(t.lines[0][0] + t.dropped[0], 4000);
+	assert_int_equal(t.dropped_failed[0], 0);
+	assert_int_equal(t.lines[0][1], 1);
+	assert_int_equal(retried(path, &inc), 1);
+	assert_int_equal(inc.n, 0);
+	lctl_strv_free(&inc);
+	unit_rm_rf(dir);
+	free(dir);
+}
+
+/*
+ * The budgets per worker and per run, the failed lines apart (small ones set here): each
+ * worker's lines and the run's stay within theirs, every line sent is logged or counted as
+ * dropped, and the reader of the log names the servers whose failed outcomes were dropped.
+ */
+static void test_outcomes_budgets(void **state)
+{
+#define BUDGET_WORKER(D) \
+	"echo 'hello 4 a'; read go; awk 'BEGIN { for (i = 0; i < 100; i++) { " \
+	"print \"outcome 1 /" D "/m\" i \" migrated - 0 - - 9\"; " \
+	"print \"outcome 1 /" D \
+	"/f\" i \" failed - 5 - - 0\" } }'; echo 'done 1 0 0 100 0 0 0 0 1'"
+	const char *const s[] = { BUDGET_WORKER("d1"), BUDGET_WORKER("d2") };
+	const struct lctl_pool_outcome_budget b = { 2000, 5000, 3000, 8000 };
+	char *dir = unit_tmpdir("pool-outcome-budgets"), path[4200];
+	struct lctl_strv inc;
+	struct tally t;
+	int k;
+
+	(void)state;
+	assert_non_null(dir);
+	snprintf(path, sizeof(path), "%s/outcomes.jsonl", dir);
+	run_outcomes(s, 2, path, &b);
+	tally_log(path, &t);
+	assert_int_equal(t.other, 0);
+	for (k = 0; k < 2; k++) {
+		assert_true(t.bytes[k][0] <= b.worker);
+		assert_true(t.bytes[k][1] <= b.worker_failed);
+		assert_int_equal(t.lines[k][0] + t.lines[k][1] + t.dropped[k], 200);
+		assert_int_equal(t.lines[k][1] + t.dropped_failed[k], 100);
+		assert_true(t.dropped_failed[k] > 0);
+	}
+	assert_true(t.bytes[0][0] + t.bytes[1][0] <= b.run);
+	assert_true(t.bytes[0][1] + t.bytes[1][1] <= b.run_failed);
+	/* the run's budget bound: the two workers' lines but failed ones fill it, not theirs */
+	assert_true(t.bytes[0][0] + t.bytes[1][0] > b.run - 200);
+	assert_int_equal(retried(path, &inc), t.lines[0][1] + t.lines[1][1]);
+	assert_int_equal(inc.n, 2);
+	assert_string_equal(inc.v[0], "server1");
+	assert_string_equal(inc.v[1], "server2");
+	lctl_strv_free(&inc);
 	unit_rm_rf(dir);
 	free(dir);
 }
@@ -966,7 +1102,9 @@ int main(void)
 		cmocka_unit_test(test_codec_rejects),
 		cmocka_unit_test(test_codec_outcome),
 		cmocka_unit_test(test_codec_outcome_rejects),
-		cmocka_unit_test(test_outcomes_capped),
+		cmocka_unit_test(test_outcomes_failed_kept),
+		cmocka_unit_test(test_outcomes_bytes),
+		cmocka_unit_test(test_outcomes_budgets),
 		cmocka_unit_test(test_outcomes_to_log),
 		cmocka_unit_test(test_reader),
 		cmocka_unit_test(test_garbage_is_lost),
