@@ -65,7 +65,7 @@ bool lctl_dir_report_clean(const struct lctl_dir_report *r)
 	return true;
 }
 
-void lctl_dir_report_free(struct lctl_dir_report *r)
+void lctl_dir_report_drop_entries(struct lctl_dir_report *r)
 {
 	size_t i;
 
@@ -74,6 +74,15 @@ void lctl_dir_report_free(struct lctl_dir_report *r)
 	for (i = 0; i < r->nentries; i++)
 		free(r->entries[i].name);
 	free(r->entries);
+	r->entries = NULL;
+	r->nentries = 0;
+}
+
+void lctl_dir_report_free(struct lctl_dir_report *r)
+{
+	if (!r)
+		return;
+	lctl_dir_report_drop_entries(r);
 	free(r->layout);
 	free(r->planned);
 	free(r->subvol_files);

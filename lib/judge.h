@@ -25,6 +25,13 @@ struct lctl_dir_planning {
 	bool least_move;
 };
 
+/*
+ * Give back @r's entries (their names and the array), keeping its counts, layouts and plan:
+ * what a report that has served its placing is still read for (struct lctl_repair_report.plan).
+ * A huge directory's fix then holds one listing's entries at a time, not two.
+ */
+void lctl_dir_report_drop_entries(struct lctl_dir_report *r);
+
 /* The planner's layout for @path over @p's active subvolumes, into planned[p->in.n]. Pure. */
 int lctl_plan_dir(const struct lctl_dir_planning *p, const char *path,
 		  const struct lctl_layout_entry *current, struct lctl_range *planned);

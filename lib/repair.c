@@ -727,7 +727,12 @@ static int place_and_verify(struct dir_repair *d)
 			repair_set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished");
 			return 0;
 		}
-		/* step 4: verify from fresh reads */
+		/*
+		 * step 4: verify from fresh reads. The placed entries are not read again (a
+		 * round that places once more does it from the verify's report), only the plan:
+		 * they go first, so that a huge directory is not held twice.
+		 */
+		lctl_dir_report_drop_entries(d->r);
 		lctl_dir_report_free(d->v);
 		d->v = NULL;
 		ret = inspect_names(rc, path, depth, &d->ns, &d->v);
@@ -802,6 +807,7 @@ static int stamp_dir(struct dir_repair *d)
 	lctl_dir_report_free(d->r);
 	d->r = d->v;
 	d->v = NULL;
+	lctl_dir_report_drop_entries(d->r); /* from here on only the fresh look's are read */
 	ret = repair_inspect(rc, path, depth, &d->v);
 	t = repair_step_time(rr, LCTL_STEP_VERIFY, t);
 	if (ret)
