@@ -203,11 +203,19 @@ static void wait_ripe(struct lctl_fix *f, double ripe)
 	}
 }
 
+static bool unhealthy(struct lctl_fix *f, bool fresh, char *why, size_t size);
+static bool went_wrong(const struct lctl_repair_report *rr);
+static struct lctl_repair_report *visit_held(struct lctl_fix *f, struct lctl_crawl_worker *w,
+					     const char *path, unsigned depth, bool pushed);
+
 /*
  * The rest of the directory @path held with the report @rr (struct deferral), its settle
- * period over: its final report.
+ * period over: its final report. One that went wrong while a subvolume is gone is done again
+ * once the volume is whole (visit_held(), its children pushed already), as fix_visit() does
+ * any directory: a brick lost while a held directory was finished costs time, no failed file.
  */
-static struct lctl_repair_report *finish_held(struct lctl_fix *f, const char *path, unsigned depth,
+static struct lctl_repair_report *finish_held(struct lctl_fix *f, struct lctl_crawl_worker *w,
+					      const char *path, unsigned depth,
 					      struct lctl_repair_report *rr, bool link)
 {
 	struct lctl_repair_report *out = NULL;
@@ -216,14 +224,19 @@ static struct lctl_repair_report *finish_held(struct lctl_fix *f, const char *pa
 
 	if (ret)
 		out = fix_failed_report(path, ret);
+	if (out && w && f->opts.hold_limit_s && went_wrong(out) && unhealthy(f, true, NULL, 0)) {
+		lctl_repair_report_free(out);
+		return visit_held(f, w, path, depth, true);
+	}
 	if (out)
 		count_report(f, out);
 	return out;
 }
 
-static struct lctl_repair_report *finish_deferred(struct lctl_fix *f, struct deferral *d)
+static struct lctl_repair_report *finish_deferred(struct lctl_fix *f, struct lctl_crawl_worker *w,
+						  struct deferral *d)
 {
-	struct lctl_repair_report *rr = finish_held(f, d->path, d->depth, d->rr, d->link);
+	struct lctl_repair_report *rr = finish_held(f, w, d->path, d->depth, d->rr, d->link);
 
 	free(d->path);
 	return rr;
@@ -233,7 +246,8 @@ static struct lctl_repair_report *finish_deferred(struct lctl_fix *f, struct def
  * Hold the report @rr of the directory @path (struct deferral) until @ripe, its settle period
  * over; without memory for that, wait here. Return: the report to hand on now, or NULL.
  */
-static struct lctl_repair_report *defer_dir(struct lctl_fix *f, const char *path, unsigned depth,
+static struct lctl_repair_report *defer_dir(struct lctl_fix *f, struct lctl_crawl_worker *w,
+					    const char *path, unsigned depth,
 					    struct lctl_repair_report *rr, double ripe, bool link)
 {
 	struct deferral d = { strdup(path), depth, ripe, rr, link };
@@ -258,7 +272,7 @@ static struct lctl_repair_report *defer_dir(struct lctl_fix *f, const char *path
 		return NULL;
 	free(d.path);
 	wait_ripe(f, ripe);
-	return finish_held(f, path, depth, rr, link);
+	return finish_held(f, w, path, depth, rr, link);
 }
 
 /* Before a worker's next directory: the deferred ones whose settle period is over. */
@@ -276,7 +290,7 @@ static void serve_ripe(struct lctl_fix *f, struct lctl_crawl_worker *w)
 		d = f->defer[0];
 		memmove(f->defer, f->defer + 1, --f->ndefer * sizeof(*f->defer));
 		pthread_mutex_unlock(&f->dlock);
-		rr = finish_deferred(f, &d);
+		rr = finish_deferred(f, w, &d);
 		if (rr)
 			lctl_crawl_emit(w, rr);
 	}
@@ -312,7 +326,7 @@ static void *ripe_visit(void *arg, struct lctl_crawl_worker *w, const char *path
 	if (!d.path)
 		return NULL;
 	wait_ripe(f, d.ripe);
-	return finish_deferred(f, &d);
+	return finish_deferred(f, w, &d);
 }
 
 /*
@@ -353,7 +367,7 @@ static struct lctl_repair_report *visit_dir(struct lctl_fix *f, struct lctl_craw
 		ret = lctl_repair_data(&f->rc, path, depth, r, &rr, &deferred);
 		if (!ret && deferred) {
 			*settled = true;
-			return defer_dir(f, path, depth, rr,
+			return defer_dir(f, w, path, depth, rr,
 					 lctl_mono_seconds() + f->opts.settle_ms / 1000.0, false);
 		}
 	} else if (depth == 0) {
@@ -369,7 +383,7 @@ static struct lctl_repair_report *visit_dir(struct lctl_fix *f, struct lctl_craw
 		ret = lctl_repair_dir_early(&f->rc, path, depth, r, &rr, &held);
 		if (!ret && held) {
 			*settled = true;
-			return defer_dir(f, path, depth, rr, f->settle_end, true);
+			return defer_dir(f, w, path, depth, rr, f->settle_end, true);
 		}
 	}
 	*count = !ret;
@@ -454,9 +468,15 @@ static bool went_wrong(const struct lctl_repair_report *rr)
  */
 static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
 {
-	struct lctl_fix *f = arg;
+	return visit_held(arg, w, path, depth, false);
+}
+
+/* fix_visit()'s loop; @pushed: the directory's children are in the walk already. */
+static struct lctl_repair_report *visit_held(struct lctl_fix *f, struct lctl_crawl_worker *w,
+					     const char *path, unsigned depth, bool pushed)
+{
 	struct lctl_repair_report *rr;
-	bool pushed = false, settled, count;
+	bool settled, count;
 
 	for (;;) {
 		if (fix_should_stop(f) || !hold_while_down(f))

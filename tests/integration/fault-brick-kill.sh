@@ -183,6 +183,8 @@ hs_restart_bricks "$VOL"
 rc=0
 wait "$fix" || rc=$?
 cat "$FX/hold2.out" "$FX/hold2.err" >&2
+# the failed files and why, for a failure's log
+jq -c 'select(.outcome == "failed")' "$S2/outcomes.jsonl" >&2 || true
 assert_eq 0 "$rc" "exit status of a run held while a brick was restarted"
 assert_eq 0 "$(jq -s '[.[] | select(.outcome == "failed")] | length' "$S2/outcomes.jsonl")" \
 	"files failed in the held runs"
