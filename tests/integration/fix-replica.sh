@@ -75,11 +75,16 @@ fx_bricks_check "$VOL" --allow-linked "$(fx_linked_ok)" --sparse "$FX/sparse"
 # both bricks of the set hold every file once the heals are done (the run waited for those it
 # saw pending; the self-heal daemon may still be finishing the last ones)
 set_files() { (cd "$1" && find . -path ./.glusterfs -prune -o -print | sort); }
-for ((i = 0; i < 300; i++)); do
-	[[ $(set_files "${B[6]}") == "$(set_files "${B[7]}")" ]] && break
-	sleep 0.2
-done
-assert_eq "$(set_files "${B[7]}")" "$(set_files "${B[6]}")" "the bricks of the set differ"
+# sets_alike A B: bricks A and B list the same names, waited for up to 60 s (the heals' tail)
+sets_alike() {
+	local i
+	for ((i = 0; i < 300; i++)); do
+		[[ $(set_files "$1") == "$(set_files "$2")" ]] && break
+		sleep 0.2
+	done
+	assert_eq "$(set_files "$2")" "$(set_files "$1")" "the bricks of the set differ"
+}
+sets_alike "${B[6]}" "${B[7]}"
 fx_tree manifest "$MP" >"$FX/after2"
 assert_files_equal "$FX/before2" "$FX/after2" "the tree changed in the held run"
 # --- a brick already down when the run starts (issue 26) ---------------------------------------
@@ -111,11 +116,7 @@ grep -q "held: brick .*$victim down" "$FX/hold-start.err" || fail "the run did n
 fx_scan_after_fix "$VOL" --parallel 4
 fx_bricks_check "$VOL" --allow-linked "$(fx_linked_ok)" --sparse "$FX/sparse"
 set_files "${B[9]}" | grep -v '^\.$' >/dev/null || fail "nothing moved to the new set"
-for ((i = 0; i < 300; i++)); do
-	[[ $(set_files "${B[8]}") == "$(set_files "${B[9]}")" ]] && break
-	sleep 0.2
-done
-assert_eq "$(set_files "${B[9]}")" "$(set_files "${B[8]}")" "the bricks of the set differ"
+sets_alike "${B[8]}" "${B[9]}"
 fx_tree manifest "$MP" >"$FX/after3"
 assert_files_equal "$FX/before2" "$FX/after3" "the tree changed in the run started with a brick down"
 
