@@ -64,6 +64,7 @@ struct worker {
 	int errfd; /* our end of its stderr: passed on line by line, escaped (relay_err()) */
 	char err[POOL_ERR_LINE];
 	size_t errlen;
+	char last_err[160]; /* its last line on stderr, escaped: why it ended, if it says */
 	struct lctl_pool_reader *rd;
 	enum wstate st;
 	bool hello;
@@ -171,6 +172,7 @@ static void err_line(struct worker *w, const char *line, size_t len)
 		return;
 	esc = lctl_escape_dup(buf);
 	lctl_log(LCTL_LOG_WARN, "server %s: %s", w->pg.name, esc ? esc : "?");
+	snprintf(w->last_err, sizeof(w->last_err), "%s", esc ? esc : "?");
 	free(esc);
 }
 
@@ -320,9 +322,13 @@ static void handle(struct lctl_pool *p, struct worker *w, const struct lctl_pool
 	}
 }
 
+static void relay_err(struct worker *w);
+
 /*
  * Why a worker's link ended before its final line: its command's exit status when it has
- * exited by now (a remote shell that could not connect, no layoutctl there: 127), or not.
+ * exited by now (a remote shell that could not connect, no layoutctl there: 127), or not,
+ * and the last line it wrote on stderr (ssh's "Connection refused", ip's "Cannot open
+ * network namespace"), read to its end first.
  */
 static void why_ended(struct worker *w)
 {
@@ -332,14 +338,17 @@ static void why_ended(struct worker *w)
 
 	for (i = 0; i < 20 && w->run.pid; i++) {
 		if (lctl_run_wait(&w->run, false, &status) == 1) {
+			relay_err(w); /* it has exited: what it wrote is all there */
 			if (WIFEXITED(status))
 				snprintf(w->pg.error, sizeof(w->pg.error),
-					 "%s (its command exited with status %d)", what,
-					 WEXITSTATUS(status));
+					 "%s (its command exited with status %d%s%.110s)", what,
+					 WEXITSTATUS(status), w->last_err[0] ? ": " : "",
+					 w->last_err);
 			else if (WIFSIGNALED(status))
 				snprintf(w->pg.error, sizeof(w->pg.error),
-					 "%s (its command was killed by signal %d)", what,
-					 WTERMSIG(status));
+					 "%s (its command was killed by signal %d%s%.110s)", what,
+					 WTERMSIG(status), w->last_err[0] ? ": " : "",
+					 w->last_err);
 			return;
 		}
 		usleep(10000);

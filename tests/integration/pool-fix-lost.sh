@@ -57,6 +57,8 @@ fx_fix "$VOL" --no-task-check --rsh "$PF_RSH" --remote-cmd /nonexistent/layoutct
 assert_eq 3 "$LCTL_RC" "fix with no layoutctl on the other servers"
 assert_contains "$(<"$FX/fix.out")" "server 127.1.1."
 assert_contains "$(<"$FX/fix.out")" "exited with status 127"
+# and why, in the shell's own words: its last line on stderr in the error
+assert_contains "$(<"$FX/fix.out")" "127: sh: 1: /nonexistent/layoutctl: not found)"
 # server 3's glusterd down: a client cannot learn its bricks' ports, so they count as down
 kill -KILL "$(<"$LCTL_POOL_DIR/node3/glusterd.pid")"
 sleep 1
