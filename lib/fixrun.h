@@ -145,12 +145,13 @@ struct lctl_fix {
 	bool early;
 	/*
 	 * Held while the volume is not whole (fix_hold_step()): since when, and why, under
-	 * hold_lock; held_out once held past opts.hold_limit_s (the run stops, resumable).
+	 * hold_lock; held_out once held past opts.hold_limit_s (the run stops, resumable);
+	 * whole_at: when the last hold ended (monotonic; 0 none), under hold_lock.
 	 */
 	struct lctl_health health;
 	pthread_mutex_t hold_lock;
 	atomic_bool held, held_out;
-	double held_since;
+	double held_since, whole_at;
 	char held_why[200];
 };
 

@@ -203,8 +203,7 @@ static void wait_ripe(struct lctl_fix *f, double ripe)
 	}
 }
 
-static bool unhealthy(struct lctl_fix *f, bool fresh, char *why, size_t size);
-static bool went_wrong(const struct lctl_repair_report *rr);
+static bool redo_wrong(struct lctl_fix *f, const struct lctl_repair_report *rr);
 static struct lctl_repair_report *visit_held(struct lctl_fix *f, struct lctl_crawl_worker *w,
 					     const char *path, unsigned depth, bool pushed);
 
@@ -224,7 +223,7 @@ static struct lctl_repair_report *finish_held(struct lctl_fix *f, struct lctl_cr
 
 	if (ret)
 		out = fix_failed_report(path, ret);
-	if (out && w && f->opts.hold_limit_s && went_wrong(out) && unhealthy(f, true, NULL, 0)) {
+	if (out && w && redo_wrong(f, out)) {
 		lctl_repair_report_free(out);
 		return visit_held(f, w, path, depth, true);
 	}
@@ -414,6 +413,7 @@ int fix_hold_step(struct lctl_fix *f)
 		pthread_mutex_lock(&f->hold_lock);
 		if (atomic_load(&f->held)) {
 			atomic_store(&f->held, false);
+			f->whole_at = lctl_mono_seconds();
 			lctl_log(LCTL_LOG_INFO, "the volume is whole again after %.0f s: going on",
 				 lctl_mono_seconds() - f->held_since);
 		}
@@ -461,6 +461,41 @@ static bool went_wrong(const struct lctl_repair_report *rr)
 }
 
 /*
+ * A subvolume back after a hold answers its own graph (health.c probes those) before the
+ * volume's graph, whose client retries its connection on a timer of its own (every 3 s in
+ * GlusterFS 10.3, after asking glusterd for the brick's new port): for this long after a hold
+ * ended, a directory that went wrong is done again, as one that went wrong while held.
+ */
+#define FIX_RECONNECT_GRACE_S 15.0
+
+/*
+ * Whether the report @rr, gone wrong, is to be dropped and its directory done again: with a
+ * hold limit, while the volume is not whole (the redo holds first), or within
+ * FIX_RECONNECT_GRACE_S of a hold's end (after a second's pause, so that a directory that
+ * goes wrong for a reason of its own is tried at most that many times).
+ */
+static bool redo_wrong(struct lctl_fix *f, const struct lctl_repair_report *rr)
+{
+	double whole_at, until;
+
+	if (!f->opts.hold_limit_s || !went_wrong(rr))
+		return false;
+	if (unhealthy(f, true, NULL, 0))
+		return true;
+	pthread_mutex_lock(&f->hold_lock);
+	whole_at = f->whole_at;
+	pthread_mutex_unlock(&f->hold_lock);
+	if (!whole_at || lctl_mono_seconds() - whole_at >= FIX_RECONNECT_GRACE_S)
+		return false;
+	until = lctl_mono_seconds() + 1.0;
+	while (!fix_should_stop(f) && lctl_mono_seconds() < until) {
+		lctl_crawl_beat(); /* waiting for a client to reconnect is no hang */
+		usleep(100000);
+	}
+	return true;
+}
+
+/*
  * A directory, held before it while a subvolume is gone; one that went wrong while one was
  * gone is done again once it is back (its first report dropped: what it did stays done, the
  * new inspection sees it), so a brick that goes away and comes back costs time, no failed
@@ -485,7 +520,7 @@ static struct lctl_repair_report *visit_held(struct lctl_fix *f, struct lctl_cra
 			       &count);
 		if (!rr || settled)
 			return rr;
-		if (!f->opts.hold_limit_s || !went_wrong(rr) || !unhealthy(f, true, NULL, 0)) {
+		if (!redo_wrong(f, rr)) {
 			if (count)
 				count_report(f, rr);
 			return rr;
@@ -502,12 +537,17 @@ void *fix_top_visit(void *arg, struct lctl_crawl_worker *w, const char *path, un
 	int ret;
 
 	(void)w;
-	if (fix_should_stop(f))
-		return NULL;
-	ret = lctl_repair_dir(&f->rc, path, depth, NULL, &rr);
-	if (ret)
-		return fix_failed_report(path, ret);
-	count_report(f, rr);
+	for (;;) {
+		if (fix_should_stop(f) || !hold_while_down(f))
+			return NULL;
+		ret = lctl_repair_dir(&f->rc, path, depth, NULL, &rr);
+		rr = ret ? fix_failed_report(path, ret) : rr;
+		if (!rr || !redo_wrong(f, rr))
+			break;
+		lctl_repair_report_free(rr); /* a subvolume gone meanwhile: once it is back */
+	}
+	if (!ret && rr)
+		count_report(f, rr);
 	return rr;
 }
 
