@@ -282,6 +282,27 @@ static void protect_secrets(void)
 		warning("cannot turn core dumps off: %s", strerror(errno));
 }
 
+/*
+ * Open files up to the hard limit: a scan has up to 32 workers, each inspection of a huge
+ * directory holds up to 65 bucket files (lib/bigdir.c) beside the sockets of a graph per
+ * brick, past the usual soft limit of 1024. Nothing here uses select(); a failure leaves
+ * the limit as it was.
+ */
+static void raise_open_files(void)
+{
+	struct rlimit r;
+
+	rlim_t want;
+
+	if (getrlimit(RLIMIT_NOFILE, &r))
+		return;
+	want = r.rlim_max == RLIM_INFINITY || r.rlim_max > 1048576 ? 1048576 : r.rlim_max;
+	if (r.rlim_cur != RLIM_INFINITY && r.rlim_cur < want) {
+		r.rlim_cur = want;
+		setrlimit(RLIMIT_NOFILE, &r);
+	}
+}
+
 int open_volume(const char *name, unsigned flags, struct lctl_volume **out)
 {
 	return open_volume_leaving(name, flags, NULL, 0, out);
@@ -472,6 +493,7 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	raise_open_files();
 	lctl_set_log(msg_lib_log, NULL, gopts.verbosity);
 	/* the command sees its name and its operands */
 	argv[first - 1] = argv[at];

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The record as it is on disk (native byte order: the file lives and dies with the process). */
@@ -82,16 +83,44 @@ size_t lctl_bigdir_nbuckets(uint64_t n, size_t threshold)
 	return k < 2 ? 2 : (size_t)k;
 }
 
-FILE *lctl_bigdir_tmpfile(void)
+/*
+ * The folder for a spill, open (O_PATH): $TMPDIR when it is one where nobody but root (or
+ * we) can take our file from under us (root's or ours, writable by nobody else unless
+ * sticky, as the state directory's parents must be), else /tmp. Every name, size and mode
+ * of a user's directory goes there.
+ */
+static int spill_dir(const char **name)
 {
 	const char *t = getenv("TMPDIR");
+	struct stat st;
+	int dfd;
+
+	if (t && t[0] == '/') {
+		dfd = open(t, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (dfd >= 0 && !fstat(dfd, &st) && (st.st_uid == 0 || st.st_uid == geteuid()) &&
+		    (!(st.st_mode & 022) || (st.st_mode & S_ISVTX))) {
+			*name = t;
+			return dfd;
+		}
+		if (dfd >= 0)
+			close(dfd);
+	}
+	*name = "/tmp";
+	return open(*name, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+FILE *lctl_bigdir_tmpfile(void)
+{
+	const char *t;
 	char path[4096];
 	FILE *f;
-	int fd, n, e;
+	int dfd, fd, n, e;
 
-	if (!t || t[0] != '/')
-		t = "/tmp";
-	fd = open(t, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	dfd = spill_dir(&t);
+	if (dfd < 0)
+		return NULL;
+	fd = openat(dfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	close(dfd);
 	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
 		n = snprintf(path, sizeof(path), "%s/layoutctl-bigdir.XXXXXX", t);
 		if (n < 0 || (size_t)n >= sizeof(path)) {

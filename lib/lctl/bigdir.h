@@ -48,8 +48,9 @@ size_t lctl_bigdir_nbuckets(uint64_t n, size_t threshold);
 
 /*
  * A private temporary file for records: an unnamed one (O_TMPFILE, mode 0600) in $TMPDIR
- * (absolute) or /tmp, else one made with mkostemp() (O_EXCL, 0600) and unlinked at once.
- * NULL with errno set.
+ * (absolute, root's or ours, writable by nobody else unless sticky) or else /tmp, or where
+ * the filesystem has no unnamed files one made with mkostemp() (O_EXCL, 0600) and unlinked
+ * at once. NULL with errno set.
  */
 FILE *lctl_bigdir_tmpfile(void);
 

@@ -12,7 +12,8 @@
 # First, the bucketed inspection of a huge directory (issue 27) forced on a small one:
 # LCTL_BIGDIR_THRESHOLD lowered to 500 sightings for a directory of LCTL_BIGDIR_SMALL (3,000)
 # files on a 2 -> 3 brick volume, so its listing is spilled to disk and judged in buckets:
-#   - scan gives the same JSON bucketed as whole (--all: every entry, in the same order);
+#   - scan gives the same JSON bucketed as whole (--all: every entry, in the same order), also
+#     under a soft limit of 64 open files (layoutctl raises it to the hard limit);
 #   - fix (clean-first, every phase) with the fresh-lookup checker running: exit 0, no
 #     ENOENT; then the bricks hold every file placed (bricks.py), scan exits 0 both ways, and
 #     a fresh client reads every file with its content.
@@ -56,6 +57,19 @@ bd_compare() { # bd_compare STATUS WHEN: scan whole and in buckets, the same JSO
 	assert_files_equal "$FX/whole.json.n" "$FX/buckets.json.n" "scan JSON whole and in buckets $2"
 }
 bd_compare 1 "grown"
+# a soft limit of open files below what one inspection's bucket files take (about 60 here; a
+# scan of 32 workers on huge directories passes the usual 1024): layoutctl raises it to the
+# hard limit, so the same JSON (before: "cannot read back the listing ... Too many open
+# files", no moves planned)
+(
+	ulimit -Sn 64 || exit 3
+	bd_scan "$FX/nofile.json" LCTL_BIGDIR_THRESHOLD=100
+	echo "$LCTL_RC" >"$FX/nofile.rc"
+) || fail "the scan under a soft limit of 64 open files did not run"
+assert_eq 1 "$(<"$FX/nofile.rc")" "scan of the directory under a soft limit of 64 open files"
+! grep -q 'Too many open files' "$FX/nofile.json.err" ||
+	fail "the scan ran out of open files: $(grep -m1 'Too many open files' "$FX/nofile.json.err")"
+assert_files_equal "$FX/whole.json.n" "$FX/nofile.json.n" "scan JSON whole and under a soft limit of open files"
 
 # the fix in buckets, a fresh-lookup checker running: the clean phase first, then the same
 # comparison with names on two subvolumes (data and its linkto), then every phase

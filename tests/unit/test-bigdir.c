@@ -164,6 +164,50 @@ static void test_tmpfile_private(void **state)
 	fclose(f);
 }
 
+/* Where the unnamed file of @f lives: its folder, from /proc/self/fd ("DIR/#INO (deleted)"). */
+static void spill_folder(FILE *f, char *dir, size_t size)
+{
+	char link[64], *hash;
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fileno(f));
+	n = readlink(link, dir, size - 1);
+	assert_true(n > 0);
+	dir[n] = '\0';
+	hash = strstr(dir, "/#");
+	assert_non_null(hash);
+	*hash = '\0';
+}
+
+/*
+ * $TMPDIR is taken only where nobody else can take a file from under us: a folder writable
+ * by others and not sticky is passed over for /tmp; a private or a sticky one is used.
+ */
+static void test_tmpdir_trusted(void **state)
+{
+	char dir[] = "/tmp/lctl-test-bigdir.XXXXXX", got[4096], *old = getenv("TMPDIR");
+	static const mode_t modes[] = { 0700, 01777, 0777, 0757 };
+	size_t i;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	setenv("TMPDIR", dir, 1);
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		assert_int_equal(chmod(dir, modes[i]), 0);
+		f = lctl_bigdir_tmpfile();
+		assert_non_null(f);
+		spill_folder(f, got, sizeof(got));
+		assert_string_equal(got, (modes[i] & 022) && !(modes[i] & S_ISVTX) ? "/tmp" : dir);
+		fclose(f);
+	}
+	if (old)
+		setenv("TMPDIR", old, 1);
+	else
+		unsetenv("TMPDIR");
+	assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_nbuckets(void **state)
 {
 	(void)state;
@@ -263,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_bad_names_refused),
 		cmocka_unit_test(test_damaged_file),
 		cmocka_unit_test(test_tmpfile_private),
+		cmocka_unit_test(test_tmpdir_trusted),
 		cmocka_unit_test(test_nbuckets),
 		cmocka_unit_test(test_bucketing),
 		cmocka_unit_test(test_seeded),
