@@ -176,13 +176,18 @@ static void err_line(struct worker *w, const char *line, size_t len)
 	free(esc);
 }
 
+/* a worker's stderr read per call of relay_err(): one that never stops writing cannot keep
+ * the starting host's loop (liveness, the control file, a stop) from its other work */
+#define POOL_ERR_PER_CALL (64 * 1024)
+
 /* What a worker wrote on its stderr, passed on a line at a time; its end closes it. */
 static void relay_err(struct worker *w)
 {
+	size_t taken = 0;
 	ssize_t n;
 	char *nl;
 
-	while (w->errfd >= 0) {
+	while (w->errfd >= 0 && taken < POOL_ERR_PER_CALL) {
 		n = read(w->errfd, w->err + w->errlen, sizeof(w->err) - w->errlen);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -196,6 +201,7 @@ static void relay_err(struct worker *w)
 			return;
 		}
 		w->errlen += (size_t)n;
+		taken += (size_t)n;
 		while ((nl = memchr(w->err, '\n', w->errlen))) {
 			size_t k = (size_t)(nl - w->err);
 
