@@ -36,6 +36,7 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		     bool *deferred)
 {
 	struct lctl_dir_report *r = initial, *v = NULL;
+	struct stat st;
 	struct lctl_repair_report *rr;
 	double t0 = lctl_mono_seconds(), t;
 	bool stay_clean;
@@ -91,6 +92,9 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 		*deferred = true;
 		goto done;
 	}
+	/* our DHT client moves them: with the layout of the disk, not one it read before */
+	if (r->nentries)
+		glfs_lstat(lctl_volume_fs(rc->in->vol), path, &st);
 	for (i = 0; i < r->nentries && !repair_stopping(rc); i++) {
 		if (r->entries[i].state != LCTL_ENTRY_PLACED &&
 		    lctl_repair_clean_place(&r->entries[i]) == LCTL_PLACE_CLEAN)

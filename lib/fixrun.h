@@ -135,8 +135,9 @@ struct lctl_fix {
 	pthread_mutex_t dlock;
 	struct deferral *defer;
 	size_t ndefer, defer_cap;
-	bool ripe_started;	 /* the last walk, of the deferred directories, runs */
-	atomic_bool ripe_pushed; /* its first visit queued them */
+	bool ripe_started;	  /* the last walk, of the deferred directories, runs */
+	atomic_bool ripe_pushed;  /* its first visit queued them */
+	atomic_uint ripe_waiting; /* taken from the queue by it, their settle period not over */
 	/*
 	 * The linkto pass (a linkto run, or the first phase of a clean-first one) started at the
 	 * end of the layout pass: its links are made during the settle period, the rest of each

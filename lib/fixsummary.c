@@ -317,6 +317,10 @@ void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p)
 	p->files = atomic_load(&f->files);
 	p->bytes = atomic_load(&f->bytes);
 	p->dirs_not_clean = atomic_load(&f->not_clean);
+	pthread_mutex_lock(&f->dlock);
+	p->dirs_settling = f->ndefer + atomic_load(&f->ripe_waiting);
+	pthread_mutex_unlock(&f->dlock);
+	p->settling_only = f->ripe_started;
 	for (i = 0; i < LCTL_FILE_ACTION_COUNT && i < 5; i++)
 		p->file_actions[i] = atomic_load(&f->live[i]);
 	p->bytes_moved = atomic_load(&f->live_bytes);

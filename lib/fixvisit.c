@@ -205,13 +205,16 @@ static void wait_ripe(struct lctl_fix *f, double ripe)
 
 static bool redo_wrong(struct lctl_fix *f, const struct lctl_repair_report *rr);
 static struct lctl_repair_report *visit_held(struct lctl_fix *f, struct lctl_crawl_worker *w,
-					     const char *path, unsigned depth, bool pushed);
+					     const char *path, unsigned depth, bool pushed,
+					     struct lctl_repair_report *wrong);
 
 /*
  * The rest of the directory @path held with the report @rr (struct deferral), its settle
- * period over: its final report. One that went wrong while a subvolume is gone is done again
- * once the volume is whole (visit_held(), its children pushed already), as fix_visit() does
- * any directory: a brick lost while a held directory was finished costs time, no failed file.
+ * period over: its final report, or NULL when it is held once more. One that went wrong while
+ * a subvolume is gone is done again once the volume is whole (visit_held(), its children
+ * pushed already), as fix_visit() does any directory: a brick lost while a held directory was
+ * finished costs time, no failed file. A data-phase directory done again is dirty, so it is
+ * held once more (a new deferral, which ripe_visit() also serves).
  */
 static struct lctl_repair_report *finish_held(struct lctl_fix *f, struct lctl_crawl_worker *w,
 					      const char *path, unsigned depth,
@@ -223,10 +226,8 @@ static struct lctl_repair_report *finish_held(struct lctl_fix *f, struct lctl_cr
 
 	if (ret)
 		out = fix_failed_report(path, ret);
-	if (out && w && redo_wrong(f, out)) {
-		lctl_repair_report_free(out);
-		return visit_held(f, w, path, depth, true);
-	}
+	if (out && w && redo_wrong(f, out))
+		return visit_held(f, w, path, depth, true, out);
 	if (out)
 		count_report(f, out);
 	return out;
@@ -295,6 +296,25 @@ static void serve_ripe(struct lctl_fix *f, struct lctl_crawl_worker *w)
 	}
 }
 
+/* Take the deferral of the directory @path out of the queue into @d: whether there was one. */
+static bool take_deferral(struct lctl_fix *f, const char *path, struct deferral *d)
+{
+	bool found;
+	size_t i;
+
+	pthread_mutex_lock(&f->dlock);
+	for (i = 0; i < f->ndefer && strcmp(f->defer[i].path, path); i++)
+		;
+	found = i < f->ndefer;
+	if (found) {
+		*d = f->defer[i];
+		memmove(f->defer + i, f->defer + i + 1, (f->ndefer - i - 1) * sizeof(*f->defer));
+		f->ndefer--;
+	}
+	pthread_mutex_unlock(&f->dlock);
+	return found;
+}
+
 /*
  * The last walk of the data phase: its first visit (the top) queues every deferred directory
  * still held; each of those then waits out its settle period and is finished.
@@ -302,6 +322,7 @@ static void serve_ripe(struct lctl_fix *f, struct lctl_crawl_worker *w)
 static void *ripe_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
 {
 	struct lctl_fix *f = arg;
+	struct lctl_repair_report *rr;
 	struct deferral d = { 0 };
 	size_t i;
 
@@ -312,20 +333,17 @@ static void *ripe_visit(void *arg, struct lctl_crawl_worker *w, const char *path
 		pthread_mutex_unlock(&f->dlock);
 		return NULL;
 	}
-	pthread_mutex_lock(&f->dlock);
-	for (i = 0; i < f->ndefer && strcmp(f->defer[i].path, path); i++)
-		;
-	if (i < f->ndefer) {
-		d = f->defer[i];
-		memmove(f->defer + i, f->defer + i + 1, (f->ndefer - i - 1) * sizeof(*f->defer));
-		f->ndefer--;
-	}
-	pthread_mutex_unlock(&f->dlock);
 	(void)depth;
-	if (!d.path)
+	if (!take_deferral(f, path, &d))
 		return NULL;
-	wait_ripe(f, d.ripe);
-	return finish_deferred(f, w, &d);
+	do {
+		atomic_fetch_add(&f->ripe_waiting, 1); /* still settling, for status */
+		wait_ripe(f, d.ripe);
+		atomic_fetch_sub(&f->ripe_waiting, 1);
+		rr = finish_deferred(f, w, &d);
+		/* done again and held once more (finish_held()): nothing else would finish it */
+	} while (!rr && !fix_should_stop(f) && take_deferral(f, path, &d));
+	return rr;
 }
 
 /*
@@ -392,6 +410,23 @@ static struct lctl_repair_report *visit_dir(struct lctl_fix *f, struct lctl_craw
 /* ---- holding while the volume is not whole (struct lctl_fix_opts.hold_limit_s) ------------- */
 
 /*
+ * A subvolume back after a hold answers its own graph (health.c probes those) before the
+ * volume's graph, whose client retries its connection on a timer of its own (every 3 s in
+ * GlusterFS 10.3, after asking glusterd for the brick's new port). And our DHT client keeps
+ * the layouts it read while the subvolume was gone, that subvolume's range missing, until it
+ * reads each again with the subvolume back: a lookup of a name hashed there finds no hashed
+ * subvolume and removes
+ * the name's linkto from the returning brick as stray (dht_lookup_everywhere_cbk), and DHT's
+ * migration of such a name fails (EINVAL). So the hold lasts FIX_RECONNECT_WAIT_S past the
+ * moment the volume is seen whole, each directory is looked up through DHT before its
+ * entries are placed (so it reads the layout again: repair.c, dataphase.c), and for
+ * FIX_RECONNECT_GRACE_S after that moment a directory that went wrong is done again, as one
+ * that went wrong while held.
+ */
+#define FIX_RECONNECT_WAIT_S 8.0
+#define FIX_RECONNECT_GRACE_S 15.0
+
+/*
  * What holds a run now: subvolumes gone, but not all of them (a stopped volume, or this host
  * cut off), or a replica or disperse set degraded (a brick down, heals pending: health.c).
  */
@@ -405,17 +440,26 @@ static bool unhealthy(struct lctl_fix *f, bool fresh, char *why, size_t size)
 int fix_hold_step(struct lctl_fix *f)
 {
 	char why[200];
-	double since;
+	double since, now;
 
 	if (fix_should_stop(f))
 		return -1;
 	if (!unhealthy(f, false, why, sizeof(why))) {
 		pthread_mutex_lock(&f->hold_lock);
 		if (atomic_load(&f->held)) {
+			now = lctl_mono_seconds();
+			if (f->whole_at < f->held_since)
+				f->whole_at = now; /* whole again: the reconnect wait starts */
+			if (now - f->whole_at < FIX_RECONNECT_WAIT_S) {
+				snprintf(f->held_why, sizeof(f->held_why),
+					 "whole again: %.0f s more for every graph to reconnect",
+					 FIX_RECONNECT_WAIT_S - (now - f->whole_at) + 0.5);
+				pthread_mutex_unlock(&f->hold_lock);
+				return 1;
+			}
 			atomic_store(&f->held, false);
-			f->whole_at = lctl_mono_seconds();
 			lctl_log(LCTL_LOG_INFO, "the volume is whole again after %.0f s: going on",
-				 lctl_mono_seconds() - f->held_since);
+				 now - f->held_since);
 		}
 		pthread_mutex_unlock(&f->hold_lock);
 		return 0;
@@ -426,6 +470,7 @@ int fix_hold_step(struct lctl_fix *f)
 		atomic_store(&f->held, true);
 		lctl_log(LCTL_LOG_WARN, "held: %s", why);
 	}
+	f->whole_at = 0; /* not whole (again) */
 	snprintf(f->held_why, sizeof(f->held_why), "%s", why);
 	since = f->held_since;
 	pthread_mutex_unlock(&f->hold_lock);
@@ -459,14 +504,6 @@ static bool went_wrong(const struct lctl_repair_report *rr)
 {
 	return rr->outcome == LCTL_DIR_NOT_FIXED || rr->count[LCTL_FILE_FAILED];
 }
-
-/*
- * A subvolume back after a hold answers its own graph (health.c probes those) before the
- * volume's graph, whose client retries its connection on a timer of its own (every 3 s in
- * GlusterFS 10.3, after asking glusterd for the brick's new port): for this long after a hold
- * ended, a directory that went wrong is done again, as one that went wrong while held.
- */
-#define FIX_RECONNECT_GRACE_S 15.0
 
 /*
  * Whether the report @rr, gone wrong, is to be dropped and its directory done again: with a
@@ -503,29 +540,67 @@ static bool redo_wrong(struct lctl_fix *f, const struct lctl_repair_report *rr)
  */
 static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
 {
-	return visit_held(arg, w, path, depth, false);
+	return visit_held(arg, w, path, depth, false, NULL);
 }
 
-/* fix_visit()'s loop; @pushed: the directory's children are in the walk already. */
+/*
+ * The report @rr, gone wrong while the volume was not whole, when the run stops before the
+ * directory is done again: stopped (it stays dirty, and a resumed run does it), with what was
+ * done in it; its failed files are dropped, since a subvolume gone explains them and the
+ * resumed run does them again.
+ */
+static void stopped_before_redo(struct lctl_repair_report *rr)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < rr->nfiles; i++) {
+		if (rr->files[i].action == LCTL_FILE_FAILED)
+			free(rr->files[i].name);
+		else
+			rr->files[k++] = rr->files[i];
+	}
+	rr->nfiles = k;
+	rr->count[LCTL_FILE_FAILED] = 0;
+	rr->outcome = LCTL_DIR_STOPPED;
+	snprintf(rr->reason, sizeof(rr->reason),
+		 "stopped while a subvolume was gone, before it was done again (left dirty)");
+}
+
+/*
+ * fix_visit()'s loop; @pushed: the directory's children are in the walk already; @wrong: a
+ * report of it that went wrong, counted, to be done again (finish_held()), or NULL. When the
+ * run stops (or is held too long) before it is done again, that report stands as stopped
+ * (stopped_before_redo()): what was done in it is reported, not dropped.
+ */
 static struct lctl_repair_report *visit_held(struct lctl_fix *f, struct lctl_crawl_worker *w,
-					     const char *path, unsigned depth, bool pushed)
+					     const char *path, unsigned depth, bool pushed,
+					     struct lctl_repair_report *wrong)
 {
 	struct lctl_repair_report *rr;
-	bool settled, count;
+	bool settled, count, wrong_count = wrong != NULL;
 
 	for (;;) {
-		if (fix_should_stop(f) || !hold_while_down(f))
-			return NULL;
+		if (fix_should_stop(f) || !hold_while_down(f)) {
+			if (wrong) {
+				stopped_before_redo(wrong);
+				if (wrong_count)
+					count_report(f, wrong);
+			}
+			return wrong;
+		}
 		rr = visit_dir(f, w, path, depth, !pushed && !f->opts.wanted, &pushed, &settled,
 			       &count);
-		if (!rr || settled)
-			return rr;
-		if (!redo_wrong(f, rr)) {
-			if (count)
+		if (!rr || settled || !redo_wrong(f, rr)) {
+			if (wrong)
+				lctl_repair_report_free(wrong);
+			if (rr && !settled && count)
 				count_report(f, rr);
 			return rr;
 		}
-		lctl_repair_report_free(rr);
+		if (wrong)
+			lctl_repair_report_free(wrong);
+		wrong = rr;
+		wrong_count = count;
 	}
 }
 
@@ -536,16 +611,29 @@ void *fix_top_visit(void *arg, struct lctl_crawl_worker *w, const char *path, un
 	struct lctl_repair_report *rr = NULL;
 	int ret;
 
+	struct lctl_repair_report *wrong = NULL;
+	bool wrong_count = false;
+
 	(void)w;
 	for (;;) {
-		if (fix_should_stop(f) || !hold_while_down(f))
-			return NULL;
+		if (fix_should_stop(f) || !hold_while_down(f)) {
+			if (wrong) {
+				stopped_before_redo(wrong);
+				if (wrong_count)
+					count_report(f, wrong);
+			}
+			return wrong;
+		}
 		ret = lctl_repair_dir(&f->rc, path, depth, NULL, &rr);
 		rr = ret ? fix_failed_report(path, ret) : rr;
 		if (!rr || !redo_wrong(f, rr))
 			break;
-		lctl_repair_report_free(rr); /* a subvolume gone meanwhile: once it is back */
+		/* a subvolume gone meanwhile: done again once it is back */
+		lctl_repair_report_free(wrong);
+		wrong = rr;
+		wrong_count = !ret;
 	}
+	lctl_repair_report_free(wrong);
 	if (!ret && rr)
 		count_report(f, rr);
 	return rr;

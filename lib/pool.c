@@ -353,8 +353,7 @@ static void why_ended(struct worker *w)
 			else if (WIFSIGNALED(status))
 				snprintf(w->pg.error, sizeof(w->pg.error),
 					 "%s (its command was killed by signal %d%s%.110s)", what,
-					 WTERMSIG(status), w->last_err[0] ? ": " : "",
-					 w->last_err);
+					 WTERMSIG(status), w->last_err[0] ? ": " : "", w->last_err);
 			return;
 		}
 		usleep(10000);

@@ -12,8 +12,9 @@
  *
  *	format_version (1), command, volume, path, host, pid, state, phase, step (preflight),
  *	settle {seconds, remaining_seconds}, dry_run, mode, layout, started, updated, elapsed,
- *	exit_code (when finished), directories {seen, done, estimated_total, not_clean, one per
- *	directory outcome}, files {examined, one per file action}, bytes_moved, rates {dirs,
+ *	exit_code (when finished), directories {seen, done, estimated_total, not_clean, settling
+ *	and settling_only (a fix, while directories are held for their settle period: how many,
+ *	and whether the phase's walk is over, only they left), one per directory outcome}, files {examined, one per file action}, bytes_moved, rates {dirs,
  *	files, bytes per second over 10 s and 60 s}, to_move {files, bytes, directories,
  *	files_estimated, bytes_estimated} and files_left, bytes_left (a fix), eta_seconds,
  *	eta_basis, window {ends, seconds_left, done_in_window, files_left_at_end,
@@ -413,6 +414,11 @@ lctl_status_build(const struct lctl_status_info *si, const struct lctl_progress 
 	add(o, "done", json_object_new_int64((int64_t)p->dirs_done));
 	add(o, "estimated_total", json_object_new_int64((int64_t)est));
 	add(o, "not_clean", json_object_new_int64((int64_t)p->dirs_not_clean));
+	/* a fix: held for their settle period now; there only while some are */
+	if (p->dirs_settling) {
+		add(o, "settling", json_object_new_int64((int64_t)p->dirs_settling));
+		add(o, "settling_only", json_object_new_boolean(p->settling_only));
+	}
 	if (sum)
 		for (x = 0; x < LCTL_DIR_OUTCOME_COUNT; x++)
 			add(o, lctl_dir_outcome_name(x),

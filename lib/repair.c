@@ -231,8 +231,16 @@ static int apply_layout(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 					  : "cannot read it on every subvolume");
 		return 1;
 	}
-	if (!layout_differs(r, r->planned))
+	if (!layout_differs(r, r->planned)) {
+		/*
+		 * Written already (a run resumed, a directory done again after a hold): our DHT
+		 * client may still hold the layout it read before, or one read while a subvolume
+		 * was gone, with that range missing (fixvisit.c): it reads it again before
+		 * anything is placed through it.
+		 */
+		glfs_lstat(dht, path, &st);
 		return 0;
+	}
 	memcpy(planned_copy, r->planned, n * sizeof(*planned_copy));
 	/*
 	 * A DHT self-heal that a lookup started just before (e.g. the one that created the
@@ -810,8 +818,28 @@ static int stamp_dir(struct dir_repair *d)
 	lctl_dir_report_drop_entries(d->r); /* from here on only the fresh look's are read */
 	ret = repair_inspect(rc, path, depth, &d->v);
 	t = repair_step_time(rr, LCTL_STEP_VERIFY, t);
-	if (ret)
-		return ret;
+	if (ret) {
+		/*
+		 * No look after the stamp (no memory, no room for a huge listing's buckets): a
+		 * file created meanwhile through an old layout could be hidden, so the stamp
+		 * cannot stand. Dirty again, with the layout verified before it (d->r), and the
+		 * outcomes of what was done here kept.
+		 */
+		int u = repair_unstamp(rc, path, d->r);
+
+		repair_step_time(rr, LCTL_STEP_STAMP, t);
+		if (u)
+			repair_set_reason(rr, LCTL_DIR_NOT_FIXED,
+					  "stamped, then cannot be read again (%s), and cannot "
+					  "be marked dirty again: %s",
+					  lctl_strerror(ret), strerror(-u));
+		else
+			repair_set_reason(rr, LCTL_DIR_NOT_FIXED,
+					  "cannot be read again after the stamp (%s): marked "
+					  "dirty again",
+					  lctl_strerror(ret));
+		return 0;
+	}
 	if (d->v->problems || d->v->err || !repair_entries_safe(d->v) ||
 	    d->v->commit != rc->commit) {
 		int u = repair_unstamp(rc, path, d->v);
@@ -870,9 +898,14 @@ static int repair_dir(struct lctl_repair_ctx *rc, const char *path, unsigned dep
 		return -LCTL_ENOMEM;
 	}
 	if (held_rr) {
+		struct stat st;
+
 		d.r = d.rr->plan;
 		d.rr->plan = NULL;
 		ret = STEP_ON;
+		/* its layout was written before its settle period: read again (apply_layout()) */
+		if (d.r->nentries)
+			glfs_lstat(lctl_volume_fs(rc->in->vol), path, &st);
 	} else {
 		ret = prepare_dir(&d, held);
 	}

@@ -32,6 +32,8 @@ uint64_t lctl_estimate_dirs(const struct lctl_depth_counts *dc);
 struct lctl_progress {
 	uint64_t dirs_seen, dirs_done, files, bytes;
 	uint64_t dirs_not_clean;
+	uint64_t dirs_settling;	  /* fix: directories held for their settle period now */
+	bool settling_only;	  /* fix: the phase's walk is over, only those are left */
 	uint64_t file_actions[5]; /* fix: live count per enum lctl_file_action */
 	uint64_t bytes_moved;	  /* fix: live */
 	/* fix: what the plans of the directories inspected so far move (files and data bytes),

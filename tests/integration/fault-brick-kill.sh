@@ -14,7 +14,10 @@
 #     restarted and ends with exit 0, no file failed, every checksum unchanged;
 #   - a stop while held (issue 26): resumed, the brick lost again, the run holds (status
 #     held); the control file's stop ends it within 3 s, exit 1, the journal and status say
-#     stopped (resumable: the next section resumes it).
+#     stopped (resumable: the next section resumes it);
+#   - grown to 7 bricks, the new one killed while the data phase's last walk finishes the
+#     directories held for their settle period, kept down past it, then restarted: each is done
+#     again and finished, exit 0, no file failed, every checksum unchanged.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/hostile-lib.sh"
@@ -187,7 +190,7 @@ cat "$FX/hold2.out" "$FX/hold2.err" >&2
 jq -c 'select(.outcome == "failed")' "$S2/outcomes.jsonl" >&2 || true
 # why, on the FAIL line itself (CI shows a failed test's FAIL lines and little else)
 ((rc == 0)) || fail "exit status $rc of a run held while a brick was restarted: $(
-	{ grep -ahE '^(not-fixed|layoutctl: error)' "$FX/hold2.out" "$FX/hold2.err"
+	{ grep -ahE '^(not-fixed|stopped|layoutctl: error)' "$FX/hold2.out" "$FX/hold2.err"
 	  jq -c 'select(.outcome == "failed") | [.path, .reason, .error]' "$S2/outcomes.jsonl"; } 2>/dev/null |
 		head -4 | tr '\n' '|')"
 assert_eq 0 "$(jq -s '[.[] | select(.outcome == "failed")] | length' "$S2/outcomes.jsonl")" \
@@ -197,5 +200,41 @@ MP=$(lctl_mount "$VOL")
 fx_scan_after_fix "$VOL" --parallel 2
 hs_sums "$MP" >"$FX/sums.held"
 assert_files_equal "$FX/sums.before" "$FX/sums.held" "a file changed or went missing in the held runs"
+
+# --- a brick lost while the data phase's last walk finishes its held directories -------------
+# grown once more (6 -> 7); a data-phase directory with files to move is made dirty and held
+# for its settle period (20 s here); once the data walk is over, the last walk finishes the
+# held ones. The new brick, their target, is killed then and kept down past their settle
+# period: each is done again once the brick is back, held once more, and finished by that
+# walk (before: held once more and never finished, "stopped before it was finished", exit 1).
+lctl_vol_add_bricks "$VOL" 1
+B=("${LCTL_BRICKS[@]}")
+victim=${B[6]}
+S3=$FX/state3
+mkdir -p "$S3"
+st3() { { "$LAYOUTCTL" --format json status --state-dir "$S3" "$VOL" 2>/dev/null || true; } | jq -r "$1"; }
+"$LAYOUTCTL" fix --state-dir "$S3" --settle 20 --parallel 2 "$VOL" >"$FX/last.out" 2>"$FX/last.err" &
+fix=$!
+hs_wait_until 120 "$fix" eval '[[ $(st3 .status.phase) == data ]]' ||
+	fail "the fix ended before its data phase: $(cat "$FX/last.out" "$FX/last.err")"
+# the data walk is over, only directories held for their settle period left (status says so)
+hs_wait_until 120 "$fix" eval '[[ $(st3 .status.directories.settling_only) == true ]]' ||
+	fail "the run ended with no directory held at the end of its data walk: $(cat "$FX/last.out" "$FX/last.err")"
+hs_kill_brick "$VOL" "$victim"
+sleep 22 # past every held directory's settle period, the brick down
+kill -0 "$fix" 2>/dev/null || fail "the run ended while the brick was down: $(cat "$FX/last.out" "$FX/last.err")"
+hs_restart_bricks "$VOL"
+rc=0
+wait "$fix" || rc=$?
+cat "$FX/last.out" "$FX/last.err" >&2
+((rc == 0)) || fail "exit status $rc of a run whose last walk lost a brick: $(
+	grep -ahE '^(not-fixed|stopped|layoutctl: error)' "$FX/last.out" "$FX/last.err" | head -3 | tr '\n' '|')"
+assert_eq 0 "$(jq -s '[.[] | select(.outcome == "failed")] | length' "$S3/outcomes.jsonl")" \
+	"files failed in a run whose last walk lost a brick"
+lctl_umount "$MP"
+MP=$(lctl_mount "$VOL")
+fx_scan_after_fix "$VOL" --parallel 2
+hs_sums "$MP" >"$FX/sums.last"
+assert_files_equal "$FX/sums.before" "$FX/sums.last" "a file changed or went missing when the last walk lost a brick"
 soft_end
 exit 0
