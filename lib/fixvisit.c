@@ -544,15 +544,18 @@ static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path,
 }
 
 /*
- * The report @rr, gone wrong while the volume was not whole, when the run stops before the
- * directory is done again: stopped (it stays dirty, and a resumed run does it), with what was
+ * The report @rr (or NULL), gone wrong while the volume was not whole, when the run stops
+ * before the directory is done again, counted when @count: stopped (it stays dirty, and a resumed run does it), with what was
  * done in it; its failed files are dropped, since a subvolume gone explains them and the
  * resumed run does them again.
  */
-static void stopped_before_redo(struct lctl_repair_report *rr)
+static struct lctl_repair_report *stopped_before_redo(struct lctl_fix *f,
+						      struct lctl_repair_report *rr, bool count)
 {
 	size_t i, k = 0;
 
+	if (!rr)
+		return NULL;
 	for (i = 0; i < rr->nfiles; i++) {
 		if (rr->files[i].action == LCTL_FILE_FAILED)
 			free(rr->files[i].name);
@@ -564,6 +567,9 @@ static void stopped_before_redo(struct lctl_repair_report *rr)
 	rr->outcome = LCTL_DIR_STOPPED;
 	snprintf(rr->reason, sizeof(rr->reason),
 		 "stopped while a subvolume was gone, before it was done again (left dirty)");
+	if (count)
+		count_report(f, rr);
+	return rr;
 }
 
 /*
@@ -580,14 +586,8 @@ static struct lctl_repair_report *visit_held(struct lctl_fix *f, struct lctl_cra
 	bool settled, count, wrong_count = wrong != NULL;
 
 	for (;;) {
-		if (fix_should_stop(f) || !hold_while_down(f)) {
-			if (wrong) {
-				stopped_before_redo(wrong);
-				if (wrong_count)
-					count_report(f, wrong);
-			}
-			return wrong;
-		}
+		if (fix_should_stop(f) || !hold_while_down(f))
+			return stopped_before_redo(f, wrong, wrong_count);
 		rr = visit_dir(f, w, path, depth, !pushed && !f->opts.wanted, &pushed, &settled,
 			       &count);
 		if (!rr || settled || !redo_wrong(f, rr)) {
@@ -608,22 +608,14 @@ static struct lctl_repair_report *visit_held(struct lctl_fix *f, struct lctl_cra
 void *fix_top_visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
 {
 	struct lctl_fix *f = arg;
-	struct lctl_repair_report *rr = NULL;
-	int ret;
-
-	struct lctl_repair_report *wrong = NULL;
+	struct lctl_repair_report *rr = NULL, *wrong = NULL;
 	bool wrong_count = false;
+	int ret;
 
 	(void)w;
 	for (;;) {
-		if (fix_should_stop(f) || !hold_while_down(f)) {
-			if (wrong) {
-				stopped_before_redo(wrong);
-				if (wrong_count)
-					count_report(f, wrong);
-			}
-			return wrong;
-		}
+		if (fix_should_stop(f) || !hold_while_down(f))
+			return stopped_before_redo(f, wrong, wrong_count);
 		ret = lctl_repair_dir(&f->rc, path, depth, NULL, &rr);
 		rr = ret ? fix_failed_report(path, ret) : rr;
 		if (!rr || !redo_wrong(f, rr))
