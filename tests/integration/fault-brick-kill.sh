@@ -212,6 +212,7 @@ B=("${LCTL_BRICKS[@]}")
 victim=${B[6]}
 S3=$FX/state3
 mkdir -p "$S3"
+# shellcheck disable=SC2317 # called through eval (hs_wait_until)
 st3() { { "$LAYOUTCTL" --format json status --state-dir "$S3" "$VOL" 2>/dev/null || true; } | jq -r "$1"; }
 "$LAYOUTCTL" fix --state-dir "$S3" --settle 20 --parallel 2 "$VOL" >"$FX/last.out" 2>"$FX/last.err" &
 fix=$!
