@@ -291,7 +291,6 @@ static void protect_secrets(void)
 static void raise_open_files(void)
 {
 	struct rlimit r;
-
 	rlim_t want;
 
 	if (getrlimit(RLIMIT_NOFILE, &r))

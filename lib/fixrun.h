@@ -147,7 +147,8 @@ struct lctl_fix {
 	/*
 	 * Held while the volume is not whole (fix_hold_step()): since when, and why, under
 	 * hold_lock; held_out once held past opts.hold_limit_s (the run stops, resumable);
-	 * whole_at: when the last hold ended (monotonic; 0 none), under hold_lock.
+	 * whole_at: when the volume was last seen whole again after a hold (monotonic; 0 while
+	 * it is not), under hold_lock: the reconnect wait and grace count from it.
 	 */
 	struct lctl_health health;
 	pthread_mutex_t hold_lock;

@@ -415,9 +415,8 @@ static struct lctl_repair_report *visit_dir(struct lctl_fix *f, struct lctl_craw
  * GlusterFS 10.3, after asking glusterd for the brick's new port). And our DHT client keeps
  * the layouts it read while the subvolume was gone, that subvolume's range missing, until it
  * reads each again with the subvolume back: a lookup of a name hashed there finds no hashed
- * subvolume and removes
- * the name's linkto from the returning brick as stray (dht_lookup_everywhere_cbk), and DHT's
- * migration of such a name fails (EINVAL). So the hold lasts FIX_RECONNECT_WAIT_S past the
+ * subvolume and removes the name's linkto from the returning brick as stray
+ * (dht_lookup_everywhere_cbk), and DHT's migration of such a name fails (EINVAL). So the hold lasts FIX_RECONNECT_WAIT_S past the
  * moment the volume is seen whole, each directory is looked up through DHT before its
  * entries are placed (so it reads the layout again: repair.c, dataphase.c), and for
  * FIX_RECONNECT_GRACE_S after that moment a directory that went wrong is done again, as one
@@ -545,9 +544,9 @@ static void *fix_visit(void *arg, struct lctl_crawl_worker *w, const char *path,
 
 /*
  * The report @rr (or NULL), gone wrong while the volume was not whole, when the run stops
- * before the directory is done again, counted when @count: stopped (it stays dirty, and a resumed run does it), with what was
- * done in it; its failed files are dropped, since a subvolume gone explains them and the
- * resumed run does them again.
+ * before the directory is done again; counted when @count. It stands as stopped (the
+ * directory stays dirty, and a resumed run does it) with what was done in it; its failed
+ * files are dropped, since a subvolume gone explains them and the resumed run does them.
  */
 static struct lctl_repair_report *stopped_before_redo(struct lctl_fix *f,
 						      struct lctl_repair_report *rr, bool count)

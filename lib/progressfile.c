@@ -14,7 +14,8 @@
  *	settle {seconds, remaining_seconds}, dry_run, mode, layout, started, updated, elapsed,
  *	exit_code (when finished), directories {seen, done, estimated_total, not_clean, settling
  *	and settling_only (a fix, while directories are held for their settle period: how many,
- *	and whether the phase's walk is over, only they left), one per directory outcome}, files {examined, one per file action}, bytes_moved, rates {dirs,
+ *	and whether the phase's walk is over, only they left), one per directory outcome},
+ *	files {examined, one per file action}, bytes_moved, rates {dirs,
  *	files, bytes per second over 10 s and 60 s}, to_move {files, bytes, directories,
  *	files_estimated, bytes_estimated} and files_left, bytes_left (a fix), eta_seconds,
  *	eta_basis, window {ends, seconds_left, done_in_window, files_left_at_end,
