@@ -127,7 +127,7 @@ B=("${LCTL_BRICKS[@]}")
 victim=${B[5]}
 S2=$FX/state2
 mkdir -p "$S2"
-st_field() { { "$LAYOUTCTL" --format json status --state-dir "$S2" "$VOL" 2>/dev/null || true; } | jq -r "$1"; }
+st_field() { hs_status "$S2" "$VOL" "$1"; }
 # first with --hold-limit 3: held, then stopped, resumable, saying why
 "$LAYOUTCTL" fix --state-dir "$S2" --settle 1 --rate 30 --parallel 2 --hold-limit 3 "$VOL" \
 	>"$FX/hold1.out" 2>"$FX/hold1.err" &
@@ -212,14 +212,12 @@ B=("${LCTL_BRICKS[@]}")
 victim=${B[6]}
 S3=$FX/state3
 mkdir -p "$S3"
-# shellcheck disable=SC2317 # called through eval (hs_wait_until)
-st3() { { "$LAYOUTCTL" --format json status --state-dir "$S3" "$VOL" 2>/dev/null || true; } | jq -r "$1"; }
 "$LAYOUTCTL" fix --state-dir "$S3" --settle 20 --parallel 2 "$VOL" >"$FX/last.out" 2>"$FX/last.err" &
 fix=$!
-hs_wait_until 120 "$fix" eval '[[ $(st3 .status.phase) == data ]]' ||
+hs_wait_until 120 "$fix" eval '[[ $(hs_status "$S3" "$VOL" .status.phase) == data ]]' ||
 	fail "the fix ended before its data phase: $(cat "$FX/last.out" "$FX/last.err")"
 # the data walk is over, only directories held for their settle period left (status says so)
-hs_wait_until 120 "$fix" eval '[[ $(st3 .status.directories.settling_only) == true ]]' ||
+hs_wait_until 120 "$fix" eval '[[ $(hs_status "$S3" "$VOL" .status.directories.settling_only) == true ]]' ||
 	fail "the run ended with no directory held at the end of its data walk: $(cat "$FX/last.out" "$FX/last.err")"
 hs_kill_brick "$VOL" "$victim"
 sleep 22 # past every held directory's settle period, the brick down

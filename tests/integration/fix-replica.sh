@@ -50,7 +50,7 @@ B=("${LCTL_BRICKS[@]}")
 victim=${B[6]} # a brick of the new set: the target of many migrations
 S=$FX/hold
 mkdir -p "$S"
-st_field() { { "$LAYOUTCTL" --format json status --state-dir "$S" "$VOL" 2>/dev/null || true; } | jq -r "$1"; }
+st_field() { hs_status "$S" "$VOL" "$1"; }
 "$LAYOUTCTL" fix --state-dir "$S" --settle 1 --rate 10 --parallel 2 "$VOL" \
 	>"$FX/hold.out" 2>"$FX/hold.err" &
 fix=$!
@@ -168,7 +168,7 @@ lctl_vol_add_bricks "$DVOL" 1
 D=("${LCTL_BRICKS[@]}")
 S=$FX/hold-disp
 mkdir -p "$S"
-dst_field() { { "$LAYOUTCTL" --format json status --state-dir "$S" "$DVOL" 2>/dev/null || true; } | jq -r "$1"; }
+dst_field() { hs_status "$S" "$DVOL" "$1"; }
 hs_kill_brick "$DVOL" "${D[4]}"
 "$LAYOUTCTL" fix --state-dir "$S" --settle 1 --parallel 2 "$DVOL" \
 	>"$FX/hold-disp.out" 2>"$FX/hold-disp.err" &

@@ -364,6 +364,10 @@ hs_wait_until() {
 	fail "timed out waiting for: $*"
 }
 
+# hs_status STATEDIR VOL JQ: a value of `layoutctl status` (JSON) of the run in STATEDIR on VOL,
+# jq -r JQ of it; empty while there is none (yet)
+hs_status() { { "$LAYOUTCTL" --format json status --state-dir "$1" "$2" 2>/dev/null || true; } | jq -r "$3"; }
+
 # hs_journal KEY [STATEDIR]: a value from the fix journal ($S by default)
 hs_journal() { awk -v k="$1" '$1 == k { print $2 }' "${2:-$S}/journal" 2>/dev/null; }
 
