@@ -17,10 +17,11 @@
 #  2. stop through the control file: every worker gone within 2 s, the fix ended within 5 s,
 #     exit 1 (stopped, resumable), nothing migrated after the stop (before, stop reached a
 #     worker only when its link closed: 13 s more, measured on a 3-server pool);
-#  3. --resume, and server 3's worker stopped with SIGSTOP once it places: lost within the
-#     hang timeout (6 s here) and a little, its process group killed, the run ends (exit 1)
-#     with directories not fixed (before, the place phase had no liveness timeout: the
-#     starting host waited for ever with the lock held);
+#  3. --resume, and server 3's worker stopped with SIGSTOP once it places (the others then
+#     unpaced: `set VOL rate=0`): lost within the hang timeout (6 s here) and a little, its
+#     process group killed, the run ends (exit 1) with directories not fixed (before, the
+#     place phase had no liveness timeout: the starting host waited for ever with the lock
+#     held);
 #  4. --resume with a remote shell that answers for server 3 with a valid hello, then, after
 #     go, 1,023 bytes of garbage and a "done" line: lost with a protocol error, never done
 #     (before, the tail of an overlong line was read as a line of its own);
@@ -61,6 +62,10 @@ wait_placing() {
 		sleep 0.1
 	done
 	fail "the workers did not start moving files"
+}
+# each server's share of the run that wrote the progress file: state, migrated of planned
+shares() {
+	echo "shares after $1: $(jq -c '[.servers[]? | {name, state, migrated, plan_files}]' "$P")" >&2
 }
 workers_left() { { pf_worker_pids 1; pf_worker_pids 2; pf_worker_pids 3; } | wc -l; }
 ms() { date +%s%3N; }
@@ -111,11 +116,22 @@ assert_eq "HOME=/root/lctl-test-home" "$(grep '^HOME=' "$env_file")" "the remote
 [[ ! -e $S/journal ]] || fail "a refused fix wrote a journal"
 
 # --- 1 and 2: pause, resume, stop after go ---------------------------------------------------
+# (15 files a second: the clean phase's links are paced too)
 (
 	pf_fix "$VOL" --rate 15
 	exit "$LCTL_RC"
 ) &
 fix_pid=$!
+# then, from the place phase on, 2 files a second per worker: server 3 has about 120 files of
+# its own to place, and sections 3, 4b and 4c need many of them left (at 15 all along, sections
+# 1 and 2 placed 95 of them, and section 4b's window then found no work for the workers; at 4,
+# 56 to 73)
+for ((i = 0; i < 600; i++)); do
+	jq -e '.phase == "place"' "$P" >/dev/null 2>&1 && break
+	kill -0 "$fix_pid" 2>/dev/null || fail "the fix ended before its place phase"
+	sleep 0.1
+done
+"$LAYOUTCTL" set --state-dir "$S" "$VOL" rate=2 || fail "layoutctl set rate=2 failed"
 wait_placing "$fix_pid"
 control pause
 # the control file is read once a second, the workers read theirs within a fraction of one;
@@ -144,7 +160,7 @@ done
 (($(migrated) > m1)) || fail "the workers did not go on after resume"
 # 1b: the pace changed while the workers place (issue 26): `layoutctl set VOL rate=0.25` slows
 # every server's worker to a file every 4 s, `set VOL rate=2` speeds them up again at once
-# (not back to 15: the sections below need server 3's files still to place)
+# (not faster: the sections below need server 3's files still to place)
 "$LAYOUTCTL" set --state-dir "$S" "$VOL" rate=0.25 || fail "layoutctl set rate=0.25 failed"
 jq -e '.pace.files_per_sec == 0.25' "$P" >/dev/null || sleep 1.2
 jq -e '.pace.files_per_sec == 0.25' "$P" >/dev/null || fail "status does not say the new pace: $(jq -c .pace "$P")"
@@ -197,10 +213,11 @@ cat "$S"/server-*/outcomes.jsonl 2>/dev/null | wc -l >"$FX/outcomes.n"
 sleep 2
 n=$(cat "$S"/server-*/outcomes.jsonl 2>/dev/null | wc -l)
 assert_eq "$(<"$FX/outcomes.n")" "$n" "outcome lines written after the fix stopped"
+shares "section 2"
 
 # --- 3: a worker stopped with SIGSTOP is lost within the hang timeout --------------------------
 (
-	FX_HANG_TIMEOUT=6 pf_fix "$VOL" --resume --rate 15
+	FX_HANG_TIMEOUT=6 pf_fix "$VOL" --resume --rate 4
 	exit "$LCTL_RC"
 ) &
 fix_pid=$!
@@ -226,6 +243,9 @@ fi
 vhost=${LCTL_POOL_HOSTS[vn - 1]}
 kill -STOP "${w3[@]}"
 t0=$(ms)
+# (the others' workers then place the rest of their shares without a limit: the run ends when
+# they are done, the silent one lost; at 4 files a second that took 30 s)
+"$LAYOUTCTL" set --state-dir "$S" "$VOL" rate=0 || fail "layoutctl set rate=0 failed"
 rc=0
 for ((i = 0; i < 600; i++)); do
 	kill -0 "$fix_pid" 2>/dev/null || break
@@ -235,6 +255,7 @@ kill -0 "$fix_pid" 2>/dev/null && { kill -CONT "${w3[@]}" 2>/dev/null; fail "the
 wait "$fix_pid" || rc=$?
 echo "SIGSTOP: the fix ended $(($(ms) - t0)) ms after server $vn's worker stopped" >&2
 assert_eq 1 "$rc" "exit status of the fix that lost a silent worker"
+shares "section 3"
 grep -qE "^${vhost//./\\.} +lost" "$FX/fix.out" || fail "server $vn is not reported lost"
 assert_contains "$(<"$FX/fix.out")" "sent nothing for 6 s"
 for p in "${w3[@]}"; do
@@ -265,6 +286,7 @@ fx_fix "$VOL" --no-task-check --rsh "$FX/garbage-rsh" --remote-cmd "$LAYOUTCTL" 
 assert_eq 1 "$LCTL_RC" "exit status of the fix whose server 3 sent garbage"
 grep -qE '^127\.1\.1\.3 +lost' "$FX/fix.out" || fail "server 3 is not reported lost"
 assert_contains "$(<"$FX/fix.out")" "protocol error"
+shares "section 4"
 jq -e '.servers[] | select(.name == "127.1.1.3") | .state == "lost" and .migrated == 0' "$P" \
 	>/dev/null || fail "progress.json: $(jq -c '.servers[] | select(.name == "127.1.1.3")' "$P")"
 
@@ -276,6 +298,7 @@ t0=$(ms)
 pf_fix "$VOL" --resume --rate 0.5 --max-runtime 25
 ended=$(($(ms) - t0))
 echo "--max-runtime 25: the fix ended after $ended ms" >&2
+shares "section 4b"
 assert_eq 4 "$LCTL_RC" "exit status of the fix stopped by --max-runtime (on schedule, nothing failed)"
 grep -q '^Stopped at the end of the time window' "$FX/fix.out" || fail "the fix was not stopped by --max-runtime"
 jq -e '[.servers[]?.migrated] | add > 0' "$P" >/dev/null || fail "the window ended before the workers placed a file"
