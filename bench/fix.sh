@@ -102,7 +102,7 @@ layoutctl: $(build_kind "$LAYOUTCTL").
 | \`layoutctl fix --parallel 4 --layout min-move\` | $m_s s | ${CPU[M]} s | ${ST[M]} s | $m_files | $(mb "$m_bytes") MB |
 | \`layoutctl fix --parallel 4 --mode linkto\` | $k_s s | ${CPU[K]} s | ${ST[K]} s | $k_files linked | 0 MB |
 
-Where the clean-first run's time went (its summary: wall seconds per phase; the seconds its threads spent in each step of the directories, summed over the threads): $(jq -r '.summary | "phases: " + ([.phase_seconds | to_entries[] | select(.value > 0) | "\(.key) \(.value) s"] | join(", ")) + "; steps: " + ([.step_seconds | to_entries[] | "\(.key) \(.value) s"] | join(", "))' "$T/C.json"). The same for min-move: $(jq -r '.summary | "phases: " + ([.phase_seconds | to_entries[] | select(.value > 0) | "\(.key) \(.value) s"] | join(", ")) + "; steps: " + ([.step_seconds | to_entries[] | "\(.key) \(.value) s"] | join(", "))' "$T/M.json").
+Where the clean-first run's time went (its summary: wall seconds per phase; the seconds its threads spent in each step of the directories, summed over the threads): $(bench_fix_split "$T/C.json"). The same for min-move: $(bench_fix_split "$T/M.json").
 
 Time to clean (every directory stamped, a miss costs one LOOKUP), rebalance / clean-first: **${ratio_clean}x** (the rebalance stamps the root last: its whole run). Whole runs: rebalance / clean-first ${ratio_c}x; migrate / clean-first **${ratio_cl}x** (above 1: the two phases are faster than moving data before each stamp). Rebalance / migrate mode ${ratio}x, min-move (clean-first) ${ratio_m}x, linkto mode ${ratio_k}x. Dry-run plans: $(mb "$planned_gl") MB with GlusterFS's layout, $(mb "$planned_mm") MB with min-move. Every volume scanned clean afterwards.
 EOT

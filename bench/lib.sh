@@ -187,6 +187,16 @@ bench_rebalance() {
 }
 
 # shellcheck disable=SC2034 # its results are read by the scripts that source this file
+# bench_fix_split JSON: where a layoutctl fix went, from its --json summary: the wall seconds of
+# each phase (those above 0), then the seconds its threads spent in each step of the
+# directories, summed over the threads
+bench_fix_split() {
+	jq -r '.summary | "phases: " + ([.phase_seconds | to_entries[] | select(.value > 0) |
+		"\(.key) \(.value) s"] | join(", ")) + "; steps: " +
+		([.step_seconds | to_entries[] | "\(.key) \(.value) s"] | join(", "))' "$1" 2>/dev/null ||
+		echo "(no summary)"
+}
+
 bench_fix() {
 	local k=$1 vol=$2 t0 c0 s0 run clean
 	shift 2

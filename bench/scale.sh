@@ -85,6 +85,7 @@ scan_row() {
 
 # one_case NAME BRICKS ADD FILES DIRS: the rebalance and layoutctl on the same tree
 declare -A R
+SPLIT=() # where each layoutctl run went, by phase and by step
 one_case() {
 	local name=$1 nbricks=$2 add=$3 nfiles=$4 dirs=$5 k vol vol_g vol_c t0
 	lctl_vol_create dist "$nbricks" vol_g
@@ -108,6 +109,7 @@ one_case() {
 			bench_fix "$name-$k" "$vol"
 			note "$name: layoutctl fix exit $FX_RC in $FX_SECS s (clean after $FX_CLEAN s), $FX_FILES files, max RSS $(mib "$FX_RSS_KIB")"
 			R[C,wall]=$FX_SECS R[C,clean]=$FX_CLEAN R[C,files]=$FX_FILES R[C,rss]=$FX_RSS_KIB R[C,done]="exit $FX_RC"
+			SPLIT+=("- $name: $(bench_fix_split "$T/$name-$k.json")")
 			((FX_RC == 0)) || bad=1
 		fi
 		R[$k,load]+=" / $(load)"
@@ -182,7 +184,11 @@ if ((${#ROWS[@]})); then
 	cat <<EOT
 
 Time to clean: every directory stamped (a miss costs one LOOKUP); the rebalance stamps the root last, so its whole run. Per-file cost: the run's wall time over the files of the tree. Max RSS: layoutctl's from /usr/bin/time, the rebalance process's peak VmHWM. "score": \`layoutctl scan\`'s LOOKUPs per miss by file, of the LOOKUPs a fan-out costs (1 when every directory is stamped). LOOKUP per CREATE: 200 creates in /d00000 by a fresh gfapi client, counted below its DHT.
+
+Where each layoutctl run went (its summary: wall seconds per phase, then the seconds its threads spent in each step of the directories, summed over the threads):
+
 EOT
+	printf '%s\n' "${SPLIT[@]}"
 fi
 ((bad == 0)) || echo "**A correctness check failed: see the checks column.**"
 exit "$bad"
