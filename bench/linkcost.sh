@@ -1,11 +1,13 @@
 #!/bin/bash
 # bench/linkcost.sh: where the clean phase's time goes (issue 27 item 4), in brick operations.
 #
-#   sudo bench/linkcost.sh [FILES [DIRS]]        (defaults 20000 files in 400 directories)
+#   sudo [LCTL_LINKCOST_BRICKS="B A"] [LCTL_LINKCOST_RUNS="P1 P4 G"] bench/linkcost.sh [FILES [DIRS]]
+#                                                (defaults 20000 files in 400 directories)
 #
-# One tree of FILES files of 0-4 KiB in DIRS directories on 4 bricks (bench/populate, then copied
-# brick-wise: the same names, so the same files to link), grown to 6 bricks. Then, each on its
-# own copy, with `gluster volume profile` counting every brick's operations:
+# One tree of FILES files of 0-4 KiB in DIRS directories on B bricks (default 4; bench/populate,
+# then copied brick-wise: the same names, so the same files to link), grown by A bricks (default
+# 2). Then, each on its own copy, with `gluster volume profile` counting every brick's operations
+# (LCTL_LINKCOST_RUNS picks them; all three by default):
 #   - `layoutctl fix --phase clean --settle 0` at --parallel 1 and --parallel 4 (a linkto on its
 #     hashed brick for each misplaced file, made by a lookup through DHT in the dirty directory);
 #   - GlusterFS's rebalance (which moves the data instead; every directory clean at its end).
@@ -17,6 +19,10 @@
 set -euo pipefail
 FILES=${1:-20000}
 DIRS=${2:-400}
+read -r BRICKS ADD <<<"${LCTL_LINKCOST_BRICKS:-4 2}"
+RUNS=" ${LCTL_LINKCOST_RUNS:-P1 P4 G} "
+[[ $BRICKS =~ ^[1-9][0-9]*$ && $ADD =~ ^[1-9][0-9]*$ ]] ||
+	{ echo "bench/linkcost.sh: LCTL_LINKCOST_BRICKS is 'BRICKS ADDED', e.g. '4 2'" >&2; exit 2; }
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 LAYOUTCTL=${LAYOUTCTL:-$LCTL_BUILDDIR/layoutctl}
@@ -51,15 +57,17 @@ per_file() {
 }
 total_per_file() { awk -v n="$2" '{ s += $2 } END { printf "%.1f", (n > 0 ? s / n : 0) }' "$1"; }
 
-lctl_vol_create dist 4 SRC
+lctl_vol_create dist "$BRICKS" SRC
 bench_populate "$SRC" "$FILES" "$DIRS"
-lctl_vol_add_bricks "$SRC" 2
+lctl_vol_add_bricks "$SRC" "$ADD"
+TO=$((BRICKS + ADD))
 declare -A V
-for k in P1 P4 G; do bench_clone "$SRC" "V[$k]"; done
-note "tree: $FILES files in $DIRS directories, 4 -> 6 bricks (load $(cut -d' ' -f1-3 /proc/loadavg))"
+for k in $RUNS; do bench_clone "$SRC" "V[$k]"; done
+note "tree: $FILES files in $DIRS directories, $BRICKS -> $TO bricks (load $(cut -d' ' -f1-3 /proc/loadavg))"
 
 rows=()
 for k in P1 P4; do
+	[[ $RUNS == *" $k "* ]] || continue
 	p=${k#P}
 	profile_start "${V[$k]}"
 	t0=$(now) c0=$(cpu_busy)
@@ -76,15 +84,17 @@ for k in P1 P4; do
 	note "${rows[-1]}"
 done
 
-profile_start "${V[G]}"
-c0=$(cpu_busy)
-bench_rebalance "${V[G]}" 3600
-cpu=$(cpu_since "$c0")
-profile_ops "${V[G]}" "$T/G.ops"
-rows+=("| gluster volume rebalance ($RB_DONE) | $RB_SECS | $RB_FILES moved | $(awk -v n="$RB_FILES" -v s="$RB_SECS" 'BEGIN { printf "%.0f", (s > 0 ? n / s : 0) }') | $(total_per_file "$T/G.ops" "$RB_FILES"): $(per_file "$T/G.ops" "$RB_FILES") | $cpu of $(awk -v s="$RB_SECS" 'BEGIN { printf "%.0f", 2 * s }') | - |")
-note "${rows[-1]}"
+if [[ $RUNS == *" G "* ]]; then
+	profile_start "${V[G]}"
+	c0=$(cpu_busy)
+	bench_rebalance "${V[G]}" 3600
+	cpu=$(cpu_since "$c0")
+	profile_ops "${V[G]}" "$T/G.ops"
+	rows+=("| gluster volume rebalance ($RB_DONE) | $RB_SECS | $RB_FILES moved | $(awk -v n="$RB_FILES" -v s="$RB_SECS" 'BEGIN { printf "%.0f", (s > 0 ? n / s : 0) }') | $(total_per_file "$T/G.ops" "$RB_FILES"): $(per_file "$T/G.ops" "$RB_FILES") | $cpu of $(awk -v s="$RB_SECS" 'BEGIN { printf "%.0f", 2 * s }') | - |")
+	note "${rows[-1]}"
+fi
 
-echo "$FILES files of 0-4 KiB in $DIRS directories, 4 -> 6 bricks; $(build_kind "$LAYOUTCTL"); load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "$FILES files of 0-4 KiB in $DIRS directories, $BRICKS -> $TO bricks; $(build_kind "$LAYOUTCTL"); load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "| run | wall s | files | files/s | brick ops per file (all: by kind) | machine CPU s of the 2-core wall | layoutctl steps (thread-s) |"
 echo "|---|---|---|---|---|---|---|"
