@@ -186,7 +186,6 @@ bench_rebalance() {
 		RB_FAILURES=$(_lctl_xpath "$xml" /cliOutput/volRebalance/aggregate/failures)
 }
 
-# shellcheck disable=SC2034 # its results are read by the scripts that source this file
 # bench_fix_split JSON: where a layoutctl fix went, from its --json summary: the wall seconds of
 # each phase (those above 0), then the seconds its threads spent in each step of the
 # directories, summed over the threads
@@ -197,6 +196,7 @@ bench_fix_split() {
 		echo "(no summary)"
 }
 
+# shellcheck disable=SC2034 # its results are read by the scripts that source this file
 bench_fix() {
 	local k=$1 vol=$2 t0 c0 s0 run clean
 	shift 2
