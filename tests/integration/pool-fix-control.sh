@@ -52,12 +52,14 @@ P=$S/progress.json
 # the count of files the servers' workers migrated so far, from the progress file
 migrated() { jq '[.servers[]?.migrated] | add // 0' "$P" 2>/dev/null || echo 0; }
 control() { printf '%s\n' "$1" >"$S/control"; }
-# wait for the place phase with some files moved; $1: the fix's pid
+# the pace of the run in $S from now on (`layoutctl set VOL rate=$1`), every server's worker
+set_rate() { "$LAYOUTCTL" set --state-dir "$S" "$VOL" "rate=$1" || fail "layoutctl set rate=$1 failed"; }
+# wait for the place phase with some files moved; $1: the fix's pid, $2: how many (default 5)
 wait_placing() {
 	local i
 	for ((i = 0; i < 600; i++)); do
-		jq -e '.phase == "place" and ([.servers[]?.migrated] | add // 0) >= 5' "$P" \
-			>/dev/null 2>&1 && return 0
+		jq -e --argjson n "${2:-5}" '.phase == "place" and ([.servers[]?.migrated] | add // 0) >= $n' \
+			"$P" >/dev/null 2>&1 && return 0
 		kill -0 "$1" 2>/dev/null || fail "the fix ended before its workers placed files"
 		sleep 0.1
 	done
@@ -126,12 +128,8 @@ fix_pid=$!
 # its own to place, and sections 3, 4b and 4c need many of them left (at 15 all along, sections
 # 1 and 2 placed 95 of them, and section 4b's window then found no work for the workers; at 4,
 # 56 to 73)
-for ((i = 0; i < 600; i++)); do
-	jq -e '.phase == "place"' "$P" >/dev/null 2>&1 && break
-	kill -0 "$fix_pid" 2>/dev/null || fail "the fix ended before its place phase"
-	sleep 0.1
-done
-"$LAYOUTCTL" set --state-dir "$S" "$VOL" rate=2 || fail "layoutctl set rate=2 failed"
+wait_placing "$fix_pid" 0
+set_rate 2
 wait_placing "$fix_pid"
 control pause
 # the control file is read once a second, the workers read theirs within a fraction of one;
@@ -161,14 +159,14 @@ done
 # 1b: the pace changed while the workers place (issue 26): `layoutctl set VOL rate=0.25` slows
 # every server's worker to a file every 4 s, `set VOL rate=2` speeds them up again at once
 # (not faster: the sections below need server 3's files still to place)
-"$LAYOUTCTL" set --state-dir "$S" "$VOL" rate=0.25 || fail "layoutctl set rate=0.25 failed"
+set_rate 0.25
 jq -e '.pace.files_per_sec == 0.25' "$P" >/dev/null || sleep 1.2
 jq -e '.pace.files_per_sec == 0.25' "$P" >/dev/null || fail "status does not say the new pace: $(jq -c .pace "$P")"
 sleep 2 # the migrations in flight end, their counts reach the progress file
 a=$(migrated) ta=$(ms)
 sleep 6
 b=$(migrated) tb=$(ms)
-"$LAYOUTCTL" set --state-dir "$S" "$VOL" rate=2 || fail "layoutctl set rate=2 failed"
+set_rate 2
 # the starting host takes the pace at its next once-a-second tick and sends it on; the counts
 # reach the progress file a second or two after the files moved: measure from 3 s after status
 # says the new pace, over 3 s (on CI's loaded 2-core machine, a window from 1 s after the set to
@@ -183,7 +181,7 @@ c=$(migrated) tc=$(ms)
 sleep 3
 d=$(migrated) td=$(ms)
 # (slow again at once: server 3's files are wanted by the sections below)
-"$LAYOUTCTL" set --state-dir "$S" "$VOL" rate=0.25 || fail "layoutctl set rate=0.25 failed"
+set_rate 0.25
 slow=$(((b - a) * 100000 / (tb - ta))) fast=$(((d - c) * 100000 / (td - tc)))
 echo "pace: $((b - a)) files in $((tb - ta)) ms at rate=0.25, $((d - c)) in $((td - tc)) ms at rate=2 (x100 files/s: $slow, $fast)" >&2
 ((slow <= 150)) || fail "after set rate=0.25 the 3 workers moved $((b - a)) files in $((tb - ta)) ms"
@@ -245,7 +243,7 @@ kill -STOP "${w3[@]}"
 t0=$(ms)
 # (the others' workers then place the rest of their shares without a limit: the run ends when
 # they are done, the silent one lost; at 4 files a second that took 30 s)
-"$LAYOUTCTL" set --state-dir "$S" "$VOL" rate=0 || fail "layoutctl set rate=0 failed"
+set_rate 0
 rc=0
 for ((i = 0; i < 600; i++)); do
 	kill -0 "$fix_pid" 2>/dev/null || break
