@@ -2,9 +2,9 @@
 /*
  * Linkto surgery and copy checks, for the repair of a dirty directory (repair.c): remove a
  * linkto, point it at the data, remove one that carries another file's gfid, and finish a
- * migration killed after its copy (both copies compared byte for byte first). Each checks,
- * right before it changes anything, that the file still is what the inspection saw, and never
- * removes data. Also what a fix does first about a stale linkto (lctl_repair_stale_fix()).
+ * migration killed after its copy (both copies compared byte for byte first; a symbolic link
+ * or special file by its target or device number). Each checks, right before it changes
+ * anything, that the file still is what the inspection saw, and never removes data. Also what a fix does first about a stale linkto (lctl_repair_stale_fix()).
  */
 #include "internal.h"
 
@@ -240,6 +240,98 @@ int repair_finish_copied(struct lctl_repair_ctx *rc, const char *path, int hashe
 	ret = repair_remove_linkto(rc, (size_t)a, path, -1);
 	if (ret && ret != -ENOENT)
 		return ret;
+	*from = a;
+	return 0;
+}
+
+/* Whether the special files @a (on @sa) and @b (on @sb) of @path say the same. */
+static bool same_special(struct lctl_repair_ctx *rc, size_t sa, size_t sb, const char *path,
+			 const struct stat *a, const struct stat *b)
+{
+	char ta[4097], tb[4097];
+	ssize_t na, nb;
+
+	if ((a->st_mode & S_IFMT) != (b->st_mode & S_IFMT))
+		return false;
+	if (S_ISCHR(a->st_mode) || S_ISBLK(a->st_mode))
+		return a->st_rdev == b->st_rdev;
+	if (!S_ISLNK(a->st_mode))
+		return true; /* a FIFO or socket is its type */
+	na = glfs_readlink(lctl_volume_subvol_fs(rc->in->vol, sa), path, ta, sizeof(ta));
+	nb = glfs_readlink(lctl_volume_subvol_fs(rc->in->vol, sb), path, tb, sizeof(tb));
+	return na >= 0 && na < (ssize_t)sizeof(ta) && na == nb && !memcmp(ta, tb, (size_t)na);
+}
+
+/*
+ * DHT migrates a symbolic link, device, FIFO or socket (dht-rebalance.c,
+ * migrate_special_files()) by creating it on the hashed subvolume with the source's gfid, giving
+ * it the source's owner, mode and mtime, and unlinking the source. A migration killed between
+ * the create and the unlink leaves the same file twice, and DHT's migration of it again refuses
+ * ("file exists in destination"): clients list the name twice, and a drain could never empty
+ * its brick. If the only copies are one on the hashed subvolume and one elsewhere, of one type,
+ * with the same gfid and the same target (or device number), finish as DHT would have: the
+ * source's owner, mode and times onto the copy on the hashed subvolume, then the source
+ * unlinked, its gfid checked once more right before. A user cannot make two files with one
+ * gfid: that pair is the same file.
+ * Return: 0 finished (*@from: the source's subvolume); 1 not that state (nothing changed);
+ * -errno on a failure.
+ */
+int repair_finish_special(struct lctl_repair_ctx *rc, const char *path, int hashed, int *from)
+{
+	size_t i, n = lctl_volume_nsubvols(rc->in->vol);
+	unsigned char g1[16], g2[16];
+	struct stat st, src = { 0 }, dst = { 0 };
+	struct timespec ts[2];
+	glfs_t *fs_src, *fs_dst;
+	int a = -1;
+
+	if (hashed < 0 || (size_t)hashed >= n)
+		return 1;
+	for (i = 0; i < n; i++) {
+		glfs_t *fs = lctl_volume_subvol_fs(rc->in->vol, i);
+
+		if (!fs)
+			return 1;
+		if (glfs_lstat(fs, path, &st)) {
+			if (errno == ENOENT)
+				continue;
+			return 1;
+		}
+		if (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+			return 1;
+		if ((int)i == hashed) {
+			dst = st;
+		} else if (a < 0) {
+			a = (int)i;
+			src = st;
+		} else {
+			return 1;
+		}
+	}
+	if (a < 0 || !dst.st_mode)
+		return 1;
+	fs_src = lctl_volume_subvol_fs(rc->in->vol, (size_t)a);
+	fs_dst = lctl_volume_subvol_fs(rc->in->vol, (size_t)hashed);
+	if (repair_raw_gfid(rc, (size_t)a, path, g1, &src) ||
+	    repair_raw_gfid(rc, (size_t)hashed, path, g2, &dst) || memcmp(g1, g2, 16) ||
+	    !same_special(rc, (size_t)a, (size_t)hashed, path, &src, &dst))
+		return 1;
+	if ((src.st_uid != dst.st_uid || src.st_gid != dst.st_gid) &&
+	    glfs_lchown(fs_dst, path, src.st_uid, src.st_gid))
+		return errno ? -errno : -EIO;
+	/* a symbolic link's mode is always 0777 */
+	if (!S_ISLNK(src.st_mode) && (src.st_mode & 07777) != (dst.st_mode & 07777) &&
+	    glfs_chmod(fs_dst, path, src.st_mode & 07777))
+		return errno ? -errno : -EIO;
+	ts[0] = src.st_atim;
+	ts[1] = src.st_mtim;
+	if (glfs_lutimens(fs_dst, path, ts))
+		return errno ? -errno : -EIO;
+	if (repair_raw_gfid(rc, (size_t)a, path, g2, &st) || memcmp(g1, g2, 16) ||
+	    (st.st_mode & S_IFMT) != (src.st_mode & S_IFMT))
+		return 1;
+	if (glfs_unlink(fs_src, path) && errno != ENOENT)
+		return errno ? -errno : -EIO;
 	*from = a;
 	return 0;
 }

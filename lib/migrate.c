@@ -187,6 +187,32 @@ static bool place_leftover(struct lctl_repair_ctx *rc, struct lctl_repair_report
 	return true;
 }
 
+/*
+ * Step 3 for data on several subvolumes (place_entry()): a symbolic link or special file whose
+ * migration was killed after its copy is completed (repair_finish_special()); anything else is
+ * left to a human.
+ */
+static void place_duplicate(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
+			    const char *path, const struct lctl_entry_report *e)
+{
+	int from = -1, ret = 1;
+
+	if (!rc->dry_run && !S_ISREG(e->mode))
+		ret = repair_finish_special(rc, path, e->hashed, &from);
+	if (ret == 0)
+		repair_add_outcome(rc, rr, e, LCTL_FILE_MIGRATED, 0,
+				   "completed a migration interrupted after its copy", from,
+				   e->hashed, e->size);
+	else if (ret < 0)
+		repair_add_outcome(rc, rr, e, LCTL_FILE_FAILED, -ret,
+				   "cannot complete a migration interrupted after its copy", -1,
+				   e->hashed, e->size);
+	else
+		repair_add_outcome(rc, rr, e, LCTL_FILE_SKIPPED, 0,
+				   "data on several subvolumes: compare and remove a copy by hand",
+				   -1, e->hashed, e->size);
+}
+
 /* Step 3 for a linkto without data (place_entry()). */
 static void place_orphan(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
 			 const char *path, const struct lctl_entry_report *e)
@@ -314,9 +340,7 @@ void repair_place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 	case LCTL_ENTRY_PLACED:
 		return;
 	case LCTL_ENTRY_DUPLICATE:
-		repair_add_outcome(rc, rr, e, LCTL_FILE_SKIPPED, 0,
-				   "data on several subvolumes: compare and remove a copy by hand",
-				   -1, e->hashed, e->size);
+		place_duplicate(rc, rr, path, e);
 		return;
 	case LCTL_ENTRY_MIGRATION_LEFTOVER:
 		/*

@@ -66,6 +66,7 @@ int repair_raw_gfid(struct lctl_repair_ctx *rc, size_t sv, const char *path, uns
 		    struct stat *st);
 int repair_remove_linkto(struct lctl_repair_ctx *rc, size_t sv, const char *path, int data_sv);
 int repair_finish_copied(struct lctl_repair_ctx *rc, const char *path, int hashed, int *from);
+int repair_finish_special(struct lctl_repair_ctx *rc, const char *path, int hashed, int *from);
 bool repair_stale_first(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr, const char *path,
 			const struct lctl_entry_report *e);
 

@@ -1,15 +1,16 @@
 #!/bin/bash
 # layoutctl drain on a 4-brick distribute volume (one brick leaving): refused for lack of room
 # above cluster.min-free-disk (nothing written); then killed with SIGKILL while it moves files
-# with a fresh-lookup checker running throughout: then `drain --resume
+# (in the middle of DHT's migration of a symbolic link, its copy made and the source still
+# there: tools/faultkill.c), with a fresh-lookup checker running throughout: then `drain --resume
 # --commit` while a client holds a POSIX lock on a file on the leaving brick (DHT does not move
 # a locked file) must refuse the remove (exit 1, the brick still in the volume, the file still
 # there); the file is in the volume's root and named like GlusterFS's internal folders there
 # (".glusterfs-held..."), which the emptiness check must not take for one; a fix from another
 # state directory refuses while the killed drain stands; once the lock is
 # gone, `drain --resume --commit` (a fix from another state directory tried throughout, each
-# one refused) ends as an uninterrupted drain would: exit 0, the brick removed and empty, the tree unchanged, scan exit 0, the brick
-# check clean, no ENOENT.
+# one refused) ends as an uninterrupted drain would: exit 0, the brick removed and empty, the tree unchanged (the
+# symbolic link once, with its owner and mtime), scan exit 0, the brick check clean, no ENOENT.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 fx_init
@@ -50,6 +51,14 @@ for dir in .trashcan "$anon"; do
 	[[ -n $got ]] || fail "no $dir/fN of 64 hashed to the leaving brick"
 	locked_more+=("$got")
 done
+# a symbolic link on the leaving brick, with an owner and an mtime of its own: the drain is
+# killed in its migration (1), which the resumed drain completes as DHT would have (3)
+sym=$(cd "$LEAVE" && find . -path ./.glusterfs -prune -o -type l -print | sort | head -1)
+sym=${sym#.}
+[[ -n $sym ]] || fail "no symbolic link on the leaving brick"
+chown -h 4321:8765 "$MP$sym"
+touch -h -d '2001-02-03 04:05:06' "$MP$sym"
+sym_attrs=$(stat -c '%u:%g %Y %N' "$MP$sym")
 fx_tree manifest "$MP" >"$FX/before"
 fx_tree list "$MP" >"$FX/list"
 S=$FX/state
@@ -98,20 +107,24 @@ for ((i = 0; i < 100; i++)); do
 done
 [[ -e $FX/locked ]] || fail "could not lock $locked"
 
-# (1) killed while files move (slowed down by --rate)
-"$LAYOUTCTL" drain --state-dir "$S" --settle 1 --rate 30 "$VOL" "$LCTL_HOST:$LEAVE" \
-	>"$FX/drain1.out" 2>&1 &
-PID=$!
-for ((i = 0; i < 600; i++)); do
-	(($(migrated) >= 20)) && break
-	kill -0 "$PID" 2>/dev/null || { cat "$FX/drain1.out" >&2; fail "the drain ended before it was killed"; }
-	sleep 0.1
-done
-kill -9 "$PID"
-wait "$PID" 2>/dev/null || true
+# (1) killed while files move (slowed down by --rate): by SIGKILL at DHT's setattr of the
+# symbolic link's new copy, between its create and the unlink of the source (as a kill at any
+# moment may land). DHT would refuse to migrate it again ("file exists in destination"): the
+# name listed twice, the brick never emptied.
+fx_preload faultkill
+rc=0
+FAULT_KILL_PATH=$sym FAULT_KILL_SUBVOLS=$VOL-client- LD_PRELOAD=$FX_PRELOAD \
+	"$LAYOUTCTL" drain --state-dir "$S" --settle 1 --rate 30 "$VOL" "$LCTL_HOST:$LEAVE" \
+	>"$FX/drain1.out" 2>&1 || rc=$?
 echo "killed in phase $(journal_phase) after $(migrated) migrations" >&2
+assert_eq 137 "$rc" "the drain killed in the migration of $sym"
 [[ $(journal_phase) == work ]] || fail "killed in phase $(journal_phase), not work"
 [[ -n $(leftovers "$LEAVE") ]] || fail "the leaving brick was empty already when the drain was killed"
+copies=0
+for b in "${LCTL_BRICKS[@]}"; do
+	[[ -L $b$sym ]] && copies=$((copies + 1))
+done
+assert_eq 2 "$copies" "copies of $sym on the bricks after the kill"
 
 # (1b) the drain stands, stopped (its journal kept, no lock held): a fix from another state
 # directory, as a maintenance timer on another server would start one, refuses before it
@@ -206,6 +219,7 @@ for b in "${KEEP[@]}"; do
 done
 lctl_vol_bricks "$VOL" NOW
 assert_eq "${KEEP[*]}" "${NOW[*]}" "bricks after the commit"
+assert_eq "$sym_attrs" "$(stat -c '%u:%g %Y %N' "$MP$sym")" "$sym: owner, mtime and target after the drain"
 [[ -z $(leftovers "$LEAVE") ]] || fail "left on the removed brick: $(leftovers "$LEAVE" | head -5)"
 stat "$MP" >/dev/null
 fx_tree manifest "$MP" >"$FX/after"

@@ -220,7 +220,8 @@ fx_checker_stop() {
 		"$rounds" "$bad" "$(grep -c '^HUNG ' "$FX/chk.out" || true)" >&2
 	grep -v '^round ' "$FX/chk.out" | head -20 >&2 || true
 	((rounds >= 2)) || fail "the checker ran only $rounds rounds"
-	((rc == 0 && bad == 0)) || fail "fresh lookups failed during the fix (exit $rc, $bad ENOENT)"
+	((rc == 0 && bad == 0)) ||
+		fail "fresh lookups failed during the fix (exit $rc, $bad ENOENT; first: $(grep -m1 -E '^(ENOENT|ERR|HUNG|round [0-9]+: )' "$FX/chk.out"))"
 }
 
 # The writer: in each DIR, file w<i> is written whole, the file wlog gets line i appended and
