@@ -373,6 +373,11 @@ static int init_repair(struct lctl_fix *f, const struct lctl_fix_opts *opts, int
 	if (ret)
 		return ret;
 	f->in.least_move = ndrain > 0;
+	/*
+	 * A brick folder read directly: is its brick process still up? Asked at most 4 times a
+	 * second per brick, as a scan asks (lctl_inspector.probe_ms).
+	 */
+	f->in.probe_ms = 250;
 	f->sum.commit = opts->dry_run ? lctl_volume_commit_hash(vol, NULL) : f->j.commit;
 	f->rc = (struct lctl_repair_ctx){
 		.in = &f->in,

@@ -22,9 +22,13 @@ struct lctl_inspector {
 	/*
 	 * Before reading a brick folder directly, ask the brick process whether it is up (one
 	 * STATFS): a directory on a subvolume clients cannot reach is reported down, as the gfapi
-	 * reader would. 0 = before every read (fix: it must not work on such a directory);
-	 * N = at most every N ms per subvolume (scan: a brick lost half-way is reported from then
-	 * on). Per subvolume: when it was last asked (monotonic ms) and whether it was down.
+	 * reader would. 0 = before every read; N = at most every N ms per subvolume (scan and fix:
+	 * 250; a brick lost half-way is reported from then on). The answer is a hint, never the
+	 * guard: a brick can die right after any probe, and a fix's writes (the layout, the stamp)
+	 * go to every subvolume through gfapi, where a brick that is down fails them; a folder is
+	 * read directly only for a pure distribute subvolume, whose folder nobody else writes while
+	 * its process is down. Per subvolume: when it was last asked (monotonic ms) and whether it
+	 * was down.
 	 */
 	unsigned probe_ms;
 	_Atomic int64_t *probed_at;
