@@ -4,7 +4,8 @@
  * linkto, point it at the data, remove one that carries another file's gfid, and finish a
  * migration killed after its copy (both copies compared byte for byte first; a symbolic link
  * or special file by its target or device number). Each checks, right before it changes
- * anything, that the file still is what the inspection saw, and never removes data. Also what a fix does first about a stale linkto (lctl_repair_stale_fix()).
+ * anything, that the file still is what the inspection saw, and never removes data. Also what
+ * a fix does first about a stale linkto (lctl_repair_stale_fix()).
  */
 #include "internal.h"
 

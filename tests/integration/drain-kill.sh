@@ -9,8 +9,9 @@
 # (".glusterfs-held..."), which the emptiness check must not take for one; a fix from another
 # state directory refuses while the killed drain stands; once the lock is
 # gone, `drain --resume --commit` (a fix from another state directory tried throughout, each
-# one refused) ends as an uninterrupted drain would: exit 0, the brick removed and empty, the tree unchanged (the
-# symbolic link once, with its owner and mtime), scan exit 0, the brick check clean, no ENOENT.
+# one refused) ends as an uninterrupted drain would: exit 0, the brick removed and empty, the
+# tree unchanged (the symbolic link once, with its owner and mtime), scan exit 0, the brick
+# check clean, no ENOENT.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 fx_init
@@ -219,7 +220,8 @@ for b in "${KEEP[@]}"; do
 done
 lctl_vol_bricks "$VOL" NOW
 assert_eq "${KEEP[*]}" "${NOW[*]}" "bricks after the commit"
-assert_eq "$sym_attrs" "$(stat -c '%u:%g %Y %N' "$MP$sym")" "$sym: owner, mtime and target after the drain"
+assert_eq "$sym_attrs" "$(stat -c '%u:%g %Y %N' "$MP$sym")" \
+	"$sym: owner, mtime and target after the drain"
 [[ -z $(leftovers "$LEAVE") ]] || fail "left on the removed brick: $(leftovers "$LEAVE" | head -5)"
 stat "$MP" >/dev/null
 fx_tree manifest "$MP" >"$FX/after"

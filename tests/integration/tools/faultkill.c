@@ -8,7 +8,8 @@
  * setattr is sent for the volume path $FAULT_KILL_PATH to a client xlator whose name starts with
  * $FAULT_KILL_SUBVOLS (say "VOL-client-"), the process kills itself with SIGKILL: the migration
  * stops with the new copy made and the old one still there, as a killed fix or drain leaves it.
- * The setattr of gfapi's own calls goes to the top of the graph, never a client xlator.
+ * In that test nothing else sends a setattr of the path to a client xlator: layoutctl sets
+ * nothing on a symbolic link it moves, and its calls through the volume's graph reach DHT.
  * Build: gcc -shared -fPIC -o faultkill.so faultkill.c -ldl
  */
 #define _GNU_SOURCE
