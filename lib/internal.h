@@ -102,6 +102,17 @@ glfs_t *lctl_volume_fs(const struct lctl_volume *vol);
  * directory) rather than a revalidation. Return: 0 done (or not known); -1 not possible here.
  */
 int lctl_volume_forget(struct lctl_volume *vol, const char *dir, const char *name);
+/*
+ * directlink.c: a linkto made by the hashed and the cached subvolumes' own graphs, as DHT's
+ * lookup makes it in a dirty directory but without asking every subvolume first. A
+ * struct lctl_link_dir is one directory's handles in those graphs, shared by the threads
+ * linking its files. lctl_volume_link_direct() returns 0 (made) or -errno (not made: the
+ * caller looks the name up through DHT, which makes it when it should).
+ */
+struct lctl_link_dir;
+struct lctl_link_dir *lctl_link_dir_open(struct lctl_volume *vol, const char *path);
+void lctl_link_dir_close(struct lctl_link_dir *d);
+int lctl_volume_link_direct(struct lctl_link_dir *d, const char *name, int hashed, int cached);
 /* The volume's own bytes on each subvolume, [nsubvols] (owned from now on; space.c), as
  * lctl_volume_measure_usage() measured them. */
 void lctl_volume_set_usage(struct lctl_volume *vol, uint64_t *usage);

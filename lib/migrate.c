@@ -464,8 +464,10 @@ struct link_spread {
 	struct lctl_repair_ctx *rc;
 	const char *dir;
 	const struct lctl_dir_report *r;
-	_Atomic size_t next;   /* the next entry to take */
-	unsigned char *linked; /* per entry: its lookup succeeded */
+	_Atomic size_t next;	  /* the next entry to take */
+	unsigned char *linked;	  /* per entry: its lookup succeeded */
+	struct lctl_link_dir *ld; /* the directory in the subvolumes' graphs, or NULL */
+	_Atomic size_t direct;	  /* linkto files made directly (lctl_volume_link_direct()) */
 };
 
 static void *link_some(void *arg)
@@ -485,9 +487,12 @@ static void *link_some(void *arg)
 		lctl_crawl_beat(); /* on the crawl worker's own thread */
 		if (s->rc->throttle)
 			s->rc->throttle(s->rc->arg, 0);
-		/* the first lookup by name in a dirty directory links the data from the hashed one */
-		if (glfs_lstat(dht, path, &st))
+		if (s->ld && !lctl_volume_link_direct(s->ld, e->name, e->hashed, e->cached)) {
+			atomic_fetch_add(&s->direct, 1);
+		} else if (glfs_lstat(dht, path, &st)) {
+			/* the first lookup by name in a dirty directory links the data from the hashed one */
 			continue;
+		}
 		s->linked[i] = 1;
 		if (s->rc->live)
 			atomic_fetch_add(&s->rc->live[LCTL_FILE_LINKED], 1);
@@ -518,6 +523,13 @@ void repair_link_misplaced(struct lctl_repair_ctx *rc, struct lctl_repair_report
 	s.linked = calloc(r->nentries, 1);
 	if (!s.linked)
 		return; /* the placing rounds link them one by one */
+	/*
+	 * Made directly only where the inspection read the layout the run wrote (the names'
+	 * hashed subvolumes are then those of every client that has read it); otherwise, and for
+	 * each name the direct way declines, DHT's lookup decides.
+	 */
+	if (!r->layout_changes)
+		s.ld = lctl_link_dir_open(rc->in->vol, dir);
 	if (misplaced >= LINK_SPREAD_MIN && rc->link_threads > 1)
 		want = rc->link_threads < LINK_THREADS_MAX ? rc->link_threads : LINK_THREADS_MAX;
 	for (k = 1; k < want; k++)
@@ -526,6 +538,10 @@ void repair_link_misplaced(struct lctl_repair_ctx *rc, struct lctl_repair_report
 	link_some(&s);
 	for (k = 0; k < n; k++)
 		pthread_join(tid[k], NULL);
+	lctl_link_dir_close(s.ld);
+	if (s.ld)
+		lctl_log(LCTL_LOG_DEBUG, "%s: %zu of %zu linkto files made directly", dir,
+			 (size_t)s.direct, misplaced);
 	for (i = 0; i < r->nentries; i++) {
 		struct lctl_entry_report *e = &r->entries[i];
 

@@ -6,7 +6,7 @@ set -euo pipefail
 
 pkgs=(
 	gcc make autoconf automake libtool autoconf-archive pkg-config
-	glusterfs-server glusterfs-client libglusterfs-dev
+	glusterfs-server glusterfs-client libglusterfs-dev liburcu-dev
 	libjson-c-dev libxml2-dev zlib1g-dev libncurses-dev libcmocka-dev
 	libxml2-utils jq attr tmux mandoc procps psmisc util-linux clang zsh bash-completion python3 time
 	gdb clang-format shellcheck

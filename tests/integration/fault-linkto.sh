@@ -6,9 +6,10 @@
 # must drop the name from the client's inode table so that its lookup links the file again
 # (lctl_volume_forget()), or the directory is left dirty.
 #
-# The fault is injected at gfapi (tools/faultlinkto.c, LD_PRELOAD into layoutctl): right
-# after fix's first lookup of a name in /l that made a linkto, that linkto is removed from the
-# brick (and its gfid link from .glusterfs), as a stale client's DHT does.
+# The fault is injected below layoutctl (tools/faultlinkto.c, LD_PRELOAD into layoutctl): right
+# after fix made the first linkto in /l (on the hashed brick's graph, lib/directlink.c, or by a
+# lookup through DHT), that linkto is removed from the brick (and its gfid link from
+# .glusterfs), as a stale client's DHT does.
 # Twice: with --settle 0 the links are made by the placing rounds after the settle period;
 # with --settle 1 during it (lctl_repair_dir_early()), the rest of the directory after it.
 #   - fix --mode linkto exits 0, and that file was linked again after the fault (its linkto on its

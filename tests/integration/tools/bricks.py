@@ -16,7 +16,10 @@
         - no linkto elsewhere (a stray), unless --strays-ok (they are then only counted);
         - no source of a migration left (setgid + sticky and the linkto xattr; a user's
           setgid + sticky file without that xattr is data).
+        - a linkto carries the gfid of its data (DHT makes it with that gfid);
       --linked-ok: any file may be linked instead of placed (fix --mode linkto).
+      --linkto-owner: a linkto is owned as its data is (DHT gives it the file's owner after
+          making it as root: dht_linkfile_attr_heal(); a client's rename may leave it root's).
       --sparse FILE: those relative paths must use less than 1 MiB on their data bricks.
       Prints one line per problem and a summary; exit 0 when there is none.
 """
@@ -42,13 +45,20 @@ def dmhash(name):
     return lib.gf_dm_hashfn(name, len(name))
 
 
+def gfid(path):
+    try:
+        return os.getxattr(path, "trusted.gfid", follow_symlinks=False).hex()
+    except OSError:
+        return "none"
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0] != "check":
         print(__doc__, file=sys.stderr)
         return 2
     args = args[1:]
-    allow, sparse, strays_ok, linked_ok = set(), [], False, False
+    allow, sparse, strays_ok, linked_ok, linkto_owner = set(), [], False, False, False
     while args and args[0].startswith("--"):
         if args[0] == "--allow-linked":
             allow = set(l.rstrip("\n").encode("utf-8", "surrogateescape")
@@ -63,6 +73,9 @@ def main():
             args = args[1:]
         elif args[0] == "--strays-ok":
             strays_ok = True
+            args = args[1:]
+        elif args[0] == "--linkto-owner":
+            linkto_owner = True
             args = args[1:]
         else:
             print("unknown option " + args[0], file=sys.stderr)
@@ -167,7 +180,7 @@ def main():
                             kind = "phase1"
                         except OSError:
                             pass
-                    v[e] = (kind, target, st.st_blocks)
+                    v[e] = (kind, target, st.st_blocks, os.path.join(p, e), st.st_uid, st.st_gid)
                 views.append(v)
             for other in views[1:]:
                 if {k: x[:2] for k, x in other.items()} != {k: x[:2] for k, x in views[0].items()}:
@@ -195,6 +208,13 @@ def main():
                     problem("%s: on %s, hashed %s has no correct linkto (%r)" % (
                         showf, subvols[cached][0].decode(),
                         subvols[hashed][0].decode() if hashed >= 0 else "-", links.get(hashed)))
+                elif gfid(where[hashed][3]) != gfid(where[cached][3]):
+                    problem("%s: the linkto on %s carries gfid %s, the data on %s %s" % (
+                        showf, subvols[hashed][0].decode(), gfid(where[hashed][3]),
+                        subvols[cached][0].decode(), gfid(where[cached][3])))
+                elif linkto_owner and where[hashed][4:6] != where[cached][4:6]:
+                    problem("%s: the linkto is owned by %d:%d, the data by %d:%d" % (
+                        (showf,) + where[hashed][4:6] + where[cached][4:6]))
                 elif rel not in allow and not linked_ok:
                     problem("%s: linked, not migrated (data on %s, hashed %s)" % (
                         showf, subvols[cached][0].decode(), subvols[hashed][0].decode()))
