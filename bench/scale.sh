@@ -2,7 +2,7 @@
 # bench/scale.sh: layoutctl against GlusterFS's rebalance at field scale (issue 27), one run each
 # on the same trees.
 #
-#   sudo [LCTL_BENCH_SCALE=S] [LCTL_BENCH_CASES="populate tree wide bigdir"] bench/scale.sh
+#   sudo [LCTL_BENCH_SCALE=S] [LCTL_BENCH_CASES="populate tree wide bigdir seeds"] bench/scale.sh
 #
 # The cases (every size times LCTL_BENCH_SCALE, default 1: the full sizes; 0.01 proves the
 # script in minutes; each at least 1):
@@ -19,7 +19,10 @@
 #             fx_client_lookups_per_create: the method of docs/design.md), and the scan's
 #             fan-out score (lookup_optimize_coverage: LOOKUPs per miss by file) after the run;
 #   bigdir    one directory of 1,000,000 entries, 4 -> 6 bricks; the rebalance is stopped after
-#             LCTL_BENCH_LIMIT seconds (default 4 hours times the scale, at least 10 minutes).
+#             LCTL_BENCH_LIMIT seconds (default 4 hours times the scale, at least 10 minutes);
+#   seeds     issue 27's must-show: 100,000 files in 2,000 directories, 4 -> 6 bricks, with a
+#             third contender M, `layoutctl fix --parallel 4 --layout min-move`, on its own copy
+#             (not among the default cases: run it by name).
 # For tree, wide and bigdir: the tree is made once (bench/populate, seed BENCH_SEED, 42; through
 # gfapi, 8 threads on 2 clients) and copied brick-wise into a second volume (bench/lib.sh,
 # bench_clone: cp -a of the stopped volume's bricks, a new volume created on the copies with
@@ -28,7 +31,8 @@
 #      (time to clean = time to placed: it stamps the root last), max RSS the peak VmHWM of its
 #      process (sampled at each poll of the status, every 0.2 s);
 #   C: `layoutctl fix --parallel 4` (clean-first): time to clean from its summary (counted from
-#      the command's start), time to placed its wall time, max RSS from /usr/bin/time.
+#      the command's start), time to placed its wall time, max RSS from /usr/bin/time;
+#   M (seeds only): the same with `--layout min-move`.
 # Afterwards each volume is scanned again (exit 0 required of layoutctl's; the rebalance's
 # result is reported). Per-file cost: wall time of the run over the files of the tree.
 # Output: a Markdown block on stdout (for docs/benchmarks.md), progress on stderr; the machine's
@@ -41,12 +45,13 @@ CASES=${LCTL_BENCH_CASES:-populate tree wide bigdir}
 [[ $SCALE =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ ]] && awk -v s="$SCALE" 'BEGIN { exit !(s > 0) }' ||
 	{ echo "bench/scale.sh: LCTL_BENCH_SCALE must be a number above 0, not '$SCALE'" >&2; exit 2; }
 for c in $CASES; do
-	[[ $c =~ ^(populate|tree|wide|bigdir)$ ]] || { echo "bench/scale.sh: no case '$c' (populate tree wide bigdir)" >&2; exit 2; }
+	[[ $c =~ ^(populate|tree|wide|bigdir|seeds)$ ]] || { echo "bench/scale.sh: no case '$c' (populate tree wide bigdir seeds)" >&2; exit 2; }
 done
 sz() { awk -v n="$1" -v s="$SCALE" 'BEGIN { v = int(n * s + 0.5); print (v < 1 ? 1 : v) }'; }
 TREE_FILES=$(sz 1000000) TREE_DIRS=$(sz 10000)
 WIDE_FILES=$(sz 100000) WIDE_DIRS=$(sz 1000)
 BIG_FILES=$(sz 1000000)
+SEED_FILES=$(sz 100000) SEED_DIRS=$(sz 2000)
 LIMIT=${LCTL_BENCH_LIMIT:-$(awk -v s="$SCALE" 'BEGIN { v = int(14400 * s); print (v < 600 ? 600 : v) }')}
 [[ $LIMIT =~ ^[1-9][0-9]*$ ]] || { echo "bench/scale.sh: LCTL_BENCH_LIMIT must be whole seconds" >&2; exit 2; }
 export LCTL_REBALANCE_TIMEOUT=$LIMIT
@@ -83,19 +88,23 @@ scan_row() {
 		"$T/$1.scan" 2>/dev/null) || SCAN_FAN=-
 }
 
-# one_case NAME BRICKS ADD FILES DIRS: the rebalance and layoutctl on the same tree
+# one_case NAME BRICKS ADD FILES DIRS [KEYS]: the rebalance (G) and layoutctl (C, default layout;
+# M, min-move) on the same tree; KEYS default "G C"
 declare -A R
 SPLIT=() # where each layoutctl run went, by phase and by step
 one_case() {
-	local name=$1 nbricks=$2 add=$3 nfiles=$4 dirs=$5 k vol vol_g vol_c t0
-	lctl_vol_create dist "$nbricks" vol_g
-	bench_populate "$vol_g" "$nfiles" "$dirs"
-	t0=$(now)
-	bench_clone "$vol_g" vol_c
-	note "$name: the tree copied brick-wise in $(since "$t0") s"
-	for k in G C; do
-		vol=$vol_g
-		[[ $k == G ]] || vol=$vol_c
+	local name=$1 nbricks=$2 add=$3 nfiles=$4 dirs=$5 keys=${6:-G C} k vol t0 args how
+	local -A vols
+	lctl_vol_create dist "$nbricks" "vols[G]"
+	bench_populate "${vols[G]}" "$nfiles" "$dirs"
+	for k in $keys; do
+		[[ $k != G ]] || continue
+		t0=$(now)
+		bench_clone "${vols[G]}" "vols[$k]"
+		note "$name: the tree copied brick-wise in $(since "$t0") s"
+	done
+	for k in $keys; do
+		vol=${vols[$k]}
 		lctl_vol_add_bricks "$vol" "$add"
 		scan_row "$name-$k-before" "$vol"
 		R[$k,scan]="$SCAN_SECS s, $(mib "$SCAN_RSS_KIB"), $(per_file "$SCAN_SECS" "$nfiles")/file, score $SCAN_FAN"
@@ -106,10 +115,12 @@ one_case() {
 			R[G,wall]=$RB_SECS R[G,clean]=$RB_SECS R[G,files]=$RB_FILES R[G,rss]=$RB_RSS_KIB R[G,done]=$RB_DONE
 			[[ $RB_DONE == completed* ]] || R[G,clean]="not clean" R[G,wall]="not placed"
 		else
-			bench_fix "$name-$k" "$vol"
-			note "$name: layoutctl fix exit $FX_RC in $FX_SECS s (clean after $FX_CLEAN s), $FX_FILES files, max RSS $(mib "$FX_RSS_KIB")"
-			R[C,wall]=$FX_SECS R[C,clean]=$FX_CLEAN R[C,files]=$FX_FILES R[C,rss]=$FX_RSS_KIB R[C,done]="exit $FX_RC"
-			SPLIT+=("- $name: $(bench_fix_split "$T/$name-$k.json")")
+			args=()
+			[[ $k != M ]] || args=(--layout min-move)
+			bench_fix "$name-$k" "$vol" "${args[@]}"
+			note "$name: layoutctl fix ${args[*]} exit $FX_RC in $FX_SECS s (clean after $FX_CLEAN s), $FX_FILES files, max RSS $(mib "$FX_RSS_KIB")"
+			R[$k,wall]=$FX_SECS R[$k,clean]=$FX_CLEAN R[$k,files]=$FX_FILES R[$k,rss]=$FX_RSS_KIB R[$k,done]="exit $FX_RC"
+			SPLIT+=("- $name${args[*]:+ (${args[*]})}: $(bench_fix_split "$T/$name-$k.json")")
 			((FX_RC == 0)) || bad=1
 		fi
 		R[$k,load]+=" / $(load)"
@@ -120,9 +131,14 @@ one_case() {
 			R[$k,check]+="; LOOKUP per CREATE $(fx_client_lookups_per_create "$vol" /d00000 200 "lpc-$k-")"
 		if [[ -n ${BENCH_KEEP:-} ]]; then note "keeping $vol"; else lctl_vol_destroy "$vol"; fi
 	done
-	ROWS+=("| $name | \`gluster volume rebalance\` (${R[G,done]}) | $(secs "${R[G,clean]}") | $(secs "${R[G,wall]}") | ${R[G,files]} | $(mib "${R[G,rss]}") | $(per_file "${R[G,wall]}" "$nfiles") | ${R[G,check]} | ${R[G,load]} |"
-		"| $name | \`layoutctl fix --parallel 4\` (${R[C,done]}) | $(secs "${R[C,clean]}") | $(secs "${R[C,wall]}") | ${R[C,files]} | $(mib "${R[C,rss]}") | $(per_file "${R[C,wall]}" "$nfiles") | ${R[C,check]} | ${R[C,load]} |"
-		"| $name | rebalance / layoutctl | **$(ratio "${R[G,clean]}" "${R[C,clean]}")** | **$(ratio "${R[G,wall]}" "${R[C,wall]}")** | | $(ratio "${R[G,rss]}" "${R[C,rss]}") | | layoutctl scan before the runs: ${R[C,scan]} | |")
+	ROWS+=("| $name | \`gluster volume rebalance\` (${R[G,done]}) | $(secs "${R[G,clean]}") | $(secs "${R[G,wall]}") | ${R[G,files]} | $(mib "${R[G,rss]}") | $(per_file "${R[G,wall]}" "$nfiles") | ${R[G,check]} | ${R[G,load]} |")
+	for k in $keys; do
+		[[ $k != G ]] || continue
+		how="--parallel 4"
+		[[ $k != M ]] || how+=" --layout min-move"
+		ROWS+=("| $name | \`layoutctl fix $how\` (${R[$k,done]}) | $(secs "${R[$k,clean]}") | $(secs "${R[$k,wall]}") | ${R[$k,files]} | $(mib "${R[$k,rss]}") | $(per_file "${R[$k,wall]}" "$nfiles") | ${R[$k,check]} | ${R[$k,load]} |"
+			"| $name | rebalance / \`fix $how\` | **$(ratio "${R[G,clean]}" "${R[$k,clean]}")** | **$(ratio "${R[G,wall]}" "${R[$k,wall]}")** | | $(ratio "${R[G,rss]}" "${R[$k,rss]}") | | layoutctl scan before the runs: ${R[$k,scan]} | |")
+	done
 }
 
 POP=()
@@ -163,6 +179,7 @@ for c in $CASES; do
 	tree) one_case tree 4 2 "$TREE_FILES" "$TREE_DIRS" ;;
 	wide) one_case wide 12 12 "$WIDE_FILES" "$WIDE_DIRS" ;;
 	bigdir) one_case bigdir 4 2 "$BIG_FILES" 1 ;;
+	seeds) one_case seeds 4 2 "$SEED_FILES" "$SEED_DIRS" "G C M" ;;
 	esac
 done
 
@@ -170,7 +187,7 @@ cat <<EOT
 ### Field scale: layoutctl against \`gluster volume rebalance\` ($(date -u '+%Y-%m-%d'))
 
 Machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, $(. /etc/os-release; echo "$PRETTY_NAME"), GlusterFS $(gluster --version | awk 'NR == 1 { print $2 }'), all bricks on one filesystem, one node; load average at the start / end: $LOAD0 / $(load).
-Command: \`LCTL_BENCH_SCALE=$SCALE LCTL_BENCH_CASES="$CASES" bench/scale.sh\` (tree: $TREE_FILES files in $TREE_DIRS directories, 4 -> 6 bricks; wide: $WIDE_FILES files in $WIDE_DIRS directories, 12 -> 24 bricks; bigdir: one directory of $BIG_FILES entries, 4 -> 6 bricks, the rebalance stopped after $LIMIT s; files of 0-4 KiB, bench/populate seed ${BENCH_SEED:-42}).
+Command: \`LCTL_BENCH_SCALE=$SCALE LCTL_BENCH_CASES="$CASES" bench/scale.sh\` (tree: $TREE_FILES files in $TREE_DIRS directories, 4 -> 6 bricks; wide: $WIDE_FILES files in $WIDE_DIRS directories, 12 -> 24 bricks; bigdir: one directory of $BIG_FILES entries, 4 -> 6 bricks, the rebalance stopped after $LIMIT s; seeds: $SEED_FILES files in $SEED_DIRS directories, 4 -> 6 bricks, min-move too; files of 0-4 KiB, bench/populate seed ${BENCH_SEED:-42}).
 layoutctl: $(build_kind "$LAYOUTCTL").
 EOT
 if ((${#POP[@]})); then
