@@ -14,10 +14,11 @@
  * subvolumes most of the 50 brick operations of a link (docs/benchmarks.md).
  *
  * We already know where the data is (the inspection), so lctl_volume_link_direct() sends what
- * follows the lookup, and only that, to the two subvolumes: the same locks (taken without
- * waiting: a held lock sends the name back to DHT's lookup), a fresh lookup of the name on the
- * cached subvolume (its gfid, that it is data and not a linkto), the MKNOD with the same
- * xattrs, the SETATTR, the unlocks. Any doubt (a lock held, an entry already on the hashed
+ * follows the lookup, and only that, to the two subvolumes: the same locks, taken without
+ * waiting (a held lock sends the name back to DHT's lookup; the directory's read inodelk is
+ * taken once per directory and hashed subvolume, dir_locked()), a fresh lookup of the name on
+ * the cached subvolume (its gfid, that it is data and not a linkto), the MKNOD with the same
+ * xattrs, the SETATTR, the unlock. Any doubt (a lock held, an entry already on the hashed
  * subvolume, anything unexpected from GlusterFS) answers "not made" and the caller falls back
  * to DHT's lookup, which judges every case as before.
  *
@@ -68,7 +69,18 @@ struct lctl_link_dir {
 	pthread_mutex_t lock;
 	struct glfs_object **parent; /* [nsubvols] the directory in that subvolume's graph */
 	unsigned char *opened;	     /* [nsubvols] 1 tried, 2 usable */
+	unsigned char *locked;	     /* [nsubvols] the read inodelk: 1 tried, 2 held */
+	gf_lkowner_t owner;	     /* the owner of those locks */
 };
+
+static _Atomic uint64_t next_owner = 1;
+
+/* Each lock its own owner, as DHT gives each lock frame its own (set_lk_owner_from_ptr()). */
+static void new_owner(gf_lkowner_t *owner)
+{
+	set_lk_owner_from_uint64(owner,
+				 atomic_fetch_add(&next_owner, 1) ^ ((uint64_t)getpid() << 40));
+}
 
 /* The inode_t * a gfapi handle starts with (as graphcache.c reads it). */
 static inode_t *handle_inode(struct glfs_object *obj)
@@ -89,15 +101,21 @@ struct lctl_link_dir *lctl_link_dir_open(struct lctl_volume *vol, const char *pa
 	d->path = strdup(path);
 	d->parent = calloc(vol->nsubvols, sizeof(*d->parent));
 	d->opened = calloc(vol->nsubvols, 1);
-	if (!d->path || !d->parent || !d->opened || pthread_mutex_init(&d->lock, NULL)) {
+	d->locked = calloc(vol->nsubvols, 1);
+	if (!d->path || !d->parent || !d->opened || !d->locked ||
+	    pthread_mutex_init(&d->lock, NULL)) {
 		free(d->path);
 		free(d->parent);
 		free(d->opened);
+		free(d->locked);
 		free(d);
 		return NULL;
 	}
+	new_owner(&d->owner);
 	return d;
 }
+
+static void dir_unlock(struct lctl_link_dir *d, size_t i);
 
 void lctl_link_dir_close(struct lctl_link_dir *d)
 {
@@ -105,13 +123,17 @@ void lctl_link_dir_close(struct lctl_link_dir *d)
 
 	if (!d)
 		return;
-	for (i = 0; i < d->vol->nsubvols; i++)
+	for (i = 0; i < d->vol->nsubvols; i++) {
+		if (d->locked[i] == 2)
+			dir_unlock(d, i);
 		if (d->parent[i])
 			glfs_h_close(d->parent[i]);
+	}
 	pthread_mutex_destroy(&d->lock);
 	free(d->path);
 	free(d->parent);
 	free(d->opened);
+	free(d->locked);
 	free(d);
 }
 
@@ -183,22 +205,73 @@ static int make_loc(loc_t *loc, inode_t *pinode, const char *dirpath, const char
 	return 0;
 }
 
-/* Each lock its own owner, as DHT gives each lock frame its own (set_lk_owner_from_ptr()). */
-static void set_owner(void)
+/* The lock owner of this thread's next fops (libglusterfs's per-thread syncopctx). */
+static void use_owner(const gf_lkowner_t *owner)
 {
-	static _Atomic uint64_t next = 1;
-	gf_lkowner_t owner;
+	gf_lkowner_t o = *owner;
 
-	set_lk_owner_from_uint64(&owner, atomic_fetch_add(&next, 1) ^ ((uint64_t)getpid() << 40));
-	syncopctx_setfslkowner(&owner);
+	syncopctx_setfslkowner(&o);
 }
 
+/* Back to the owner every frame has by default (none), for the thread's other gfapi calls. */
 static void clear_owner(void)
 {
 	gf_lkowner_t none;
 
 	memset(&none, 0, sizeof(none));
 	syncopctx_setfslkowner(&none);
+}
+
+/* The read inodelk of the directory on subvolume @i, cmd F_SETLK (@type F_RDLCK or F_UNLCK). */
+static int dir_inodelk(struct lctl_link_dir *d, size_t i, short type)
+{
+	inode_t *pinode = handle_inode(d->parent[i]);
+	xlator_t *xl = pinode->table->xl, *old_this = THIS;
+	struct gf_flock flock;
+	loc_t loc;
+	int ret;
+
+	THIS = xl;
+	use_owner(&d->owner);
+	ret = make_loc(&loc, pinode, d->path, NULL);
+	if (!ret) {
+		memset(&flock, 0, sizeof(flock));
+		flock.l_type = type;
+		flock.l_whence = SEEK_SET;
+		ret = syncop_inodelk(xl, LAYOUT_HEAL_DOMAIN, &loc, F_SETLK, &flock, NULL, NULL);
+	}
+	loc_wipe(&loc);
+	clear_owner();
+	THIS = old_this;
+	return ret;
+}
+
+/*
+ * Whether this directory's read inodelk is held on the hashed subvolume @i, taken at its first
+ * link there and held until lctl_link_dir_close(): DHT takes it for each link, but a read lock
+ * held across a directory's links excludes the same writers (a layout heal, DHT's rmdir), and
+ * costs two brick operations per directory instead of per file.
+ */
+static bool dir_locked(struct lctl_link_dir *d, size_t i)
+{
+	bool held;
+
+	pthread_mutex_lock(&d->lock);
+	if (!d->locked[i] && d->opened[i] == 2)
+		d->locked[i] = dir_inodelk(d, i, F_RDLCK) ? 1 : 2;
+	held = d->locked[i] == 2;
+	pthread_mutex_unlock(&d->lock);
+	return held;
+}
+
+static void dir_unlock(struct lctl_link_dir *d, size_t i)
+{
+	int ret = dir_inodelk(d, i, F_UNLCK);
+
+	if (ret)
+		lctl_log(LCTL_LOG_DEBUG, "%s: its inodelk on %s stays until we disconnect: %s",
+			 d->path, d->vol->subvols[i].name, strerror(-ret));
+	d->locked[i] = 1;
 }
 
 /*
@@ -213,10 +286,10 @@ int lctl_volume_link_direct(struct lctl_link_dir *d, const char *name, int hashe
 	inode_t *ph, *pc;
 	xlator_t *xh, *xc, *old_this;
 	loc_t dirloc, cloc, hloc;
-	struct gf_flock flock;
+	gf_lkowner_t owner;
 	struct iatt ci, pi, hi;
 	dict_t *req = NULL, *rsp = NULL, *mk = NULL;
-	bool inodelocked = false, entrylocked = false;
+	bool entrylocked = false;
 	int ret;
 
 	if (hashed < 0 || cached < 0 || hashed == cached || (size_t)hashed >= vol->nsubvols ||
@@ -226,6 +299,8 @@ int lctl_volume_link_direct(struct lctl_link_dir *d, const char *name, int hashe
 	pc = dir_inode(d, cached);
 	if (!ph || !pc)
 		return -ENOTSUP;
+	if (!dir_locked(d, (size_t)hashed))
+		return -EAGAIN;
 	xh = ph->table->xl;
 	xc = pc->table->xl;
 	memset(&dirloc, 0, sizeof(dirloc));
@@ -233,18 +308,12 @@ int lctl_volume_link_direct(struct lctl_link_dir *d, const char *name, int hashe
 	memset(&hloc, 0, sizeof(hloc));
 	old_this = THIS;
 	THIS = xh;
-	set_owner();
+	new_owner(&owner);
+	use_owner(&owner);
 
 	ret = make_loc(&dirloc, ph, d->path, NULL);
 	if (ret)
 		goto out;
-	memset(&flock, 0, sizeof(flock));
-	flock.l_type = F_RDLCK;
-	flock.l_whence = SEEK_SET;
-	ret = syncop_inodelk(xh, LAYOUT_HEAL_DOMAIN, &dirloc, F_SETLK, &flock, NULL, NULL);
-	if (ret)
-		goto out;
-	inodelocked = true;
 	ret = syncop_entrylk(xh, ENTRY_SYNC_DOMAIN, &dirloc, name, ENTRYLK_LOCK_NB, ENTRYLK_WRLCK,
 			     NULL, NULL);
 	if (ret)
@@ -293,10 +362,6 @@ out:
 	if (entrylocked)
 		syncop_entrylk(xh, ENTRY_SYNC_DOMAIN, &dirloc, name, ENTRYLK_UNLOCK, ENTRYLK_WRLCK,
 			       NULL, NULL);
-	if (inodelocked) {
-		flock.l_type = F_UNLCK;
-		syncop_inodelk(xh, LAYOUT_HEAL_DOMAIN, &dirloc, F_SETLK, &flock, NULL, NULL);
-	}
 	if (req)
 		dict_unref(req);
 	if (rsp)
