@@ -149,29 +149,27 @@ static inode_t *dir_inode(struct lctl_link_dir *d, size_t i)
 	pthread_mutex_lock(&d->lock);
 	if (!d->opened[i]) {
 		glfs_t *fs = vol->subfs ? vol->subfs[i] : NULL;
-		struct glfs_object *root = NULL, *dir = NULL;
-		inode_t *rinode, *dinode;
+		struct glfs_object *dir = NULL;
+		inode_table_t *t;
+		inode_t *dinode;
 		struct stat st;
 
 		d->opened[i] = 1;
-		if (fs && vol->subvols[i].up)
-			root = glfs_h_lookupat(fs, NULL, "/", &st, 0);
-		if (root)
+		/* only where graphcache.c found gfapi's handles and tables as 10.x lays them out */
+		if (fs && vol->subvols[i].up && vol->itable_known)
 			dir = glfs_h_lookupat(fs, NULL, d->path, &st, 0);
-		rinode = root ? handle_inode(root) : NULL;
 		dinode = dir ? handle_inode(dir) : NULL;
-		if (dir && S_ISDIR(st.st_mode) && rinode && rinode->table &&
-		    rinode->table->root == rinode && __is_root_gfid(rinode->gfid) && dinode &&
-		    dinode->table == rinode->table && rinode->table->xl &&
-		    rinode->table->xl->itable == rinode->table && rinode->table->xl->ctx) {
+		t = dinode ? dinode->table : NULL;
+		/* the handle, its inode, their table, its root and its translator agree */
+		if (dir && S_ISDIR(st.st_mode) && t && t->root && t->root->table == t &&
+		    __is_root_gfid(t->root->gfid) && (dinode == t->root) == !strcmp(d->path, "/") &&
+		    t->xl && t->xl->itable == t && t->xl->ctx) {
 			d->parent[i] = dir;
 			d->opened[i] = 2;
 			dir = NULL;
 		}
 		if (dir)
 			glfs_h_close(dir);
-		if (root)
-			glfs_h_close(root);
 	}
 	if (d->opened[i] == 2)
 		inode = handle_inode(d->parent[i]);

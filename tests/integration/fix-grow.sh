@@ -107,8 +107,12 @@ jq -e -s --argjson n "$ndirs" '
 		.directories.done < $n)] |
 	length > 0 and all(.directories.estimated_total | . >= ($n + 1) * 0.95 and . <= ($n + 1) * 1.05)' \
 	"$FX/status.jsonl" >/dev/null || fail "the directory estimate is off (tree: $((ndirs + 1)) directories): $(
-		jq -c '[.phase, .directories.done, .directories.seen, .directories.estimated_total]' \
-			"$FX/status.jsonl" | sort -u | head -40 | paste -sd' ')"
+		jq -c --argjson n "$ndirs" 'select((.phase == "layout" or .phase == "work" or
+			.phase == "data") and .directories.done >= $n / 3 and .directories.done < $n and
+			(.directories.estimated_total < ($n + 1) * 0.95 or
+			 .directories.estimated_total > ($n + 1) * 1.05)) |
+			[.phase, .directories.done, .directories.seen, .directories.estimated_total]' \
+			"$FX/status.jsonl" | head -40 | paste -sd' ')"
 # bytes to move and left were said while it ran (the data moves in the data phase)
 jq -e -s '[.[] | select(.phase == "data" and .to_move.bytes > 0 and .bytes_left > 0)] | length > 0' \
 	"$FX/status.jsonl" >/dev/null || fail "no bytes to move in the status while it ran"
