@@ -211,15 +211,19 @@ fx_checker_resume() {
 }
 
 fx_checker_stop() {
-	local rc=0 rounds bad
+	local rc=0 rounds bad hung
 	: >"$FX/chk.stop"
 	wait "$FX_CHK_PID" || rc=$?
 	rounds=$(grep -c '^round .* files' "$FX/chk.out" || true)
 	bad=$(grep -c '^ENOENT ' "$FX/chk.out" || true)
+	hung=$(grep -c '^HUNG ' "$FX/chk.out" || true)
 	printf 'checker: %s rounds of fresh lookups, %s ENOENT, %s rounds killed (a client hung)\n' \
-		"$rounds" "$bad" "$(grep -c '^HUNG ' "$FX/chk.out" || true)" >&2
+		"$rounds" "$bad" "$hung" >&2
 	grep -v '^round ' "$FX/chk.out" | head -20 >&2 || true
-	((rounds >= 2)) || fail "the checker ran only $rounds rounds"
+	# a round killed because its GlusterFS client hung (gluster issue 3688: a lookup that meets
+	# a linkto being made, before its gfid is set, loops in 10.3's DHT) ran during the fix all
+	# the same; the last one must end (exit 3 otherwise, below)
+	((rounds + hung >= 2)) || fail "the checker ran only $rounds rounds ($hung killed)"
 	((rc == 0 && bad == 0)) ||
 		fail "fresh lookups failed during the fix (exit $rc, $bad ENOENT; first: $(grep -m1 -E '^(ENOENT|ERR|HUNG|round [0-9]+: )' "$FX/chk.out"))"
 }
