@@ -1,9 +1,9 @@
 #!/bin/bash
 # A GlusterFS call that never returns. GlusterFS 10.3's DHT can loop for ever in a lookup that
 # meets a file another client is creating (gluster issue 3688, fixed in 11): a fix worker
-# caught in one must not hold the run for ever. The hang is injected at gfapi
-# (tools/faulthang.c, LD_PRELOAD into layoutctl): every lookup or migration of a name in /h
-# blocks for good.
+# caught in one must not hold the run for ever. The hang is injected below layoutctl
+# (tools/faulthang.c, LD_PRELOAD into layoutctl): every lookup, migration or linkto made on a
+# brick's graph (lib/directlink.c) of a name in /h blocks for good.
 #   - fix --hang-timeout 5 stops by itself: exit 3, one error line naming /h and the timeout,
 #     within a minute, the other directories fixed (stamped) meanwhile;
 #   - /h stays dirty on every brick (commit word 1: lookups there still ask every brick), the

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * faulthang.so: LD_PRELOAD fault injection for tests/integration/fault-hang.sh. A call of
- * gfapi's glfs_lstat() or glfs_lsetxattr() on a name inside the volume directory $HANG_DIR
- * never returns, as a lookup caught in GlusterFS 10.3's DHT loop (gluster issue 3688) does;
+ * gfapi's glfs_lstat() or glfs_lsetxattr() on a name inside the volume directory $HANG_DIR,
+ * or of libglusterfs's syncop_mknod() (a linkto layoutctl makes on the hashed brick's graph,
+ * lib/directlink.c), never returns, as a lookup caught in GlusterFS 10.3's DHT loop (gluster
+ * issue 3688) does;
  * the first such call touches the file $HANG_MARK, so the test knows the fault was hit.
  * Everything else goes to the real gfapi.
  * Build: gcc -shared -fPIC -o faulthang.so faulthang.c -ldl
@@ -20,6 +22,7 @@ struct glfs;
 struct stat;
 typedef int (*lstat_fn)(struct glfs *, const char *, struct stat *);
 typedef int (*lsetxattr_fn)(struct glfs *, const char *, const char *, const void *, size_t, int);
+typedef int (*mknod_fn)(void *, void *, unsigned, unsigned long, void *, void *, void **);
 
 int glfs_lstat(struct glfs *fs, const char *path, struct stat *buf);
 int glfs_lsetxattr(struct glfs *fs, const char *path, const char *name, const void *value,
@@ -70,4 +73,25 @@ int glfs_lsetxattr(struct glfs *fs, const char *path, const char *name, const vo
 	}
 	maybe_hang(path);
 	return real(fs, path, name, value, size, flags);
+}
+
+/*
+ * int syncop_mknod(xlator_t *, loc_t *, mode_t, dev_t, struct iatt *, dict_t *, dict_t **),
+ * whose loc_t starts with its const char *path
+ */
+int syncop_mknod(void *subvol, void *loc, unsigned mode, unsigned long rdev, void *iatt,
+		 void *xdata_in, void **xdata_out)
+{
+	static mknod_fn real;
+	const char *path = NULL;
+
+	if (!real)
+		real = (mknod_fn)dlsym(RTLD_NEXT, "syncop_mknod");
+	if (!real)
+		return -ENOSYS;
+	if (loc) {
+		memcpy(&path, loc, sizeof(path));
+		maybe_hang(path);
+	}
+	return real(subvol, loc, mode, rdev, iatt, xdata_in, xdata_out);
 }
