@@ -26,7 +26,9 @@
  * through libglusterfs's syncop calls on each graph's top translator, which is reached as in
  * graphcache.c: a gfapi handle starts with its inode_t *, whose table names the graph's top.
  * The headers are libglusterfs-dev's own, so the structures are those of the installed
- * GlusterFS; the layout of a gfapi handle is checked (its inode is its table's root for "/").
+ * GlusterFS; gfapi's handle is private, so it is used only where graphcache.c found the tables
+ * as 10.x lays them out, and dir_inode() checks that the handle's inode, its table, the
+ * table's root and its translator point at each other.
  */
 /*
  * libglusterfs's headers take their build's config.h for granted: the platform, and whether

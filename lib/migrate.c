@@ -465,7 +465,7 @@ struct link_spread {
 	const char *dir;
 	const struct lctl_dir_report *r;
 	_Atomic size_t next;	  /* the next entry to take */
-	unsigned char *linked;	  /* per entry: its lookup succeeded */
+	unsigned char *linked;	  /* per entry: its linkto was made (or its lookup made it) */
 	struct lctl_link_dir *ld; /* the directory in the subvolumes' graphs, or NULL */
 	_Atomic size_t direct;	  /* linkto files made directly (lctl_volume_link_direct()) */
 };

@@ -11,6 +11,7 @@
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 fx_init
+require_cmd jq
 
 lctl_vol_create dist 4 VOL
 MP=$(lctl_mount "$VOL")
