@@ -5,8 +5,9 @@
  * glfs_lsetxattr() of trusted.distribute.migrate-data (a DHT migration) on one, the command
  * "$FAULT_CMD PATH" runs (PATH the looked-up or moved path), and after a linkto layoutctl made
  * on the brick's graph itself (lib/directlink.c: libglusterfs's syncop_mknod() that returned 0,
- * PATH its loc's path); once it has exited 0 it never runs again. The test's command removes the linkto the lookup made on the name's hashed brick, as
- * a client holding the directory's old layout does when it takes that linkto for stale.
+ * PATH its loc's path); once it has exited 0 it never runs again. The test's command removes
+ * the linkto just made on the name's hashed brick, as a client holding the directory's old
+ * layout does when it takes that linkto for stale.
  * Everything else goes to the real gfapi.
  * Build: gcc -shared -fPIC -o faultlinkto.so faultlinkto.c -ldl -lpthread
  */
