@@ -56,6 +56,7 @@ struct worker {
 	char item[LCTL_WORKER_STATE_LEN];  /* locked: the directory it is in */
 	_Atomic int64_t beat_ms;	   /* last sign of life in an item; 0: in none */
 	uint64_t kids;			   /* subdirectories its item pushed so far */
+	unsigned depth;			   /* its item's depth (while it visits one) */
 	/* inside a big directory: its sightings judged and read so far (lctl_crawl_entries()) */
 	_Atomic uint64_t entries_done, entries_seen;
 };
@@ -138,6 +139,7 @@ int lctl_crawl_push(struct lctl_crawl_worker *cw, const char *path, unsigned dep
 	c->pending++;
 	c->dirs_seen++;
 	c->depth.seen[level(depth)]++;
+	c->depth.busy_kids[level(w->depth)]++;
 	w->kids++;
 	queued = queue_push_locked(c, it);
 	if (queued)
@@ -155,6 +157,7 @@ int lctl_crawl_push(struct lctl_crawl_worker *cw, const char *path, unsigned dep
 			c->pending--;
 			c->dirs_seen--;
 			c->depth.seen[level(depth)]--;
+			c->depth.busy_kids[level(w->depth)]--;
 			w->kids--;
 			pthread_mutex_unlock(&c->lock);
 			return -LCTL_ENOMEM;
@@ -311,6 +314,8 @@ static void finish_item(struct lctl_crawl *c, struct worker *w, unsigned depth)
 	pthread_mutex_lock(&c->lock);
 	c->dirs_done++;
 	c->depth.done[level(depth)]++;
+	c->depth.busy[level(depth)]--;
+	c->depth.busy_kids[level(depth)] -= w->kids;
 	c->depth.kids[level(depth)] += w->kids;
 	w->kids = 0;
 	if (--c->pending == 0) {
@@ -333,6 +338,8 @@ static void *worker_main(void *arg)
 		set_state(w, "visiting", it.path);
 		pthread_mutex_lock(&c->lock);
 		snprintf(w->item, sizeof(w->item), "%s", it.path);
+		w->depth = it.depth;
+		c->depth.busy[level(it.depth)]++;
 		pthread_mutex_unlock(&c->lock);
 		atomic_store(&w->beat_ms, beat_now());
 		r = c->cfg.visit(c->cfg.arg, (struct lctl_crawl_worker *)w, it.path, it.depth);

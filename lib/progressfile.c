@@ -163,7 +163,7 @@ void lctl_share_add(struct lctl_share_tracker *st, const struct lctl_repair_repo
  */
 uint64_t lctl_estimate_dirs(const struct lctl_depth_counts *dc)
 {
-	double total = 0, level, next = 0, found = 0, b;
+	double total = 0, level, next = 0, found = 0, b, left;
 	unsigned d;
 
 	for (d = 0; d < LCTL_DEPTH_LEVELS; d++)
@@ -173,9 +173,14 @@ uint64_t lctl_estimate_dirs(const struct lctl_depth_counts *dc)
 		if (level < 0.5)
 			break;
 		total += level;
+		/*
+		 * the branching of the visits done; a visit under way has pushed some of its
+		 * children already (they are in the next level's seen): those count as they are,
+		 * and only the directories not visited yet are given the average
+		 */
 		b = dc->done[d] ? (double)dc->kids[d] / (double)dc->done[d] : 0;
-		next = (double)dc->kids[d] +
-		       (level > (double)dc->done[d] ? level - (double)dc->done[d] : 0) * b;
+		left = level - (double)dc->done[d] - (double)dc->busy[d];
+		next = (double)dc->kids[d] + (double)dc->busy_kids[d] + (left > 0 ? left : 0) * b;
 	}
 	/* the last level holds the deeper ones too: found, never estimated */
 	return total < found ? (uint64_t)found : (uint64_t)(total + 0.5);

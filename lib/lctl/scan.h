@@ -20,6 +20,8 @@
 #define LCTL_DEPTH_LEVELS 32
 struct lctl_depth_counts {
 	uint64_t seen[LCTL_DEPTH_LEVELS], done[LCTL_DEPTH_LEVELS], kids[LCTL_DEPTH_LEVELS];
+	/* visits under way at each depth, and the subdirectories they have pushed so far */
+	uint64_t busy[LCTL_DEPTH_LEVELS], busy_kids[LCTL_DEPTH_LEVELS];
 };
 
 /**
