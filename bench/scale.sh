@@ -117,6 +117,7 @@ one_case() {
 		else
 			args=()
 			[[ $k != M ]] || args=(--layout min-move)
+			R[$k,how]="--parallel 4${args[*]:+ ${args[*]}}"
 			bench_fix "$name-$k" "$vol" "${args[@]}"
 			note "$name: layoutctl fix ${args[*]} exit $FX_RC in $FX_SECS s (clean after $FX_CLEAN s), $FX_FILES files, max RSS $(mib "$FX_RSS_KIB")"
 			R[$k,wall]=$FX_SECS R[$k,clean]=$FX_CLEAN R[$k,files]=$FX_FILES R[$k,rss]=$FX_RSS_KIB R[$k,done]="exit $FX_RC"
@@ -134,8 +135,7 @@ one_case() {
 	ROWS+=("| $name | \`gluster volume rebalance\` (${R[G,done]}) | $(secs "${R[G,clean]}") | $(secs "${R[G,wall]}") | ${R[G,files]} | $(mib "${R[G,rss]}") | $(per_file "${R[G,wall]}" "$nfiles") | ${R[G,check]} | ${R[G,load]} |")
 	for k in $keys; do
 		[[ $k != G ]] || continue
-		how="--parallel 4"
-		[[ $k != M ]] || how+=" --layout min-move"
+		how=${R[$k,how]}
 		ROWS+=("| $name | \`layoutctl fix $how\` (${R[$k,done]}) | $(secs "${R[$k,clean]}") | $(secs "${R[$k,wall]}") | ${R[$k,files]} | $(mib "${R[$k,rss]}") | $(per_file "${R[$k,wall]}" "$nfiles") | ${R[$k,check]} | ${R[$k,load]} |"
 			"| $name | rebalance / \`fix $how\` | **$(ratio "${R[G,clean]}" "${R[$k,clean]}")** | **$(ratio "${R[G,wall]}" "${R[$k,wall]}")** | | $(ratio "${R[G,rss]}" "${R[$k,rss]}") | | layoutctl scan before the runs: ${R[$k,scan]} | |")
 	done

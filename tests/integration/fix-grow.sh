@@ -100,17 +100,14 @@ moved_sparse=$(jq -r 'select(.outcome == "migrated") | .path' "$log" | grep -c '
 ((moved_sparse >= 1)) || fail "no sparse file was migrated: the sparse check would prove nothing"
 
 # the directory estimate: every sample of a walk past its top levels (a third of the tree's
-# directories visited) within 5 % of the directories there are (the root one more)
-jq -e -s --argjson n "$ndirs" '
-	[.[] | select((.phase == "layout" or .phase == "work" or .phase == "data") and
-		.directories.done >= $n / 3 and
-		.directories.done < $n)] |
-	length > 0 and all(.directories.estimated_total | . >= ($n + 1) * 0.95 and . <= ($n + 1) * 1.05)' \
+# directories visited) within 5 % of the directories there are (the root one more); the failure
+# names the samples that are not
+estimate='def sampled: (.phase == "layout" or .phase == "work" or .phase == "data") and
+		.directories.done >= $n / 3 and .directories.done < $n;
+	def within: .directories.estimated_total | . >= ($n + 1) * 0.95 and . <= ($n + 1) * 1.05;'
+jq -e -s --argjson n "$ndirs" "$estimate"' [.[] | select(sampled)] | length > 0 and all(within)' \
 	"$FX/status.jsonl" >/dev/null || fail "the directory estimate is off (tree: $((ndirs + 1)) directories): $(
-		jq -c --argjson n "$ndirs" 'select((.phase == "layout" or .phase == "work" or
-			.phase == "data") and .directories.done >= $n / 3 and .directories.done < $n and
-			(.directories.estimated_total < ($n + 1) * 0.95 or
-			 .directories.estimated_total > ($n + 1) * 1.05)) |
+		jq -c --argjson n "$ndirs" "$estimate"' select(sampled and (within | not)) |
 			[.phase, .directories.done, .directories.seen, .directories.estimated_total]' \
 			"$FX/status.jsonl" | head -40 | paste -sd' ')"
 # bytes to move and left were said while it ran (the data moves in the data phase)
