@@ -24,6 +24,7 @@
  *	"/" (each io-stats xlator writes its counts to <run dir>/DUMP.before.<xlator>), creates
  *	the files, and dumps DUMP.after.
  *
+ * Every client waits until each of its subvolumes is up before it is used (all_subvols_up()).
  * The volfile server is localhost, or $GFCHECK_SERVER (a pool's node, tests/integration/pool.sh).
  * Clients are never glfs_fini'd (it takes ~11 s in 10.3): the process just exits.
  * Build: gcc -O2 -o gfcheck gfcheck.c $(pkg-config --cflags --libs glusterfs-api)
@@ -42,10 +43,53 @@
 #include <time.h>
 #include <unistd.h>
 
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+#ifndef CONNECT_LIMIT_MS
+#define CONNECT_LIMIT_MS 30000
+#endif
+
+/*
+ * DHT's virtual xattr "dht.subvol.status" on "/": "1" when every subvolume is up in this
+ * client, "0" otherwise. glfs_init() returns once each subvolume has answered once, up or
+ * DOWN: a brick whose connection failed at start (a portmap answer lost on a loaded machine)
+ * is tried again 3 s later, and meanwhile a lookup of a name on it fails (ENOTCONN where it is
+ * hashed, ENOENT where only its data is there). Such a client would blame the fix for its own
+ * start, so a client is used only once all its subvolumes are up: this waits up to
+ * CONNECT_LIMIT_MS. 1: all up (or no DHT to ask), 0: still one down.
+ */
+static int all_subvols_up(glfs_t *fs, unsigned limit_ms)
+{
+	double t0 = now_ms();
+	char val[16];
+	ssize_t r;
+
+	for (;;) {
+		r = glfs_getxattr(fs, "/", "dht.subvol.status", val, sizeof(val) - 1);
+		if (r < 0 && errno != ENOTCONN)
+			return 1;
+		if (r > 0) {
+			val[r] = '\0';
+			if (strcmp(val, "0") != 0)
+				return 1;
+		}
+		if (now_ms() - t0 >= limit_ms)
+			return 0;
+		usleep(50000);
+	}
+}
+
 static glfs_t *client_volfile(const char *vol, const char *volfile)
 {
 	glfs_t *fs = glfs_new(vol);
 	const char *server = getenv("GFCHECK_SERVER");
+	double t0;
 
 	if (!fs ||
 	    (volfile ? glfs_set_volfile(fs, volfile)
@@ -56,6 +100,15 @@ static glfs_t *client_volfile(const char *vol, const char *volfile)
 		fprintf(stderr, "gfcheck: cannot start a client of %s: %s\n", vol, strerror(errno));
 		return NULL;
 	}
+	t0 = now_ms();
+	if (!all_subvols_up(fs, CONNECT_LIMIT_MS)) {
+		fprintf(stderr, "gfcheck: a subvolume of %s is still down in a new client after %d s\n",
+			vol, CONNECT_LIMIT_MS / 1000);
+		return NULL;
+	}
+	if (now_ms() - t0 >= 1000) /* seen, not a failure: the checker's log tells */
+		fprintf(stderr, "gfcheck: a new client of %s had a subvolume down for %.1f s\n", vol,
+			(now_ms() - t0) / 1e3);
 	return fs;
 }
 
@@ -74,14 +127,6 @@ static int iostats_dump(glfs_t *fs, const char *dump, const char *when)
 		return 0;
 	fprintf(stderr, "gfcheck: io-stats dump %s: %s\n", val, strerror(errno));
 	return -1;
-}
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 static char **read_list(const char *file, size_t *n)
