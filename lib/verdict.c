@@ -131,6 +131,11 @@ bool lctl_may_be_dht_file(mode_t mode, bool has_gfid)
 	       (bits == S_ISVTX || (bits & (S_ISGID | S_ISVTX)) == (S_ISGID | S_ISVTX));
 }
 
+bool lctl_linkto_being_made(mode_t mode, uint64_t size, bool has_gfid)
+{
+	return S_ISREG(mode) && (mode & 07777) == S_ISVTX && size == 0 && !has_gfid;
+}
+
 enum lctl_copy_kind lctl_copy_kind_of(mode_t mode, bool has_gfid, enum lctl_linkto_read linkto)
 {
 	if (!lctl_may_be_dht_file(mode, has_gfid) ||

@@ -89,6 +89,16 @@ enum lctl_linkto_read lctl_linkto_read_result(ssize_t n, int e);
 bool lctl_may_be_dht_file(mode_t mode, bool has_gfid);
 
 /*
+ * Whether a regular file of mode @mode and size @size without a gfid may be a linkto still
+ * being made: permission bits exactly S_ISVTX, empty. The brick's MKNOD (and the CREATE of a
+ * migration's destination, made with the same mode) creates the file, then sets the linkto
+ * xattr, then the gfid (posix_mknod(), posix_create()): a reader of the brick folder sees it a
+ * moment without either. Such a copy is given that moment before it is taken for data (made on
+ * the brick by hand), which would make a false duplicate of the name. Pure.
+ */
+bool lctl_linkto_being_made(mode_t mode, uint64_t size, bool has_gfid);
+
+/*
  * The kind of copy a non-directory entry of mode @mode is, @linkto being what the read of its
  * linkto xattr said (LCTL_LINKTO_VALUE, _TOO_LONG or _NONE; _NONE when it was not read, as
  * lctl_may_be_dht_file() said no). A user's permission bits prove nothing: the mode makes a

@@ -11,6 +11,8 @@
 #	/r	a renamed file: its linkto on the hashed brick, its data on the other;
 #	/s	an orphan linkto on the brick that is not hashed, no data anywhere;
 # and /c, renamed files without any fault, shows that fix does stamp.
+# Last, the direct reader meets $N's linkto before its gfid is set (the first read of it finds
+# none): it waits a moment and reads again, and the verdicts are those without the fault.
 #   - without the fault, scan says /r/$N is linked and /s/$N an orphan linkto;
 #   - with it, scan exits 1 and reports /r and /s unreadable (both readers alike), no verdict
 #     on $N (neither duplicate nor misplaced), and names the file on stderr;
@@ -153,4 +155,25 @@ FX_LAYOUTCTL=("$LAYOUTCTL")
 hs_lctl "$FX/scan1.json" "$FX/scan1.err" --json scan --all --brick-reads gfapi "$VOL"
 assert_eq linked "$(entry_state "$FX/scan1.json" /r)" "/r/$N after the fixes"
 assert_eq orphan-linkto "$(entry_state "$FX/scan1.json" /s)" "/s/$N after the fixes"
+# --- a linkto read from the brick folder before the brick set its gfid --------------------------
+# (the brick's MKNOD sets the linkto xattr, then the gfid: for a moment a reader of the folder
+# sees a linkto-mode file without a gfid; at b08761f the direct reader took it for data at
+# once, and /r/$N, a linkto and its data, for a duplicate: "compare and remove a copy by hand")
+# Every first read of $N's gfid finds none; the second finds it. One directory at a time.
+for d in /r /s; do
+	LCTL_RC=0
+	env FAULT_GFID_LATE="$N" LD_PRELOAD="$FX_PRELOAD" "$LAYOUTCTL" --json scan --all \
+		--brick-reads auto --parallel 1 --path "$d" "$VOL" >"$FX/late.json" 2>"$FX/late.err" ||
+		LCTL_RC=$?
+	cat "$FX/late.err" >&2
+	_lctl_san_check "layoutctl scan (a gfid read late) $d"
+	hs_json_ok "$FX/late.json"
+	jq -c --arg d "$d" '.directories[] | select(.path == $d) | {problems, entries}' \
+		"$FX/late.json" >&2
+	[[ $d == /r ]] && want=linked || want=orphan-linkto
+	assert_eq "$want" "$(entry_state "$FX/late.json" "$d")" "$d/$N, its gfid read late"
+	assert_eq 0 "$(jq -r '.summary.entries.duplicate' "$FX/late.json")" \
+		"duplicate entries, $N's gfid read late"
+done
+
 echo "fault-linkto-read: /r and /s unreadable in scan, explain and fix; $N's files unchanged"

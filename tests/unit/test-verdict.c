@@ -9,6 +9,7 @@
  * linkto so judged (repair.c: lctl_repair_stale_fix()).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -516,6 +517,31 @@ static void test_copy_kind(void **state)
 }
 
 /*
+ * A linkto being made (mode S_ISVTX, empty, its gfid not set yet) is waited for by a brick-folder
+ * reader; nothing else is: a file with content, other bits, a gfid, or not a regular file.
+ */
+static void test_linkto_being_made(void **state)
+{
+	static const struct {
+		mode_t mode;
+		uint64_t size;
+		bool gfid, want;
+	} k[] = {
+		{ S_IFREG | 01000, 0, false, true },  { S_IFREG | 01000, 0, true, false },
+		{ S_IFREG | 01000, 1, false, false }, { S_IFREG | 01644, 0, false, false },
+		{ S_IFREG | 03000, 0, false, false }, { S_IFREG | 0, 0, false, false },
+		{ S_IFDIR | 01000, 0, false, false }, { S_IFIFO | 01000, 0, false, false },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		if (lctl_linkto_being_made(k[i].mode, k[i].size, k[i].gfid) != k[i].want)
+			fail_msg("mode %06o size %" PRIu64 " gfid %d: %d, want %d",
+				 (unsigned)k[i].mode, k[i].size, k[i].gfid, !k[i].want, k[i].want);
+}
+
+/*
  * The verdict on a user's setgid+sticky file, its copies judged as inspect.c judges them: placed
  * where it hashes, misplaced elsewhere, linked behind a linkto; a leftover only with DHT's xattr.
  */
@@ -802,6 +828,7 @@ int main(void)
 		cmocka_unit_test(test_linkto_read),
 		cmocka_unit_test(test_stale_fix),
 		cmocka_unit_test(test_copy_kind),
+		cmocka_unit_test(test_linkto_being_made),
 		cmocka_unit_test(test_user_modes_verdict),
 		cmocka_unit_test(test_judge_spread),
 	};

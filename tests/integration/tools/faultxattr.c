@@ -23,6 +23,10 @@
  * sees the result: two runs that read it about the same time both act on what they read.
  * And glfs_removexattr() of the key $FAULT_REMOVE_EIO fails with EIO, as from a brick's disk.
  *
+ * At lgetxattr() of trusted.gfid (the direct brick reader), for fault-linkto-read.sh: the
+ * first, third, fifth... read for a file named $FAULT_GFID_LATE fails with ENODATA, as for a
+ * linkto a brick is making (posix sets its gfid last); the read after each succeeds.
+ *
  * Everything else goes to the real functions.
  * Build: gcc -shared -fPIC -o faultxattr.so faultxattr.c -ldl
  */
@@ -174,12 +178,30 @@ ssize_t glfs_lgetxattr(struct glfs *fs, const char *path, const char *name, void
 	return real(fs, path, name, value, size);
 }
 
+/* Whether a read of xattr @name of @path is to find no gfid yet ($FAULT_GFID_LATE). */
+static int gfid_late(const char *path, const char *name)
+{
+	static atomic_uint reads;
+	const char *victim = getenv("FAULT_GFID_LATE"), *base;
+
+	if (!victim || !path || !name || strcmp(name, "trusted.gfid"))
+		return 0;
+	base = strrchr(path, '/');
+	if (strcmp(base ? base + 1 : path, victim))
+		return 0;
+	return atomic_fetch_add(&reads, 1) % 2 == 0;
+}
+
 ssize_t lgetxattr(const char *path, const char *name, void *value, size_t size)
 {
 	static getxattr_fn real;
 
 	if (linkto_fault(path, name)) {
 		errno = EIO;
+		return -1;
+	}
+	if (gfid_late(path, name)) {
+		errno = ENODATA;
 		return -1;
 	}
 	if (!real)
