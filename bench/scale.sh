@@ -33,6 +33,10 @@
 #   C: `layoutctl fix --parallel 4` (clean-first): time to clean from its summary (counted from
 #      the command's start), time to placed its wall time, max RSS from /usr/bin/time;
 #   M (seeds only): the same with `--layout min-move`.
+# LCTL_BENCH_KEYS (default "G C", seeds "G C M") picks the contenders of every case: "C" alone
+# times layoutctl without the rebalance beside it (no ratio then: for the per-file costs of one
+# tree size against another, which issue 27 asks to stay flat from 100,000 to 1,000,000 files);
+# the first contender gets the populated volume, the others copies.
 # Afterwards each volume is scanned again (exit 0 required of layoutctl's; the rebalance's
 # result is reported). Per-file cost: wall time of the run over the files of the tree.
 # Output: a Markdown block on stdout (for docs/benchmarks.md), progress on stderr; the machine's
@@ -46,6 +50,9 @@ CASES=${LCTL_BENCH_CASES:-populate tree wide bigdir}
 	{ echo "bench/scale.sh: LCTL_BENCH_SCALE must be a number above 0, not '$SCALE'" >&2; exit 2; }
 for c in $CASES; do
 	[[ $c =~ ^(populate|tree|wide|bigdir|seeds)$ ]] || { echo "bench/scale.sh: no case '$c' (populate tree wide bigdir seeds)" >&2; exit 2; }
+done
+for k in ${LCTL_BENCH_KEYS:-}; do
+	[[ $k =~ ^[GCM]$ ]] || { echo "bench/scale.sh: no contender '$k' in LCTL_BENCH_KEYS (G C M)" >&2; exit 2; }
 done
 sz() { awk -v n="$1" -v s="$SCALE" 'BEGIN { v = int(n * s + 0.5); print (v < 1 ? 1 : v) }'; }
 TREE_FILES=$(sz 1000000) TREE_DIRS=$(sz 10000)
@@ -89,18 +96,19 @@ scan_row() {
 }
 
 # one_case NAME BRICKS ADD FILES DIRS [KEYS]: the rebalance (G) and layoutctl (C, default layout;
-# M, min-move) on the same tree; KEYS default "G C"
+# M, min-move) on the same tree; KEYS default "G C", or $LCTL_BENCH_KEYS
 declare -A R
 SPLIT=() # where each layoutctl run went, by phase and by step
 one_case() {
-	local name=$1 nbricks=$2 add=$3 nfiles=$4 dirs=$5 keys=${6:-G C} k vol t0 args how
+	local name=$1 nbricks=$2 add=$3 nfiles=$4 dirs=$5 keys=${LCTL_BENCH_KEYS:-${6:-G C}} k vol t0 args how
+	local first=${keys%% *} clean data
 	local -A vols
-	lctl_vol_create dist "$nbricks" "vols[G]"
-	bench_populate "${vols[G]}" "$nfiles" "$dirs"
+	lctl_vol_create dist "$nbricks" "vols[$first]"
+	bench_populate "${vols[$first]}" "$nfiles" "$dirs"
 	for k in $keys; do
-		[[ $k != G ]] || continue
+		[[ $k != "$first" ]] || continue
 		t0=$(now)
-		bench_clone "${vols[G]}" "vols[$k]"
+		bench_clone "${vols[$first]}" "vols[$k]"
 		note "$name: the tree copied brick-wise in $(since "$t0") s"
 	done
 	for k in $keys; do
@@ -121,7 +129,10 @@ one_case() {
 			bench_fix "$name-$k" "$vol" "${args[@]}"
 			note "$name: layoutctl fix ${args[*]} exit $FX_RC in $FX_SECS s (clean after $FX_CLEAN s), $FX_FILES files, max RSS $(mib "$FX_RSS_KIB")"
 			R[$k,wall]=$FX_SECS R[$k,clean]=$FX_CLEAN R[$k,files]=$FX_FILES R[$k,rss]=$FX_RSS_KIB R[$k,done]="exit $FX_RC"
-			SPLIT+=("- $name${args[*]:+ (${args[*]})}: $(bench_fix_split "$T/$name-$k.json")")
+			# per file, each part of the run: the scan before it, the clean phase, the rest
+			clean=- data=-
+			[[ $FX_CLEAN == - ]] || clean=$FX_CLEAN data=$(awk -v w="$FX_SECS" -v c="$FX_CLEAN" 'BEGIN { printf "%.1f", w - c }')
+			SPLIT+=("- $name${args[*]:+ (${args[*]})}: $(bench_fix_split "$T/$name-$k.json"); per file: scan $(per_file "$SCAN_SECS" "$nfiles"), clean phase $(per_file "$clean" "$nfiles"), data phase $(per_file "$data" "$nfiles")")
 			((FX_RC == 0)) || bad=1
 		fi
 		R[$k,load]+=" / $(load)"
@@ -132,12 +143,17 @@ one_case() {
 			R[$k,check]+="; LOOKUP per CREATE $(fx_client_lookups_per_create "$vol" /d00000 200 "lpc-$k-")"
 		if [[ -n ${BENCH_KEEP:-} ]]; then note "keeping $vol"; else lctl_vol_destroy "$vol"; fi
 	done
-	ROWS+=("| $name | \`gluster volume rebalance\` (${R[G,done]}) | $(secs "${R[G,clean]}") | $(secs "${R[G,wall]}") | ${R[G,files]} | $(mib "${R[G,rss]}") | $(per_file "${R[G,wall]}" "$nfiles") | ${R[G,check]} | ${R[G,load]} |")
+	[[ " $keys " != *" G "* ]] ||
+		ROWS+=("| $name | \`gluster volume rebalance\` (${R[G,done]}) | $(secs "${R[G,clean]}") | $(secs "${R[G,wall]}") | ${R[G,files]} | $(mib "${R[G,rss]}") | $(per_file "${R[G,wall]}" "$nfiles") | ${R[G,check]} | ${R[G,load]} |")
 	for k in $keys; do
 		[[ $k != G ]] || continue
 		how=${R[$k,how]}
-		ROWS+=("| $name | \`layoutctl fix $how\` (${R[$k,done]}) | $(secs "${R[$k,clean]}") | $(secs "${R[$k,wall]}") | ${R[$k,files]} | $(mib "${R[$k,rss]}") | $(per_file "${R[$k,wall]}" "$nfiles") | ${R[$k,check]} | ${R[$k,load]} |"
-			"| $name | rebalance / \`fix $how\` | **$(ratio "${R[G,clean]}" "${R[$k,clean]}")** | **$(ratio "${R[G,wall]}" "${R[$k,wall]}")** | | $(ratio "${R[G,rss]}" "${R[$k,rss]}") | | layoutctl scan before the runs: ${R[$k,scan]} | |")
+		ROWS+=("| $name | \`layoutctl fix $how\` (${R[$k,done]}) | $(secs "${R[$k,clean]}") | $(secs "${R[$k,wall]}") | ${R[$k,files]} | $(mib "${R[$k,rss]}") | $(per_file "${R[$k,wall]}" "$nfiles") | ${R[$k,check]} | ${R[$k,load]} |")
+		if [[ " $keys " == *" G "* ]]; then
+			ROWS+=("| $name | rebalance / \`fix $how\` | **$(ratio "${R[G,clean]}" "${R[$k,clean]}")** | **$(ratio "${R[G,wall]}" "${R[$k,wall]}")** | | $(ratio "${R[G,rss]}" "${R[$k,rss]}") | | layoutctl scan before the runs: ${R[$k,scan]} | |")
+		else
+			ROWS+=("| $name | (no rebalance beside it) | | | | | | layoutctl scan before the run: ${R[$k,scan]} | |")
+		fi
 	done
 }
 
@@ -187,7 +203,7 @@ cat <<EOT
 ### Field scale: layoutctl against \`gluster volume rebalance\` ($(date -u '+%Y-%m-%d'))
 
 Machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, $(. /etc/os-release; echo "$PRETTY_NAME"), GlusterFS $(gluster --version | awk 'NR == 1 { print $2 }'), all bricks on one filesystem, one node; load average at the start / end: $LOAD0 / $(load).
-Command: \`LCTL_BENCH_SCALE=$SCALE LCTL_BENCH_CASES="$CASES" bench/scale.sh\` (tree: $TREE_FILES files in $TREE_DIRS directories, 4 -> 6 bricks; wide: $WIDE_FILES files in $WIDE_DIRS directories, 12 -> 24 bricks; bigdir: one directory of $BIG_FILES entries, 4 -> 6 bricks, the rebalance stopped after $LIMIT s; seeds: $SEED_FILES files in $SEED_DIRS directories, 4 -> 6 bricks, min-move too; files of 0-4 KiB, bench/populate seed ${BENCH_SEED:-42}).
+Command: \`LCTL_BENCH_SCALE=$SCALE LCTL_BENCH_CASES="$CASES"${LCTL_BENCH_KEYS:+ LCTL_BENCH_KEYS=\"$LCTL_BENCH_KEYS\"} bench/scale.sh\` (tree: $TREE_FILES files in $TREE_DIRS directories, 4 -> 6 bricks; wide: $WIDE_FILES files in $WIDE_DIRS directories, 12 -> 24 bricks; bigdir: one directory of $BIG_FILES entries, 4 -> 6 bricks, the rebalance stopped after $LIMIT s; seeds: $SEED_FILES files in $SEED_DIRS directories, 4 -> 6 bricks, min-move too; files of 0-4 KiB, bench/populate seed ${BENCH_SEED:-42}).
 layoutctl: $(build_kind "$LAYOUTCTL").
 EOT
 if ((${#POP[@]})); then
