@@ -148,6 +148,7 @@ static void end_layout(struct lctl_fix *f)
 	lctl_crawl_stats(f->crawl, &st);
 	f->base_seen = st.dirs_seen;
 	f->base_done = st.dirs_done;
+	f->known_dirs = st.dirs_seen; /* the walks after it have that count (progressfile.c) */
 	lctl_crawl_free(f->crawl);
 	f->crawl = NULL;
 	/* those directories are refused by the work pass too, and reported there */
@@ -728,6 +729,9 @@ struct lctl_repair_report *lctl_fix_next(struct lctl_fix *f, int timeout_ms, boo
 		/* every directory had its turn: clean now, unless some could not be made so */
 		if (fix_phase_one_ok(&f->sum))
 			fix_mark_clean(f);
+		/* the data phase walks the same tree: what this walk found, the top too */
+		lctl_crawl_stats(f->crawl, &st);
+		f->known_dirs = f->base_seen + st.dirs_seen;
 		lctl_crawl_free(f->crawl);
 		f->crawl = NULL;
 		if (start_data(f, &werr)) {

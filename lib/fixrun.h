@@ -105,6 +105,8 @@ struct lctl_fix {
 	bool top_started;
 	/* counts of the first walk once the top's started; of the layout pass while settling */
 	uint64_t base_seen, base_done;
+	/* the directories the last whole walk found (lctl_progress.dirs_known); 0: none yet */
+	uint64_t known_dirs;
 	struct lctl_fix_summary sum; /* consumer thread only */
 	struct timespec start;
 	struct lctl_lock *lock; /* lock.c; the caller's when lock_borrowed (opts.lock) */

@@ -328,6 +328,7 @@ void lctl_fix_progress(struct lctl_fix *f, struct lctl_progress *p)
 	p->plan_bytes = atomic_load(&f->plan_bytes);
 	p->plan_dirs = atomic_load(&f->plan_dirs);
 	p->depth = st.depth;
+	p->dirs_known = f->known_dirs;
 	p->dir_entries_done = st.entries_done;
 	p->dir_entries_seen = st.entries_seen;
 	snprintf(p->dir_entries_path, sizeof(p->dir_entries_path), "%s", st.entries_dir);

@@ -43,6 +43,12 @@ struct lctl_progress {
 	uint64_t plan_files, plan_bytes, plan_dirs;
 	/* the walk running now, depth by depth (the directory estimate); zero: not known */
 	struct lctl_depth_counts depth;
+	/*
+	 * fix: the directories the run's previous walk of the same tree found, all of it (the
+	 * layout pass for the walk after the settle period, that one for the data phase); zero:
+	 * none. The estimate of a later walk that has found no more than those.
+	 */
+	uint64_t dirs_known;
 	time_t deadline; /* fix: the end of its time window (--until, --max-runtime); 0: none */
 	unsigned workers, active_workers;
 	bool paused;

@@ -747,6 +747,45 @@ static int64_t jint(json_object *j, const char *path)
 }
 
 /*
+ * A later walk of a tree the run walked whole before (the data phase after the work walk) has
+ * that walk's count, not a guess from its own levels, until it finds more directories than that
+ * (made meanwhile: the guess again) or ends (what it found). fix-grow.sh once saw the guess 8 %
+ * high in a data phase whose first visits had more children than its last.
+ */
+static void test_estimate_known(void **state)
+{
+	static struct lctl_progress p;
+	struct lctl_rate_tracker rt = { 0 };
+	json_object *j;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	p.phase = "data";
+	/* 1 + 4 + 12 by the levels (as in test_estimate_synthetic_walk), 221 known */
+	p.depth.seen[0] = 1, p.depth.done[0] = 1, p.depth.kids[0] = 4, p.depth.seen[1] = 4;
+	p.depth.done[1] = 2, p.depth.kids[1] = 6, p.depth.seen[2] = 6;
+	p.dirs_seen = 11, p.dirs_done = 3;
+	j = status_of(&p, &rt);
+	assert_int_equal(jint(j, "directories.estimated_total"), 17);
+	json_object_put(j);
+	p.dirs_known = 221;
+	j = status_of(&p, &rt);
+	assert_int_equal(jint(j, "directories.estimated_total"), 221);
+	json_object_put(j);
+	/* more found than known: the tree grew, the levels say again */
+	p.dirs_known = 10;
+	j = status_of(&p, &rt);
+	assert_int_equal(jint(j, "directories.estimated_total"), 17);
+	json_object_put(j);
+	/* the walk over with fewer (some removed meanwhile): what it found */
+	p.dirs_known = 221, p.dirs_done = 11;
+	p.depth.done[1] = 4, p.depth.done[2] = 6;
+	j = status_of(&p, &rt);
+	assert_int_equal(jint(j, "directories.estimated_total"), 11);
+	json_object_put(j);
+}
+
+/*
  * Bytes to move from the plans of the directories inspected, projected over the directories
  * the walk will find; bytes left; an ETA from whichever of directories, files and bytes takes
  * longest; what a time window leaves for the next run; the servers' plans added.
@@ -827,6 +866,7 @@ int main(void)
 		cmocka_unit_test(test_control_pace),
 		cmocka_unit_test(test_outcome_line),
 		cmocka_unit_test(test_estimate_synthetic_walk),
+		cmocka_unit_test(test_estimate_known),
 		cmocka_unit_test(test_status_bytes_eta),
 	};
 
