@@ -36,11 +36,12 @@
  * Read-only: a path lookup of an entry that has no gfid on a brick (made on the brick by hand)
  * carries gfapi's "gfid-req", and the brick then stores that random gfid: a different one on
  * each brick for a directory. So an entry readdirplus shows without a gfid (st_ino == -1) is
- * never looked up: a linkto-mode file is taken as data (read from the brick folder, an empty one
- * is first given a moment to get its gfid: lctl_linkto_being_made()), and a subdirectory is marked (path,
- * subvolume) in in->nogfid before the caller queues it; its own inspections then skip that
- * subvolume and report the directory unreadable there, and mark its subdirectories the same
- * way. The marks last for the run (a hash table under one mutex, empty in the usual case).
+ * never looked up: a linkto-mode file is taken as data (read from the brick folder, an empty
+ * one is first given a moment to get its gfid: lctl_linkto_being_made()), and a subdirectory
+ * is marked (path, subvolume) in in->nogfid before the caller queues it; its own inspections
+ * then skip that subvolume and report the directory unreadable there, and mark its
+ * subdirectories the same way. The marks last for the run (a hash table under one mutex, empty
+ * in the usual case).
  */
 #include "internal.h"
 #include "crawl.h"
@@ -432,8 +433,8 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 				has_gfid = gfid_at(dfd, de->d_name, gfid);
 			}
 			/* a linkto being made: the same moment (lctl_linkto_being_made()) */
-			if (!has_gfid && lctl_linkto_being_made(st.st_mode, (uint64_t)st.st_size,
-								false)) {
+			if (!has_gfid &&
+			    lctl_linkto_being_made(st.st_mode, (uint64_t)st.st_size, false)) {
 				if (!waited)
 					usleep(NOGFID_GRACE_US);
 				waited = true;

@@ -102,13 +102,14 @@ static glfs_t *client_volfile(const char *vol, const char *volfile)
 	}
 	t0 = now_ms();
 	if (!all_subvols_up(fs, CONNECT_LIMIT_MS)) {
-		fprintf(stderr, "gfcheck: a subvolume of %s is still down in a new client after %d s\n",
+		fprintf(stderr,
+			"gfcheck: a subvolume of %s is still down in a new client after %d s\n",
 			vol, CONNECT_LIMIT_MS / 1000);
 		return NULL;
 	}
 	if (now_ms() - t0 >= 1000) /* seen, not a failure: the checker's log tells */
-		fprintf(stderr, "gfcheck: a new client of %s had a subvolume down for %.1f s\n", vol,
-			(now_ms() - t0) / 1e3);
+		fprintf(stderr, "gfcheck: a new client of %s had a subvolume down for %.1f s\n",
+			vol, (now_ms() - t0) / 1e3);
 	return fs;
 }
 
