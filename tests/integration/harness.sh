@@ -809,6 +809,28 @@ lctl_rebalance() {
 	_lctl_note "rebalance${mode:+ ($mode)} of $vol completed ($(($(_lctl_now_ms) - t0)) ms)"
 }
 
+# _lctl_mount_wait_bricks MP VOL: wait (at most 20 s) until the mount on MP reaches every brick
+# glusterd lists online. A new client whose connection to a brick failed at its start (seen:
+# glusterd's port map of a brick just restarted with `volume start force`) tries again 3 s
+# later, and meanwhile that brick's files are missing from the mount: fault-brick-kill.sh once
+# found 70 files "gone" that way. The root's trusted.glusterfs.pathinfo names each brick the
+# client reached (POSIX(...)); where it cannot be read (a disperse volume answers ENOMEM), or
+# glusterd cannot say, there is nothing to wait for.
+_lctl_mount_wait_bricks() {
+	local xml online reached=0 pi i
+	xml=$(lctl_gluster volume status "$2" --xml 2>/dev/null) || return 0
+	online=$(_lctl_xpath "$xml" 'count(//node[starts-with(path,"/")][status="1"])')
+	[[ $online =~ ^[1-9][0-9]*$ ]] || return 0
+	for ((i = 0; i < 200; i++)); do
+		pi=$(getfattr --absolute-names -n trusted.glusterfs.pathinfo --only-values -- "$1" 2>/dev/null) ||
+			return 0
+		reached=$(grep -o '<POSIX(' <<<"$pi" | wc -l)
+		((reached < online)) || return 0
+		sleep 0.1
+	done
+	_lctl_note "the mount of $2 on $1 reaches $reached of the $online bricks online after 20 s"
+}
+
 lctl_mount() {
 	local _lctl_root _lctl_mp _lctl_out
 	_lctl_root=$(_lctl_vol_root "$1")
@@ -824,6 +846,7 @@ lctl_mount() {
 	rm -f -- "$_lctl_out"
 	mountpoint -q -- "$_lctl_mp" && stat -- "$_lctl_mp" >/dev/null ||
 		_lctl_hard "the mount of $1 on $_lctl_mp does not answer"
+	_lctl_mount_wait_bricks "$_lctl_mp" "$1"
 	if [[ -n ${2:-} ]]; then
 		printf -v "$2" '%s' "$_lctl_mp"
 	else
