@@ -24,7 +24,8 @@
 #	lctl_vol_remove_commit VOL BRICK...	remove-brick commit
 #	lctl_vol_remove_bricks VOL BRICK...	start + wait + commit
 #	lctl_rebalance VOL [fix-layout|force]	start a rebalance and wait until it completed
-#	lctl_mount VOL [VAR]			FUSE mount in a temp dir; mount point -> $VAR or stdout
+#	lctl_mount VOL [VAR]			FUSE mount in a temp dir, once it reaches every brick online;
+#						mount point -> $VAR or stdout
 #	lctl_umount MOUNTPOINT			unmount and remove the mount point
 #	lctl_vol_destroy VOL			tear one of this process's volumes down now
 #	lctl_on_exit CMD...			run CMD at exit (before the volumes go), last added first
