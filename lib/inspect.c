@@ -421,27 +421,23 @@ static int read_subvol_local(struct lctl_inspector *in, size_t i, const char *pa
 			has_gfid = gfid_at(dfd, de->d_name, gfid);
 			/*
 			 * DHT healing a directory onto this brick (a client's lookup) sets its
-			 * gfid just after the mkdir: give a gfid-less one a moment, once per
+			 * gfid just after the mkdir, and a brick making a linkto sets the file's
+			 * last (lctl_linkto_being_made()): give a gfid-less one a moment, once per
 			 * listing, before taking it for one made on the brick by hand (seen: a
 			 * fix's layout pass refused a directory the tests' checker was healing).
 			 */
-			if (!has_gfid && S_ISDIR(st.st_mode) && mark_dirs &&
-			    !nogfid_marked_child(in, path, de->d_name, i)) {
+			if ((!has_gfid && S_ISDIR(st.st_mode) && mark_dirs &&
+			     !nogfid_marked_child(in, path, de->d_name, i)) ||
+			    lctl_linkto_being_made(st.st_mode, (uint64_t)st.st_size, has_gfid)) {
 				if (!waited)
 					usleep(NOGFID_GRACE_US);
 				waited = true;
-				has_gfid = gfid_at(dfd, de->d_name, gfid);
-			}
-			/* a linkto being made: the same moment (lctl_linkto_being_made()) */
-			if (!has_gfid &&
-			    lctl_linkto_being_made(st.st_mode, (uint64_t)st.st_size, false)) {
-				if (!waited)
-					usleep(NOGFID_GRACE_US);
-				waited = true;
-				if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW))
-					continue; /* DHT removed it meanwhile */
-				if (st.st_nlink > 0)
-					st.st_nlink--;
+				if (!S_ISDIR(st.st_mode)) {
+					if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW))
+						continue; /* DHT removed it meanwhile */
+					if (st.st_nlink > 0)
+						st.st_nlink--;
+				}
 				has_gfid = gfid_at(dfd, de->d_name, gfid);
 			}
 			if (has_gfid)
