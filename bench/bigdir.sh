@@ -11,7 +11,11 @@
 #   - fix --phase clean of the first volume by BEFORE, of the second by AFTER;
 #   or with BIGDIR_MODE=full, instead: fix (every phase, from the grown tree) of the first
 #   volume by BEFORE, of the second by AFTER (long: the data phase moves a third of the files,
-#   about 45 a second on the 2-CPU test machine).
+#   about 45 a second on the 2-CPU test machine);
+#   or with BIGDIR_MODE=data: the clean phase of both volumes by AFTER, then the data phase
+#   (fix --resume, --parallel 4) of the first by BEFORE and of the second by AFTER, in the
+#   order BIGDIR_ORDER says (default "before after"; "after before" to take turns), each
+#   followed by a scan (exit 0: clean).
 # Prints one line per run: what, seconds, max RSS (KiB), exit status; and the load average
 # before each. The volumes are removed at the end.
 #
@@ -183,6 +187,20 @@ done
 if [[ $MODE == full ]]; then
 	run "fix, before" "$BEFORE" fix --settle 1 --state-dir "$W/sa" "$VA"
 	run "fix, after" "$AFTER" fix --settle 1 --state-dir "$W/sb" "$VB"
+elif [[ $MODE == data ]]; then
+	# the same clean phase on both (AFTER's), then each data phase alone, in the order asked
+	for v in A B; do
+		vol=VA && [[ $v == B ]] && vol=VB
+		run "fix --phase clean, volume $v" "$AFTER" fix --phase clean --settle 1 \
+			--state-dir "$W/s$v" "${!vol}"
+	done
+	for who in ${BIGDIR_ORDER:-before after}; do
+		bin=$BEFORE st=$W/sA vol=$VA
+		[[ $who == after ]] && bin=$AFTER st=$W/sB vol=$VB
+		RUN_TAIL=4 run "data phase, $who" "$bin" -vv fix --resume --state-dir "$st" "$vol"
+		grep -h "entries to place over" "$W/out" | sed 's/^/#   /' || true
+		run "scan after, $who" "$bin" scan "$vol"
+	done
 else
 	run "scan, before" "$BEFORE" scan --path /big "$VA"
 	run "scan, after" "$AFTER" scan --path /big "$VA"

@@ -31,6 +31,12 @@ static int make_dirty(struct lctl_repair_ctx *rc, const char *path, const struct
 	return u;
 }
 
+/* What the data phase places: an entry not in place that may be placed while stamped. */
+static bool placed_clean(const struct lctl_entry_report *e)
+{
+	return e->state != LCTL_ENTRY_PLACED && lctl_repair_clean_place(e) == LCTL_PLACE_CLEAN;
+}
+
 int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
 		     struct lctl_dir_report *initial, struct lctl_repair_report **out,
 		     bool *deferred)
@@ -95,12 +101,7 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 	/* our DHT client moves them: with the layout of the disk, not one it read before */
 	if (r->nentries)
 		glfs_lstat(lctl_volume_fs(rc->in->vol), path, &st);
-	for (i = 0; i < r->nentries && !repair_stopping(rc); i++) {
-		if (r->entries[i].state != LCTL_ENTRY_PLACED &&
-		    lctl_repair_clean_place(&r->entries[i]) == LCTL_PLACE_CLEAN)
-			repair_place_entry(rc, rr, path, &r->entries[i]);
-		repair_entries_progress(i + 1, r->nentries);
-	}
+	repair_place_entries(rc, rr, path, r, placed_clean, false);
 	t = repair_step_time(rr, LCTL_STEP_MOVES, t);
 	if (repair_stopping(rc)) {
 		repair_set_reason(rr, LCTL_DIR_STOPPED,

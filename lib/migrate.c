@@ -413,13 +413,25 @@ void repair_place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 	migrate_entry(rc, rr, dir, path, e);
 }
 
+/*
+ * What a pool worker places (lctl_repair_place()): data away from its hashed subvolume, and a
+ * migration left over with its data. A special file only moves with its directory dirty, which
+ * the starting host sees to (a worker may run while the directory is stamped: a clean-first run).
+ */
+static bool worker_places(const struct lctl_entry_report *e)
+{
+	if (lctl_repair_clean_place(e) == LCTL_PLACE_DIRTY_AFTER)
+		return false;
+	return e->state == LCTL_ENTRY_MISPLACED || e->state == LCTL_ENTRY_LINKED ||
+	       (e->state == LCTL_ENTRY_MIGRATION_LEFTOVER && e->cached >= 0);
+}
+
 int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned depth,
 		      struct lctl_dir_report *initial, struct lctl_repair_report **out)
 {
 	struct lctl_repair_report *rr = repair_report_new(path);
 	struct lctl_dir_report *r = initial;
 	double t = lctl_mono_seconds();
-	size_t i;
 	int ret = 0;
 
 	*out = NULL;
@@ -433,19 +445,7 @@ int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned dep
 	}
 	t = repair_step_time(rr, LCTL_STEP_INSPECT, t);
 	rr->outcome = LCTL_DIR_PLACED;
-	for (i = 0; i < r->nentries && !repair_stopping(rc); i++) {
-		const struct lctl_entry_report *e = &r->entries[i];
-
-		/*
-		 * A special file only moves with its directory dirty, which the starting host
-		 * sees to (a worker may run while the directory is stamped: a clean-first run)
-		 */
-		if (lctl_repair_clean_place(e) == LCTL_PLACE_DIRTY_AFTER)
-			continue;
-		if (e->state == LCTL_ENTRY_MISPLACED || e->state == LCTL_ENTRY_LINKED ||
-		    (e->state == LCTL_ENTRY_MIGRATION_LEFTOVER && e->cached >= 0))
-			repair_place_entry(rc, rr, path, e);
-	}
+	repair_place_entries(rc, rr, path, r, worker_places, false);
 	repair_step_time(rr, LCTL_STEP_MOVES, t);
 	if (repair_stopping(rc))
 		repair_set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished");
@@ -455,9 +455,110 @@ int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned dep
 	return 0;
 }
 
-/* A directory with at least this many files to link spreads their lookups over threads. */
+/* A directory with at least this many files to link or place spreads them over threads. */
 #define LINK_SPREAD_MIN 256
 #define LINK_THREADS_MAX 16
+
+/*
+ * The threads a directory's @n entries to link or place are shared by (the worker's own
+ * included): rc->link_threads for a directory of LINK_SPREAD_MIN or more, else the worker alone.
+ */
+static unsigned spread_threads(const struct lctl_repair_ctx *rc, size_t n)
+{
+	if (n < LINK_SPREAD_MIN || rc->link_threads <= 1)
+		return 1;
+	return rc->link_threads < LINK_THREADS_MAX ? rc->link_threads : LINK_THREADS_MAX;
+}
+
+/* One directory's entries to place, shared by threads (repair_place_entries()). */
+struct place_spread {
+	struct lctl_repair_ctx *rc;
+	const char *dir;
+	const struct lctl_dir_report *r;
+	bool (*pick)(const struct lctl_entry_report *e);
+	bool forget; /* a misplaced entry is forgotten by our client first */
+	_Atomic size_t next;
+};
+
+/* A thread of a place_spread, with the report its outcomes go to. */
+struct place_part {
+	struct place_spread *s;
+	struct lctl_repair_report *rr;
+	pthread_t tid;
+};
+
+/*
+ * Whether @s places @e: what its pick takes, of what is not in place already (in a linkto
+ * pass, a linked file is where it stays).
+ */
+static bool place_takes(const struct place_spread *s, const struct lctl_entry_report *e)
+{
+	if (e->state == LCTL_ENTRY_PLACED ||
+	    (s->rc->mode == LCTL_FIX_LINKTO && e->state == LCTL_ENTRY_LINKED))
+		return false;
+	return !s->pick || s->pick(e);
+}
+
+static void *place_some(void *arg)
+{
+	struct place_part *p = arg;
+	struct place_spread *s = p->s;
+	size_t i, n = s->r->nentries;
+
+	while ((i = atomic_fetch_add(&s->next, 1)) < n && !repair_stopping(s->rc)) {
+		const struct lctl_entry_report *e = &s->r->entries[i];
+
+		if (place_takes(s, e)) {
+			if (s->forget && e->state == LCTL_ENTRY_MISPLACED)
+				lctl_volume_forget(s->rc->in->vol, s->dir, e->name);
+			repair_place_entry(s->rc, p->rr, s->dir, e);
+		}
+		/* (on the worker's own thread; a no-op on the others) */
+		repair_entries_progress(i + 1, n);
+	}
+	return NULL;
+}
+
+/*
+ * Place the entries of @r (in @dir) that @pick takes (NULL: all), their outcomes in @rr. A
+ * directory with many of them (LINK_SPREAD_MIN) shares them among rc->link_threads threads,
+ * the worker's own included, each with a report of its own, merged into @rr at the end: one
+ * worker would otherwise move the files of a directory of a million, one at a time, while the
+ * slots of other subvolume pairs stay free (migrationlimit.c still bounds what moves at once).
+ * The names are placed independently of each other, in any order, as DHT would.
+ */
+void repair_place_entries(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
+			  const char *dir, const struct lctl_dir_report *r,
+			  bool (*pick)(const struct lctl_entry_report *e), bool forget)
+{
+	struct place_spread s = { .rc = rc, .dir = dir, .r = r, .pick = pick, .forget = forget };
+	struct place_part part[LINK_THREADS_MAX];
+	size_t i, picked = 0;
+	unsigned n = 0, k, want;
+
+	for (i = 0; i < r->nentries; i++)
+		picked += place_takes(&s, &r->entries[i]);
+	want = spread_threads(rc, picked);
+	for (k = 1; k < want; k++) {
+		part[n].s = &s;
+		part[n].rr = repair_report_new(dir);
+		if (!part[n].rr)
+			break;
+		if (pthread_create(&part[n].tid, NULL, place_some, &part[n])) {
+			lctl_repair_report_free(part[n].rr);
+			break;
+		}
+		n++;
+	}
+	if (n)
+		lctl_log(LCTL_LOG_VERBOSE, "'%s': %zu entries to place over %u threads", dir,
+			 picked, n + 1);
+	place_some(&(struct place_part){ .s = &s, .rr = rr });
+	for (k = 0; k < n; k++) {
+		pthread_join(part[k].tid, NULL);
+		repair_merge_outcomes(rc, rr, part[k].rr);
+	}
+}
 
 /* The lookups of one directory's misplaced entries, shared by threads (repair_link_misplaced()). */
 struct link_spread {
@@ -513,7 +614,7 @@ void repair_link_misplaced(struct lctl_repair_ctx *rc, struct lctl_repair_report
 {
 	struct link_spread s = { .rc = rc, .dir = dir, .r = r };
 	pthread_t tid[LINK_THREADS_MAX];
-	unsigned n = 0, k, want = 1;
+	unsigned n = 0, k, want;
 	size_t i, misplaced = 0;
 
 	for (i = 0; i < r->nentries; i++)
@@ -530,8 +631,7 @@ void repair_link_misplaced(struct lctl_repair_ctx *rc, struct lctl_repair_report
 	 */
 	if (!r->layout_changes)
 		s.ld = lctl_link_dir_open(rc->in->vol, dir);
-	if (misplaced >= LINK_SPREAD_MIN && rc->link_threads > 1)
-		want = rc->link_threads < LINK_THREADS_MAX ? rc->link_threads : LINK_THREADS_MAX;
+	want = spread_threads(rc, misplaced);
 	for (k = 1; k < want; k++)
 		if (!pthread_create(&tid[n], NULL, link_some, &s))
 			n++;

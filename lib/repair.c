@@ -718,18 +718,13 @@ static int place_and_verify(struct dir_repair *d)
 	size_t i;
 
 	for (round = 0; round < PLACE_ROUNDS; round++) {
-		for (i = 0; i < d->r->nentries && !repair_stopping(rc); i++) {
-			/*
-			 * Misplaced again in a later round: the linkto an earlier one made was
-			 * removed behind our back (a client judging by an old layout took it for
-			 * stale). Our client knows the name, so its lookup would only revalidate:
-			 * make it a fresh one, which links again.
-			 */
-			if (round && d->r->entries[i].state == LCTL_ENTRY_MISPLACED)
-				lctl_volume_forget(rc->in->vol, path, d->r->entries[i].name);
-			repair_place_entry(rc, rr, path, &d->r->entries[i]);
-			repair_entries_progress(i + 1, d->r->nentries);
-		}
+		/*
+		 * Misplaced again in a later round: the linkto an earlier one made was removed
+		 * behind our back (a client judging by an old layout took it for stale). Our
+		 * client knows the name, so its lookup would only revalidate: make it a fresh
+		 * one (forgotten first), which links again.
+		 */
+		repair_place_entries(rc, rr, path, d->r, NULL, round > 0);
 		t = repair_step_time(rr, placing, t);
 		if (repair_stopping(rc)) {
 			repair_set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished");

@@ -32,7 +32,7 @@ struct lctl_repair_ctx {
 	 */
 	bool (*settling)(void *arg);
 	void *arg;
-	/* a linkto pass: the lookups of a directory with many files to link, over this many
+	/* the links or moves of a directory with many files to link or place, over this many
 	 * threads (the worker's own included); 0 or 1: the worker alone */
 	unsigned link_threads;
 	/* where the S_ISGID/S_ISVTX bits of files about to move are kept; NULL in a dry run */

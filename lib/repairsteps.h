@@ -58,6 +58,9 @@ static inline void repair_entries_progress(size_t done, size_t n)
 bool repair_stopping(struct lctl_repair_ctx *rc);
 void repair_place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr, const char *dir,
 			const struct lctl_entry_report *e);
+void repair_place_entries(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
+			  const char *dir, const struct lctl_dir_report *r,
+			  bool (*pick)(const struct lctl_entry_report *e), bool forget);
 void repair_link_misplaced(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
 			   const char *dir, struct lctl_dir_report *r);
 

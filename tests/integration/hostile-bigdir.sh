@@ -15,8 +15,9 @@
 #   - scan gives the same JSON bucketed as whole (--all: every entry, in the same order), also
 #     under a soft limit of 64 open files (layoutctl raises it to the hard limit);
 #   - fix (clean-first, every phase) with the fresh-lookup checker running: exit 0, no
-#     ENOENT; then the bricks hold every file placed (bricks.py), scan exits 0 both ways, and
-#     a fresh client reads every file with its content.
+#     ENOENT; its data phase shares the directory's moves among threads, and the outcome log
+#     has each linked file migrated once; then the bricks hold every file placed (bricks.py),
+#     scan exits 0 both ways, and a fresh client reads every file with its content.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/hostile-lib.sh"
@@ -80,10 +81,18 @@ grep -q "judged in [0-9]* buckets" "$FX/fix.out" || fail "the fix did not use bu
 assert_eq 0 "$LCTL_RC" "fix --phase clean of the directory in buckets"
 bd_compare 0 "linked"
 (($(jq '.summary.entries.linked' "$FX/buckets.json") > 0)) || fail "no linked entries to compare"
+linked=$(jq '.summary.entries.linked' "$FX/buckets.json")
 LCTL_BIGDIR_THRESHOLD=500 fx_fix "$VOLS" -vv
 fx_checker_stop
 grep -q "judged in [0-9]* buckets" "$FX/fix.out" || fail "the fix did not use buckets"
 assert_eq 0 "$LCTL_RC" "fix of the directory in buckets"
+# the data phase shared the directory's moves among its threads, and every linked file moved
+# once, whichever thread moved it (each thread's outcomes merged into the directory's report)
+grep -q "'/small': [0-9]* entries to place over [2-9] threads" "$FX/fix.out" ||
+	fail "the data phase placed the directory's $linked linked files on one thread"
+jq -r 'select(.outcome == "migrated") | .path' "$FX/state/outcomes.jsonl" | sort >"$FX/moved"
+assert_eq "$linked" "$(wc -l <"$FX/moved")" "files migrated (outcome log) of the $linked linked"
+assert_eq "" "$(uniq -d "$FX/moved" | head -3)" "files migrated twice (outcome log)"
 fx_bricks_check "$VOLS"
 expect_exit 0 env LCTL_BIGDIR_THRESHOLD=500 "$LAYOUTCTL" scan --path /small "$VOLS"
 expect_exit 0 "$LAYOUTCTL" scan --path /small "$VOLS"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Many workers on one volume: scan and fix with --parallel 8 over a tree of many small
-# directories, and one with enough files to link that their lookups are spread over threads
-# (repair.c, link_misplaced()). Run in every build; the CI's ThreadSanitizer build runs it for
+# directories, and one with enough files to link that their lookups, and then their moves, are
+# spread over threads (migrate.c: repair_link_misplaced(), repair_place_entries()). Run in every build; the CI's ThreadSanitizer build runs it for
 # data races (tests/run-test.sh fails the test on any sanitizer report).
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 
@@ -27,6 +27,12 @@ run_check "$LAYOUTCTL" fix --parallel 8 --settle 1 --no-task-check --state-dir "
 # /big's files were many enough to be linked by several threads: every misplaced one linked
 n=$(jq -r 'select(.outcome == "linked") | .path' "$state/outcomes.jsonl" | grep -c '^/big/' || true)
 ((n >= 256)) || fail "only $n files of /big were linked: the spread lookups were not tried"
+# and then moved by several threads (the data phase's spread, migrate.c:repair_place_entries()):
+# each linked one once
+jq -r 'select(.outcome == "migrated") | .path' "$state/outcomes.jsonl" | grep '^/big/' |
+	sort >"$state/moved" || true
+assert_eq "$n" "$(wc -l <"$state/moved")" "files of /big migrated, of the $n linked"
+assert_eq "" "$(uniq -d "$state/moved" | head -3)" "files of /big migrated twice"
 run_check "$LAYOUTCTL" scan --parallel 8 "$VOL"
 sums_after=$(cd "$mnt" && find . -type f -exec md5sum {} + | sort -k2)
 [ "$sums_before" = "$sums_after" ] || fail "file contents or names changed"
