@@ -477,6 +477,7 @@ struct place_spread {
 	const struct lctl_dir_report *r;
 	bool (*pick)(const struct lctl_entry_report *e);
 	bool forget; /* a misplaced entry is forgotten by our client first */
+	bool hard;   /* the pass of hard-linked names (else of the others) */
 	_Atomic size_t next;
 };
 
@@ -499,6 +500,12 @@ static bool place_takes(const struct place_spread *s, const struct lctl_entry_re
 	return !s->pick || s->pick(e);
 }
 
+/* A name of a file with other names (each pass of repair_place_entries() takes its kind). */
+static bool hard_linked(const struct lctl_entry_report *e)
+{
+	return S_ISREG(e->mode) && e->nlink > 1;
+}
+
 static void *place_some(void *arg)
 {
 	struct place_part *p = arg;
@@ -508,13 +515,14 @@ static void *place_some(void *arg)
 	while ((i = atomic_fetch_add(&s->next, 1)) < n && !repair_stopping(s->rc)) {
 		const struct lctl_entry_report *e = &s->r->entries[i];
 
-		if (place_takes(s, e)) {
+		if (hard_linked(e) == s->hard && place_takes(s, e)) {
 			if (s->forget && e->state == LCTL_ENTRY_MISPLACED)
 				lctl_volume_forget(s->rc->in->vol, s->dir, e->name);
 			repair_place_entry(s->rc, p->rr, s->dir, e);
 		}
 		/* (on the worker's own thread; a no-op on the others) */
-		repair_entries_progress(i + 1, n);
+		if (!s->hard)
+			repair_entries_progress(i + 1, n);
 	}
 	return NULL;
 }
@@ -525,7 +533,11 @@ static void *place_some(void *arg)
  * the worker's own included, each with a report of its own, merged into @rr at the end: one
  * worker would otherwise move the files of a directory of a million, one at a time, while the
  * slots of other subvolume pairs stay free (migrationlimit.c still bounds what moves at once).
- * The names are placed independently of each other, in any order, as DHT would.
+ * The names are placed independently of each other, in any order, as DHT would; but the names
+ * of a hard-linked file go after the rest, one at a time on the worker's own thread, as before:
+ * two names of one directory's file are never handed to DHT at once (its handling of a file
+ * with several names, gf_defrag_handle_hardlink(), works on the other names too; two at once
+ * on one file is an interleaving this code has never been tested with).
  */
 void repair_place_entries(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
 			  const char *dir, const struct lctl_dir_report *r,
@@ -533,12 +545,15 @@ void repair_place_entries(struct lctl_repair_ctx *rc, struct lctl_repair_report 
 {
 	struct place_spread s = { .rc = rc, .dir = dir, .r = r, .pick = pick, .forget = forget };
 	struct place_part part[LINK_THREADS_MAX];
-	size_t i, picked = 0;
+	size_t i, picked = 0, hard = 0;
 	unsigned n = 0, k, want;
 
 	for (i = 0; i < r->nentries; i++)
-		picked += place_takes(&s, &r->entries[i]);
-	want = spread_threads(rc, picked);
+		if (place_takes(&s, &r->entries[i])) {
+			picked++;
+			hard += hard_linked(&r->entries[i]);
+		}
+	want = spread_threads(rc, picked - hard);
 	for (k = 1; k < want; k++) {
 		part[n].s = &s;
 		part[n].rr = repair_report_new(dir);
@@ -552,11 +567,16 @@ void repair_place_entries(struct lctl_repair_ctx *rc, struct lctl_repair_report 
 	}
 	if (n)
 		lctl_log(LCTL_LOG_VERBOSE, "'%s': %zu entries to place over %u threads", dir,
-			 picked, n + 1);
+			 picked - hard, n + 1);
 	place_some(&(struct place_part){ .s = &s, .rr = rr });
 	for (k = 0; k < n; k++) {
 		pthread_join(part[k].tid, NULL);
 		repair_merge_outcomes(rc, rr, part[k].rr);
+	}
+	if (hard) {
+		s.hard = true;
+		atomic_store(&s.next, 0);
+		place_some(&(struct place_part){ .s = &s, .rr = rr });
 	}
 }
 
