@@ -1,8 +1,9 @@
 #!/bin/bash
 # Many workers on one volume: scan and fix with --parallel 8 over a tree of many small
 # directories, and one with enough files to link that their lookups, and then their moves, are
-# spread over threads (migrate.c: repair_link_misplaced(), repair_place_entries()). Run in every build; the CI's ThreadSanitizer build runs it for
-# data races (tests/run-test.sh fails the test on any sanitizer report).
+# spread over threads (migrate.c: repair_link_misplaced(), repair_place_entries()). Run in
+# every build; the CI's ThreadSanitizer build runs it for data races (tests/run-test.sh fails
+# the test on any sanitizer report).
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 
 lctl_glusterd_ensure
