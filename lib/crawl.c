@@ -42,10 +42,33 @@ struct item {
 	unsigned depth;
 };
 
+/*
+ * The items are v[lo] (the bottom, the shallowest, shared first) to v[n - 1] (the top, walked
+ * next): taking from either end is O(1). Sharing the bottom one item at a time by moving the
+ * rest down cost a directory of K subdirectories K^2 / 2 item moves under the crawl's lock (a
+ * directory of a million subdirectories: over a minute of memmove, every worker waiting).
+ * The room below lo is given back by moving the items down once it is as large as they are
+ * (take_item()), and before a parked worker hands its stack back. Orphans keep lo at 0.
+ */
 struct spill {
 	struct item *v;
-	size_t n, cap;
+	size_t lo, n, cap;
 };
+
+static size_t spill_len(const struct spill *s)
+{
+	return s->n - s->lo;
+}
+
+/* The items moved down to v[0] (lo 0). */
+static void spill_compact(struct spill *s)
+{
+	if (!s->lo)
+		return;
+	memmove(s->v, s->v + s->lo, spill_len(s) * sizeof(*s->v));
+	s->n -= s->lo;
+	s->lo = 0;
+}
 
 struct worker {
 	struct lctl_crawl *c;
@@ -219,6 +242,7 @@ static bool hand_back_locked(struct lctl_crawl *c, struct worker *w)
 {
 	size_t k = 0;
 
+	spill_compact(&w->spill);
 	while (k < w->spill.n && queue_push_locked(c, w->spill.v[k]))
 		k++;
 	if (k < w->spill.n && !c->orphans.n && c->orphans.cap < w->spill.n - k) {
@@ -266,21 +290,23 @@ static bool take_item(struct worker *w, struct item *out)
 		if (c->cancel)
 			break;
 		parked = w->idx >= c->active;
-		if (parked && w->spill.n) {
+		if (parked && spill_len(&w->spill)) {
 			if (hand_back_locked(c, w))
 				pthread_cond_broadcast(&c->work);
 		}
-		if (!c->paused && (!parked || w->spill.n)) {
+		if (!c->paused && (!parked || spill_len(&w->spill))) {
 			/* share the bottom of the spill stack (the shallowest items) */
-			while (w->spill.n > 1 && c->qlen < c->cfg.queue_cap) {
-				queue_push_locked(c, w->spill.v[0]);
-				memmove(w->spill.v, w->spill.v + 1,
-					(w->spill.n - 1) * sizeof(*w->spill.v));
-				w->spill.n--;
+			while (spill_len(&w->spill) > 1 && c->qlen < c->cfg.queue_cap) {
+				queue_push_locked(c, w->spill.v[w->spill.lo++]);
 				pthread_cond_signal(&c->work);
 			}
-			if (w->spill.n) {
+			/* the room the bottom left, once it is as large as what is left (amortized O(1)) */
+			if (w->spill.lo >= spill_len(&w->spill))
+				spill_compact(&w->spill);
+			if (spill_len(&w->spill)) {
 				*out = w->spill.v[--w->spill.n];
+				if (w->spill.n == w->spill.lo)
+					w->spill.lo = w->spill.n = 0;
 				pthread_mutex_unlock(&c->lock);
 				return true;
 			}
@@ -352,10 +378,11 @@ static void *worker_main(void *arg)
 	}
 	/* cancelled: drop what is left on the spill stack */
 	pthread_mutex_lock(&c->lock);
-	while (w->spill.n) {
+	while (spill_len(&w->spill)) {
 		free(w->spill.v[--w->spill.n].path);
 		c->pending--;
 	}
+	w->spill.lo = w->spill.n = 0;
 	snprintf(w->state, sizeof(w->state), "done");
 	pthread_mutex_unlock(&c->lock);
 	return NULL;

@@ -133,16 +133,17 @@ static unsigned consume(struct lctl_crawl *c, unsigned *big)
 	return results;
 }
 
-static void run_walk(unsigned workers, size_t qcap, size_t rcap)
+/* Walk the tree of @levels levels of @fan children each: every directory visited once. */
+static void run_walk_tree(unsigned levels, const unsigned *fan, unsigned workers, size_t qcap,
+			  size_t rcap)
 {
-	static const unsigned fan[] = { 7, 5, 4, 3 };
 	struct lctl_crawl_cfg cfg = { workers, qcap, rcap, visit, drop, NULL };
 	struct lctl_crawl *c;
 	struct lctl_crawl_stats st;
 	struct tree t;
 	unsigned results, big, i;
 
-	tree_init(&t, 4, fan);
+	tree_init(&t, levels, fan);
 	cfg.arg = &t;
 	assert_int_equal(lctl_crawl_start(&cfg, "/", &c, NULL), 0);
 	results = consume(c, &big);
@@ -159,6 +160,13 @@ static void run_walk(unsigned workers, size_t qcap, size_t rcap)
 	free(t.seen);
 }
 
+static void run_walk(unsigned workers, size_t qcap, size_t rcap)
+{
+	static const unsigned fan[] = { 7, 5, 4, 3 };
+
+	run_walk_tree(4, fan, workers, qcap, rcap);
+}
+
 static void test_walk_each_once(void **state)
 {
 	(void)state;
@@ -167,6 +175,22 @@ static void test_walk_each_once(void **state)
 	/* tiny queues force the spill stacks and the result back-pressure */
 	run_walk(3, 1, 1);
 	run_walk(8, 2, 3);
+}
+
+/*
+ * A wide directory over a tiny queue: the root's worker spills thousands of subdirectories,
+ * shares them from the bottom of its stack while it walks the top, and pushes their children
+ * onto the same stack meanwhile (taken from both ends; its room reused once the bottom has
+ * freed half of it). Every directory once, whatever the interleaving.
+ */
+static void test_wide_directory(void **state)
+{
+	static const unsigned fan[] = { 5000, 3 };
+
+	(void)state;
+	run_walk_tree(2, fan, 4, 4, 8);
+	run_walk_tree(2, fan, 2, 1, 1);
+	run_walk_tree(2, fan, 1, 2, 4);
 }
 
 /* Each directory at depth 1 hands the consumer a second result (lctl_crawl_emit()). */
@@ -444,6 +468,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_walk_each_once),
+		cmocka_unit_test(test_wide_directory),
 		cmocka_unit_test(test_emit),
 		cmocka_unit_test(test_cancel_and_pause),
 		cmocka_unit_test(test_cancel_full_results),
