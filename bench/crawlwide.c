@@ -26,7 +26,13 @@
 static unsigned long kids, visit_us = 20;
 static _Atomic unsigned long visits;
 
-static double now(void);
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
 
 static void *visit(void *arg, struct lctl_crawl_worker *w, const char *path, unsigned depth)
 {
@@ -48,14 +54,6 @@ static void *visit(void *arg, struct lctl_crawl_worker *w, const char *path, uns
 			return NULL;
 	}
 	return NULL;
-}
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
 int main(int argc, char **argv)

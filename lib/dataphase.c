@@ -31,10 +31,13 @@ static int make_dirty(struct lctl_repair_ctx *rc, const char *path, const struct
 	return u;
 }
 
-/* What the data phase places: an entry not in place that may be placed while stamped. */
+/*
+ * What the data phase places: an entry that may be placed while stamped (one in place already
+ * is never taken, repair_place_entries()).
+ */
 static bool placed_clean(const struct lctl_entry_report *e)
 {
-	return e->state != LCTL_ENTRY_PLACED && lctl_repair_clean_place(e) == LCTL_PLACE_CLEAN;
+	return lctl_repair_clean_place(e) == LCTL_PLACE_CLEAN;
 }
 
 int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned depth,

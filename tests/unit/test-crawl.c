@@ -180,8 +180,8 @@ static void test_walk_each_once(void **state)
 /*
  * A wide directory over a tiny queue: the root's worker spills thousands of subdirectories,
  * shares them from the bottom of its stack while it walks the top, and pushes their children
- * onto the same stack meanwhile (taken from both ends; its room reused once the bottom has
- * freed half of it). Every directory once, whatever the interleaving.
+ * onto the same stack meanwhile (taken from both ends; the room at the bottom given back once
+ * it is as large as what is left). Every directory once, whatever the interleaving.
  */
 static void test_wide_directory(void **state)
 {
