@@ -104,7 +104,7 @@ int lctl_repair_data(struct lctl_repair_ctx *rc, const char *path, unsigned dept
 	/* our DHT client moves them: with the layout of the disk, not one it read before */
 	if (r->nentries)
 		glfs_lstat(lctl_volume_fs(rc->in->vol), path, &st);
-	repair_place_entries(rc, rr, path, r, placed_clean, false);
+	repair_place_entries(rc, rr, path, r, placed_clean, false, LCTL_STEP_MOVES);
 	t = repair_step_time(rr, LCTL_STEP_MOVES, t);
 	if (repair_stopping(rc)) {
 		repair_set_reason(rr, LCTL_DIR_STOPPED,

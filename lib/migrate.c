@@ -445,7 +445,7 @@ int lctl_repair_place(struct lctl_repair_ctx *rc, const char *path, unsigned dep
 	}
 	t = repair_step_time(rr, LCTL_STEP_INSPECT, t);
 	rr->outcome = LCTL_DIR_PLACED;
-	repair_place_entries(rc, rr, path, r, worker_places, false);
+	repair_place_entries(rc, rr, path, r, worker_places, false, LCTL_STEP_MOVES);
 	repair_step_time(rr, LCTL_STEP_MOVES, t);
 	if (repair_stopping(rc))
 		repair_set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished");
@@ -476,16 +476,18 @@ struct place_spread {
 	const char *dir;
 	const struct lctl_dir_report *r;
 	bool (*pick)(const struct lctl_entry_report *e);
-	bool forget; /* a misplaced entry is forgotten by our client first */
-	bool hard;   /* the pass of hard-linked names (else of the others) */
+	bool forget;		    /* a misplaced entry is forgotten by our client first */
+	bool hard;		    /* the pass of hard-linked names (else of the others) */
+	enum lctl_repair_step step; /* the step a helper thread's time counts to */
 	_Atomic size_t next;
 };
 
-/* A thread of a place_spread, with the report its outcomes go to. */
+/* A thread of a place_spread, with the report its outcomes (and a helper's time) go to. */
 struct place_part {
 	struct place_spread *s;
 	struct lctl_repair_report *rr;
 	pthread_t tid;
+	bool helper; /* not the worker's own thread: its time is counted here */
 };
 
 /*
@@ -511,6 +513,7 @@ static void *place_some(void *arg)
 	struct place_part *p = arg;
 	struct place_spread *s = p->s;
 	size_t i, n = s->r->nentries;
+	double t = lctl_mono_seconds();
 
 	while ((i = atomic_fetch_add(&s->next, 1)) < n && !repair_stopping(s->rc)) {
 		const struct lctl_entry_report *e = &s->r->entries[i];
@@ -524,6 +527,9 @@ static void *place_some(void *arg)
 		if (!s->hard)
 			repair_entries_progress(i + 1, n);
 	}
+	/* the worker's own thread is timed by its caller, as a directory's step */
+	if (p->helper)
+		repair_step_time(p->rr, s->step, t);
 	return NULL;
 }
 
@@ -537,13 +543,20 @@ static void *place_some(void *arg)
  * of a hard-linked file go after the rest, one at a time on the worker's own thread, as before:
  * two names of one directory's file are never handed to DHT at once (its handling of a file
  * with several names, gf_defrag_handle_hardlink(), works on the other names too; two at once
- * on one file is an interleaving this code has never been tested with).
+ * on one file is an interleaving this code has never been tested with). The helper threads'
+ * time is added to @rr's @step; the worker's own, the caller times.
  */
 void repair_place_entries(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
 			  const char *dir, const struct lctl_dir_report *r,
-			  bool (*pick)(const struct lctl_entry_report *e), bool forget)
+			  bool (*pick)(const struct lctl_entry_report *e), bool forget,
+			  enum lctl_repair_step step)
 {
-	struct place_spread s = { .rc = rc, .dir = dir, .r = r, .pick = pick, .forget = forget };
+	struct place_spread s = { .rc = rc,
+				  .dir = dir,
+				  .r = r,
+				  .pick = pick,
+				  .forget = forget,
+				  .step = step };
 	struct place_part part[LINK_THREADS_MAX];
 	size_t i, picked = 0, hard = 0;
 	unsigned n = 0, k, want;
@@ -556,6 +569,7 @@ void repair_place_entries(struct lctl_repair_ctx *rc, struct lctl_repair_report 
 	want = spread_threads(rc, picked - hard);
 	for (k = 1; k < want; k++) {
 		part[n].s = &s;
+		part[n].helper = true;
 		part[n].rr = repair_report_new(dir);
 		if (!part[n].rr)
 			break;
@@ -585,10 +599,11 @@ struct link_spread {
 	struct lctl_repair_ctx *rc;
 	const char *dir;
 	const struct lctl_dir_report *r;
-	_Atomic size_t next;	  /* the next entry to take */
-	unsigned char *linked;	  /* per entry: its linkto was made (or its lookup made it) */
-	struct lctl_link_dir *ld; /* the directory in the subvolumes' graphs, or NULL */
-	_Atomic size_t direct;	  /* linkto files made directly (lctl_volume_link_direct()) */
+	_Atomic size_t next;	    /* the next entry to take */
+	unsigned char *linked;	    /* per entry: its linkto was made (or its lookup made it) */
+	struct lctl_link_dir *ld;   /* the directory in the subvolumes' graphs, or NULL */
+	_Atomic size_t direct;	    /* linkto files made directly (lctl_volume_link_direct()) */
+	_Atomic uint64_t helper_ns; /* the time of the threads other than the worker's own */
 };
 
 static void *link_some(void *arg)
@@ -621,13 +636,25 @@ static void *link_some(void *arg)
 	return NULL;
 }
 
+/* link_some() on a helper thread, its time counted */
+static void *link_helper(void *arg)
+{
+	struct link_spread *s = arg;
+	double t = lctl_mono_seconds();
+
+	link_some(s);
+	atomic_fetch_add(&s->helper_ns, (uint64_t)((lctl_mono_seconds() - t) * 1e9));
+	return NULL;
+}
+
 /*
  * A linkto pass's links (before its placing rounds, or held: lctl_repair_dir_early()): a
  * lookup of each misplaced entry of @r, which in the dirty directory makes its linkto; each
  * one linked is marked so in @r, so that the rounds do not count it twice, and one that
  * failed is left to them. A directory with many (LINK_SPREAD_MIN) shares them among up to
  * @rc->link_threads threads, the worker's own included: one worker would otherwise do the
- * lookups of a directory of a million files alone, one at a time.
+ * lookups of a directory of a million files alone, one at a time. The helper threads' time is
+ * added to @rr's links step; the worker's own, the caller times.
  */
 void repair_link_misplaced(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
 			   const char *dir, struct lctl_dir_report *r)
@@ -653,11 +680,12 @@ void repair_link_misplaced(struct lctl_repair_ctx *rc, struct lctl_repair_report
 		s.ld = lctl_link_dir_open(rc->in->vol, dir);
 	want = spread_threads(rc, misplaced);
 	for (k = 1; k < want; k++)
-		if (!pthread_create(&tid[n], NULL, link_some, &s))
+		if (!pthread_create(&tid[n], NULL, link_helper, &s))
 			n++;
 	link_some(&s);
 	for (k = 0; k < n; k++)
 		pthread_join(tid[k], NULL);
+	rr->step_s[LCTL_STEP_LINKS] += (double)atomic_load(&s.helper_ns) / 1e9;
 	lctl_link_dir_close(s.ld);
 	if (s.ld)
 		lctl_log(LCTL_LOG_DEBUG, "%s: %zu of %zu linkto files made directly", dir,

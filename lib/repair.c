@@ -724,7 +724,7 @@ static int place_and_verify(struct dir_repair *d)
 		 * client knows the name, so its lookup would only revalidate: make it a fresh
 		 * one (forgotten first), which links again.
 		 */
-		repair_place_entries(rc, rr, path, d->r, NULL, round > 0);
+		repair_place_entries(rc, rr, path, d->r, NULL, round > 0, placing);
 		t = repair_step_time(rr, placing, t);
 		if (repair_stopping(rc)) {
 			repair_set_reason(rr, LCTL_DIR_STOPPED, "stopped before it was finished");

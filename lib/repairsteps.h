@@ -60,7 +60,8 @@ void repair_place_entry(struct lctl_repair_ctx *rc, struct lctl_repair_report *r
 			const struct lctl_entry_report *e);
 void repair_place_entries(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
 			  const char *dir, const struct lctl_dir_report *r,
-			  bool (*pick)(const struct lctl_entry_report *e), bool forget);
+			  bool (*pick)(const struct lctl_entry_report *e), bool forget,
+			  enum lctl_repair_step step);
 void repair_link_misplaced(struct lctl_repair_ctx *rc, struct lctl_repair_report *rr,
 			   const char *dir, struct lctl_dir_report *r);
 

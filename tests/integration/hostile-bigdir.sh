@@ -15,8 +15,9 @@
 #   - scan gives the same JSON bucketed as whole (--all: every entry, in the same order), also
 #     under a soft limit of 64 open files (layoutctl raises it to the hard limit);
 #   - fix (clean-first, every phase) with the fresh-lookup checker running: exit 0, no
-#     ENOENT; its data phase shares the directory's moves among threads, and the outcome log
-#     has each linked file migrated once; then the bricks hold every file placed (bricks.py),
+#     ENOENT; its clean phase shares the directory's links among threads, its data phase the
+#     moves, and the summary's steps count every thread's time; the outcome log has each
+#     linked file migrated once; then the bricks hold every file placed (bricks.py),
 #     scan exits 0 both ways, and a fresh client reads every file with its content.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
@@ -72,6 +73,21 @@ assert_eq 1 "$(<"$FX/nofile.rc")" "scan of the directory under a soft limit of 6
 	fail "the scan ran out of open files: $(grep -m1 'Too many open files' "$FX/nofile.json.err")"
 assert_files_equal "$FX/whole.json.n" "$FX/nofile.json.n" "scan JSON whole and under a soft limit of open files"
 
+# bd_steps STEP "PHASE...": the summary's STEP (seconds of this host's threads) is over 1.5
+# times the wall time of the PHASEs it ran in: the directory's work went over the threads of
+# --parallel 4, and each helper thread's time counts (it did not, once)
+bd_steps() {
+	local step phases
+	step=$(sed -n "s/.*Steps (s of this host's threads):.* $1 \([0-9.]*\).*/\1/p" "$FX/fix.out")
+	phases=$(for p in $2; do
+		sed -n "s/.*Time (s):.* $p \([0-9.]*\).*/\1/p" "$FX/fix.out"
+	done | awk '{ s += $1 } END { print s + 0 }')
+	[[ -n $step ]] || fail "no $1 step in the fix's summary"
+	echo "step $1: $step s of threads in $phases s of $2" >&2
+	awk -v s="$step" -v p="$phases" 'BEGIN { exit !(p > 0 && s > 1.5 * p) }' ||
+		fail "step $1 $step s, not over 1.5 x the $phases s of $2: its helper threads not counted"
+}
+
 # the fix in buckets, a fresh-lookup checker running: the clean phase first, then the same
 # comparison with names on two subvolumes (data and its linkto), then every phase
 for ((i = 0; i < NS; i++)); do printf 'small/f%d\n' "$i"; done >"$FX/small.list"
@@ -79,6 +95,7 @@ fx_checker_start "$VOLS" "$FX/small.list"
 LCTL_BIGDIR_THRESHOLD=500 fx_fix "$VOLS" -vv --phase clean
 grep -q "judged in [0-9]* buckets" "$FX/fix.out" || fail "the fix did not use buckets"
 assert_eq 0 "$LCTL_RC" "fix --phase clean of the directory in buckets"
+bd_steps links "settle walk"
 bd_compare 0 "linked"
 (($(jq '.summary.entries.linked' "$FX/buckets.json") > 0)) || fail "no linked entries to compare"
 linked=$(jq '.summary.entries.linked' "$FX/buckets.json")
@@ -90,6 +107,7 @@ assert_eq 0 "$LCTL_RC" "fix of the directory in buckets"
 # once, whichever thread moved it (each thread's outcomes merged into the directory's report)
 grep -q "'/small': [0-9]* entries to place over [2-9] threads" "$FX/fix.out" ||
 	fail "the data phase placed the directory's $linked linked files on one thread"
+bd_steps moves "data phase"
 jq -r 'select(.outcome == "migrated") | .path' "$FX/state/outcomes.jsonl" | sort >"$FX/moved"
 assert_eq "$linked" "$(wc -l <"$FX/moved")" "files migrated (outcome log) of the $linked linked"
 assert_eq "" "$(uniq -d "$FX/moved" | head -3)" "files migrated twice (outcome log)"
