@@ -7,7 +7,8 @@
 # other tests ran beside it.
 #   - scan of the directory exits 1 (the new brick has no range), counts every file, and its
 #     memory stays bounded (max RSS printed; must stay below LCTL_BIGDIR_MAX_RSS_MB, 1024);
-#   - fix --mode linkto of the directory exits 0, within LCTL_BIGDIR_FIX_TIMEOUT (900 s);
+#   - fix --mode linkto of the directory exits 0, within LCTL_BIGDIR_FIX_TIMEOUT (900 s), its
+#     links shared among threads (the summary's links step counting every thread's time);
 #   - afterwards scan exits 0 and a fresh client finds every file by name with its content.
 # First, the bucketed inspection of a huge directory (issue 27) forced on a small one:
 # LCTL_BIGDIR_THRESHOLD lowered to 500 sightings for a directory of LCTL_BIGDIR_SMALL (3,000)
@@ -15,10 +16,10 @@
 #   - scan gives the same JSON bucketed as whole (--all: every entry, in the same order), also
 #     under a soft limit of 64 open files (layoutctl raises it to the hard limit);
 #   - fix (clean-first, every phase) with the fresh-lookup checker running: exit 0, no
-#     ENOENT; its clean phase shares the directory's links among threads, its data phase the
-#     moves, and the summary's steps count every thread's time; the outcome log has each
-#     linked file migrated once; then the bricks hold every file placed (bricks.py),
-#     scan exits 0 both ways, and a fresh client reads every file with its content.
+#     ENOENT; its data phase shares the directory's moves among threads, the summary's moves
+#     step counting every thread's time; the outcome log has each linked file migrated once;
+#     then the bricks hold every file placed (bricks.py), scan exits 0 both ways, and a fresh
+#     client reads every file with its content.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/hostile-lib.sh"
@@ -95,7 +96,6 @@ fx_checker_start "$VOLS" "$FX/small.list"
 LCTL_BIGDIR_THRESHOLD=500 fx_fix "$VOLS" -vv --phase clean
 grep -q "judged in [0-9]* buckets" "$FX/fix.out" || fail "the fix did not use buckets"
 assert_eq 0 "$LCTL_RC" "fix --phase clean of the directory in buckets"
-bd_steps links "settle walk"
 bd_compare 0 "linked"
 (($(jq '.summary.entries.linked' "$FX/buckets.json") > 0)) || fail "no linked entries to compare"
 linked=$(jq '.summary.entries.linked' "$FX/buckets.json")
@@ -143,6 +143,7 @@ timeout "${LCTL_BIGDIR_FIX_TIMEOUT:-900}" /usr/bin/time -f '%M' -o "$FX/fix.rss"
 cat "$FX/fix.out" "$FX/fix.err" >&2
 echo "fix --mode linkto: $((SECONDS - t)) s, max RSS $(($(tail -n1 "$FX/fix.rss") / 1024)) MiB" >&2
 assert_eq 0 "$LCTL_RC" "fix of the big directory"
+bd_steps links "settle walk top"
 
 expect_exit 0 "$LAYOUTCTL" scan --path /big "$VOL"
 t=$SECONDS
