@@ -487,7 +487,6 @@ struct place_part {
 	struct place_spread *s;
 	struct lctl_repair_report *rr;
 	pthread_t tid;
-	bool helper; /* not the worker's own thread: its time is counted here */
 };
 
 /*
@@ -513,7 +512,6 @@ static void *place_some(void *arg)
 	struct place_part *p = arg;
 	struct place_spread *s = p->s;
 	size_t i, n = s->r->nentries;
-	double t = lctl_mono_seconds();
 
 	while ((i = atomic_fetch_add(&s->next, 1)) < n && !repair_stopping(s->rc)) {
 		const struct lctl_entry_report *e = &s->r->entries[i];
@@ -527,9 +525,17 @@ static void *place_some(void *arg)
 		if (!s->hard)
 			repair_entries_progress(i + 1, n);
 	}
-	/* the worker's own thread is timed by its caller, as a directory's step */
-	if (p->helper)
-		repair_step_time(p->rr, s->step, t);
+	return NULL;
+}
+
+/* place_some() on a helper thread, its time counted in its report (the worker's, by the caller) */
+static void *place_helper(void *arg)
+{
+	struct place_part *p = arg;
+	double t = lctl_mono_seconds();
+
+	place_some(p);
+	repair_step_time(p->rr, p->s->step, t);
 	return NULL;
 }
 
@@ -569,11 +575,10 @@ void repair_place_entries(struct lctl_repair_ctx *rc, struct lctl_repair_report 
 	want = spread_threads(rc, picked - hard);
 	for (k = 1; k < want; k++) {
 		part[n].s = &s;
-		part[n].helper = true;
 		part[n].rr = repair_report_new(dir);
 		if (!part[n].rr)
 			break;
-		if (pthread_create(&part[n].tid, NULL, place_some, &part[n])) {
+		if (pthread_create(&part[n].tid, NULL, place_helper, &part[n])) {
 			lctl_repair_report_free(part[n].rr);
 			break;
 		}
