@@ -22,6 +22,11 @@ void tasks_refused(int tasks, const char *gluster, const char *volume)
 		      "(use --no-task-check if you are sure none runs)",
 		      gluster);
 		break;
+	case LCTL_TASKS_BUSY:
+		error("glusterd stayed busy with other commands on '%s' (\"another transaction is in "
+		      "progress\") for 2 minutes: try again later",
+		      volume);
+		break;
 	case LCTL_TASKS_NO_ANSWER:
 		error("glusterd did not answer 'volume status %s tasks' "
 		      "(use --no-task-check if you are sure no rebalance runs)",
@@ -62,8 +67,13 @@ int check_compat(const char *volume, bool force)
 	void (*say)(const char *fmt, ...) = force ? warning : error; /* forced: a warning */
 	struct lctl_compat c;
 	size_t i;
+	int ret = gluster ? lctl_gluster_compat(gluster, volume, &c) : LCTL_GLUSTER_CANNOT_RUN;
 
-	if (!gluster || lctl_gluster_compat(gluster, volume, &c) != LCTL_GLUSTER_OK) {
+	if (ret == LCTL_GLUSTER_BUSY) {
+		tasks_refused(LCTL_TASKS_BUSY, gluster, volume);
+		return EXIT_CANTRUN;
+	}
+	if (ret != LCTL_GLUSTER_OK) {
 		error("glusterd did not say which versions the cluster and the clients of '%s' run "
 		      "(use --no-task-check if you are sure they are recent)",
 		      volume);

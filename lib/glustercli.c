@@ -12,6 +12,12 @@
  *
  * The same way, the compatibility check (glustercli.h) reads the cluster's op-version and the
  * op-version of every client connected to the volume's bricks.
+ *
+ * glusterd runs one command on a volume at a time: it holds a lock on the volume (or on the
+ * whole cluster) for each, and refuses any other meanwhile with "Another transaction is in
+ * progress" (opErrno EG_ANOTRANS, glusterd-errno.h). Any gluster command, from an
+ * administrator, a monitoring job or another layoutctl, can meet ours that way; the question
+ * is asked again after a pause growing from 0.1 to 2 s, within the bound of the question.
  */
 #include "glustercli.h"
 
@@ -21,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libxml/parser.h>
@@ -36,6 +43,13 @@
  * that does not answer soon costs the hold at most this much.
  */
 #define BRICKS_TIMEOUT_MS 15000
+
+static long busy_wait_ms = -1; /* lctl_gluster_set_busy_wait(): < 0, the question's bound */
+
+void lctl_gluster_set_busy_wait(long ms)
+{
+	busy_wait_ms = ms;
+}
 
 const char *const lctl_gluster_paths[] = { "/usr/sbin/gluster", "/usr/bin/gluster", NULL };
 
@@ -53,8 +67,8 @@ const char *lctl_gluster_find(const char *const *paths)
  * Run @gluster with @argv; its stdout into a NUL-terminated buffer (caller frees). Killed,
  * -ETIMEDOUT, when it has not finished after @timeout_ms.
  */
-static int run_capture(const char *gluster, char *const argv[], char **out, size_t *len,
-		       long timeout_ms)
+static int capture_once(const char *gluster, char *const argv[], char **out, size_t *len,
+			long timeout_ms)
 {
 	/* lib/run.c: no stdin, stderr discarded, an environment of PATH and LC_ALL only */
 	struct lctl_run run = { .argv = argv,
@@ -117,6 +131,76 @@ static int run_capture(const char *gluster, char *const argv[], char **out, size
 	*out = buf;
 	*len = n;
 	return 0;
+}
+
+bool lctl_gluster_busy_parse(const char *xml, size_t len)
+{
+	xmlDocPtr doc;
+	xmlXPathContextPtr ctx = NULL;
+	xmlXPathObjectPtr busy = NULL;
+	bool ret = false;
+
+	if (len > ANSWER_MAX || len > (size_t)INT32_MAX)
+		return false;
+	doc = xmlReadMemory(xml, (int)len, "gluster.xml", NULL,
+			    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	if (doc)
+		ctx = xmlXPathNewContext(doc);
+	/*
+	 * the errno says it (30802, EG_ANOTRANS); glusterd's older cluster-wide lock sets none,
+	 * only the text (which a peer's refusal quotes after "Locking failed on HOST.")
+	 */
+	if (ctx)
+		busy = xmlXPathEvalExpression(
+			(const xmlChar *)"boolean(/cliOutput[normalize-space(opRet) != '0' and "
+					 "(normalize-space(opErrno) = '30802' or "
+					 "contains(opErrstr, 'Another transaction'))])",
+			ctx);
+	ret = busy && busy->type == XPATH_BOOLEAN && busy->boolval;
+	xmlXPathFreeObject(busy);
+	xmlXPathFreeContext(ctx);
+	xmlFreeDoc(doc);
+	return ret;
+}
+
+/*
+ * capture_once(), asked again while glusterd answers that another command holds its lock,
+ * all within @timeout_ms: 0 with the answer, -EBUSY when glusterd was still busy at the end.
+ */
+static int run_capture(const char *gluster, char *const argv[], char **out, size_t *len,
+		       long timeout_ms)
+{
+	double t0 = lctl_mono_seconds(), pause = 0.1, left, now, nap;
+	struct timespec ts;
+	long bound = busy_wait_ms >= 0 ? busy_wait_ms : timeout_ms;
+	int ret;
+
+	for (;;) {
+		left = (double)timeout_ms / 1000 - (lctl_mono_seconds() - t0);
+		ret = capture_once(gluster, argv, out, len, left > 0 ? (long)(left * 1000) : 0);
+		if (ret || !lctl_gluster_busy_parse(*out, *len))
+			return ret;
+		free(*out);
+		*out = NULL;
+		*len = 0;
+		now = lctl_mono_seconds();
+		left = (double)bound / 1000 - (now - t0);
+		if (left <= 0)
+			return -EBUSY;
+		/* 50 to 100 % of the pause, from the clock's microseconds: two askers fall apart */
+		nap = pause * (0.5 + (double)((long long)(now * 1e6) % 1000) / 2000);
+		nap = nap < left ? nap : left;
+		ts.tv_sec = (time_t)nap;
+		ts.tv_nsec = (long)((nap - (double)ts.tv_sec) * 1e9);
+		nanosleep(&ts, NULL);
+		pause = pause * 2 < 2.0 ? pause * 2 : 2.0;
+	}
+}
+
+/* What a run_capture() that failed with @err means to a caller: enum LCTL_GLUSTER_*. */
+static int not_answered(int err)
+{
+	return err == -EBUSY ? LCTL_GLUSTER_BUSY : LCTL_GLUSTER_CANNOT_RUN;
 }
 
 /* Parse @xml (bounded) when glusterd answered it (opRet 0): the document, or NULL. */
@@ -191,7 +275,7 @@ int lctl_gluster_tasks(const char *gluster, const char *volume, bool *running)
 	ret = run_capture(gluster, argv, &out, &len, ANSWER_TIMEOUT_MS);
 	free(vol);
 	if (ret)
-		return LCTL_GLUSTER_CANNOT_RUN;
+		return not_answered(ret);
 	ret = lctl_gluster_tasks_parse(out, len, running);
 	free(out);
 	return ret;
@@ -225,7 +309,7 @@ int lctl_gluster_remove_brick(const char *gluster, const char *volume, const cha
 	xmlXPathContextPtr ctx = NULL;
 	xmlXPathObjectPtr ok = NULL, msg = NULL;
 	size_t i, k = 0, len = 0;
-	int ret = LCTL_GLUSTER_CANNOT_RUN;
+	int ret = LCTL_GLUSTER_CANNOT_RUN, err;
 
 	snprintf(why, whysize, "cannot run %s", gluster);
 	if (!argv)
@@ -241,7 +325,12 @@ int lctl_gluster_remove_brick(const char *gluster, const char *volume, const cha
 	argv[k++] = af;
 	argv[k++] = ax;
 	argv[k] = NULL;
-	if (run_capture(gluster, argv, &out, &len, ANSWER_TIMEOUT_MS))
+	err = run_capture(gluster, argv, &out, &len, ANSWER_TIMEOUT_MS);
+	if (err == -EBUSY) {
+		ret = LCTL_GLUSTER_BUSY;
+		snprintf(why, whysize, "glusterd stayed busy with other commands on the volume");
+	}
+	if (err)
 		goto out;
 	ret = LCTL_GLUSTER_NO_ANSWER;
 	snprintf(why, whysize, "no answer from glusterd");
@@ -290,6 +379,8 @@ int lctl_gluster_tasks_idle(const char *volume, const char **gluster)
 		return running ? LCTL_TASKS_RUNNING : LCTL_TASKS_IDLE;
 	case LCTL_GLUSTER_CANNOT_RUN:
 		return LCTL_TASKS_CANNOT_RUN;
+	case LCTL_GLUSTER_BUSY:
+		return LCTL_TASKS_BUSY;
 	default:
 		return LCTL_TASKS_NO_ANSWER;
 	}
@@ -433,7 +524,7 @@ int lctl_gluster_bricks(const char *gluster, const char *volume, struct lctl_glu
 	ret = run_capture(gluster, argv, &out, &len, BRICKS_TIMEOUT_MS);
 	free(vol);
 	if (ret)
-		return LCTL_GLUSTER_CANNOT_RUN;
+		return not_answered(ret);
 	ret = lctl_gluster_bricks_parse(out, len, volume, bricks, n);
 	free(out);
 	return ret;
@@ -600,15 +691,14 @@ int lctl_gluster_compat(const char *gluster, const char *volume, struct lctl_com
 	memset(c, 0, sizeof(*c));
 	if (!vol)
 		return LCTL_GLUSTER_CANNOT_RUN;
-	ret = run_capture(gluster, get, &out, &len, ANSWER_TIMEOUT_MS)
-		      ? LCTL_GLUSTER_CANNOT_RUN
-		      : lctl_gluster_opversion_parse(out, len, &c->op_version);
+	ret = run_capture(gluster, get, &out, &len, ANSWER_TIMEOUT_MS);
+	ret = ret ? not_answered(ret) : lctl_gluster_opversion_parse(out, len, &c->op_version);
 	free(out);
 	out = NULL;
-	if (!ret)
-		ret = run_capture(gluster, status, &out, &len, ANSWER_TIMEOUT_MS)
-			      ? LCTL_GLUSTER_CANNOT_RUN
-			      : lctl_gluster_clients_parse(out, len, c);
+	if (!ret) {
+		ret = run_capture(gluster, status, &out, &len, ANSWER_TIMEOUT_MS);
+		ret = ret ? not_answered(ret) : lctl_gluster_clients_parse(out, len, c);
+	}
 	free(out);
 	free(vol);
 	return ret;

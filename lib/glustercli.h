@@ -10,7 +10,17 @@ enum {
 	LCTL_GLUSTER_OK = 0,	 /* glusterd answered; *running says whether a task runs */
 	LCTL_GLUSTER_NO_ANSWER,	 /* the CLI ran, but no answer from glusterd (or not one we read) */
 	LCTL_GLUSTER_CANNOT_RUN, /* the CLI could not be run */
+	LCTL_GLUSTER_BUSY,	 /* glusterd kept refusing: another command held its lock */
 };
+
+/*
+ * An answer saying another command holds glusterd's lock on the volume or the cluster ("Another
+ * transaction is in progress", EG_ANOTRANS): every question below is asked again then, after
+ * a pause growing from 0.1 to 2 s, until the question's bound (LCTL_GLUSTER_BUSY after it).
+ */
+bool lctl_gluster_busy_parse(const char *xml, size_t len);
+/* For tests: ask again while busy for at most @ms (< 0: the question's own bound, the default). */
+void lctl_gluster_set_busy_wait(long ms);
 
 /* Where the gluster CLI may be, in order (absolute paths only). */
 extern const char *const lctl_gluster_paths[];
@@ -64,6 +74,7 @@ enum lctl_gluster_idle {
 	LCTL_TASKS_NO_CLI,     /* no gluster CLI here (lctl_gluster_paths) */
 	LCTL_TASKS_CANNOT_RUN, /* the CLI could not be run */
 	LCTL_TASKS_NO_ANSWER,  /* glusterd did not answer (or not so that we could read it) */
+	LCTL_TASKS_BUSY,       /* glusterd stayed busy with other commands (LCTL_GLUSTER_BUSY) */
 	LCTL_TASKS_RUNNING,    /* a rebalance or remove-brick task runs */
 };
 

@@ -6,7 +6,8 @@
 #   finishes; a corrupt or truncated journal is refused on --resume with a clear message; a
 #   running `gluster volume rebalance` makes fix and drain refuse with exit 3 (a --metrics-file
 #   left unwritten), and so does a subvolume that is down for fix (its --metrics-file says
-#   the run ended, exit code 3).
+#   the run ended, exit code 3); glusterd busy with another command on the volume when the fix
+#   asks it for tasks ("Another transaction is in progress") is asked again, and the fix runs.
 . "$LCTL_SRCDIR/tests/integration/lib.sh"
 . "$LCTL_SRCDIR/tests/integration/tools/fix-lib.sh"
 require_cmd jq
@@ -128,6 +129,44 @@ for ((i = 0; i < 120; i++)); do
 	lctl_gluster volume status "$VOL" tasks --xml 2>/dev/null | grep >/dev/null -c '<status>1</status>' || break
 	sleep 0.5
 done
+
+# --- glusterd busy with another command ---------------------------------------------------------
+# glusterd runs one command on a volume at a time and refuses any other meanwhile ("Another
+# transaction is in progress"): here a `volume status VOL clients` waiting on a stopped brick
+# holds its lock for 3 s from the moment the fix asks for the volume's tasks (faultspawn.so).
+# The fix asks again and runs; it used to exit 3, "glusterd did not answer", as a drain's last
+# task check did beside an administrator's `gluster volume status`.
+fx_preload faultspawn
+cat >"$FX/hold.sh" <<HOLD
+#!/bin/bash
+[[ \$1 == tasks && ! -e $FX/held ]] || exit 0
+pid=\$(gluster --mode=script volume status $VOL $LCTL_HOST:${B[0]} --xml | xmllint --xpath 'string(//node/pid)' -)
+[[ \$pid =~ ^[0-9]+\$ ]] || exit 0
+echo "\$pid" >$FX/stopped
+kill -STOP "\$pid"
+gluster --mode=script volume status $VOL clients </dev/null >/dev/null 2>&1 &
+for ((i = 0; i < 100; i++)); do
+	if gluster --mode=script volume status $VOL tasks --xml 2>/dev/null | grep >/dev/null -c '<opErrno>30802</opErrno>'; then
+		date +%s%N >$FX/held
+		break
+	fi
+	sleep 0.1
+done
+(sleep 3; kill -CONT "\$pid"; date +%s%N >$FX/released) </dev/null >/dev/null 2>&1 &
+HOLD
+chmod +x "$FX/hold.sh"
+lctl_on_exit "kill -CONT \$(cat '$FX/stopped' 2>/dev/null) 2>/dev/null || true"
+rc=0
+FAULT_SPAWN_WORDS=tasks FAULT_SPAWN_CMD="$FX/hold.sh \"\$1\"" LD_PRELOAD=$FX_PRELOAD \
+	"$LAYOUTCTL" fix --state-dir "$FX/busy-state" --settle 1 "$VOL" >"$FX/busy.out" 2>&1 || rc=$?
+done_ns=$(date +%s%N)
+cat "$FX/busy.out" >&2
+_lctl_san_check "layoutctl fix (glusterd busy)"
+[[ -s $FX/held ]] || fail "glusterd never said another transaction was in progress: the lock was not held"
+for ((i = 0; i < 100; i++)); do [[ -s $FX/released ]] && break; sleep 0.1; done
+assert_eq 0 "$rc" "exit status of a fix that met glusterd busy"
+(($(<"$FX/released") < done_ns)) || fail "the fix ended before glusterd's lock was free"
+[[ $(<"$FX/busy.out") != *"did not answer"* ]] || fail "the fix said glusterd did not answer"
 
 # --- a subvolume down --------------------------------------------------------------------------
 pid=$(lctl_gluster volume status "$VOL" "$LCTL_HOST:${B[1]}" --xml | xmllint --xpath 'string(//node/pid)' -)

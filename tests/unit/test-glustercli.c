@@ -379,6 +379,70 @@ static void test_bricks(void **state)
 			 LCTL_GLUSTER_CANNOT_RUN);
 }
 
+/*
+ * glusterd refuses a command while another holds its lock on the volume (EG_ANOTRANS, as a
+ * `volume status VOLUME clients` waiting on a stopped brick makes it answer here); the older
+ * cluster-wide lock says so in words only. The question is asked again: answered on the third
+ * time, it is an answer; busy to the end of the bound, LCTL_GLUSTER_BUSY (not "no answer"),
+ * for every question (the remove-brick says why).
+ */
+static const char busy[] = HEAD
+	"<opRet>-1</opRet><opErrno>30802</opErrno><opErrstr>Another transaction is in progress "
+	"for v. Please try again after some time.</opErrstr><cliOp>volStatus</cliOp>"
+	"<output>Another transaction is in progress for v. Please try again after some time."
+	"</output></cliOutput>";
+static const char busy_old[] = HEAD
+	"<opRet>-1</opRet><opErrno>0</opErrno><opErrstr>Another transaction is in progress. "
+	"Please try again after sometime.</opErrstr></cliOutput>";
+static const char busy_but_done[] = HEAD
+	"<opRet>0</opRet><opErrno>30802</opErrno><opErrstr/></cliOutput>";
+
+static void test_busy(void **state)
+{
+	char body[2048];
+	const char *bricks[] = { "h:/b/1" };
+	char why[256];
+	bool running = true;
+	struct lctl_gluster_brick *b;
+	struct lctl_compat c;
+	char asked[128];
+	size_t n;
+
+	(void)state;
+	snprintf(asked, sizeof(asked), "%s/asked", dir);
+	assert_true(lctl_gluster_busy_parse(busy, sizeof(busy) - 1));
+	assert_true(lctl_gluster_busy_parse(busy_old, sizeof(busy_old) - 1));
+	assert_false(lctl_gluster_busy_parse(busy_but_done, sizeof(busy_but_done) - 1));
+	assert_false(lctl_gluster_busy_parse(refused, sizeof(refused) - 1));
+	assert_false(lctl_gluster_busy_parse(no_tasks, sizeof(no_tasks) - 1));
+	assert_false(lctl_gluster_busy_parse("Another transaction", 19));
+	/* busy twice, then the answer */
+	snprintf(body, sizeof(body),
+		 "cd '%s' || exit 1\n"
+		 "echo x >>asked\n"
+		 "if [ $(wc -l <asked) -le 2 ]; then printf '%%s' '%s'; else printf '%%s' '%s'; fi",
+		 dir, busy, no_tasks);
+	unlink(asked);
+	assert_int_equal(lctl_gluster_tasks(fake_gluster(body), "v", &running), LCTL_GLUSTER_OK);
+	assert_false(running);
+	assert_string_equal(slurp("asked"), "x\nx\nx\n");
+	/* busy to the end of the bound: every question says so */
+	lctl_gluster_set_busy_wait(400);
+	snprintf(body, sizeof(body), "cd '%s' || exit 1\necho x >>asked\nprintf '%%s' '%s'", dir,
+		 busy);
+	unlink(asked);
+	assert_int_equal(lctl_gluster_tasks(fake_gluster(body), "v", &running), LCTL_GLUSTER_BUSY);
+	assert_true(strlen(slurp("asked")) >= 2 * 2); /* asked again at least once */
+	assert_int_equal(lctl_gluster_bricks(fake_gluster(body), "v", &b, &n), LCTL_GLUSTER_BUSY);
+	assert_null(b);
+	assert_int_equal(lctl_gluster_compat(fake_gluster(body), "v", &c), LCTL_GLUSTER_BUSY);
+	assert_int_equal(lctl_gluster_remove_brick(fake_gluster(body), "v", bricks, 1, why,
+						   sizeof(why)),
+			 LCTL_GLUSTER_BUSY);
+	assert_non_null(strstr(why, "busy"));
+	lctl_gluster_set_busy_wait(-1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -386,7 +450,7 @@ int main(void)
 		cmocka_unit_test(test_answers),	     cmocka_unit_test(test_find),
 		cmocka_unit_test(test_brick_ok),     cmocka_unit_test(test_compat_parse),
 		cmocka_unit_test(test_compat_judge), cmocka_unit_test(test_compat_run),
-		cmocka_unit_test(test_bricks),
+		cmocka_unit_test(test_bricks),	     cmocka_unit_test(test_busy),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
