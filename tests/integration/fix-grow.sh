@@ -82,9 +82,10 @@ log=$FX/state/outcomes.jsonl
 jq -e -s 'map(select(.outcome == "failed")) | length == 0' "$log" >/dev/null ||
 	fail "failed files: $(jq -c 'select(.outcome == "failed")' "$log" | head -5)"
 # (a file whose move DHT failed but that verify then found in place is a skip too: it is not
-# behind a linkto, and the bricks check below holds it to its hashed brick like any other)
+# behind a linkto, and the bricks check below holds it to its hashed brick like any other;
+# each name once: when fx_fix runs the fix again, the second run's skips join the same log)
 jq -r 'select(.outcome == "skipped" and ((.reason // "") | startswith("in place now") | not)) | .path' \
-	"$log" | sed 's|^/||' | sort >"$FX/skipped"
+	"$log" | sed 's|^/||' | sort -u >"$FX/skipped"
 [[ -s $FX/skipped ]] || fail "no hard link was skipped (EPERM expected)"
 comm -23 "$FX/skipped" "$(fx_linked_ok)" >"$FX/bad-skips"
 [[ ! -s $FX/bad-skips ]] || fail "skipped files neither hard-linked nor kept by the balance check: $(
