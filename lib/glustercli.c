@@ -133,31 +133,45 @@ static int capture_once(const char *gluster, char *const argv[], char **out, siz
 	return 0;
 }
 
-bool lctl_gluster_busy_parse(const char *xml, size_t len)
+/* @xml (bounded) as a document with an XPath context in *@ctx, or NULL (and *@ctx NULL). */
+static xmlDocPtr read_doc(const char *xml, size_t len, xmlXPathContextPtr *ctx)
 {
 	xmlDocPtr doc;
-	xmlXPathContextPtr ctx = NULL;
-	xmlXPathObjectPtr busy = NULL;
-	bool ret = false;
 
+	*ctx = NULL;
 	if (len > ANSWER_MAX || len > (size_t)INT32_MAX)
-		return false;
+		return NULL;
 	doc = xmlReadMemory(xml, (int)len, "gluster.xml", NULL,
 			    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-	if (doc)
-		ctx = xmlXPathNewContext(doc);
+	if (doc && !(*ctx = xmlXPathNewContext(doc))) {
+		xmlFreeDoc(doc);
+		doc = NULL;
+	}
+	return doc;
+}
+
+/* Whether the XPath boolean @expr is true in @ctx. */
+static bool holds(xmlXPathContextPtr ctx, const char *expr)
+{
+	xmlXPathObjectPtr o = xmlXPathEvalExpression((const xmlChar *)expr, ctx);
+	bool ret = o && o->type == XPATH_BOOLEAN && o->boolval;
+
+	xmlXPathFreeObject(o);
+	return ret;
+}
+
+bool lctl_gluster_busy_parse(const char *xml, size_t len)
+{
+	xmlXPathContextPtr ctx;
+	xmlDocPtr doc = read_doc(xml, len, &ctx);
 	/*
 	 * the errno says it (30802, EG_ANOTRANS); glusterd's older cluster-wide lock sets none,
 	 * only the text (which a peer's refusal quotes after "Locking failed on HOST.")
 	 */
-	if (ctx)
-		busy = xmlXPathEvalExpression(
-			(const xmlChar *)"boolean(/cliOutput[normalize-space(opRet) != '0' and "
-					 "(normalize-space(opErrno) = '30802' or "
-					 "contains(opErrstr, 'Another transaction'))])",
-			ctx);
-	ret = busy && busy->type == XPATH_BOOLEAN && busy->boolval;
-	xmlXPathFreeObject(busy);
+	bool ret = doc && holds(ctx, "boolean(/cliOutput[normalize-space(opRet) != '0' and "
+				     "(normalize-space(opErrno) = '30802' or "
+				     "contains(opErrstr, 'Another transaction'))])");
+
 	xmlXPathFreeContext(ctx);
 	xmlFreeDoc(doc);
 	return ret;
@@ -206,25 +220,10 @@ static int not_answered(int err)
 /* Parse @xml (bounded) when glusterd answered it (opRet 0): the document, or NULL. */
 static xmlDocPtr answer_doc(const char *xml, size_t len, xmlXPathContextPtr *ctx)
 {
-	xmlDocPtr doc;
-	xmlXPathObjectPtr ok = NULL;
+	xmlDocPtr doc = read_doc(xml, len, ctx);
 
-	*ctx = NULL;
-	if (len > ANSWER_MAX || len > (size_t)INT32_MAX)
-		return NULL;
-	doc = xmlReadMemory(xml, (int)len, "gluster.xml", NULL,
-			    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-	if (!doc)
-		return NULL;
-	*ctx = xmlXPathNewContext(doc);
-	if (*ctx)
-		ok = xmlXPathEvalExpression((const xmlChar *)"boolean(/cliOutput[opRet = 0])",
-					    *ctx);
-	if (ok && ok->type == XPATH_BOOLEAN && ok->boolval) {
-		xmlXPathFreeObject(ok);
+	if (!doc || holds(*ctx, "boolean(/cliOutput[opRet = 0])"))
 		return doc;
-	}
-	xmlXPathFreeObject(ok);
 	xmlXPathFreeContext(*ctx);
 	*ctx = NULL;
 	xmlFreeDoc(doc);
@@ -307,7 +306,7 @@ int lctl_gluster_remove_brick(const char *gluster, const char *volume, const cha
 	char **argv = calloc(nbricks + 8, sizeof(*argv)), *out = NULL;
 	xmlDocPtr doc = NULL;
 	xmlXPathContextPtr ctx = NULL;
-	xmlXPathObjectPtr ok = NULL, msg = NULL;
+	xmlXPathObjectPtr msg = NULL;
 	size_t i, k = 0, len = 0;
 	int ret = LCTL_GLUSTER_CANNOT_RUN, err;
 
@@ -334,17 +333,11 @@ int lctl_gluster_remove_brick(const char *gluster, const char *volume, const cha
 		goto out;
 	ret = LCTL_GLUSTER_NO_ANSWER;
 	snprintf(why, whysize, "no answer from glusterd");
-	if (len > ANSWER_MAX || len > (size_t)INT32_MAX)
+	doc = read_doc(out, len, &ctx);
+	if (!doc)
 		goto out;
-	doc = xmlReadMemory(out, (int)len, "gluster.xml", NULL,
-			    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-	if (doc)
-		ctx = xmlXPathNewContext(doc);
-	if (ctx)
-		ok = xmlXPathEvalExpression((const xmlChar *)"boolean(/cliOutput[opRet = 0])", ctx);
-	if (ctx)
-		msg = xmlXPathEvalExpression((const xmlChar *)"string(/cliOutput/opErrstr)", ctx);
-	if (ok && ok->type == XPATH_BOOLEAN && ok->boolval) {
+	msg = xmlXPathEvalExpression((const xmlChar *)"string(/cliOutput/opErrstr)", ctx);
+	if (holds(ctx, "boolean(/cliOutput[opRet = 0])")) {
 		ret = LCTL_GLUSTER_OK;
 		why[0] = '\0';
 	} else if (msg && msg->type == XPATH_STRING && msg->stringval && msg->stringval[0]) {
@@ -356,7 +349,6 @@ int lctl_gluster_remove_brick(const char *gluster, const char *volume, const cha
 		why[i] = '\0';
 	}
 out:
-	xmlXPathFreeObject(ok);
 	xmlXPathFreeObject(msg);
 	xmlXPathFreeContext(ctx);
 	xmlFreeDoc(doc);

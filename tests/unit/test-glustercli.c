@@ -443,6 +443,38 @@ static void test_busy(void **state)
 	lctl_gluster_set_busy_wait(-1);
 }
 
+/* The remove-brick: done when glusterd says so; its refusal's text, one printable line, as why. */
+static void test_remove_brick(void **state)
+{
+	static const char done[] = HEAD "<opRet>0</opRet><opErrno>0</opErrno><opErrstr/>"
+					"<volRemoveBrick/></cliOutput>";
+	const char *bricks[] = { "h:/b/1", "h:/b/2" };
+	char body[2048], why[256], *args;
+
+	(void)state;
+	snprintf(body, sizeof(body),
+		 "cd '%s' || exit 1\n"
+		 "for a in \"$0\" \"$@\"; do printf '%%s\\n' \"$a\"; done >args\n"
+		 "printf '%%s' '%s'",
+		 dir, done);
+	assert_int_equal(lctl_gluster_remove_brick(fake_gluster(body), "v", bricks, 2, why,
+						   sizeof(why)),
+			 LCTL_GLUSTER_OK);
+	assert_string_equal(why, "");
+	args = slurp("args");
+	assert_non_null(strstr(args, "\n--mode=script\nvolume\nremove-brick\nv\nh:/b/1\nh:/b/2\n"
+				     "force\n--xml\n"));
+	snprintf(body, sizeof(body), "printf '%%s' '%s'", refused);
+	assert_int_equal(lctl_gluster_remove_brick(fake_gluster(body), "v", bricks, 1, why,
+						   sizeof(why)),
+			 LCTL_GLUSTER_NO_ANSWER);
+	assert_string_equal(why, "Volume <status>1</status> does not exist");
+	assert_int_equal(lctl_gluster_remove_brick(fake_gluster("exit 1"), "v", bricks, 1, why,
+						   sizeof(why)),
+			 LCTL_GLUSTER_NO_ANSWER);
+	assert_string_equal(why, "no answer from glusterd");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -451,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_brick_ok),     cmocka_unit_test(test_compat_parse),
 		cmocka_unit_test(test_compat_judge), cmocka_unit_test(test_compat_run),
 		cmocka_unit_test(test_bricks),	     cmocka_unit_test(test_busy),
+		cmocka_unit_test(test_remove_brick),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
