@@ -130,6 +130,14 @@ for ((i = 0; i < 120; i++)); do
 	sleep 0.5
 done
 
+# brick_pid BRICK: the pid of the brick process glusterd names for BRICK
+brick_pid() {
+	local pid
+	pid=$(lctl_gluster volume status "$VOL" "$LCTL_HOST:$1" --xml | xmllint --xpath 'string(//node/pid)' -)
+	[[ $pid =~ ^[0-9]+$ ]] || fail "no pid for brick $1"
+	echo "$pid"
+}
+
 # --- glusterd busy with another command ---------------------------------------------------------
 # glusterd runs one command on a volume at a time and refuses any other meanwhile ("Another
 # transaction is in progress"): here a `volume status VOL clients` waiting on a stopped brick
@@ -137,13 +145,11 @@ done
 # The fix asks again and runs; it used to exit 3, "glusterd did not answer", as a drain's last
 # task check did beside an administrator's `gluster volume status`.
 fx_preload faultspawn
+pid=$(brick_pid "${B[0]}")
 cat >"$FX/hold.sh" <<HOLD
 #!/bin/bash
 [[ \$1 == tasks && ! -e $FX/held ]] || exit 0
-pid=\$(gluster --mode=script volume status $VOL $LCTL_HOST:${B[0]} --xml | xmllint --xpath 'string(//node/pid)' -)
-[[ \$pid =~ ^[0-9]+\$ ]] || exit 0
-echo "\$pid" >$FX/stopped
-kill -STOP "\$pid"
+kill -STOP $pid
 gluster --mode=script volume status $VOL clients </dev/null >/dev/null 2>&1 &
 for ((i = 0; i < 100; i++)); do
 	if gluster --mode=script volume status $VOL tasks --xml 2>/dev/null | grep >/dev/null -c '<opErrno>30802</opErrno>'; then
@@ -152,10 +158,10 @@ for ((i = 0; i < 100; i++)); do
 	fi
 	sleep 0.1
 done
-(sleep 3; kill -CONT "\$pid"; date +%s%N >$FX/released) </dev/null >/dev/null 2>&1 &
+(sleep 3; kill -CONT $pid; date +%s%N >$FX/released) </dev/null >/dev/null 2>&1 &
 HOLD
 chmod +x "$FX/hold.sh"
-lctl_on_exit "kill -CONT \$(cat '$FX/stopped' 2>/dev/null) 2>/dev/null || true"
+lctl_on_exit "kill -CONT $pid 2>/dev/null || true"
 rc=0
 FAULT_SPAWN_WORDS=tasks FAULT_SPAWN_CMD="$FX/hold.sh \"\$1\"" LD_PRELOAD=$FX_PRELOAD \
 	"$LAYOUTCTL" fix --state-dir "$FX/busy-state" --settle 1 "$VOL" >"$FX/busy.out" 2>&1 || rc=$?
@@ -169,8 +175,7 @@ assert_eq 0 "$rc" "exit status of a fix that met glusterd busy"
 [[ $(<"$FX/busy.out") != *"did not answer"* ]] || fail "the fix said glusterd did not answer"
 
 # --- a subvolume down --------------------------------------------------------------------------
-pid=$(lctl_gluster volume status "$VOL" "$LCTL_HOST:${B[1]}" --xml | xmllint --xpath 'string(//node/pid)' -)
-[[ $pid =~ ^[0-9]+$ ]] || fail "no pid for brick ${B[1]}"
+pid=$(brick_pid "${B[1]}")
 kill -9 "$pid"
 brick_snapshot "${B[0]}" "${B[2]}" >"$FX/down.before"
 expect_exit 3 "$LAYOUTCTL" fix --state-dir "$S" --settle 1 --metrics-file "$FX/prom/down.prom" "$VOL"
